@@ -1,0 +1,1 @@
+fn main() { println!("reclaim {}", reclaim_core::VERSION); }
