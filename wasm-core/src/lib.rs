@@ -2,8 +2,15 @@
 //!
 //! The core is pure Rust with no I/O; the CLI (`src/bin/reclaim.rs`) and the
 //! wasm-bindgen facade (`src/wasm.rs`) are thin shells over [`Simulation`].
+//!
+//! Layout: `engine` (frames, lists, time, the `Simulation` API), `kernel` (reclaim policies
+//! and variant flags), `devices` (storage queue models), `workloads` (task programs),
+//! `scenario` (the file format), `report` (what a run reports).
 
 pub mod engine;
+pub mod kernel;
+pub mod report;
+pub mod scenario;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

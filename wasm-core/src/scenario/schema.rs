@@ -1,0 +1,350 @@
+//! The scenario file format (TOML), as Rust types.
+//!
+//! Every struct denies unknown fields so that a typo is an error, not a silent default.
+//! Sizes are written with units ("2GiB", "200MB", "4KiB") or as plain byte counts;
+//! durations with units ("10s", "5ms", "250us", "100ns") or as plain seconds.
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use super::units::{Duration, Size};
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short title, shown in the scenario picker.
+    pub title: String,
+    /// One-line description.
+    #[serde(default)]
+    pub description: String,
+    /// Random seed for every random choice a workload makes.
+    #[serde(default)]
+    pub seed: u64,
+    pub machine: Machine,
+    #[serde(default)]
+    pub sysctl: Sysctl,
+    /// The kernels to run: usually a "before" and an "after" that differ in one flag.
+    pub variants: Vec<VariantSpec>,
+    #[serde(default)]
+    pub devices: Vec<DeviceSpec>,
+    #[serde(default)]
+    pub files: Vec<FileSpec>,
+    pub tasks: Vec<TaskSpec>,
+    pub run: RunSpec,
+    /// Expected outcomes (the bands of seed-experiments.md), as text for people and views.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// Physical memory.
+    pub ram: Size,
+    /// How many 4 KiB pages one simulated frame stands for (1 = exact).
+    #[serde(default = "one")]
+    pub frame_scale: u32,
+    /// Swap space, if any.
+    #[serde(default)]
+    pub swap: Option<SwapSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwapSpec {
+    /// Name of a device in `[[devices]]`.
+    pub device: String,
+    pub size: Size,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sysctl {
+    /// vm.swappiness as written by the scenario; a kernel that caps it refuses larger values.
+    #[serde(default = "default_swappiness")]
+    pub swappiness: u32,
+    /// vm.min_free_kbytes; default computed from RAM as the kernel does.
+    #[serde(default)]
+    pub min_free_kbytes: Option<u64>,
+    /// vm.watermark_scale_factor (in 1/10000 of memory).
+    #[serde(default = "default_wsf")]
+    pub watermark_scale_factor: u32,
+    /// vm.dirty_ratio, percent of dirtyable memory.
+    #[serde(default = "default_dirty_ratio")]
+    pub dirty_ratio: u32,
+    /// vm.dirty_background_ratio, percent of dirtyable memory.
+    #[serde(default = "default_dirty_bg_ratio")]
+    pub dirty_background_ratio: u32,
+    /// vm.laptop_mode.
+    #[serde(default)]
+    pub laptop_mode: bool,
+}
+
+impl Default for Sysctl {
+    fn default() -> Self {
+        Sysctl {
+            swappiness: default_swappiness(),
+            min_free_kbytes: None,
+            watermark_scale_factor: default_wsf(),
+            dirty_ratio: default_dirty_ratio(),
+            dirty_background_ratio: default_dirty_bg_ratio(),
+            laptop_mode: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSpec {
+    /// Name shown in tables, e.g. "before" / "after".
+    pub name: String,
+    /// A preset such as "linux-5.2"; see `kernel::variant::PRESETS`.
+    pub preset: String,
+    /// Individual flag overrides on top of the preset.
+    #[serde(default)]
+    pub flags: BTreeMap<String, bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceKind {
+    Hdd,
+    Ssd,
+    Nvme,
+    Zram,
+    Pmem,
+    Ramdisk,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceSpec {
+    pub name: String,
+    pub kind: DeviceKind,
+    /// Overrides of the kind's physical defaults (see `devices`).
+    #[serde(default)]
+    pub read_latency: Option<Duration>,
+    #[serde(default)]
+    pub write_latency: Option<Duration>,
+    /// Sequential bandwidth, bytes per second ("150MB" means 150 MB/s).
+    #[serde(default)]
+    pub bandwidth: Option<Size>,
+    /// Requests serviced in parallel.
+    #[serde(default)]
+    pub parallelism: Option<u32>,
+    /// zram: compressed size = size / compression_ratio.
+    #[serde(default)]
+    pub compression_ratio: Option<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSpec {
+    pub name: String,
+    pub size: Size,
+    /// Name of a device in `[[devices]]`; "tmpfs" files live in memory (swap-backed).
+    pub device: String,
+    /// tmpfs: the file's pages are shmem (anon type) and are created on first touch.
+    #[serde(default)]
+    pub tmpfs: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSpec {
+    pub name: String,
+    /// Virtual start time.
+    #[serde(default)]
+    pub start: Duration,
+    /// Number of identical clients running this program (each its own task).
+    #[serde(default = "one")]
+    pub clients: u32,
+    pub program: Vec<Op>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    #[default]
+    Seq,
+    Random,
+    Zipf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Hint {
+    #[default]
+    Normal,
+    /// MADV_SEQUENTIAL
+    Sequential,
+    /// MADV_RANDOM
+    Random,
+    /// POSIX_FADV_NOREUSE
+    Noreuse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Record {
+    /// Nothing recorded.
+    #[default]
+    None,
+    /// Each iteration's wall time is a round (`rounds_s` in the report).
+    Rounds,
+    /// Each iteration is one operation (`ops_per_s`, `latency_ms`).
+    Ops,
+}
+
+/// One step of a task's program.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Op {
+    /// Create an anonymous region (private, or shared = shmem) without touching it.
+    Anon {
+        name: String,
+        size: Size,
+        #[serde(default)]
+        shared: bool,
+    },
+    /// Map part of a file.
+    Mmap {
+        name: String,
+        file: String,
+        #[serde(default)]
+        offset: Size,
+        /// Default: the rest of the file.
+        #[serde(default)]
+        size: Option<Size>,
+        /// "r", "rw", "rx"
+        #[serde(default = "default_prot")]
+        prot: String,
+        #[serde(default = "yes")]
+        shared: bool,
+        #[serde(default)]
+        hint: Hint,
+    },
+    /// Remove a mapping (file mappings: young PTEs are transferred as the kernel's zap does).
+    Munmap { name: String },
+    /// Free an anonymous region.
+    Free { name: String },
+    /// Access pages of one or more mapped regions (interleaved page by page when several).
+    Touch {
+        regions: Vec<String>,
+        #[serde(default)]
+        pattern: Pattern,
+        /// Number of pages to access; default: every page of the regions once.
+        #[serde(default)]
+        count: Option<u64>,
+        #[serde(default)]
+        write: bool,
+        /// CPU time per page access.
+        #[serde(default)]
+        cpu: Duration,
+        /// Zipf exponent for pattern = "zipf".
+        #[serde(default = "default_theta")]
+        theta: f64,
+        /// Page accesses per second (0 = unlimited).
+        #[serde(default)]
+        rate: f64,
+    },
+    /// Buffered read() of a file through the page cache.
+    Read {
+        file: String,
+        #[serde(default)]
+        pattern: Pattern,
+        #[serde(default)]
+        offset: Size,
+        #[serde(default)]
+        size: Option<Size>,
+        #[serde(default)]
+        count: Option<u64>,
+        #[serde(default)]
+        cpu: Duration,
+        #[serde(default = "default_theta")]
+        theta: f64,
+        #[serde(default)]
+        rate: f64,
+        #[serde(default)]
+        hint: Hint,
+    },
+    /// Buffered write() of a file through the page cache (append when pattern = "seq").
+    Write {
+        file: String,
+        #[serde(default)]
+        pattern: Pattern,
+        #[serde(default)]
+        offset: Size,
+        #[serde(default)]
+        size: Option<Size>,
+        #[serde(default)]
+        count: Option<u64>,
+        #[serde(default)]
+        cpu: Duration,
+        #[serde(default = "default_theta")]
+        theta: f64,
+        #[serde(default)]
+        rate: f64,
+    },
+    /// Do nothing for a while.
+    Sleep { duration: Duration },
+    /// Name a point in time; reports give counter deltas since the last mark.
+    Mark { name: String },
+    /// Repeat a body `count` times, or until `duration` has passed, or forever.
+    Loop {
+        #[serde(default)]
+        count: Option<u64>,
+        #[serde(default)]
+        duration: Option<Duration>,
+        #[serde(default)]
+        record: Record,
+        body: Vec<Op>,
+    },
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// Stop at this virtual time even if tasks are still running.
+    pub duration: Duration,
+    /// Interval of the time series.
+    #[serde(default = "default_sample")]
+    pub sample_interval: Duration,
+    /// Measure counters from this mark on (headline tables); default: from the start.
+    #[serde(default)]
+    pub measure_from: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    /// What holds when the experiment is reproduced, in words.
+    pub text: String,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn default_swappiness() -> u32 {
+    60
+}
+fn default_wsf() -> u32 {
+    10
+}
+fn default_dirty_ratio() -> u32 {
+    20
+}
+fn default_dirty_bg_ratio() -> u32 {
+    10
+}
+fn default_prot() -> String {
+    "r".to_string()
+}
+fn default_theta() -> f64 {
+    0.99
+}
+fn default_sample() -> Duration {
+    Duration::from_ns(100_000_000)
+}
