@@ -75,6 +75,7 @@ impl Flags {
 }
 
 /// A named kernel: a set of flags.
+#[derive(Debug)]
 pub struct Preset {
     pub name: &'static str,
     pub description: &'static str,
