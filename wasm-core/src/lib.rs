@@ -7,10 +7,12 @@
 //! and variant flags), `devices` (storage queue models), `workloads` (task programs),
 //! `scenario` (the file format), `report` (what a run reports).
 
+pub mod devices;
 pub mod engine;
 pub mod kernel;
 pub mod report;
 pub mod scenario;
+pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

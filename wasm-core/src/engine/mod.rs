@@ -1,36 +1,409 @@
-//! Placeholder slice engine (replaced by the real reclaim engine).
+//! The engine: a discrete-event simulation in virtual nanoseconds of tasks running programs
+//! against the simulated kernel (`Mm` + `crate::kernel`), and the `Simulation` API that the
+//! CLI, the wasm facade and the tests drive.
+pub mod counters;
+pub mod fault;
+pub mod frames;
+pub mod mm;
+pub mod rng;
+pub mod space;
 
-/// A running simulation.
+mod build;
+mod interp;
+
+use std::collections::BTreeMap;
+
+use counters::{Counters, COUNTER_NAMES, NR_COUNTERS};
+use frames::*;
+use mm::{Event, Mm};
+
+use crate::report::{OomKill, Percentiles, RunReport, TaskReport};
+use crate::scenario::Scenario;
+use crate::workloads::{Task, TaskState};
+
+/// One row of the time series.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub t_ns: u64,
+    pub counters: [u64; NR_COUNTERS],
+    /// inactive_anon, active_anon, inactive_file, active_file, unevictable, free (frames).
+    pub lists: [u64; 6],
+    pub anon_cost: u64,
+    pub file_cost: u64,
+}
+
+/// A running simulation of one scenario under one kernel variant.
 pub struct Simulation {
-    frames: Vec<u64>,
-    next_evict: usize,
-    used: usize,
-    page_cursor: u64,
-    anon_pages: u64,
-    now_ns: u64,
-    counters: Vec<(&'static str, u64)>,
+    pub(crate) mm: Mm,
+    pub(crate) tasks: Vec<Task>,
+    /// Names of the task specs (clients of a spec are aggregated in reports).
+    pub(crate) spec_names: Vec<String>,
+    pub(crate) scenario_title: String,
+    pub(crate) variant: String,
+    pub(crate) preset: String,
+    pub(crate) end_ns: u64,
+    pub(crate) sample_ns: u64,
+    pub(crate) measure_from: Option<String>,
+    /// Counter values when each mark was first reached.
+    pub(crate) marks: BTreeMap<String, (u64, Counters)>,
+    pub(crate) series: Vec<Sample>,
+    pub(crate) oom_kills: Vec<OomKill>,
+    /// Virtual time reached.
+    pub(crate) now: u64,
+    /// Shared anon (shmem) spaces by name.
+    pub(crate) shared_spaces: BTreeMap<String, u32>,
+    pub(crate) next_mapping_bit: u32,
+    /// Check invariants after every event (tests).
+    pub check_invariants: bool,
 }
 
 impl Simulation {
-    /// The tiny built-in scenario: 4096 frames, one task touching 6000 anon pages in a loop.
-    pub fn demo() -> Self {
-        Simulation { frames: vec![u64::MAX; 4096], next_evict: 0, used: 0, page_cursor: 0, anon_pages: 6000, now_ns: 0,
-            counters: vec![("pgfault", 0), ("pgsteal_direct", 0), ("pswpout", 0)] }
+    /// Build a simulation of `scenario` under the variant named `variant`.
+    pub fn new(scenario: &Scenario, variant: &str) -> Result<Simulation, String> {
+        build::build(scenario, variant)
     }
-    /// Advance virtual time by `ns` nanoseconds.
+
+    /// The tiny built-in scenario: 16 MiB, one task touching 24 MiB of anon in a loop.
+    pub fn demo() -> Simulation {
+        let text = include_str!("demo.toml");
+        let scn: Scenario = toml::from_str(text).expect("built-in demo scenario parses");
+        Simulation::new(&scn, "linux-6.1").expect("built-in demo scenario builds")
+    }
+
+    /// Advance virtual time by `ns` (or to the end of the run).
     pub fn step(&mut self, ns: u64) {
-        let end = self.now_ns + ns;
-        while self.now_ns < end {
-            let page = self.page_cursor;
-            self.page_cursor = (self.page_cursor + 1) % self.anon_pages;
-            self.counters[0].1 += 1;
-            if self.used < self.frames.len() { self.frames[self.used] = page; self.used += 1; }
-            else { self.frames[self.next_evict] = page; self.next_evict = (self.next_evict + 1) % self.frames.len();
-                   self.counters[1].1 += 1; self.counters[2].1 += 1; }
-            self.now_ns += 1_000;
+        let target = self.now.saturating_add(ns);
+        self.run_until(target);
+    }
+
+    /// Run to the end of the scenario and report.
+    pub fn run_to_end(&mut self) -> RunReport {
+        self.run_until(u64::MAX);
+        self.report()
+    }
+
+    /// Process every event up to virtual time `t` (capped at the run's duration).
+    pub fn run_until(&mut self, t: u64) {
+        let t = t.min(self.end_ns);
+        while let Some(et) = self.mm.next_event_time() {
+            if et > t {
+                break;
+            }
+            let (et, ev) = self.mm.pop_event().unwrap();
+            self.mm.now = et;
+            self.now = self.now.max(et);
+            self.dispatch(et, ev);
+            if self.check_invariants {
+                if let Err(e) = self.mm.check_invariants() {
+                    panic!("invariant violated at t={et} after {ev:?}: {e}");
+                }
+            }
+            if self.all_tasks_finished() {
+                self.now = self.now.max(et);
+                self.finish();
+                return;
+            }
+        }
+        self.now = self.now.max(t);
+        if self.now >= self.end_ns {
+            self.finish();
         }
     }
-    pub fn now_ns(&self) -> u64 { self.now_ns }
-    pub fn counter_names(&self) -> Vec<String> { self.counters.iter().map(|c| c.0.to_string()).collect() }
-    pub fn counter_values(&self) -> Vec<f64> { self.counters.iter().map(|c| c.1 as f64).collect() }
+
+    fn finish(&mut self) {
+        self.end_ns = self.now;
+        if self.series.last().is_none_or(|s| s.t_ns < self.now) {
+            self.take_sample(self.now);
+        }
+    }
+
+    fn dispatch(&mut self, t: u64, ev: Event) {
+        match ev {
+            Event::Task(i) => {
+                let task = &mut self.tasks[i as usize];
+                if matches!(task.state, TaskState::Done | TaskState::Killed) {
+                    return;
+                }
+                task.clock = task.clock.max(t);
+                task.state = TaskState::Runnable;
+                self.run_task(i as usize);
+            }
+            Event::Io(id) => self.mm.complete_io(id),
+            Event::Kswapd => {
+                let mut k = std::mem::take(&mut self.mm.kswapd);
+                let r = self.mm.kswapd_step(&mut k);
+                self.mm.kswapd = k;
+                match r {
+                    Some(cpu) => self.mm.schedule(t + cpu, Event::Kswapd),
+                    None => {
+                        self.mm.kswapd.sleeping = true;
+                        self.mm.kswapd.slept_at = t;
+                    }
+                }
+            }
+            Event::Flusher => self.flusher(t),
+            Event::Sample => {
+                self.take_sample(t);
+                if t + self.sample_ns <= self.end_ns && !self.all_tasks_finished() {
+                    self.mm.schedule(t + self.sample_ns, Event::Sample);
+                }
+            }
+        }
+    }
+
+    fn all_tasks_finished(&self) -> bool {
+        self.tasks.iter().all(|t| matches!(t.state, TaskState::Done | TaskState::Killed))
+    }
+
+    /// Has the run ended (duration reached or every task done)?
+    pub fn finished(&self) -> bool {
+        self.now >= self.end_ns || self.all_tasks_finished()
+    }
+
+    /// The flusher threads (`wb_workfn`): write back dirty file pages older than
+    /// dirty_expire (30 s), or all of them while over the background threshold or when reclaim
+    /// asked for everything; every dirty_writeback interval (5 s) while dirty pages remain.
+    fn flusher(&mut self, t: u64) {
+        const EXPIRE_NS: u64 = 30_000_000_000;
+        const PERIOD_NS: u64 = 5_000_000_000;
+        let bg = self.dirty_background_thresh();
+        let mut batch: Vec<u32> = Vec::new();
+        while let Some(&(f, dirtied)) = self.mm.dirty_fifo.front() {
+            let over = self.mm.nr_dirty > bg;
+            if !(self.mm.flush_all || over || dirtied + EXPIRE_NS <= t) {
+                break;
+            }
+            self.mm.dirty_fifo.pop_front();
+            if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) && !self.mm.frames.has(f, PG_WRITEBACK) {
+                self.mm.clear_dirty(f);
+                self.mm.frames.set(f, PG_WRITEBACK);
+                self.mm.nr_writeback += 1;
+                batch.push(f);
+            }
+        }
+        self.mm.flush_all = false;
+        self.submit_writeback(t, batch);
+        if !self.mm.dirty_fifo.is_empty() {
+            self.mm.schedule(t + PERIOD_NS, Event::Flusher);
+        }
+    }
+
+    /// Write back frames, merging runs contiguous in their file into single requests.
+    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) {
+        let mm = &mut self.mm;
+        batch.sort_by_key(|&f| (mm.frames.space[f as usize], mm.frames.index[f as usize]));
+        let mut i = 0;
+        while i < batch.len() {
+            let sp = mm.frames.space[batch[i] as usize];
+            let first = mm.frames.index[batch[i] as usize] as u64;
+            let mut j = i + 1;
+            while j < batch.len()
+                && mm.frames.space[batch[j] as usize] == sp
+                && mm.frames.index[batch[j] as usize] as u64 == first + (j - i) as u64
+            {
+                j += 1;
+            }
+            let frames: Vec<u32> = batch[i..j].to_vec();
+            let n = frames.len() as u64;
+            let (dev, base) = (mm.spaces[sp as usize].device, mm.spaces[sp as usize].lba);
+            mm.counters.add(counters::C::pgpgout, n);
+            let done = mm.devices[dev].submit(t, (base + first) * mm.scale, n * mm.scale, crate::devices::IoDir::Write);
+            let id = mm.add_io(mm::IoReq::Write { frames });
+            mm.schedule(done, Event::Io(id));
+            i = j;
+        }
+    }
+
+    /// `dirty_background_ratio` percent of dirtyable memory (free + file LRU).
+    fn dirty_background_thresh(&self) -> u64 {
+        let dirtyable = self.mm.nr_free() + self.mm.lru_size(LRU_ACTIVE_FILE) + self.mm.lru_size(LRU_INACTIVE_FILE);
+        dirtyable * self.dirty_background_ratio() / 100
+    }
+
+    fn dirty_background_ratio(&self) -> u64 {
+        10
+    }
+
+    fn take_sample(&mut self, t: u64) {
+        let mm = &self.mm;
+        let mut lists = [0u64; 6];
+        for (l, out) in lists.iter_mut().enumerate().take(NR_LRU_LISTS) {
+            *out = mm.lru_size(l);
+        }
+        lists[5] = mm.nr_free();
+        self.series.push(Sample {
+            t_ns: t,
+            counters: mm.counters.0,
+            lists,
+            anon_cost: mm.lruvecs[0].anon_cost,
+            file_cost: mm.lruvecs[0].file_cost,
+        });
+    }
+
+    // ---- read-only views -------------------------------------------------------------------
+
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+    pub fn end_ns(&self) -> u64 {
+        self.end_ns
+    }
+    pub fn scale(&self) -> u64 {
+        self.mm.scale
+    }
+    pub fn counter_names(&self) -> Vec<String> {
+        COUNTER_NAMES.iter().map(|s| s.to_string()).collect()
+    }
+    /// Counter values in pages, in `counter_names` order.
+    pub fn counter_values(&self) -> Vec<f64> {
+        self.mm.counters.0.iter().map(|&v| (v * self.mm.scale) as f64).collect()
+    }
+    /// Counters in pages by name.
+    pub fn counters(&self) -> BTreeMap<String, u64> {
+        to_map(&self.mm.counters, self.mm.scale)
+    }
+    /// List sizes in pages: inactive_anon, active_anon, inactive_file, active_file,
+    /// unevictable, free.
+    pub fn lru_sizes(&self) -> [u64; 6] {
+        let mut out = [0; 6];
+        for (l, o) in out.iter_mut().enumerate().take(NR_LRU_LISTS) {
+            *o = self.mm.lru_size(l) * self.mm.scale;
+        }
+        out[5] = self.mm.nr_free() * self.mm.scale;
+        out
+    }
+    pub fn series(&self) -> &[Sample] {
+        &self.series
+    }
+    /// Check the engine's structural invariants now.
+    pub fn invariants(&self) -> Result<(), String> {
+        self.mm.check_invariants()
+    }
+    /// Record page moves (for the animation), keeping at most `capacity` between drains.
+    pub fn set_move_trace(&mut self, capacity: usize) {
+        self.mm.trace.enabled = capacity > 0;
+        self.mm.trace.capacity = capacity;
+    }
+    /// Take the recorded moves: (time ns, frame, from list, to list, reason).
+    pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
+        self.mm.trace.dropped = 0;
+        std::mem::take(&mut self.mm.trace.moves)
+    }
+    /// The frames of each list from head to tail (for views; O(frames)).
+    pub fn list_frames(&self, lru: usize) -> Vec<u32> {
+        let mut v = Vec::new();
+        for lv in &self.mm.lruvecs {
+            let mut f = lv.lists[lru].head;
+            while f != NIL {
+                v.push(f);
+                f = self.mm.frames.next[f as usize];
+            }
+        }
+        v
+    }
+    /// The swappiness the kernel is running with.
+    pub fn swappiness(&self) -> u32 {
+        self.mm.swappiness
+    }
+    /// anon_cost and file_cost of the root lruvec.
+    pub fn costs(&self) -> (u64, u64) {
+        (self.mm.lruvecs[0].anon_cost, self.mm.lruvecs[0].file_cost)
+    }
+    pub fn watermarks(&self) -> (u64, u64, u64) {
+        let w = self.mm.wmark;
+        (w.min * self.mm.scale, w.low * self.mm.scale, w.high * self.mm.scale)
+    }
+
+    /// The run's report (valid at any time; final after `run_to_end`).
+    pub fn report(&self) -> RunReport {
+        let scale = self.mm.scale;
+        let counters = to_map(&self.mm.counters, scale);
+        let (measured, measure_t0) = match self.measure_from.as_ref().and_then(|m| self.marks.get(m)) {
+            Some((t0, base)) => {
+                let mut d = Counters::default();
+                for i in 0..NR_COUNTERS {
+                    d.0[i] = self.mm.counters.0[i] - base.0[i];
+                }
+                (to_map(&d, scale), *t0)
+            }
+            None => (counters.clone(), 0),
+        };
+        let mut tasks = Vec::new();
+        for (si, name) in self.spec_names.iter().enumerate() {
+            let clients: Vec<&Task> = self.tasks.iter().filter(|t| t.spec == si).collect();
+            let first = clients[0];
+            let rounds_s = if first.rounds_ns.is_empty() {
+                None
+            } else {
+                Some(first.rounds_ns.iter().map(|&r| r as f64 / 1e9).collect())
+            };
+            let mut lat: Vec<u64> = Vec::new();
+            let mut nops = 0u64;
+            for c in &clients {
+                for &(end, l) in &c.ops {
+                    if end >= measure_t0 {
+                        lat.push(l);
+                        nops += 1;
+                    }
+                }
+            }
+            let any_ops = clients.iter().any(|c| !c.ops.is_empty());
+            let span = self.now.saturating_sub(measure_t0).max(1);
+            let ops_per_s = any_ops.then(|| nops as f64 / (span as f64 / 1e9));
+            let latency_ms = any_ops.then(|| percentiles(&mut lat));
+            let mut stalls: Vec<u64> = clients.iter().flat_map(|c| c.alloc_stalls_ns.iter().copied()).collect();
+            let alloc_stall_ms = (!stalls.is_empty()).then(|| percentiles(&mut stalls));
+            tasks.push(TaskReport {
+                name: name.clone(),
+                rounds_s,
+                ops_per_s,
+                latency_ms,
+                alloc_stall_ms,
+                major_faults: clients.iter().map(|c| c.major_faults).sum::<u64>() * scale,
+                killed: clients.iter().any(|c| c.state == TaskState::Killed),
+            });
+        }
+        RunReport {
+            scenario: self.scenario_title.clone(),
+            variant: self.variant.clone(),
+            preset: self.preset.clone(),
+            swappiness: self.mm.swappiness,
+            virtual_s: self.now as f64 / 1e9,
+            counters,
+            measured,
+            tasks,
+            oom_kills: self.oom_kills.clone(),
+        }
+    }
+}
+
+fn to_map(c: &Counters, scale: u64) -> BTreeMap<String, u64> {
+    COUNTER_NAMES.iter().zip(c.0.iter()).map(|(n, v)| (n.to_string(), v * scale)).collect()
+}
+
+/// Nearest-rank percentiles of nanosecond samples, in milliseconds.
+pub fn percentiles(v: &mut [u64]) -> Percentiles {
+    if v.is_empty() {
+        return Percentiles { p50: 0.0, p95: 0.0, p99: 0.0, mean: 0.0, count: 0 };
+    }
+    v.sort_unstable();
+    let n = v.len();
+    let at = |p: f64| {
+        let rank = ((p / 100.0) * n as f64).ceil() as usize;
+        v[rank.clamp(1, n) - 1] as f64 / 1e6
+    };
+    let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n as f64 / 1e6;
+    Percentiles { p50: at(50.0), p95: at(95.0), p99: at(99.0), mean, count: n as u64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn percentiles_nearest_rank() {
+        let mut v: Vec<u64> = (1..=100).map(|x| x * 1_000_000).collect();
+        let p = percentiles(&mut v);
+        assert_eq!((p.p50, p.p95, p.p99), (50.0, 95.0, 99.0));
+        assert_eq!(p.count, 100);
+    }
 }

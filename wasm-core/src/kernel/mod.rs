@@ -1,2 +1,7 @@
 //! Kernel reclaim policies and the variant flags that switch their historical behaviour.
+pub mod balance;
+pub mod swap;
 pub mod variant;
+pub mod vmscan;
+pub mod watermarks;
+pub mod workingset;

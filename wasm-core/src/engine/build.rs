@@ -1,0 +1,287 @@
+//! Building a `Simulation` from a scenario: machine, devices, files, swap, and the task
+//! programs compiled to instructions.
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::mm::{Event, Mm};
+use super::rng::{Rng, Zipf};
+use super::space::{Space, SpaceKind, Swap};
+use super::Simulation;
+use crate::devices::{Device, PAGE_BYTES};
+use crate::kernel::variant;
+use crate::kernel::watermarks::{default_min_free_kbytes, Watermarks};
+use crate::scenario::{Op, Pattern, Scenario};
+use crate::workloads::{Access, Instr, Task, TaskState};
+
+pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
+    let v = scn.variants.iter().find(|v| v.name == variant_name).ok_or_else(|| {
+        let names: Vec<&str> = scn.variants.iter().map(|v| v.name.as_str()).collect();
+        format!("no variant named {variant_name:?} in this scenario; it has: {}", names.join(", "))
+    })?;
+    let flags = variant::resolve(&v.preset, &v.flags)?;
+    let scale = scn.machine.frame_scale.max(1) as u64;
+    let ram_pages = scn.machine.ram.bytes() / PAGE_BYTES;
+    let nframes = ram_pages / scale;
+    if nframes < 64 {
+        return Err(format!("machine.ram is too small: {nframes} frames; need at least 64"));
+    }
+    if nframes > u32::MAX as u64 / 2 {
+        return Err("machine.ram / frame_scale is too large: raise machine.frame_scale".into());
+    }
+    let mfk = scn.sysctl.min_free_kbytes.unwrap_or_else(|| default_min_free_kbytes(ram_pages));
+    let wmark = Watermarks::compute(ram_pages, mfk, scn.sysctl.watermark_scale_factor, scale);
+    let mut mm = Mm::new(nframes as usize, scale, flags, wmark);
+    // A kernel whose sysctl caps swappiness refuses a larger write; the default stays.
+    mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() { scn.sysctl.swappiness } else { 60 };
+    mm.laptop_mode = scn.sysctl.laptop_mode;
+
+    let mut dev_index = BTreeMap::new();
+    for d in &scn.devices {
+        dev_index.insert(d.name.clone(), mm.devices.len());
+        mm.devices.push(Device::from_spec(d));
+    }
+    let dev = |name: &str| -> Result<usize, String> {
+        dev_index.get(name).copied().ok_or_else(|| format!("unknown device {name:?}"))
+    };
+    let mut dev_cursor = vec![0u64; mm.devices.len()];
+    if let Some(sw) = &scn.machine.swap {
+        let d = dev(&sw.device)?;
+        let slots = sw.size.bytes() / PAGE_BYTES / scale;
+        mm.swap = Some(Swap::new(d, slots));
+        dev_cursor[d] += slots + 1024;
+    }
+    let mut file_space = BTreeMap::new();
+    for f in &scn.files {
+        let pages = f.size.bytes().div_ceil(PAGE_BYTES * scale);
+        let (kind, d) = if f.tmpfs { (SpaceKind::Shmem, 0) } else { (SpaceKind::File, dev(&f.device)?) };
+        let lba = if f.tmpfs { 0 } else { dev_cursor[d] };
+        if !f.tmpfs {
+            dev_cursor[d] += pages + 1024;
+        }
+        file_space.insert(f.name.clone(), mm.spaces.len() as u32);
+        mm.spaces.push(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
+    }
+
+    let mut sim = Simulation {
+        mm,
+        tasks: Vec::new(),
+        spec_names: Vec::new(),
+        scenario_title: scn.title.clone(),
+        variant: v.name.clone(),
+        preset: v.preset.clone(),
+        end_ns: scn.run.duration.ns().max(1),
+        sample_ns: scn.run.sample_interval.ns().max(1_000),
+        measure_from: scn.run.measure_from.clone(),
+        marks: BTreeMap::new(),
+        series: Vec::new(),
+        oom_kills: Vec::new(),
+        now: 0,
+        shared_spaces: BTreeMap::new(),
+        next_mapping_bit: 0,
+        check_invariants: false,
+    };
+    for (si, spec) in scn.tasks.iter().enumerate() {
+        let mut c = Compiler { scale, files: &file_space, spaces: &sim.mm.spaces, regions: BTreeMap::new(), out: Vec::new() };
+        c.ops(&spec.program, &format!("tasks[{si}].program"))?;
+        let prog = Rc::new(c.out);
+        sim.spec_names.push(spec.name.clone());
+        for client in 0..spec.clients.max(1) {
+            let ti = sim.tasks.len() as u32;
+            let name = if spec.clients > 1 { format!("{}/{}", spec.name, client) } else { spec.name.clone() };
+            sim.tasks.push(Task {
+                name,
+                spec: si,
+                prog: prog.clone(),
+                pc: 0,
+                loops: Vec::new(),
+                progress: 0,
+                op_start: spec.start.ns(),
+                regions: Vec::new(),
+                rng: Rng::new(scn.seed ^ ((si as u64) << 32) ^ client as u64),
+                state: TaskState::Waiting,
+                clock: spec.start.ns(),
+                pending: None,
+                rounds_ns: Vec::new(),
+                ops: Vec::new(),
+                alloc_stalls_ns: Vec::new(),
+                major_faults: 0,
+            });
+            sim.mm.schedule(spec.start.ns(), Event::Task(ti));
+        }
+    }
+    sim.mm.schedule(0, Event::Sample);
+    Ok(sim)
+}
+
+struct Compiler<'a> {
+    scale: u64,
+    files: &'a BTreeMap<String, u32>,
+    spaces: &'a [Space],
+    /// Region name -> (index, size in frames).
+    regions: BTreeMap<String, (usize, u64)>,
+    out: Vec<Instr>,
+}
+
+impl Compiler<'_> {
+    fn frames(&self, bytes: u64) -> u64 {
+        bytes.div_ceil(PAGE_BYTES * self.scale)
+    }
+
+    fn region(&self, name: &str, at: &str) -> Result<(usize, u64), String> {
+        self.regions.get(name).copied().ok_or_else(|| format!("{at}: region {name:?} is not defined earlier in this program"))
+    }
+
+    fn file(&self, name: &str, at: &str) -> Result<u32, String> {
+        self.files.get(name).copied().ok_or_else(|| format!("{at}: unknown file {name:?}"))
+    }
+
+    fn new_region(&mut self, name: &str, pages: u64) -> usize {
+        let idx = self.regions.len();
+        let idx = self.regions.get(name).map(|r| r.0).unwrap_or(idx);
+        self.regions.insert(name.to_string(), (idx, pages));
+        idx
+    }
+
+    fn ops(&mut self, ops: &[Op], at: &str) -> Result<(), String> {
+        for (i, op) in ops.iter().enumerate() {
+            let at = format!("{at}[{i}]");
+            self.op(op, &at)?;
+        }
+        Ok(())
+    }
+
+    fn access(&self, pattern: Pattern, pages: u64, count: Option<u64>, theta: f64, rate: f64) -> (Option<Rc<Zipf>>, Option<u64>, u64) {
+        let zipf = (pattern == Pattern::Zipf).then(|| Rc::new(Zipf::new(pages.max(1), theta)));
+        let interval = if rate > 0.0 { (1e9 / rate) as u64 } else { 0 };
+        (zipf, count.map(|c| c.div_ceil(self.scale)), interval)
+    }
+
+    fn op(&mut self, op: &Op, at: &str) -> Result<(), String> {
+        match op {
+            Op::Anon { name, size, shared } => {
+                let pages = self.frames(size.bytes()).max(1);
+                let region = self.new_region(name, pages);
+                self.out.push(Instr::Anon { region, pages, shared: *shared, name: name.clone() });
+            }
+            Op::Mmap { name, file, offset, size, prot, shared: _, hint } => {
+                let space = self.file(file, at)?;
+                let flen = self.spaces[space as usize].len();
+                let off = offset.bytes() / (PAGE_BYTES * self.scale);
+                let pages = match size {
+                    Some(s) => self.frames(s.bytes()),
+                    None => flen.saturating_sub(off),
+                };
+                if off + pages > flen || pages == 0 {
+                    return Err(format!("{at}: mapping of {file:?} lies outside the file"));
+                }
+                let region = self.new_region(name, pages);
+                let recency = *hint != crate::scenario::Hint::Sequential;
+                self.out.push(Instr::Mmap {
+                    region,
+                    space,
+                    offset: off,
+                    pages,
+                    exec: prot.contains('x'),
+                    write: prot.contains('w'),
+                    recency,
+                });
+            }
+            Op::Munmap { name } => {
+                let (region, _) = self.region(name, at)?;
+                self.out.push(Instr::Munmap { region });
+            }
+            Op::Free { name } => {
+                let (region, _) = self.region(name, at)?;
+                self.out.push(Instr::Free { region });
+            }
+            Op::Touch { regions, pattern, count, write, cpu, theta, rate } => {
+                let mut idx = Vec::new();
+                let mut pages = 0;
+                for r in regions {
+                    let (i, p) = self.region(r, at)?;
+                    idx.push(i);
+                    pages = if pages == 0 { p } else { pages.min(p) };
+                }
+                if idx.is_empty() {
+                    return Err(format!("{at}: touch needs at least one region"));
+                }
+                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                self.out.push(Instr::Touch(Rc::new(Access {
+                    regions: idx,
+                    space: 0,
+                    offset: 0,
+                    pages,
+                    pattern: *pattern,
+                    count,
+                    write: *write,
+                    cpu_ns: cpu.ns(),
+                    zipf,
+                    interval_ns,
+                    hint: Default::default(),
+                })));
+            }
+            Op::Read { file, pattern, offset, size, count, cpu, theta, rate, hint } => {
+                let space = self.file(file, at)?;
+                let (off, pages) = self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
+                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                self.out.push(Instr::Read(Rc::new(Access {
+                    regions: Vec::new(),
+                    space,
+                    offset: off,
+                    pages,
+                    pattern: *pattern,
+                    count,
+                    write: false,
+                    cpu_ns: cpu.ns(),
+                    zipf,
+                    interval_ns,
+                    hint: *hint,
+                })));
+            }
+            Op::Write { file, pattern, offset, size, count, cpu, theta, rate } => {
+                let space = self.file(file, at)?;
+                let (off, pages) = self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
+                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                self.out.push(Instr::Write(Rc::new(Access {
+                    regions: Vec::new(),
+                    space,
+                    offset: off,
+                    pages,
+                    pattern: *pattern,
+                    count,
+                    write: true,
+                    cpu_ns: cpu.ns(),
+                    zipf,
+                    interval_ns,
+                    hint: Default::default(),
+                })));
+            }
+            Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
+            Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
+            Op::Loop { count, duration, record, body } => {
+                let start = self.out.len();
+                self.out.push(Instr::LoopStart { end: 0, count: *count, duration: duration.map(|d| d.ns()), record: *record });
+                self.ops(body, &format!("{at}.body"))?;
+                let end = self.out.len() + 1;
+                self.out.push(Instr::LoopEnd { start });
+                if let Instr::LoopStart { end: e, .. } = &mut self.out[start] {
+                    *e = end;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn file_range(&self, space: u32, offset: u64, size: Option<u64>, at: &str) -> Result<(u64, u64), String> {
+        let flen = self.spaces[space as usize].len();
+        let off = offset / (PAGE_BYTES * self.scale);
+        let pages = match size {
+            Some(s) => self.frames(s),
+            None => flen.saturating_sub(off),
+        };
+        if off + pages > flen || pages == 0 {
+            return Err(format!("{at}: range lies outside the file"));
+        }
+        Ok((off, pages))
+    }
+}

@@ -1,0 +1,83 @@
+//! Event counters with their /proc/vmstat names, counted in frames and reported in pages.
+
+macro_rules! counters {
+    ($($name:ident),* $(,)?) => {
+        /// A /proc/vmstat event counter.
+        #[allow(non_camel_case_types)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum C { $($name),* }
+        pub const COUNTER_NAMES: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+counters!(
+    pgpgin,
+    pgpgout,
+    pswpin,
+    pswpout,
+    pgalloc,
+    pgfree,
+    pgfault,
+    pgmajfault,
+    pgactivate,
+    pgdeactivate,
+    pgrefill,
+    pgrotated,
+    pgscan_kswapd,
+    pgscan_direct,
+    pgsteal_kswapd,
+    pgsteal_direct,
+    pgscan_anon,
+    pgscan_file,
+    pgsteal_anon,
+    pgsteal_file,
+    workingset_refault_anon,
+    workingset_refault_file,
+    workingset_activate_anon,
+    workingset_activate_file,
+    workingset_restore_anon,
+    workingset_restore_file,
+    allocstall,
+    pageoutrun,
+    nr_vmscan_write,
+    nr_vmscan_immediate_reclaim,
+    kswapd_low_wmark_hit_quickly,
+    kswapd_high_wmark_hit_quickly,
+    oom_kill,
+);
+
+pub const NR_COUNTERS: usize = COUNTER_NAMES.len();
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counters(pub [u64; NR_COUNTERS]);
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters([0; NR_COUNTERS])
+    }
+}
+
+impl Counters {
+    #[inline]
+    pub fn add(&mut self, c: C, n: u64) {
+        self.0[c as usize] += n;
+    }
+    #[inline]
+    pub fn get(&self, c: C) -> u64 {
+        self.0[c as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn names_match_variants() {
+        assert_eq!(COUNTER_NAMES[C::pswpout as usize], "pswpout");
+        assert_eq!(COUNTER_NAMES[C::oom_kill as usize], "oom_kill");
+        let mut c = Counters::default();
+        c.add(C::pgscan_direct, 3);
+        assert_eq!(c.get(C::pgscan_direct), 3);
+    }
+}

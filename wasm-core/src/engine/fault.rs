@@ -1,0 +1,298 @@
+//! Page faults and page-cache fills: anon zero-fill and swap-in (`do_anonymous_page`,
+//! `do_swap_page`), file read-around (`filemap_fault`, `do_sync_mmap_readahead`), buffered
+//! read/write, and allocation with kswapd wakeup, direct reclaim and the OOM decision.
+use super::counters::C;
+use super::frames::*;
+use super::mm::{Event, IoReq, Mm};
+use crate::devices::IoDir;
+
+/// CPU cost of fault handling (engine constants, the same for every variant): a minor fault
+/// mapping a cached page ~0.5 us; an anon fault including clearing 4 KiB ~1 us; the kernel
+/// side of a major fault (lookup, IO submission, mapping) ~5 us; copying a page in read() or
+/// write() ~0.5-0.7 us.
+pub const MAP_FAULT_NS: u64 = 500;
+pub const ANON_FAULT_NS: u64 = 1_000;
+pub const MAJOR_FAULT_NS: u64 = 5_000;
+pub const READ_COPY_NS: u64 = 500;
+pub const WRITE_COPY_NS: u64 = 700;
+/// Default readahead window (`read_ahead_kb` = 128 KiB).
+pub const RA_PAGES: u64 = 32;
+
+/// What an allocation attempt came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alloc {
+    /// A frame, and the time the allocator stalled in direct reclaim.
+    Frame(u32, u64),
+    /// No progress possible right now, but IO in flight will free or unlock pages: wait.
+    Wait(u64),
+    /// Out of memory: the OOM killer must act.
+    Oom(u64),
+}
+
+/// What an access came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Done; CPU time spent (including any allocation stall).
+    Done(u64),
+    /// The task must wait until this time (IO), then retry the access.
+    Wait(u64),
+    Oom,
+}
+
+/// Readahead window shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readahead {
+    /// mmap read-around: a window centred on the fault.
+    Around,
+    /// Sequential: a window from the page forward.
+    Forward,
+    /// Just the page (MADV_RANDOM, random read()).
+    None,
+}
+
+impl Mm {
+    /// Allocate a frame for a task at time `now` (`__alloc_pages`): fast path above low, wake
+    /// kswapd, above min, else direct reclaim until the min watermark is met; 16 rounds
+    /// without progress (`MAX_RECLAIM_RETRIES`) or nothing left to reclaim means OOM.
+    pub fn alloc_frame(&mut self, now: u64) -> Alloc {
+        self.now = now;
+        let free = self.nr_free();
+        if free > self.wmark.low {
+            return Alloc::Frame(self.take_free_frame().unwrap(), 0);
+        }
+        self.wake_kswapd();
+        if free > self.wmark.min {
+            return Alloc::Frame(self.take_free_frame().unwrap(), 0);
+        }
+        let mut stall = 0u64;
+        let mut no_progress = 0;
+        loop {
+            self.now = now + stall;
+            let (reclaimed, cpu) = self.try_to_free_pages();
+            stall += cpu.max(1);
+            if self.nr_free() > self.wmark.min {
+                return Alloc::Frame(self.take_free_frame().unwrap(), stall);
+            }
+            if reclaimed == 0 {
+                no_progress += 1;
+            } else {
+                no_progress = 0;
+            }
+            let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
+            if no_progress >= 16 || hopeless {
+                if self.io_in_flight() > 0 {
+                    return Alloc::Wait(now + stall);
+                }
+                if self.nr_free() > 0 && hopeless && no_progress < 16 {
+                    // Dip into the reserve once rather than kill while some memory is left.
+                    return Alloc::Frame(self.take_free_frame().unwrap(), stall);
+                }
+                return Alloc::Oom(stall);
+            }
+        }
+    }
+
+    pub fn io_in_flight(&self) -> usize {
+        self.io.iter().filter(|r| r.is_some()).count()
+    }
+
+    /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
+    pub fn wake_kswapd(&mut self) {
+        if self.kswapd.sleeping && self.pgdat.kswapd_failures < 16 {
+            self.kswapd.sleeping = false;
+            if self.now < self.kswapd.slept_at + 100_000_000 {
+                self.counters.add(C::kswapd_low_wmark_hit_quickly, 1);
+            }
+            self.schedule(self.now, Event::Kswapd);
+        }
+    }
+
+    /// A fault on an anonymous or shmem page that is not resident: swap-in if it has a swap
+    /// slot, else a zero-filled page. `new_anon_active`: <= 5.8 new anon pages start active.
+    pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        self.counters.add(C::pgfault, 1);
+        let f = match self.alloc_frame(now) {
+            Alloc::Frame(f, stall) => (f, stall),
+            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Oom(_) => return Access::Oom,
+        };
+        let (f, stall) = f;
+        let slot = self.spaces[sp as usize].swap[idx as usize];
+        self.frames.lruvec[f as usize] = 0;
+        self.frames.flags[f as usize] = PG_SWAPBACKED;
+        if slot == NIL {
+            // `do_anonymous_page`: 5.9+ inactive, before that straight onto the active list.
+            if !self.flags.anon_workingset {
+                self.frames.set(f, PG_ACTIVE);
+            }
+            self.install(f, sp, idx as u32);
+            self.lru_add_new(f);
+            return Access::Done(stall + ANON_FAULT_NS);
+        }
+        // `do_swap_page`: read the page back into the swap cache.
+        self.counters.add(C::pgmajfault, 1);
+        self.counters.add(C::pswpin, 1);
+        self.frames.set(f, PG_SWAPCACHE | PG_LOCKED);
+        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
+        self.install(f, sp, idx as u32);
+        let lv = 0;
+        if self.flags.anon_workingset {
+            // 5.9+: anon refaults are judged by distance like file ones.
+            if shadow != 0 {
+                self.workingset_refault(f, shadow);
+            }
+            self.lru_add_new(f);
+        } else {
+            // <= 5.8: every swapped-in page is marked workingset and activated at once
+            // (`activate_page` from the fault path); 5.8 charges it as anon IO cost.
+            self.frames.set(f, PG_WORKINGSET);
+            self.lru_add_new(f);
+            self.activate_page(f);
+            self.lru_note_cost(lv, false, 1, 0);
+        }
+        let scale = self.scale;
+        let dev = self.swap.as_ref().map(|s| s.device).unwrap_or(0);
+        let t0 = now + stall + MAJOR_FAULT_NS;
+        let done = self.devices[dev].submit(t0, slot as u64 * scale, scale, IoDir::Read);
+        self.finish_read(vec![f], done);
+        Access::Wait(done)
+    }
+
+    /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
+    /// completes); the faulting page is `idx`. Returns the completion time, or OOM/Wait.
+    pub fn file_read(&mut self, sp: u32, idx: u64, ra: Readahead, lo: u64, hi: u64, now: u64) -> Access {
+        let len = hi - lo;
+        let window = (RA_PAGES / self.scale).max(1);
+        let (start, n) = match ra {
+            Readahead::None => (idx, 1),
+            Readahead::Forward => (idx, window.min(hi - idx)),
+            Readahead::Around => {
+                let s = idx.saturating_sub(window / 2).max(lo);
+                (s, window.min(hi - s))
+            }
+        };
+        let _ = len;
+        let mut stall = 0u64;
+        let mut frames = Vec::with_capacity(n as usize);
+        let mut run_start = u64::MAX;
+        let mut runs: Vec<(u64, Vec<u32>)> = Vec::new();
+        for p in start..start + n {
+            if self.spaces[sp as usize].pages[p as usize] != NIL {
+                if run_start != u64::MAX {
+                    runs.push((run_start, std::mem::take(&mut frames)));
+                    run_start = u64::MAX;
+                }
+                continue;
+            }
+            let f = match self.alloc_frame(now + stall) {
+                Alloc::Frame(f, s) => {
+                    stall += s;
+                    f
+                }
+                Alloc::Wait(t) if p == idx || (runs.is_empty() && frames.is_empty()) => {
+                    if frames.is_empty() && runs.is_empty() {
+                        return Access::Wait(t);
+                    }
+                    break;
+                }
+                Alloc::Oom(_) if runs.is_empty() && frames.is_empty() => return Access::Oom,
+                _ => break,
+            };
+            self.frames.lruvec[f as usize] = 0;
+            self.frames.flags[f as usize] = PG_LOCKED;
+            let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
+            self.install(f, sp, p as u32);
+            if shadow != 0 {
+                self.workingset_refault(f, shadow);
+            }
+            self.lru_add_new(f);
+            if run_start == u64::MAX {
+                run_start = p;
+            }
+            frames.push(f);
+        }
+        if run_start != u64::MAX && !frames.is_empty() {
+            runs.push((run_start, frames));
+        }
+        let scale = self.scale;
+        let dev = self.spaces[sp as usize].device;
+        let base = self.spaces[sp as usize].lba;
+        let mut t = now + stall + MAJOR_FAULT_NS;
+        let mut wait_until = t;
+        for (first, fr) in runs {
+            let pages = fr.len() as u64;
+            self.counters.add(C::pgpgin, pages);
+            let done = self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
+            if fr.iter().any(|&f| self.frames.space[f as usize] == sp && self.frames.index[f as usize] as u64 == idx) {
+                wait_until = done;
+            }
+            t = t.max(now);
+            self.finish_read(fr, done);
+        }
+        if self.spaces[sp as usize].pages[idx as usize] == NIL {
+            // The faulting page itself could not be allocated: wait for memory.
+            return Access::Wait(wait_until.max(now + stall + 1));
+        }
+        Access::Wait(wait_until)
+    }
+
+    /// Register a read completing at `done` for locked frames.
+    fn finish_read(&mut self, frames: Vec<u32>, done: u64) {
+        for &f in &frames {
+            self.ready_at[f as usize] = done;
+        }
+        let id = self.add_io(IoReq::Read { frames });
+        self.schedule(done, Event::Io(id));
+    }
+
+    /// An IO request completed.
+    pub fn complete_io(&mut self, id: u32) {
+        match self.take_io(id) {
+            Some(IoReq::Read { frames }) => {
+                for f in frames {
+                    self.frames.clear(f, PG_LOCKED);
+                    if self.frames.space[f as usize] != NIL && self.spaces[self.frames.space[f as usize] as usize].dead {
+                        self.drop_page(f);
+                    }
+                }
+            }
+            Some(IoReq::Write { frames }) => {
+                for f in frames {
+                    let dead = self.frames.space[f as usize] != NIL && self.spaces[self.frames.space[f as usize] as usize].dead;
+                    self.end_writeback(f);
+                    if dead && self.frames.list[f as usize] != LIST_FREE {
+                        self.drop_page(f);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
+    /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Writes do
+    /// not mark pages accessed (4.10+).
+    pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        let f = self.spaces[sp as usize].pages[idx as usize];
+        if f != NIL {
+            if self.frames.has(f, PG_LOCKED) {
+                return Access::Wait(self.ready_at[f as usize]);
+            }
+            self.mark_file_dirty(f);
+            return Access::Done(WRITE_COPY_NS);
+        }
+        let (f, stall) = match self.alloc_frame(now) {
+            Alloc::Frame(f, s) => (f, s),
+            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Oom(_) => return Access::Oom,
+        };
+        self.frames.lruvec[f as usize] = 0;
+        self.frames.flags[f as usize] = 0;
+        self.spaces[sp as usize].shadow[idx as usize] = 0;
+        self.install(f, sp, idx as u32);
+        self.lru_add_new(f);
+        self.now = now + stall;
+        self.mark_file_dirty(f);
+        Access::Done(stall + WRITE_COPY_NS)
+    }
+}

@@ -1,0 +1,225 @@
+//! The frame table: one entry per simulated page frame, stored as a struct of arrays, and the
+//! intrusive doubly linked LRU lists threaded through it (O(1) moves, as in the kernel).
+
+/// "No frame" / end of list.
+pub const NIL: u32 = u32::MAX;
+
+// Page flags that matter to reclaim (include/linux/page-flags.h).
+pub const PG_ACTIVE: u16 = 1 << 0;
+pub const PG_REFERENCED: u16 = 1 << 1;
+pub const PG_WORKINGSET: u16 = 1 << 2;
+pub const PG_DIRTY: u16 = 1 << 3;
+pub const PG_WRITEBACK: u16 = 1 << 4;
+pub const PG_RECLAIM: u16 = 1 << 5;
+pub const PG_SWAPBACKED: u16 = 1 << 6;
+pub const PG_SWAPCACHE: u16 = 1 << 7;
+pub const PG_UNEVICTABLE: u16 = 1 << 8;
+/// Locked for read IO in flight (not yet uptodate): reclaim cannot take it.
+pub const PG_LOCKED: u16 = 1 << 9;
+
+// VM flags of mappings, accumulated per frame from the young mappings (mm.h).
+pub const VM_EXEC: u8 = 1 << 0;
+pub const VM_LOCKED: u8 = 1 << 1;
+
+/// The LRU lists of a lruvec (`enum lru_list`); arithmetic as in the kernel: +1 active, +2 file.
+pub const LRU_INACTIVE_ANON: usize = 0;
+pub const LRU_ACTIVE_ANON: usize = 1;
+pub const LRU_INACTIVE_FILE: usize = 2;
+pub const LRU_ACTIVE_FILE: usize = 3;
+pub const LRU_UNEVICTABLE: usize = 4;
+pub const NR_LRU_LISTS: usize = 5;
+/// Frame is on the free list.
+pub const LIST_FREE: u8 = 250;
+/// Frame is isolated from the LRU by a reclaimer.
+pub const LIST_ISOLATED: u8 = 251;
+
+pub const LRU_NAMES: [&str; NR_LRU_LISTS] =
+    ["inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"];
+
+/// Which list a page with these flags belongs on (`folio_lru_list`).
+#[inline]
+pub fn lru_of(flags: u16) -> usize {
+    if flags & PG_UNEVICTABLE != 0 {
+        return LRU_UNEVICTABLE;
+    }
+    let file = if flags & PG_SWAPBACKED == 0 { 2 } else { 0 };
+    let active = if flags & PG_ACTIVE != 0 { 1 } else { 0 };
+    file + active
+}
+
+#[inline]
+pub fn is_file_lru(lru: usize) -> bool {
+    lru == LRU_INACTIVE_FILE || lru == LRU_ACTIVE_FILE
+}
+
+/// Head, tail and length of one list. The head is where pages are added; reclaim scans the tail.
+#[derive(Debug, Clone, Copy)]
+pub struct ListHead {
+    pub head: u32,
+    pub tail: u32,
+    pub len: u64,
+}
+
+impl Default for ListHead {
+    fn default() -> Self {
+        ListHead { head: NIL, tail: NIL, len: 0 }
+    }
+}
+
+/// Struct-of-arrays frame table.
+pub struct Frames {
+    pub flags: Vec<u16>,
+    /// Which list the frame is on (an LRU index, LIST_FREE or LIST_ISOLATED).
+    pub list: Vec<u8>,
+    /// Which lruvec (memcg) owns the frame.
+    pub lruvec: Vec<u16>,
+    pub prev: Vec<u32>,
+    pub next: Vec<u32>,
+    /// Address space and page index the frame holds.
+    pub space: Vec<u32>,
+    pub index: Vec<u32>,
+    /// Mapping slots (bit = mapping id mod 8) that map this page.
+    pub mapped: Vec<u8>,
+    /// Mapping slots whose PTE is young (accessed since the last rmap check).
+    pub young: Vec<u8>,
+    /// Union of the VM flags of the young mappings.
+    pub vmflags: Vec<u8>,
+}
+
+impl Frames {
+    pub fn new(n: usize) -> Frames {
+        Frames {
+            flags: vec![0; n],
+            list: vec![LIST_FREE; n],
+            lruvec: vec![0; n],
+            prev: vec![NIL; n],
+            next: vec![NIL; n],
+            space: vec![NIL; n],
+            index: vec![0; n],
+            mapped: vec![0; n],
+            young: vec![0; n],
+            vmflags: vec![0; n],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.flags.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.flags.is_empty()
+    }
+
+    #[inline]
+    pub fn has(&self, f: u32, flag: u16) -> bool {
+        self.flags[f as usize] & flag != 0
+    }
+    #[inline]
+    pub fn set(&mut self, f: u32, flag: u16) {
+        self.flags[f as usize] |= flag;
+    }
+    #[inline]
+    pub fn clear(&mut self, f: u32, flag: u16) {
+        self.flags[f as usize] &= !flag;
+    }
+    /// Test and clear, as `TestClearPageReferenced`.
+    #[inline]
+    pub fn test_clear(&mut self, f: u32, flag: u16) -> bool {
+        let had = self.flags[f as usize] & flag != 0;
+        self.flags[f as usize] &= !flag;
+        had
+    }
+
+    /// Insert at the head of `l` (`lruvec_add_folio`).
+    #[inline]
+    pub fn push_head(&mut self, l: &mut ListHead, f: u32, list_id: u8) {
+        let fi = f as usize;
+        self.prev[fi] = NIL;
+        self.next[fi] = l.head;
+        if l.head != NIL {
+            self.prev[l.head as usize] = f;
+        } else {
+            l.tail = f;
+        }
+        l.head = f;
+        l.len += 1;
+        self.list[fi] = list_id;
+    }
+
+    /// Insert at the tail of `l` (`lruvec_add_folio_tail`): next to be scanned.
+    #[inline]
+    pub fn push_tail(&mut self, l: &mut ListHead, f: u32, list_id: u8) {
+        let fi = f as usize;
+        self.next[fi] = NIL;
+        self.prev[fi] = l.tail;
+        if l.tail != NIL {
+            self.next[l.tail as usize] = f;
+        } else {
+            l.head = f;
+        }
+        l.tail = f;
+        l.len += 1;
+        self.list[fi] = list_id;
+    }
+
+    /// Unlink `f` from `l`; the caller knows `f` is on it.
+    #[inline]
+    pub fn unlink(&mut self, l: &mut ListHead, f: u32) {
+        let fi = f as usize;
+        let (p, n) = (self.prev[fi], self.next[fi]);
+        if p != NIL {
+            self.next[p as usize] = n;
+        } else {
+            l.head = n;
+        }
+        if n != NIL {
+            self.prev[n as usize] = p;
+        } else {
+            l.tail = p;
+        }
+        self.prev[fi] = NIL;
+        self.next[fi] = NIL;
+        l.len -= 1;
+        self.list[fi] = LIST_ISOLATED;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(fr: &Frames, l: &ListHead) -> Vec<u32> {
+        let mut v = vec![];
+        let mut f = l.head;
+        while f != NIL {
+            v.push(f);
+            f = fr.next[f as usize];
+        }
+        v
+    }
+
+    #[test]
+    fn list_order_head_and_tail() {
+        let mut fr = Frames::new(8);
+        let mut l = ListHead::default();
+        fr.push_head(&mut l, 1, 0);
+        fr.push_head(&mut l, 2, 0);
+        fr.push_tail(&mut l, 3, 0);
+        assert_eq!(collect(&fr, &l), vec![2, 1, 3]);
+        assert_eq!(l.tail, 3);
+        fr.unlink(&mut l, 1);
+        assert_eq!(collect(&fr, &l), vec![2, 3]);
+        fr.unlink(&mut l, 3);
+        fr.unlink(&mut l, 2);
+        assert_eq!((l.head, l.tail, l.len), (NIL, NIL, 0));
+    }
+
+    #[test]
+    fn lru_of_follows_flags() {
+        assert_eq!(lru_of(PG_SWAPBACKED), LRU_INACTIVE_ANON);
+        assert_eq!(lru_of(PG_SWAPBACKED | PG_ACTIVE), LRU_ACTIVE_ANON);
+        assert_eq!(lru_of(0), LRU_INACTIVE_FILE);
+        assert_eq!(lru_of(PG_ACTIVE), LRU_ACTIVE_FILE);
+        assert_eq!(lru_of(PG_ACTIVE | PG_UNEVICTABLE), LRU_UNEVICTABLE);
+    }
+}

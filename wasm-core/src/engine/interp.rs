@@ -1,0 +1,444 @@
+//! The task interpreter: runs a task's program until it blocks on IO, sleeps, or passes the
+//! next pending event (so that events stay in time order), and the OOM killer.
+use super::counters::C;
+use super::fault::{Access as Acc, Readahead, MAP_FAULT_NS, READ_COPY_NS};
+use super::frames::*;
+use super::mm::Event;
+use super::space::{Space, SpaceKind};
+use super::Simulation;
+use crate::report::OomKill;
+use crate::scenario::{Hint, Pattern, Record};
+use crate::workloads::{Access, Instr, LoopState, Region, TaskState};
+
+enum Step {
+    /// The op is finished; go to the next instruction.
+    Next,
+    /// The task yielded or blocked; an event will resume it.
+    Yield,
+    /// The task's allocation needs the OOM killer.
+    Oom,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Touch,
+    Read,
+    Write,
+}
+
+impl Simulation {
+    pub(crate) fn run_task(&mut self, ti: usize) {
+        let prog = self.tasks[ti].prog.clone();
+        loop {
+            let limit = self.limit();
+            let t = &mut self.tasks[ti];
+            if t.clock > limit {
+                t.state = TaskState::Waiting;
+                let c = t.clock;
+                self.mm.schedule(c, Event::Task(ti as u32));
+                return;
+            }
+            let Some(instr) = prog.get(t.pc) else {
+                self.exit_task(ti);
+                return;
+            };
+            let step = match instr {
+                Instr::Anon { region, pages, shared, name } => {
+                    self.op_anon(ti, *region, *pages, *shared, name);
+                    Step::Next
+                }
+                Instr::Mmap { region, space, offset, pages, exec, write, recency } => {
+                    let bit = 1u8 << (self.next_mapping_bit % 8);
+                    self.next_mapping_bit += 1;
+                    let r = Region {
+                        space: *space,
+                        offset: *offset,
+                        pages: *pages,
+                        bit,
+                        vmflags: if *exec { VM_EXEC } else { 0 },
+                        recency: *recency,
+                        writable: *write,
+                        live: true,
+                    };
+                    set_region(&mut self.tasks[ti].regions, *region, r);
+                    Step::Next
+                }
+                Instr::Munmap { region } => {
+                    self.op_munmap(ti, *region);
+                    Step::Next
+                }
+                Instr::Free { region } => {
+                    let r = self.tasks[ti].regions[*region];
+                    if self.mm.spaces[r.space as usize].kind == SpaceKind::Anon {
+                        self.mm.free_space(r.space as usize);
+                    }
+                    self.tasks[ti].regions[*region].live = false;
+                    Step::Next
+                }
+                Instr::Touch(a) => self.op_access(ti, a, Kind::Touch),
+                Instr::Read(a) => self.op_access(ti, a, Kind::Read),
+                Instr::Write(a) => self.op_access(ti, a, Kind::Write),
+                Instr::Sleep { ns } => {
+                    let t = &mut self.tasks[ti];
+                    t.clock += ns;
+                    t.pc += 1;
+                    t.state = TaskState::Waiting;
+                    let c = t.clock;
+                    self.mm.schedule(c, Event::Task(ti as u32));
+                    return;
+                }
+                Instr::Mark { name } => {
+                    let clock = self.tasks[ti].clock;
+                    if !self.marks.contains_key(name) {
+                        self.marks.insert(name.clone(), (clock, self.mm.counters.clone()));
+                    }
+                    Step::Next
+                }
+                Instr::LoopStart { end, count, duration, record } => {
+                    let t = &mut self.tasks[ti];
+                    if *count == Some(0) {
+                        t.pc = *end;
+                        continue;
+                    }
+                    t.loops.push(LoopState {
+                        start: t.pc,
+                        end: *end,
+                        remaining: *count,
+                        deadline: duration.map(|d| t.clock + d),
+                        record: *record,
+                        iter_start: t.clock,
+                    });
+                    Step::Next
+                }
+                Instr::LoopEnd { .. } => {
+                    let t = &mut self.tasks[ti];
+                    let l = t.loops.last_mut().expect("loop end without start");
+                    let took = t.clock - l.iter_start;
+                    match l.record {
+                        Record::Rounds => t.rounds_ns.push(took),
+                        Record::Ops => t.ops.push((t.clock, took)),
+                        Record::None => {}
+                    }
+                    if let Some(r) = l.remaining.as_mut() {
+                        *r -= 1;
+                    }
+                    let over = l.remaining == Some(0) || l.deadline.is_some_and(|d| t.clock >= d);
+                    if over {
+                        let end = l.end;
+                        t.loops.pop();
+                        t.pc = end;
+                    } else {
+                        l.iter_start = t.clock;
+                        t.pc = l.start + 1;
+                        if took == 0 {
+                            // An empty iteration: let time pass rather than spin.
+                            t.clock += 1;
+                        }
+                    }
+                    continue;
+                }
+            };
+            match step {
+                Step::Next => {
+                    let t = &mut self.tasks[ti];
+                    t.pc += 1;
+                    t.progress = 0;
+                    t.op_start = t.clock;
+                    t.pending = None;
+                }
+                Step::Yield => return,
+                Step::Oom => {
+                    self.oom_kill();
+                    if self.tasks[ti].state == TaskState::Killed {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The latest time a task may run to before it must let pending events happen.
+    #[inline]
+    fn limit(&self) -> u64 {
+        self.mm.next_event_time().unwrap_or(u64::MAX).min(self.end_ns)
+    }
+
+    fn op_anon(&mut self, ti: usize, region: usize, pages: u64, shared: bool, name: &str) {
+        let space = if shared {
+            match self.shared_spaces.get(name) {
+                Some(&s) => s,
+                None => {
+                    let s = self.mm.spaces.len() as u32;
+                    self.mm.spaces.push(Space::new(name, SpaceKind::Shmem, pages, 0, 0, u32::MAX));
+                    self.shared_spaces.insert(name.to_string(), s);
+                    s
+                }
+            }
+        } else {
+            let s = self.mm.spaces.len() as u32;
+            let owner_name = format!("{}:{}", self.tasks[ti].name, name);
+            self.mm.spaces.push(Space::new(&owner_name, SpaceKind::Anon, pages, 0, 0, ti as u32));
+            s
+        };
+        let bit = 1u8 << (self.next_mapping_bit % 8);
+        self.next_mapping_bit += 1;
+        let pages = pages.min(self.mm.spaces[space as usize].len());
+        let r = Region { space, offset: 0, pages, bit, vmflags: 0, recency: true, writable: true, live: true };
+        set_region(&mut self.tasks[ti].regions, region, r);
+    }
+
+    /// `munmap` of a file mapping: `zap_pte_range` hands young file PTEs to
+    /// `folio_mark_accessed` (for mappings with recency) and drops the mapping.
+    fn op_munmap(&mut self, ti: usize, region: usize) {
+        let r = self.tasks[ti].regions[region];
+        let file = self.mm.spaces[r.space as usize].kind == SpaceKind::File;
+        for p in r.offset..r.offset + r.pages {
+            let f = self.mm.spaces[r.space as usize].pages[p as usize];
+            if f == NIL {
+                continue;
+            }
+            let fi = f as usize;
+            if self.mm.frames.mapped[fi] & r.bit == 0 {
+                continue;
+            }
+            self.mm.frames.mapped[fi] &= !r.bit;
+            if self.mm.frames.young[fi] & r.bit != 0 {
+                self.mm.frames.young[fi] &= !r.bit;
+                if file && r.recency {
+                    self.mm.mark_accessed(f);
+                }
+            }
+        }
+        self.tasks[ti].regions[region].live = false;
+    }
+
+    /// Run accesses of a touch/read/write op until it finishes, blocks or must yield.
+    fn op_access(&mut self, ti: usize, a: &Access, kind: Kind) -> Step {
+        let total = a.count.unwrap_or(match kind {
+            Kind::Touch => a.pages * a.regions.len() as u64,
+            _ => a.pages,
+        });
+        let mut limit = self.limit();
+        loop {
+            let t = &mut self.tasks[ti];
+            if t.progress >= total {
+                return Step::Next;
+            }
+            if a.interval_ns > 0 {
+                let earliest = t.op_start + t.progress * a.interval_ns;
+                if t.clock < earliest {
+                    t.clock = earliest;
+                }
+            }
+            if t.clock > limit {
+                t.state = TaskState::Waiting;
+                let c = t.clock;
+                self.mm.schedule(c, Event::Task(ti as u32));
+                return Step::Yield;
+            }
+            // Which page: (region slot, page within the region or file range).
+            let (slot, page) = match t.pending {
+                Some(p) => p,
+                None => {
+                    let k = t.progress;
+                    let n = a.regions.len().max(1) as u64;
+                    let slot = (k % n) as usize;
+                    let page = match a.pattern {
+                        Pattern::Seq => (k / n) % a.pages,
+                        Pattern::Random => t.rng.below(a.pages),
+                        Pattern::Zipf => a.zipf.as_ref().unwrap().sample(&mut t.rng),
+                    };
+                    (slot, page)
+                }
+            };
+            let now = t.clock;
+            let res = match kind {
+                Kind::Touch => {
+                    let r = t.regions[a.regions[slot]];
+                    if !r.live {
+                        return Step::Next;
+                    }
+                    // Hot path: a resident, unlocked page mapped by this region.
+                    let idx = r.offset + page.min(r.pages - 1);
+                    let f = self.mm.spaces[r.space as usize].pages[idx as usize];
+                    if f != NIL {
+                        let fi = f as usize;
+                        let flags = self.mm.frames.flags[fi];
+                        if flags & PG_LOCKED == 0 {
+                            let mut cost = a.cpu_ns;
+                            if self.mm.frames.mapped[fi] & r.bit == 0 {
+                                self.mm.frames.mapped[fi] |= r.bit;
+                                self.mm.counters.add(C::pgfault, 1);
+                                cost += MAP_FAULT_NS;
+                            }
+                            if r.recency {
+                                self.mm.frames.young[fi] |= r.bit;
+                                self.mm.frames.vmflags[fi] |= r.vmflags;
+                            }
+                            if a.write {
+                                self.write_hit(f);
+                            }
+                            let t = &mut self.tasks[ti];
+                            t.clock += cost;
+                            t.progress += 1;
+                            t.pending = None;
+                            continue;
+                        }
+                        Acc::Wait(self.mm.ready_at[fi])
+                    } else {
+                        self.fault(ti, r, idx, now, slot, page)
+                    }
+                }
+                Kind::Read => {
+                    let idx = a.offset + page;
+                    let f = self.mm.spaces[a.space as usize].pages[idx as usize];
+                    if f != NIL {
+                        if self.mm.frames.has(f, PG_LOCKED) {
+                            Acc::Wait(self.mm.ready_at[f as usize])
+                        } else {
+                            self.mm.mark_accessed(f);
+                            Acc::Done(READ_COPY_NS + a.cpu_ns)
+                        }
+                    } else {
+                        let ra = match (a.hint, a.pattern) {
+                            (Hint::Random, _) => Readahead::None,
+                            (_, Pattern::Seq) => Readahead::Forward,
+                            (Hint::Sequential, _) => Readahead::Forward,
+                            _ => Readahead::None,
+                        };
+                        self.tasks[ti].major_faults += 1;
+                        self.mm.file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
+                    }
+                }
+                Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
+                    Acc::Done(c) => Acc::Done(c + a.cpu_ns),
+                    other => other,
+                },
+            };
+            let t = &mut self.tasks[ti];
+            match res {
+                Acc::Done(cost) => {
+                    t.clock += cost;
+                    t.progress += 1;
+                    t.pending = None;
+                }
+                Acc::Wait(until) => {
+                    t.pending = Some((slot, page));
+                    t.clock = until.max(t.clock + 1);
+                    t.state = TaskState::Waiting;
+                    let c = t.clock;
+                    self.mm.schedule(c, Event::Task(ti as u32));
+                    return Step::Yield;
+                }
+                Acc::Oom => {
+                    t.pending = Some((slot, page));
+                    return Step::Oom;
+                }
+            }
+            limit = self.limit();
+        }
+    }
+
+    /// A write through a mapping to a resident page: file pages are dirtied for writeback;
+    /// anon pages in the swap cache lose their now stale swap copy.
+    fn write_hit(&mut self, f: u32) {
+        if self.mm.frames.has(f, PG_SWAPBACKED) {
+            if self.mm.frames.has(f, PG_SWAPCACHE) && !self.mm.frames.has(f, PG_WRITEBACK) {
+                self.mm.free_swap_slot(f);
+            }
+            self.mm.frames.set(f, PG_DIRTY);
+        } else {
+            self.mm.mark_file_dirty(f);
+        }
+    }
+
+    /// A page fault on a non-resident page of a region.
+    fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64, _slot: usize, _page: u64) -> Acc {
+        let sp = r.space;
+        match self.mm.spaces[sp as usize].kind {
+            SpaceKind::Anon | SpaceKind::Shmem => {
+                if self.mm.spaces[sp as usize].dead {
+                    return Acc::Done(0);
+                }
+                let swapped = self.mm.spaces[sp as usize].swap[idx as usize] != NIL;
+                let res = self.mm.fault_anon(sp, idx, now);
+                if swapped && matches!(res, Acc::Wait(_)) {
+                    self.tasks[ti].major_faults += 1;
+                }
+                if let Acc::Done(stall) = res {
+                    self.note_stall(ti, stall);
+                    // The fault maps the page: young in this mapping.
+                    let f = self.mm.spaces[sp as usize].pages[idx as usize];
+                    let fi = f as usize;
+                    self.mm.frames.mapped[fi] |= r.bit;
+                    self.mm.frames.young[fi] |= r.bit;
+                }
+                res
+            }
+            SpaceKind::File => {
+                self.mm.counters.add(C::pgfault, 1);
+                self.mm.counters.add(C::pgmajfault, 1);
+                self.tasks[ti].major_faults += 1;
+                let hint_none = r.vmflags & VM_LOCKED != 0;
+                let ra = if hint_none { Readahead::None } else if !r.recency { Readahead::Forward } else { Readahead::Around };
+                self.mm.file_read(sp, idx, ra, r.offset, r.offset + r.pages, now)
+            }
+        }
+    }
+
+    fn note_stall(&mut self, ti: usize, stall: u64) {
+        if stall > super::fault::ANON_FAULT_NS {
+            self.tasks[ti].alloc_stalls_ns.push(stall);
+        }
+    }
+
+    /// The task's program ended: its private anon memory is freed (exit).
+    fn exit_task(&mut self, ti: usize) {
+        self.tasks[ti].state = TaskState::Done;
+        self.release_task_memory(ti);
+    }
+
+    fn release_task_memory(&mut self, ti: usize) -> u64 {
+        let mut freed = 0;
+        for sp in 0..self.mm.spaces.len() {
+            if self.mm.spaces[sp].owner == ti as u32 && !self.mm.spaces[sp].dead {
+                freed += self.mm.free_space(sp);
+            }
+        }
+        freed
+    }
+
+    /// The OOM killer (`out_of_memory` / `oom_badness`): kill the task with the most
+    /// resident plus swapped private memory, freeing it.
+    pub(crate) fn oom_kill(&mut self) {
+        let mut best: Option<(u64, usize)> = None;
+        for (ti, t) in self.tasks.iter().enumerate() {
+            if matches!(t.state, TaskState::Done | TaskState::Killed) {
+                continue;
+            }
+            let badness: u64 = self
+                .mm
+                .spaces
+                .iter()
+                .filter(|s| s.owner == ti as u32 && !s.dead)
+                .map(|s| s.resident + s.swapped)
+                .sum();
+            if best.is_none_or(|(b, _)| badness > b) {
+                best = Some((badness, ti));
+            }
+        }
+        let Some((_, victim)) = best else { return };
+        self.mm.counters.add(C::oom_kill, 1);
+        let freed = self.release_task_memory(victim);
+        let t = &mut self.tasks[victim];
+        t.state = TaskState::Killed;
+        self.oom_kills.push(OomKill { task: t.name.clone(), time_s: t.clock.max(self.mm.now) as f64 / 1e9, freed_pages: freed * self.mm.scale });
+    }
+}
+
+fn set_region(regions: &mut Vec<Region>, idx: usize, r: Region) {
+    if regions.len() <= idx {
+        regions.resize(idx + 1, Region { space: 0, offset: 0, pages: 0, bit: 0, vmflags: 0, recency: false, writable: false, live: false });
+    }
+    regions[idx] = r;
+}

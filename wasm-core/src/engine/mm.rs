@@ -1,0 +1,434 @@
+//! The simulated machine's memory: frames, lruvecs, address spaces, swap, devices, counters
+//! and the event queue. Kernel policies (`crate::kernel`) are `impl Mm` blocks over this state.
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::counters::{Counters, C};
+use super::frames::*;
+use super::space::{Space, Swap};
+use crate::devices::Device;
+use crate::kernel::variant::Flags;
+use crate::kernel::watermarks::Watermarks;
+
+/// Per-lruvec reclaim state (`struct lruvec`).
+#[derive(Debug, Clone, Default)]
+pub struct Lruvec {
+    pub lists: [ListHead; NR_LRU_LISTS],
+    /// 5.8+: decayed IO cost of reclaiming each type (`lru_note_cost`).
+    pub anon_cost: u64,
+    pub file_cost: u64,
+    /// Eviction/activation clock of refault distances (`nonresident_age`, `inactive_age` <= 5.7).
+    pub nonresident_age: u64,
+    /// WORKINGSET_ACTIVATE_{ANON,FILE} of this lruvec (`lruvec_page_state`).
+    pub workingset_activate: [u64; 2],
+    /// Snapshot of `workingset_activate` taken when a reclaim run ends (`snapshot_refaults`).
+    pub refaults: [u64; 2],
+    /// <= 5.7: `reclaim_stat.recent_scanned/recent_rotated`, [anon, file].
+    pub recent_scanned: [u64; 2],
+    pub recent_rotated: [u64; 2],
+}
+
+impl Lruvec {
+    #[inline]
+    pub fn size(&self, lru: usize) -> u64 {
+        self.lists[lru].len
+    }
+    pub fn lru_pages(&self) -> u64 {
+        (0..4).map(|l| self.lists[l].len).sum()
+    }
+}
+
+/// Node flags and kswapd bookkeeping (`pglist_data`).
+#[derive(Debug, Clone, Default)]
+pub struct Pgdat {
+    /// PGDAT_DIRTY: kswapd met a batch of unqueued dirty file pages; it may write them.
+    pub dirty: bool,
+    /// PGDAT_WRITEBACK: kswapd met a batch entirely under writeback.
+    pub writeback: bool,
+    pub kswapd_failures: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Event {
+    /// A task continues its program.
+    Task(u32),
+    /// An IO request completes.
+    Io(u32),
+    /// kswapd runs one `balance_pgdat` iteration.
+    Kswapd,
+    /// The flusher threads write back dirty pages.
+    Flusher,
+    /// Take a time-series sample.
+    Sample,
+}
+
+/// Why a page moved, for the animation's event stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum MoveReason {
+    /// A new page enters an LRU list (fault, read, refault).
+    Add = 0,
+    Activate = 1,
+    Deactivate = 2,
+    /// Kept on (or rotated within) its list by reclaim.
+    Rotate = 3,
+    /// Freed by reclaim.
+    Evict = 4,
+    /// Refault of a page whose shadow entry was found.
+    Refault = 5,
+    /// Freed because its owner exited or was killed.
+    Free = 6,
+}
+
+/// A bounded record of page moves (sampled by the consumer, dropped when full).
+#[derive(Debug, Default)]
+pub struct MoveTrace {
+    pub enabled: bool,
+    pub capacity: usize,
+    /// (time, frame, from list, to list, reason)
+    pub moves: Vec<(u64, u32, u8, u8, u8)>,
+    pub dropped: u64,
+}
+
+impl MoveTrace {
+    #[inline]
+    pub fn record(&mut self, t: u64, f: u32, from: u8, to: u8, why: MoveReason) {
+        if !self.enabled {
+            return;
+        }
+        if self.moves.len() < self.capacity {
+            self.moves.push((t, f, from, to, why as u8));
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+/// An IO request in flight.
+#[derive(Debug, Clone)]
+pub enum IoReq {
+    /// Read into these frames (locked until done).
+    Read { frames: Vec<u32> },
+    /// Writeback of these frames.
+    Write { frames: Vec<u32> },
+}
+
+pub struct Mm {
+    pub frames: Frames,
+    pub free: Vec<u32>,
+    pub lruvecs: Vec<Lruvec>,
+    pub spaces: Vec<Space>,
+    pub swap: Option<Swap>,
+    pub devices: Vec<Device>,
+    pub counters: Counters,
+    pub flags: Flags,
+    /// vm.swappiness as the kernel holds it.
+    pub swappiness: u32,
+    pub laptop_mode: bool,
+    pub wmark: Watermarks,
+    /// Pages per frame.
+    pub scale: u64,
+    pub pgdat: Pgdat,
+    pub now: u64,
+    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
+    seq: u64,
+    pub io: Vec<Option<IoReq>>,
+    io_free: Vec<u32>,
+    /// When a locked frame's read completes.
+    pub ready_at: Vec<u64>,
+    pub trace: MoveTrace,
+    /// Dirty file pages in the order they were dirtied (frame, time); stale entries skipped.
+    pub dirty_fifo: std::collections::VecDeque<(u32, u64)>,
+    pub nr_dirty: u64,
+    pub nr_writeback: u64,
+    /// The flushers are writing everything (`WB_start_all`).
+    pub flush_all: bool,
+    /// kswapd's state (`balance_pgdat` progress, sleeping or not).
+    pub kswapd: crate::kernel::vmscan::Kswapd,
+}
+
+impl Mm {
+    pub fn new(nframes: usize, scale: u64, flags: Flags, wmark: Watermarks) -> Mm {
+        let mut free: Vec<u32> = (0..nframes as u32).collect();
+        free.reverse(); // pop() hands out low frame numbers first
+        Mm {
+            frames: Frames::new(nframes),
+            free,
+            lruvecs: vec![Lruvec::default()],
+            spaces: Vec::new(),
+            swap: None,
+            devices: Vec::new(),
+            counters: Counters::default(),
+            flags,
+            swappiness: 60,
+            laptop_mode: false,
+            wmark,
+            scale,
+            pgdat: Pgdat::default(),
+            now: 0,
+            events: BinaryHeap::new(),
+            seq: 0,
+            io: Vec::new(),
+            io_free: Vec::new(),
+            ready_at: vec![0; nframes],
+            trace: MoveTrace { enabled: false, capacity: 0, moves: Vec::new(), dropped: 0 },
+            dirty_fifo: std::collections::VecDeque::new(),
+            nr_dirty: 0,
+            nr_writeback: 0,
+            flush_all: false,
+            kswapd: crate::kernel::vmscan::Kswapd { sleeping: true, ..Default::default() },
+        }
+    }
+
+    // ---- events -------------------------------------------------------------------------
+
+    pub fn schedule(&mut self, t: u64, e: Event) {
+        self.seq += 1;
+        self.events.push(Reverse((t, self.seq, e)));
+    }
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.events.peek().map(|Reverse((t, _, _))| *t)
+    }
+    pub fn pop_event(&mut self) -> Option<(u64, Event)> {
+        self.events.pop().map(|Reverse((t, _, e))| (t, e))
+    }
+
+    pub fn add_io(&mut self, req: IoReq) -> u32 {
+        if let Some(id) = self.io_free.pop() {
+            self.io[id as usize] = Some(req);
+            id
+        } else {
+            self.io.push(Some(req));
+            (self.io.len() - 1) as u32
+        }
+    }
+    pub fn take_io(&mut self, id: u32) -> Option<IoReq> {
+        let r = self.io[id as usize].take();
+        if r.is_some() {
+            self.io_free.push(id);
+        }
+        r
+    }
+
+    // ---- sizes ----------------------------------------------------------------------------
+
+    #[inline]
+    pub fn nr_free(&self) -> u64 {
+        self.free.len() as u64
+    }
+    pub fn total_frames(&self) -> u64 {
+        self.frames.len() as u64
+    }
+    /// Free swap slots (`get_nr_swap_pages`), 0 without swap.
+    pub fn swap_free(&self) -> u64 {
+        self.swap.as_ref().map_or(0, |s| s.nr_free)
+    }
+    pub fn total_swap(&self) -> u64 {
+        self.swap.as_ref().map_or(0, |s| s.total())
+    }
+    pub fn lru_size(&self, lru: usize) -> u64 {
+        self.lruvecs.iter().map(|l| l.lists[lru].len).sum()
+    }
+    /// Frames per given number of 4 KiB pages (at least one).
+    pub fn pages_to_frames(&self, pages: u64) -> u64 {
+        pages.div_ceil(self.scale).max(1)
+    }
+
+    // ---- LRU list operations ---------------------------------------------------------------
+
+    /// Put a frame on the head of the list its flags select (`lruvec_add_folio`).
+    #[inline]
+    pub fn lru_add_head(&mut self, f: u32) {
+        let lru = lru_of(self.frames.flags[f as usize]);
+        let lv = self.frames.lruvec[f as usize] as usize;
+        let l = &mut self.lruvecs[lv].lists[lru];
+        self.frames.push_head(l, f, lru as u8);
+    }
+
+    /// Put a frame on the tail of the list its flags select (`lruvec_add_folio_tail`).
+    #[inline]
+    pub fn lru_add_tail(&mut self, f: u32) {
+        let lru = lru_of(self.frames.flags[f as usize]);
+        let lv = self.frames.lruvec[f as usize] as usize;
+        let l = &mut self.lruvecs[lv].lists[lru];
+        self.frames.push_tail(l, f, lru as u8);
+    }
+
+    /// Take a frame off whatever LRU list it is on (`lruvec_del_folio`); no-op if not on one.
+    #[inline]
+    pub fn lru_del(&mut self, f: u32) {
+        let list = self.frames.list[f as usize] as usize;
+        if list < NR_LRU_LISTS {
+            let lv = self.frames.lruvec[f as usize] as usize;
+            let l = &mut self.lruvecs[lv].lists[list];
+            self.frames.unlink(l, f);
+        }
+    }
+
+    /// Isolate up to `n` frames from the tail of `lru` of lruvec `lv` (`isolate_lru_folios`).
+    pub fn isolate_tail(&mut self, lv: usize, lru: usize, n: u64, out: &mut Vec<u32>) {
+        out.clear();
+        for _ in 0..n {
+            let l = &mut self.lruvecs[lv].lists[lru];
+            let f = l.tail;
+            if f == NIL {
+                break;
+            }
+            self.frames.unlink(l, f);
+            out.push(f);
+        }
+    }
+
+    // ---- frame allocation and freeing --------------------------------------------------------
+
+    /// Take a frame from the free list without any watermark check.
+    #[inline]
+    pub fn take_free_frame(&mut self) -> Option<u32> {
+        let f = self.free.pop()?;
+        self.counters.add(C::pgalloc, 1);
+        let fi = f as usize;
+        self.frames.flags[fi] = 0;
+        self.frames.mapped[fi] = 0;
+        self.frames.young[fi] = 0;
+        self.frames.vmflags[fi] = 0;
+        self.frames.list[fi] = LIST_ISOLATED;
+        Some(f)
+    }
+
+    /// Return a frame (already off every list and out of its space) to the free list.
+    #[inline]
+    pub fn free_frame(&mut self, f: u32) {
+        debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
+        self.frames.flags[f as usize] = 0;
+        self.frames.space[f as usize] = NIL;
+        self.frames.list[f as usize] = LIST_FREE;
+        self.free.push(f);
+        self.counters.add(C::pgfree, 1);
+    }
+
+    /// Bind a frame to (space, index).
+    #[inline]
+    pub fn install(&mut self, f: u32, space: u32, index: u32) {
+        self.frames.space[f as usize] = space;
+        self.frames.index[f as usize] = index;
+        let s = &mut self.spaces[space as usize];
+        s.pages[index as usize] = f;
+        s.resident += 1;
+    }
+
+    /// Unbind a frame from its space (the page is no longer resident).
+    #[inline]
+    pub fn uninstall(&mut self, f: u32) {
+        let sp = self.frames.space[f as usize];
+        if sp == NIL {
+            return;
+        }
+        let idx = self.frames.index[f as usize] as usize;
+        let s = &mut self.spaces[sp as usize];
+        if s.pages[idx] == f {
+            s.pages[idx] = NIL;
+            s.resident -= 1;
+        }
+        self.frames.space[f as usize] = NIL;
+    }
+
+    /// Drop a dirty page from the dirty accounting (it was cleaned or freed).
+    pub fn clear_dirty(&mut self, f: u32) {
+        if self.frames.test_clear(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
+            self.nr_dirty = self.nr_dirty.saturating_sub(1);
+        }
+    }
+
+    /// Mark a file page dirty (`folio_mark_dirty`), queueing it for the flushers.
+    pub fn mark_file_dirty(&mut self, f: u32) {
+        if !self.frames.has(f, PG_DIRTY) {
+            self.frames.set(f, PG_DIRTY);
+            if !self.frames.has(f, PG_SWAPBACKED) {
+                self.nr_dirty += 1;
+                self.dirty_fifo.push_back((f, self.now));
+            }
+        }
+    }
+
+    // ---- invariants ------------------------------------------------------------------------
+
+    /// Check the structural invariants; returns a description of the first violation.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let n = self.frames.len();
+        let mut on_list = vec![false; n];
+        for (lvi, lv) in self.lruvecs.iter().enumerate() {
+            for (lru, l) in lv.lists.iter().enumerate() {
+                let mut count = 0u64;
+                let mut f = l.head;
+                let mut prev = NIL;
+                while f != NIL {
+                    let fi = f as usize;
+                    if on_list[fi] {
+                        return Err(format!("frame {f} on two lists"));
+                    }
+                    on_list[fi] = true;
+                    if self.frames.list[fi] as usize != lru {
+                        return Err(format!("frame {f} on list {lru} but tagged {}", self.frames.list[fi]));
+                    }
+                    if self.frames.lruvec[fi] as usize != lvi {
+                        return Err(format!("frame {f} on lruvec {lvi} but owned by {}", self.frames.lruvec[fi]));
+                    }
+                    if self.frames.prev[fi] != prev {
+                        return Err(format!("frame {f}: broken prev link"));
+                    }
+                    if lru_of(self.frames.flags[fi]) != lru {
+                        return Err(format!("frame {f} on list {lru} but its flags select {}", lru_of(self.frames.flags[fi])));
+                    }
+                    let sp = self.frames.space[fi];
+                    if sp == NIL || self.spaces[sp as usize].pages[self.frames.index[fi] as usize] != f {
+                        return Err(format!("frame {f} on an LRU list but not in its space"));
+                    }
+                    count += 1;
+                    prev = f;
+                    f = self.frames.next[fi];
+                }
+                if l.tail != prev {
+                    return Err(format!("list {lru}: tail mismatch"));
+                }
+                if count != l.len {
+                    return Err(format!("list {lru}: length {} but {count} linked", l.len));
+                }
+            }
+        }
+        for &f in &self.free {
+            if on_list[f as usize] {
+                return Err(format!("frame {f} both free and on a list"));
+            }
+            if self.frames.list[f as usize] != LIST_FREE {
+                return Err(format!("free frame {f} not tagged free"));
+            }
+            on_list[f as usize] = true;
+        }
+        // Every frame is on exactly one list or free (reclaim isolates only within a call).
+        if let Some(f) = on_list.iter().position(|x| !x) {
+            return Err(format!("frame {f} neither free nor on an LRU list"));
+        }
+        for (si, s) in self.spaces.iter().enumerate() {
+            let mut resident = 0;
+            for (i, &f) in s.pages.iter().enumerate() {
+                if f != NIL {
+                    resident += 1;
+                    if s.shadow[i] != 0 {
+                        return Err(format!("space {} page {i}: shadow entry for a resident page", s.name));
+                    }
+                    if self.frames.space[f as usize] != si as u32 || self.frames.index[f as usize] != i as u32 {
+                        return Err(format!("space {} page {i}: frame {f} points elsewhere", s.name));
+                    }
+                }
+            }
+            if resident != s.resident {
+                return Err(format!("space {}: resident count {} but {resident} pages", s.name, s.resident));
+            }
+        }
+        let c = &self.counters;
+        if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd) || c.get(C::pgsteal_direct) > c.get(C::pgscan_direct) {
+            return Err("pgsteal > pgscan".to_string());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! Address spaces: anonymous regions, shmem/tmpfs files and page-cache files, with what an
+//! evicted page leaves behind (a shadow entry, a swap slot).
+use super::frames::NIL;
+
+/// A shadow entry (`workingset_eviction`): the lruvec's nonresident age at eviction and the
+/// page's workingset bit. The kernel packs these into an xarray value; we keep the full age
+/// (bucket_order is 0 on 64-bit machines of ordinary size, so the kernel's is exact too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shadow {
+    pub age: u64,
+    pub workingset: bool,
+    pub lruvec: u16,
+}
+
+impl Shadow {
+    #[inline]
+    pub fn pack(self) -> u64 {
+        // 0 means "no shadow", so store age + 1 above the flag and lruvec bits.
+        ((self.age + 1) << 17) | ((self.lruvec as u64) << 1) | self.workingset as u64
+    }
+    #[inline]
+    pub fn unpack(v: u64) -> Option<Shadow> {
+        if v == 0 {
+            return None;
+        }
+        Some(Shadow { age: (v >> 17) - 1, workingset: v & 1 != 0, lruvec: ((v >> 1) & 0xffff) as u16 })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpaceKind {
+    /// Private anonymous memory of one task.
+    Anon,
+    /// Shared anonymous memory / tmpfs: swap-backed, survives unmapping.
+    Shmem,
+    /// A regular file in the page cache, backed by a device.
+    File,
+}
+
+pub struct Space {
+    pub name: String,
+    pub kind: SpaceKind,
+    /// Backing device (files) and the file's first block on it, in pages.
+    pub device: usize,
+    pub lba: u64,
+    /// Frame holding each page, or NIL.
+    pub pages: Vec<u32>,
+    /// Packed shadow entry per page (0 = none).
+    pub shadow: Vec<u64>,
+    /// Swap slot per page (swap-backed spaces), or NIL.
+    pub swap: Vec<u32>,
+    /// Task that owns a private anon space (for the OOM killer), or NIL.
+    pub owner: u32,
+    pub resident: u64,
+    pub swapped: u64,
+    /// Freed (the owner exited or was killed): no new faults.
+    pub dead: bool,
+}
+
+impl Space {
+    pub fn new(name: &str, kind: SpaceKind, pages: u64, device: usize, lba: u64, owner: u32) -> Space {
+        let n = pages as usize;
+        let swap = if kind == SpaceKind::File { Vec::new() } else { vec![NIL; n] };
+        Space {
+            name: name.to_string(),
+            kind,
+            device,
+            lba,
+            pages: vec![NIL; n],
+            shadow: vec![0; n],
+            swap,
+            owner,
+            resident: 0,
+            swapped: 0,
+            dead: false,
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.pages.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    pub fn swapbacked(&self) -> bool {
+        self.kind != SpaceKind::File
+    }
+}
+
+/// Swap slots on the swap device, allocated in clusters the way `get_swap_pages` scans
+/// forward from a cursor, so that pages evicted together are written contiguously.
+pub struct Swap {
+    pub device: usize,
+    pub used: Vec<bool>,
+    pub cursor: usize,
+    pub nr_free: u64,
+}
+
+impl Swap {
+    pub fn new(device: usize, slots: u64) -> Swap {
+        Swap { device, used: vec![false; slots as usize], cursor: 0, nr_free: slots }
+    }
+    pub fn total(&self) -> u64 {
+        self.used.len() as u64
+    }
+    pub fn alloc(&mut self) -> Option<u32> {
+        if self.nr_free == 0 {
+            return None;
+        }
+        let n = self.used.len();
+        for k in 0..n {
+            let i = (self.cursor + k) % n;
+            if !self.used[i] {
+                self.used[i] = true;
+                self.cursor = (i + 1) % n;
+                self.nr_free -= 1;
+                return Some(i as u32);
+            }
+        }
+        None
+    }
+    pub fn free(&mut self, slot: u32) {
+        let i = slot as usize;
+        if self.used[i] {
+            self.used[i] = false;
+            self.nr_free += 1;
+        }
+    }
+    /// `vm_swap_full`: more than half of swap is in use.
+    pub fn full(&self) -> bool {
+        self.nr_free * 2 < self.total()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn shadow_round_trip() {
+        for s in [
+            Shadow { age: 0, workingset: false, lruvec: 0 },
+            Shadow { age: 12345, workingset: true, lruvec: 77 },
+        ] {
+            assert_eq!(Shadow::unpack(s.pack()), Some(s));
+        }
+        assert_eq!(Shadow::unpack(0), None);
+    }
+    #[test]
+    fn swap_slots_are_contiguous_then_reused() {
+        let mut s = Swap::new(0, 4);
+        assert_eq!((s.alloc(), s.alloc()), (Some(0), Some(1)));
+        s.free(0);
+        assert_eq!((s.alloc(), s.alloc(), s.alloc()), (Some(2), Some(3), Some(0)));
+        assert_eq!(s.alloc(), None);
+        assert!(s.full());
+    }
+}

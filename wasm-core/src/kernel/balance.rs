@@ -1,0 +1,293 @@
+//! Which lists to scan, and how much: `inactive_is_low`, `get_scan_count`, `lru_note_cost`
+//! and the <= 5.7 scanned/rotated statistics.
+use super::vmscan::ScanControl;
+use super::watermarks::int_sqrt;
+use crate::engine::frames::*;
+use crate::engine::mm::{Lruvec, Mm};
+
+/// SWAP_CLUSTER_MAX, in pages.
+pub const SWAP_CLUSTER_MAX: u64 = 32;
+pub const DEF_PRIORITY: u32 = 12;
+pub const DEACTIVATE_ANON: u8 = 1;
+pub const DEACTIVATE_FILE: u8 = 2;
+
+/// How `get_scan_count` splits the scan between anon and file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanBalance {
+    Equal,
+    Fract,
+    File,
+    Anon,
+}
+
+/// The pure SCAN_FRACT arithmetic of 5.8+ `get_scan_count` (`[ap, fp]`, denominator ap + fp):
+/// each type's cost is inflated by the total so the cheaper side still gets a third of the
+/// pressure ("mm: vmscan: limit the range of LRU type balancing", 5.8).
+pub fn cost_fractions(anon_cost: u64, file_cost: u64, swappiness: u64) -> ([u64; 2], u64) {
+    let total_cost = anon_cost + file_cost;
+    let anon = total_cost + anon_cost;
+    let file = total_cost + file_cost;
+    let total = anon + file;
+    let ap = swappiness * (total + 1) / (anon + 1);
+    let fp = (200 - swappiness) * (total + 1) / (file + 1);
+    ([ap, fp], ap + fp)
+}
+
+/// The pure SCAN_FRACT arithmetic of <= 5.7 `get_scan_count`: priority times scanned/rotated,
+/// denominator ap + fp + 1.
+pub fn rotation_fractions(scanned: [u64; 2], rotated: [u64; 2], swappiness: u64) -> ([u64; 2], u64) {
+    let ap = swappiness * (scanned[0] + 1) / (rotated[0] + 1);
+    let fp = (200 - swappiness) * (scanned[1] + 1) / (rotated[1] + 1);
+    ([ap, fp], ap + fp + 1)
+}
+
+/// The inactive:active target ratio: int_sqrt(10 * GB of that type), 1 below 1 GB
+/// (`inactive_is_low`, 4.7+ for file, 2.6.28+ for anon).
+pub fn inactive_ratio(total_pages: u64) -> u64 {
+    let gb = total_pages >> (30 - 12);
+    if gb > 0 {
+        int_sqrt(10 * gb)
+    } else {
+        1
+    }
+}
+
+impl Mm {
+    /// `inactive_is_low` (5.5+): is the inactive list of this type below its target share?
+    pub fn inactive_is_low(&self, lv: usize, file: bool) -> bool {
+        let l = &self.lruvecs[lv];
+        let (i, a) = if file { (LRU_INACTIVE_FILE, LRU_ACTIVE_FILE) } else { (LRU_INACTIVE_ANON, LRU_ACTIVE_ANON) };
+        let (inactive, active) = (l.size(i), l.size(a));
+        let ratio = inactive_ratio((inactive + active) * self.scale);
+        inactive * ratio < active
+    }
+
+    /// Have refault activations of this type happened since the last reclaim run ended?
+    pub fn refaults_changed(&self, lv: usize, file: bool) -> bool {
+        let l = &self.lruvecs[lv];
+        let t = file as usize;
+        l.workingset_activate[t] != l.refaults[t]
+    }
+
+    /// 4.12-5.4 `inactive_list_is_low(lruvec, file, sc, actual_reclaim)`: with refault
+    /// activations since the last snapshot the file ratio is 0 (deactivate whenever anything is
+    /// active) -- for every caller since 5.3 (`refault_scan_anon`), only for the deactivation
+    /// path before. Anon is never "low" without swap.
+    pub fn inactive_list_is_low(&self, lv: usize, file: bool, actual_reclaim: bool) -> bool {
+        if !file && self.total_swap() == 0 {
+            return false;
+        }
+        let l = &self.lruvecs[lv];
+        if file && (actual_reclaim || self.flags.refault_scan_anon) && self.refaults_changed(lv, true) {
+            return l.size(LRU_ACTIVE_FILE) > 0;
+        }
+        self.inactive_is_low(lv, file)
+    }
+
+    /// 5.5+ `prepare_scan_control`: deactivation, cache-trim and tiny-file decisions, taken once
+    /// per `shrink_node` pass at the reclaim root.
+    pub fn prepare_scan_control(&self, lv: usize, sc: &mut ScanControl) {
+        let l = &self.lruvecs[lv];
+        sc.anon_cost = l.anon_cost;
+        sc.file_cost = l.file_cost;
+        if sc.force_deactivate {
+            sc.may_deactivate = DEACTIVATE_ANON | DEACTIVATE_FILE;
+        } else {
+            sc.may_deactivate = 0;
+            // 5.9+ also deactivates anon on anon refault activations.
+            let anon_refaults = self.flags.anon_workingset && self.refaults_changed(lv, false);
+            if anon_refaults || self.inactive_is_low(lv, false) {
+                sc.may_deactivate |= DEACTIVATE_ANON;
+            }
+            let file_refaults = self.refaults_changed(lv, true);
+            if file_refaults || self.inactive_is_low(lv, true) {
+                sc.may_deactivate |= DEACTIVATE_FILE;
+            }
+        }
+        // Without the 5.3 rule refaults would not switch cache-trim mode off.
+        let file_low_for_balance = if self.flags.refault_scan_anon {
+            sc.may_deactivate & DEACTIVATE_FILE != 0
+        } else {
+            self.inactive_is_low(lv, true)
+        };
+        sc.cache_trim_mode = (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
+        let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
+        sc.file_is_tiny = file + self.nr_free() <= self.wmark.high
+            && sc.may_deactivate & DEACTIVATE_ANON == 0
+            && (l.size(LRU_INACTIVE_ANON) >> sc.priority) != 0;
+    }
+
+    /// Choose the scan balance (`get_scan_count`, first half).
+    pub fn scan_balance(&self, lv: usize, sc: &ScanControl) -> ScanBalance {
+        let l = &self.lruvecs[lv];
+        if !sc.may_swap || self.swap_free() == 0 {
+            return ScanBalance::File;
+        }
+        if sc.priority == 0 && self.swappiness != 0 {
+            return ScanBalance::Equal;
+        }
+        if self.flags.scan_decisions_per_node {
+            if sc.file_is_tiny {
+                return ScanBalance::Anon;
+            }
+            if sc.cache_trim_mode {
+                return ScanBalance::File;
+            }
+            return ScanBalance::Fract;
+        }
+        // 4.12-5.4: the cache trap check, then "only evict file pages when we have plenty" (3.8).
+        let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
+        if file + self.nr_free() <= self.wmark.high
+            && !self.inactive_list_is_low(lv, false, false)
+            && (l.size(LRU_INACTIVE_ANON) >> sc.priority) != 0
+        {
+            return ScanBalance::Anon;
+        }
+        if !self.inactive_list_is_low(lv, true, false) && (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 {
+            return ScanBalance::File;
+        }
+        ScanBalance::Fract
+    }
+
+    /// `get_scan_count`: how many frames to scan on each evictable list at this priority.
+    pub fn get_scan_count(&mut self, lv: usize, sc: &ScanControl) -> ([u64; 4], ScanBalance, [u64; 2], u64) {
+        let balance = self.scan_balance(lv, sc);
+        let s = self.swappiness as u64;
+        let (fraction, denominator) = if balance == ScanBalance::Fract {
+            if self.flags.io_cost_balance {
+                cost_fractions(sc.anon_cost, sc.file_cost, s)
+            } else {
+                self.decay_recent(lv);
+                let l = &self.lruvecs[lv];
+                rotation_fractions(l.recent_scanned, l.recent_rotated, s)
+            }
+        } else {
+            ([1, 1], 1)
+        };
+        let l = &self.lruvecs[lv];
+        let mut nr = [0u64; 4];
+        for (lru, out) in nr.iter_mut().enumerate() {
+            let file = is_file_lru(lru) as usize;
+            let size = l.size(lru);
+            let scan = size >> sc.priority;
+            *out = match balance {
+                ScanBalance::Equal => scan,
+                ScanBalance::Fract => ((scan as u128 * fraction[file] as u128) / denominator.max(1) as u128) as u64,
+                ScanBalance::File => {
+                    if file == 1 {
+                        scan
+                    } else {
+                        0
+                    }
+                }
+                ScanBalance::Anon => {
+                    if file == 0 {
+                        scan
+                    } else {
+                        0
+                    }
+                }
+            };
+        }
+        (nr, balance, fraction, denominator)
+    }
+
+    /// <= 5.7: halve scanned and rotated of a type once scanned exceeds a quarter of its size.
+    fn decay_recent(&mut self, lv: usize) {
+        let l = &mut self.lruvecs[lv];
+        let anon = l.size(LRU_ACTIVE_ANON) + l.size(LRU_INACTIVE_ANON);
+        let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
+        for (t, size) in [(0, anon), (1, file)] {
+            if l.recent_scanned[t] > size / 4 {
+                l.recent_scanned[t] /= 2;
+                l.recent_rotated[t] /= 2;
+            }
+        }
+    }
+
+    /// <= 5.7 `update_page_reclaim_stat`: a page added or moved counts as scanned, and as rotated
+    /// if it went to an active list.
+    #[inline]
+    pub fn note_reclaim_stat(&mut self, lv: usize, file: bool, scanned: u64, rotated: u64) {
+        if !self.flags.io_cost_balance {
+            let l = &mut self.lruvecs[lv];
+            l.recent_scanned[file as usize] += scanned;
+            l.recent_rotated[file as usize] += rotated;
+        }
+    }
+
+    /// 5.8+ `lru_note_cost`: charge reclaim cost to a type and decay both costs once they exceed
+    /// a quarter of the LRU size. 6.2+ (`rotation_cost`): IO at SWAP_CLUSTER_MAX, rotations at 1.
+    pub fn lru_note_cost(&mut self, lv: usize, file: bool, nr_io: u64, nr_rotated: u64) {
+        if !self.flags.io_cost_balance {
+            return;
+        }
+        let scale = self.scale;
+        let cost = if self.flags.rotation_cost { nr_io * SWAP_CLUSTER_MAX + nr_rotated } else { nr_io } * scale;
+        let l: &mut Lruvec = &mut self.lruvecs[lv];
+        if file {
+            l.file_cost += cost;
+        } else {
+            l.anon_cost += cost;
+        }
+        let lrusize = l.lru_pages() * scale;
+        if l.file_cost + l.anon_cost > lrusize / 4 {
+            l.file_cost /= 2;
+            l.anon_cost /= 2;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_costs_give_swappiness_over_200() {
+        let ([ap, fp], d) = cost_fractions(0, 0, 60);
+        // total = 0: ap = 60 * 1 / 1, fp = 140 * 1 / 1
+        assert_eq!((ap, fp, d), (60, 140, 200));
+        let ([ap, fp], _) = cost_fractions(1000, 1000, 100);
+        assert_eq!(ap, fp);
+    }
+
+    #[test]
+    fn cost_moves_each_weight_by_at_most_a_factor_of_two() {
+        // All recent cost on file: anon share at its maximum 3s / (3s + 1.5(200-s)).
+        let ([ap, fp], _) = cost_fractions(0, 1_000_000, 60);
+        let share = ap as f64 / (ap + fp) as f64;
+        assert!((share - 0.4615).abs() < 0.001, "{share}");
+        // All on anon: the minimum, 1.5s / (1.5s + 3(200-s)) = 17.6% at s=60.
+        let ([ap, fp], _) = cost_fractions(1_000_000, 0, 60);
+        let share = ap as f64 / (ap + fp) as f64;
+        assert!((share - 0.1765).abs() < 0.002, "{share}"); // integer truncation: 89 / 508
+        // Worked by hand: a=300, f=100, s=115: total=400, A=700, F=500, T=1200
+        // ap = 115*1201/701 = 197, fp = 85*1201/501 = 203.
+        assert_eq!(cost_fractions(300, 100, 115), ([197, 203], 400));
+    }
+
+    #[test]
+    fn swappiness_extremes() {
+        let ([_, fp], _) = cost_fractions(5, 7, 200);
+        assert_eq!(fp, 0);
+        let ([ap, _], _) = cost_fractions(5, 7, 0);
+        assert_eq!(ap, 0);
+    }
+
+    #[test]
+    fn rotation_fractions_by_hand() {
+        // anon: scanned 100 rotated 99 -> ap = 60*101/100 = 60; file: 1000 scanned, 9 rotated
+        // -> fp = 140*1001/10 = 14014; denominator = 14075.
+        assert_eq!(rotation_fractions([100, 1000], [99, 9], 60), ([60, 14014], 14075));
+    }
+
+    #[test]
+    fn inactive_ratio_table() {
+        let gb = 1u64 << 18;
+        assert_eq!(inactive_ratio(gb - 1), 1);
+        assert_eq!(inactive_ratio(gb), 3);
+        assert_eq!(inactive_ratio(10 * gb), 10);
+        assert_eq!(inactive_ratio(100 * gb), 31);
+        assert_eq!(inactive_ratio(1024 * gb), 101);
+    }
+}

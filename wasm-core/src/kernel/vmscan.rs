@@ -1,0 +1,665 @@
+//! Page reclaim (mm/vmscan.c, classic two-list LRU): `shrink_node`, `shrink_lruvec`,
+//! `shrink_active_list`, `shrink_inactive_list`, `shrink_folio_list`, reference checks,
+//! `pageout`, direct reclaim (`try_to_free_pages`) and one `balance_pgdat` iteration of kswapd.
+use super::balance::*;
+use crate::devices::IoDir;
+use crate::engine::counters::C;
+use crate::engine::frames::*;
+use crate::engine::mm::{Event, IoReq, Mm, MoveReason};
+use crate::engine::space::SpaceKind;
+
+/// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
+/// figures for a 2-3 GHz core: isolating and checking an inactive page with an rmap walk and
+/// unmap ~300 ns; an active page ~100 ns; submitting a page of writeback ~2 us.
+pub const SCAN_INACTIVE_NS: u64 = 300;
+pub const SCAN_ACTIVE_NS: u64 = 100;
+pub const PAGEOUT_SUBMIT_NS: u64 = 2_000;
+/// Reclaim throttle on writeback (`reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK)`: HZ/10).
+pub const THROTTLE_WRITEBACK_NS: u64 = 100_000_000;
+
+/// `struct scan_control`, the parts that matter here.
+#[derive(Debug, Clone, Default)]
+pub struct ScanControl {
+    pub nr_to_reclaim: u64,
+    pub priority: u32,
+    pub may_writepage: bool,
+    pub may_swap: bool,
+    pub kswapd: bool,
+    pub anon_cost: u64,
+    pub file_cost: u64,
+    pub may_deactivate: u8,
+    pub force_deactivate: bool,
+    pub cache_trim_mode: bool,
+    pub file_is_tiny: bool,
+    pub nr_scanned: u64,
+    pub nr_reclaimed: u64,
+    pub nr: NrStat,
+    /// CPU time the reclaimer spent (scanning, submitting IO, synchronous IO, throttling).
+    pub cpu_ns: u64,
+    /// Last scan decision, for the balance view.
+    pub last_balance: Option<(ScanBalance, [u64; 2], u64)>,
+}
+
+/// `sc->nr`: writeback state of the pages a `shrink_node` pass met.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NrStat {
+    pub dirty: u64,
+    pub unqueued_dirty: u64,
+    pub congested: u64,
+    pub writeback: u64,
+    pub immediate: u64,
+    pub file_taken: u64,
+    pub taken: u64,
+}
+
+/// `enum folio_references`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refs {
+    Activate,
+    Keep,
+    Reclaim,
+    ReclaimClean,
+}
+
+/// `folio_check_references` (6.x), as a pure function of what the rmap walk found.
+/// `rp`: mappings with young PTEs; `rf`: PG_referenced was set (now cleared);
+/// `anon_needs_two_refs`: 5.9+ (`anon_workingset`), otherwise any young swap-backed page is
+/// activated at once (2.6.34-5.8).
+pub fn check_references(rp: u32, rf: bool, vm_exec: bool, vm_locked: bool, file: bool, anon_needs_two_refs: bool) -> (Refs, bool) {
+    // Second element: whether PG_referenced ends up set.
+    if vm_locked {
+        return (Refs::Activate, rf);
+    }
+    if rp > 0 {
+        if !file && !anon_needs_two_refs {
+            return (Refs::Activate, rf);
+        }
+        if rf || rp > 1 {
+            return (Refs::Activate, true);
+        }
+        if vm_exec && file {
+            return (Refs::Activate, true);
+        }
+        return (Refs::Keep, true);
+    }
+    if rf && file {
+        return (Refs::ReclaimClean, false);
+    }
+    (Refs::Reclaim, false)
+}
+
+enum Outcome {
+    Activate,
+    Keep,
+    Freed,
+}
+
+impl Mm {
+    /// `folio_referenced`: count young mappings, collect their VM flags, clear the young bits.
+    #[inline]
+    fn folio_referenced(&mut self, f: u32) -> (u32, u8) {
+        let fi = f as usize;
+        let rp = self.frames.young[fi].count_ones();
+        let vmf = self.frames.vmflags[fi];
+        self.frames.young[fi] = 0;
+        self.frames.vmflags[fi] = 0;
+        (rp, vmf)
+    }
+
+    /// `shrink_active_list`: deactivate pages from the tail of an active list. Referenced
+    /// executable file pages stay active; every other page goes to the inactive head.
+    pub fn shrink_active_list(&mut self, lv: usize, lru: usize, nr_to_scan: u64, sc: &mut ScanControl) {
+        let file = is_file_lru(lru);
+        let mut iso = Vec::with_capacity(nr_to_scan as usize);
+        self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
+        let taken = iso.len() as u64;
+        self.counters.add(C::pgrefill, taken);
+        sc.cpu_ns += taken * SCAN_ACTIVE_NS;
+        self.note_reclaim_stat(lv, file, taken, 0);
+        let mut nr_rotated = 0u64;
+        let mut nr_exec_kept = 0u64;
+        let mut nr_deactivated = 0u64;
+        for &f in &iso {
+            let (rp, vmf) = self.folio_referenced(f);
+            if rp > 0 {
+                nr_rotated += 1;
+                if vmf & VM_EXEC != 0 && file {
+                    nr_exec_kept += 1;
+                    self.lru_add_head(f);
+                    // 5.8+: pages put back active age the nonresident clock.
+                    if self.flags.io_cost_balance {
+                        self.age_nonresident(lv, 1);
+                    }
+                    self.trace.record(self.now, f, lru as u8, lru as u8, MoveReason::Rotate);
+                    continue;
+                }
+            }
+            self.frames.clear(f, PG_ACTIVE);
+            self.frames.set(f, PG_WORKINGSET);
+            self.lru_add_head(f);
+            nr_deactivated += 1;
+            self.trace.record(self.now, f, lru as u8, (lru - 1) as u8, MoveReason::Deactivate);
+        }
+        self.counters.add(C::pgdeactivate, nr_deactivated);
+        // <= 5.7: every referenced page counts as rotated, even the deactivated ones.
+        self.note_reclaim_stat(lv, file, 0, nr_rotated);
+        if self.flags.rotation_cost && nr_exec_kept > 0 {
+            self.lru_note_cost(lv, file, 0, nr_exec_kept);
+        }
+    }
+
+    /// `shrink_inactive_list`: isolate a batch from the inactive tail and run it through
+    /// `shrink_folio_list`; returns the number reclaimed.
+    pub fn shrink_inactive_list(&mut self, lv: usize, lru: usize, nr_to_scan: u64, sc: &mut ScanControl) -> u64 {
+        let file = is_file_lru(lru);
+        let mut iso = Vec::with_capacity(nr_to_scan as usize);
+        self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
+        let taken = iso.len() as u64;
+        if taken == 0 {
+            return 0;
+        }
+        self.counters.add(if sc.kswapd { C::pgscan_kswapd } else { C::pgscan_direct }, taken);
+        self.counters.add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
+        self.note_reclaim_stat(lv, file, taken, 0);
+        let mut stat = NrStat { taken, file_taken: if file { taken } else { 0 }, ..Default::default() };
+        let mut nr_pageout = 0u64;
+        let mut reclaimed = 0u64;
+        let mut nr_activated = 0u64;
+        for &f in &iso {
+            let from = lru as u8;
+            match self.shrink_folio(f, sc, &mut stat, &mut nr_pageout) {
+                Outcome::Freed => reclaimed += 1,
+                Outcome::Activate => {
+                    self.frames.set(f, PG_ACTIVE);
+                    self.counters.add(C::pgactivate, 1);
+                    nr_activated += 1;
+                    self.lru_add_head(f);
+                    if self.flags.io_cost_balance {
+                        self.age_nonresident(lv, 1);
+                    }
+                    let to = self.frames.list[f as usize];
+                    self.trace.record(self.now, f, from, to, MoveReason::Activate);
+                }
+                Outcome::Keep => {
+                    self.lru_add_head(f);
+                    let to = self.frames.list[f as usize];
+                    self.trace.record(self.now, f, from, to, MoveReason::Rotate);
+                }
+            }
+        }
+        sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS;
+        self.counters.add(if sc.kswapd { C::pgsteal_kswapd } else { C::pgsteal_direct }, reclaimed);
+        self.counters.add(if file { C::pgsteal_file } else { C::pgsteal_anon }, reclaimed);
+        // <= 5.7: pages put back on the active list count as rotated (`putback_inactive_pages`).
+        self.note_reclaim_stat(lv, file, 0, nr_activated);
+        // 5.8+: pageouts are the IO cost of reclaiming this type; 6.2+ also rotations.
+        if self.flags.rotation_cost {
+            self.lru_note_cost(lv, file, nr_pageout, taken - reclaimed);
+        } else if nr_pageout > 0 {
+            self.lru_note_cost(lv, file, nr_pageout, 0);
+        }
+        // 4.11+: a batch entirely of unqueued dirty file pages wakes the flushers.
+        if stat.unqueued_dirty > 0 && stat.unqueued_dirty == taken {
+            self.flush_all = true;
+            self.schedule(self.now, Event::Flusher);
+        }
+        sc.nr.dirty += stat.dirty;
+        sc.nr.unqueued_dirty += stat.unqueued_dirty;
+        sc.nr.congested += stat.congested;
+        sc.nr.writeback += stat.writeback;
+        sc.nr.immediate += stat.immediate;
+        sc.nr.file_taken += stat.file_taken;
+        sc.nr.taken += stat.taken;
+        reclaimed
+    }
+
+    /// One page of `shrink_folio_list` (6.x order of checks).
+    fn shrink_folio(&mut self, f: u32, sc: &mut ScanControl, stat: &mut NrStat, nr_pageout: &mut u64) -> Outcome {
+        let flags = self.frames.flags[f as usize];
+        if flags & PG_LOCKED != 0 {
+            return Outcome::Keep;
+        }
+        sc.nr_scanned += 1;
+        let file = flags & PG_SWAPBACKED == 0;
+        let dirty = flags & PG_DIRTY != 0;
+        let writeback = flags & PG_WRITEBACK != 0;
+        if file {
+            if dirty || writeback {
+                stat.dirty += 1;
+            }
+            if dirty && !writeback {
+                stat.unqueued_dirty += 1;
+            }
+            if writeback && flags & PG_RECLAIM != 0 {
+                stat.congested += 1;
+            }
+        }
+        if writeback {
+            if sc.kswapd && flags & PG_RECLAIM != 0 && self.pgdat.writeback {
+                stat.immediate += 1;
+            } else {
+                self.frames.set(f, PG_RECLAIM);
+                stat.writeback += 1;
+            }
+            return Outcome::Activate;
+        }
+        let (rp, vmf) = self.folio_referenced(f);
+        let rf = self.frames.test_clear(f, PG_REFERENCED);
+        let (refs, referenced) =
+            check_references(rp, rf, vmf & VM_EXEC != 0, vmf & VM_LOCKED != 0, file, self.flags.anon_workingset);
+        if referenced {
+            self.frames.set(f, PG_REFERENCED);
+        }
+        match refs {
+            Refs::Activate => return self.activate_outcome(f),
+            Refs::Keep => return Outcome::Keep,
+            Refs::Reclaim | Refs::ReclaimClean => {}
+        }
+        // Anon not yet in the swap cache: allocate a slot (`add_to_swap`), which dirties it.
+        if !file && flags & PG_SWAPCACHE == 0 {
+            let Some(slot) = self.swap.as_mut().and_then(|s| s.alloc()) else {
+                return self.activate_outcome(f);
+            };
+            let sp = self.frames.space[f as usize] as usize;
+            let idx = self.frames.index[f as usize] as usize;
+            self.spaces[sp].swap[idx] = slot;
+            self.spaces[sp].swapped += 1;
+            self.frames.set(f, PG_SWAPCACHE | PG_DIRTY);
+        }
+        // `try_to_unmap`: drop every mapping (young bits were just consumed).
+        self.frames.mapped[f as usize] = 0;
+        if self.frames.has(f, PG_DIRTY) {
+            // 4.11+: kswapd writes a dirty file page only once it has seen it dirty before
+            // (PG_reclaim) and the node is flagged dirty; otherwise tag it and move it out of
+            // the way to the active list, leaving it to the flushers.
+            if file && !(sc.kswapd && flags & PG_RECLAIM != 0 && self.pgdat.dirty) {
+                self.frames.set(f, PG_RECLAIM);
+                self.counters.add(C::nr_vmscan_immediate_reclaim, 1);
+                return self.activate_outcome(f);
+            }
+            if refs == Refs::ReclaimClean || !sc.may_writepage {
+                return Outcome::Keep;
+            }
+            match self.pageout(f, sc) {
+                true => *nr_pageout += 1,
+                false => return Outcome::Keep,
+            }
+            if self.frames.has(f, PG_WRITEBACK) || self.frames.has(f, PG_DIRTY) {
+                return Outcome::Keep;
+            }
+        }
+        self.remove_mapping(f);
+        Outcome::Freed
+    }
+
+    /// The activate path of `shrink_folio_list`: a swap-cache page on a half-full swap device
+    /// gives its slot back (`folio_free_swap`), since it will stay resident a while.
+    fn activate_outcome(&mut self, f: u32) -> Outcome {
+        if self.frames.has(f, PG_SWAPCACHE) && self.swap.as_ref().is_some_and(|s| s.full()) && !self.frames.has(f, PG_WRITEBACK) {
+            self.free_swap_slot(f);
+            self.frames.set(f, PG_DIRTY);
+        }
+        Outcome::Activate
+    }
+
+    /// Drop the swap slot of a resident swap-cache page.
+    pub fn free_swap_slot(&mut self, f: u32) {
+        if !self.frames.test_clear(f, PG_SWAPCACHE) {
+            return;
+        }
+        let sp = self.frames.space[f as usize] as usize;
+        let idx = self.frames.index[f as usize] as usize;
+        let slot = self.spaces[sp].swap[idx];
+        if slot != NIL {
+            self.spaces[sp].swap[idx] = NIL;
+            self.spaces[sp].swapped -= 1;
+            if let Some(s) = self.swap.as_mut() {
+                s.free(slot);
+            }
+        }
+    }
+
+    /// `pageout`: write a dirty page (to swap for anon, to its file otherwise). Returns false if
+    /// the page could not be written. Synchronous devices complete at once (cost to the caller).
+    fn pageout(&mut self, f: u32, sc: &mut ScanControl) -> bool {
+        let file = !self.frames.has(f, PG_SWAPBACKED);
+        let sp = self.frames.space[f as usize] as usize;
+        let idx = self.frames.index[f as usize] as usize;
+        let (dev, lba) = if file {
+            (self.spaces[sp].device, self.spaces[sp].lba + idx as u64)
+        } else {
+            let Some(swap) = self.swap.as_ref() else { return false };
+            (swap.device, self.spaces[sp].swap[idx] as u64)
+        };
+        self.frames.set(f, PG_RECLAIM);
+        self.clear_dirty(f);
+        self.frames.set(f, PG_WRITEBACK);
+        if file {
+            self.nr_writeback += 1;
+        }
+        self.counters.add(C::nr_vmscan_write, 1);
+        self.counters.add(if file { C::pgpgout } else { C::pswpout }, 1);
+        let scale = self.scale;
+        let now = self.now + sc.cpu_ns;
+        let d = &mut self.devices[dev];
+        let done = d.submit(now, lba * scale, scale, IoDir::Write);
+        if d.synchronous {
+            sc.cpu_ns += done - now;
+            self.frames.clear(f, PG_WRITEBACK | PG_RECLAIM);
+            if file {
+                self.nr_writeback -= 1;
+            }
+        } else {
+            let id = self.add_io(IoReq::Write { frames: vec![f] });
+            self.schedule(done, Event::Io(id));
+        }
+        true
+    }
+
+    /// `__remove_mapping` + free: take a clean, unmapped page out of the page cache or swap cache,
+    /// leaving a shadow entry (file pages; swap-cache pages 5.9+), and free the frame.
+    pub fn remove_mapping(&mut self, f: u32) {
+        let sp = self.frames.space[f as usize] as usize;
+        let idx = self.frames.index[f as usize] as usize;
+        let file = !self.frames.has(f, PG_SWAPBACKED);
+        let shadow = if file || self.flags.anon_workingset { self.workingset_eviction(f) } else { 0 };
+        let from = self.frames.list[f as usize];
+        self.uninstall(f);
+        if !self.spaces[sp].dead {
+            self.spaces[sp].shadow[idx] = shadow;
+        }
+        self.trace.record(self.now, f, from, LIST_FREE, MoveReason::Evict);
+        self.free_frame(f);
+    }
+
+    /// `shrink_list`: active lists are shrunk only when the deactivation rule allows.
+    fn shrink_list(&mut self, lv: usize, lru: usize, n: u64, sc: &mut ScanControl) -> u64 {
+        if lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE {
+            let file = lru == LRU_ACTIVE_FILE;
+            let allowed = if self.flags.scan_decisions_per_node {
+                sc.may_deactivate & if file { DEACTIVATE_FILE } else { DEACTIVATE_ANON } != 0
+            } else {
+                self.inactive_list_is_low(lv, file, true)
+            };
+            if allowed {
+                self.shrink_active_list(lv, lru, n, sc);
+            }
+            return 0;
+        }
+        self.shrink_inactive_list(lv, lru, n, sc)
+    }
+
+    /// `shrink_lruvec`: scan the lists in 32-page chunks in the proportions of
+    /// `get_scan_count`, stop early (rescaled) once the goal is met unless this is global
+    /// direct reclaim at DEF_PRIORITY; then always age anon a little.
+    pub fn shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
+        let (mut nr, balance, fraction, denominator) = self.get_scan_count(lv, sc);
+        sc.last_balance = Some((balance, fraction, denominator));
+        let targets = nr;
+        let proportional = !sc.kswapd && sc.priority == DEF_PRIORITY;
+        let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
+        let mut reclaimed = 0u64;
+        let mut scan_adjusted = false;
+        while nr[LRU_INACTIVE_ANON] > 0 || nr[LRU_ACTIVE_FILE] > 0 || nr[LRU_INACTIVE_FILE] > 0 {
+            for lru in 0..4 {
+                if nr[lru] > 0 {
+                    let n = nr[lru].min(chunk);
+                    nr[lru] -= n;
+                    reclaimed += self.shrink_list(lv, lru, n, sc);
+                }
+            }
+            if reclaimed < sc.nr_to_reclaim || proportional || scan_adjusted {
+                continue;
+            }
+            // Goal met: scale the remaining scan back to the original proportions, then finish.
+            let file_left = nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE];
+            let anon_left = nr[LRU_INACTIVE_ANON] + nr[LRU_ACTIVE_ANON];
+            if file_left == 0 || anon_left == 0 {
+                break;
+            }
+            let (small, other) = if file_left > anon_left { (0usize, 2usize) } else { (2, 0) };
+            let small_left = if small == 0 { anon_left } else { file_left };
+            let pct = small_left * 100 / (targets[small] + targets[small + 1] + 1);
+            nr[small] = 0;
+            nr[small + 1] = 0;
+            for l in [other, other + 1] {
+                let done = targets[l] - nr[l];
+                let want = targets[l] * (100 - pct.min(100)) / 100;
+                nr[l] = want.saturating_sub(done.min(want));
+            }
+            scan_adjusted = true;
+        }
+        sc.nr_reclaimed += reclaimed;
+        if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(lv) {
+            let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
+            self.shrink_active_list(lv, LRU_ACTIVE_ANON, chunk, sc);
+        }
+    }
+
+    fn inactive_list_is_low_for_aging(&self, lv: usize) -> bool {
+        if self.flags.scan_decisions_per_node {
+            self.inactive_is_low(lv, false)
+        } else {
+            self.inactive_list_is_low(lv, false, true)
+        }
+    }
+
+    /// `shrink_node`: one pass over the node at `sc.priority`, then kswapd's writeback flags.
+    pub fn shrink_node(&mut self, sc: &mut ScanControl) {
+        sc.nr = NrStat::default();
+        let before = sc.nr_reclaimed;
+        for lv in 0..self.lruvecs.len() {
+            if self.flags.scan_decisions_per_node {
+                self.prepare_scan_control(lv, sc);
+            }
+            self.shrink_lruvec(lv, sc);
+        }
+        if sc.kswapd {
+            if sc.nr.writeback > 0 && sc.nr.writeback == sc.nr.taken {
+                self.pgdat.writeback = true;
+            }
+            if sc.nr.unqueued_dirty > 0 && sc.nr.unqueued_dirty == sc.nr.file_taken {
+                self.pgdat.dirty = true;
+            }
+            if sc.nr.immediate > 0 {
+                sc.cpu_ns += THROTTLE_WRITEBACK_NS;
+            }
+        }
+        if sc.nr_reclaimed > before {
+            self.pgdat.kswapd_failures = 0;
+        }
+    }
+
+    /// `try_to_free_pages` / `do_try_to_free_pages`: direct reclaim of SWAP_CLUSTER_MAX pages,
+    /// priority 12 down to 0. Returns (reclaimed frames, CPU time spent).
+    pub fn try_to_free_pages(&mut self) -> (u64, u64) {
+        self.counters.add(C::allocstall, 1);
+        let mut sc = ScanControl {
+            nr_to_reclaim: (SWAP_CLUSTER_MAX / self.scale).max(1),
+            priority: DEF_PRIORITY,
+            may_writepage: !self.laptop_mode,
+            may_swap: true,
+            kswapd: false,
+            ..Default::default()
+        };
+        loop {
+            sc.nr_scanned = 0;
+            self.shrink_node(&mut sc);
+            if sc.nr_reclaimed >= sc.nr_to_reclaim {
+                break;
+            }
+            if sc.priority < DEF_PRIORITY - 2 {
+                sc.may_writepage = true;
+            }
+            if sc.priority == 0 {
+                break;
+            }
+            sc.priority -= 1;
+        }
+        self.snapshot_refaults();
+        (sc.nr_reclaimed, sc.cpu_ns)
+    }
+
+    /// Can reclaim still find pages? (`zone_reclaimable_pages`: file, plus anon with swap.)
+    pub fn reclaimable_frames(&self) -> u64 {
+        let file = self.lru_size(LRU_ACTIVE_FILE) + self.lru_size(LRU_INACTIVE_FILE);
+        let anon = self.lru_size(LRU_ACTIVE_ANON) + self.lru_size(LRU_INACTIVE_ANON);
+        if self.swap_free() > 0 {
+            file + anon
+        } else {
+            file
+        }
+    }
+
+    /// Is the node balanced for kswapd (free above the high watermark)?
+    pub fn kswapd_balanced(&self) -> bool {
+        self.nr_free() > self.wmark.high
+    }
+}
+
+/// kswapd's progress through one `balance_pgdat` run, one priority iteration per event.
+#[derive(Debug, Clone, Default)]
+pub struct Kswapd {
+    pub running: bool,
+    pub sleeping: bool,
+    pub priority: u32,
+    pub reclaimed_this_run: u64,
+    pub cpu_ns: u64,
+    /// When kswapd last went to sleep (for `kswapd_*_wmark_hit_quickly`).
+    pub slept_at: u64,
+}
+
+impl Mm {
+    /// One iteration of `balance_pgdat`'s priority loop. Returns the CPU time it took, or None
+    /// when kswapd goes back to sleep.
+    pub fn kswapd_step(&mut self, k: &mut Kswapd) -> Option<u64> {
+        if !k.running {
+            if self.kswapd_balanced() {
+                return None;
+            }
+            self.counters.add(C::pageoutrun, 1);
+            k.running = true;
+            k.priority = DEF_PRIORITY;
+            k.reclaimed_this_run = 0;
+        }
+        if self.kswapd_balanced() {
+            self.end_kswapd_run(k);
+            self.pgdat.dirty = false;
+            self.pgdat.writeback = false;
+            return None;
+        }
+        let high = self.wmark.high.max((SWAP_CLUSTER_MAX / self.scale).max(1));
+        let mut sc = ScanControl {
+            nr_to_reclaim: high,
+            priority: k.priority,
+            may_writepage: !self.laptop_mode || k.priority < DEF_PRIORITY - 2,
+            may_swap: true,
+            kswapd: true,
+            ..Default::default()
+        };
+        // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists.
+        if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0) {
+            let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
+            self.shrink_active_list(0, LRU_ACTIVE_ANON, chunk, &mut sc);
+        }
+        sc.nr_scanned = 0;
+        self.shrink_node(&mut sc);
+        let reclaimed = sc.nr_reclaimed;
+        k.reclaimed_this_run += reclaimed;
+        let raise_priority = sc.nr_scanned < sc.nr_to_reclaim;
+        if raise_priority || reclaimed == 0 {
+            if k.priority <= 1 {
+                // The run ended without balancing the node.
+                if k.reclaimed_this_run == 0 {
+                    self.pgdat.kswapd_failures += 1;
+                }
+                self.end_kswapd_run(k);
+                if self.pgdat.kswapd_failures >= 16 {
+                    return None;
+                }
+                return Some(sc.cpu_ns.max(1));
+            }
+            k.priority -= 1;
+        }
+        Some(sc.cpu_ns.max(1))
+    }
+
+    fn end_kswapd_run(&mut self, k: &mut Kswapd) {
+        k.running = false;
+        self.snapshot_refaults();
+    }
+
+    /// A page became unreachable for good (its owner exited): take it off its list and free it.
+    pub fn drop_page(&mut self, f: u32) {
+        let from = self.frames.list[f as usize];
+        self.lru_del(f);
+        self.clear_dirty(f);
+        if self.frames.has(f, PG_WRITEBACK) && !self.frames.has(f, PG_SWAPBACKED) {
+            self.nr_writeback = self.nr_writeback.saturating_sub(1);
+        }
+        self.frames.flags[f as usize] = 0;
+        self.uninstall(f);
+        self.trace.record(self.now, f, from, LIST_FREE, MoveReason::Free);
+        self.frames.list[f as usize] = LIST_ISOLATED;
+        self.free_frame(f);
+    }
+
+    /// Free a whole private anon space: resident pages and swap slots (exit or OOM kill).
+    pub fn free_space(&mut self, sp: usize) -> u64 {
+        let mut freed = 0;
+        let n = self.spaces[sp].pages.len();
+        for i in 0..n {
+            let f = self.spaces[sp].pages[i];
+            if f != NIL {
+                if self.frames.has(f, PG_WRITEBACK) || self.frames.has(f, PG_LOCKED) {
+                    // IO in flight holds a reference; the frame is freed when it completes.
+                    self.frames.set(f, PG_RECLAIM);
+                } else {
+                    self.drop_page(f);
+                    freed += 1;
+                }
+            }
+            if self.spaces[sp].kind != SpaceKind::File {
+                let slot = self.spaces[sp].swap[i];
+                if slot != NIL {
+                    self.spaces[sp].swap[i] = NIL;
+                    self.spaces[sp].swapped -= 1;
+                    if let Some(s) = self.swap.as_mut() {
+                        s.free(slot);
+                    }
+                }
+            }
+            self.spaces[sp].shadow[i] = 0;
+        }
+        self.spaces[sp].dead = true;
+        freed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_outcomes_6x() {
+        // (rp, rf, exec, locked, file, anon_two_refs) -> outcome
+        let t = |rp, rf, ex, file| check_references(rp, rf, ex, false, file, true).0;
+        assert_eq!(t(1, false, false, true), Refs::Keep); // first young: one more trip
+        assert_eq!(t(1, true, false, true), Refs::Activate); // young again after a keep
+        assert_eq!(t(2, false, false, true), Refs::Activate); // two mappings
+        assert_eq!(t(1, false, true, true), Refs::Activate); // exec file page
+        assert_eq!(t(1, false, true, false), Refs::Keep); // exec anon (JIT) is not special
+        assert_eq!(t(0, true, false, true), Refs::ReclaimClean); // used-once read() cache
+        assert_eq!(t(0, true, false, false), Refs::Reclaim);
+        assert_eq!(t(0, false, false, true), Refs::Reclaim);
+        assert_eq!(check_references(0, false, false, true, true, true).0, Refs::Activate);
+    }
+
+    #[test]
+    fn young_anon_activates_at_once_before_5_9() {
+        assert_eq!(check_references(1, false, false, false, false, false).0, Refs::Activate);
+        assert_eq!(check_references(1, false, false, false, false, true).0, Refs::Keep);
+        // Keep sets PG_referenced so the next young encounter activates.
+        assert!(check_references(1, false, false, false, true, true).1);
+    }
+}

@@ -1,0 +1,117 @@
+//! Workingset detection (mm/workingset.c): shadow entries at eviction, refault distance at
+//! refault, and the `nonresident_age` clock.
+use crate::engine::counters::C;
+use crate::engine::frames::*;
+use crate::engine::mm::{Mm, MoveReason};
+use crate::engine::space::Shadow;
+
+/// What `workingset_refault` decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefaultOutcome {
+    pub distance: u64,
+    pub workingset_size: u64,
+    pub activated: bool,
+    pub restored: bool,
+}
+
+/// The pure test of `workingset_refault`: activate iff distance <= workingset size.
+pub fn refault_activates(distance: u64, workingset_size: u64) -> bool {
+    distance <= workingset_size
+}
+
+impl Mm {
+    /// Advance the nonresident clock (`workingset_age_nonresident`).
+    #[inline]
+    pub fn age_nonresident(&mut self, lv: usize, n: u64) {
+        self.lruvecs[lv].nonresident_age += n;
+    }
+
+    /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
+    /// 5.8+: read the clock, then advance it by the page; <= 5.7: advance by one, then read.
+    pub fn workingset_eviction(&mut self, f: u32) -> u64 {
+        let lv = self.frames.lruvec[f as usize] as usize;
+        let age = if self.flags.io_cost_balance {
+            let a = self.lruvecs[lv].nonresident_age;
+            self.age_nonresident(lv, 1);
+            a
+        } else {
+            self.age_nonresident(lv, 1);
+            self.lruvecs[lv].nonresident_age
+        };
+        Shadow { age, workingset: self.frames.has(f, PG_WORKINGSET), lruvec: lv as u16 }.pack()
+    }
+
+    /// The workingset size a refault of this type competes against (`workingset_refault`):
+    /// <= 5.7 active file only; 5.8 file refaults also against all anon when swap has room;
+    /// 5.9+ anon refaults against the file lists plus active anon.
+    pub fn refault_workingset_size(&self, lv: usize, file: bool) -> u64 {
+        let l = &self.lruvecs[lv];
+        if !self.flags.io_cost_balance {
+            return l.size(LRU_ACTIVE_FILE);
+        }
+        let swap = self.swap_free() > 0;
+        if file {
+            l.size(LRU_ACTIVE_FILE) + if swap { l.size(LRU_ACTIVE_ANON) + l.size(LRU_INACTIVE_ANON) } else { 0 }
+        } else {
+            l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE) + if swap { l.size(LRU_ACTIVE_ANON) } else { 0 }
+        }
+    }
+
+    /// `workingset_refault`: a page is faulted back while its shadow entry exists. Sets
+    /// PG_active (and PG_workingset) on frame `f` before it is added to the LRU.
+    pub fn workingset_refault(&mut self, f: u32, packed: u64) -> Option<RefaultOutcome> {
+        let shadow = Shadow::unpack(packed)?;
+        let file = !self.frames.has(f, PG_SWAPBACKED);
+        self.counters.add(if file { C::workingset_refault_file } else { C::workingset_refault_anon }, 1);
+        let lv = (shadow.lruvec as usize).min(self.lruvecs.len() - 1);
+        let distance = self.lruvecs[lv].nonresident_age.wrapping_sub(shadow.age);
+        let ws = self.refault_workingset_size(lv, file);
+        let mut out = RefaultOutcome { distance, workingset_size: ws, activated: false, restored: false };
+        self.trace.record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
+        if !refault_activates(distance, ws) {
+            return Some(out);
+        }
+        self.frames.set(f, PG_ACTIVE);
+        self.age_nonresident(lv, 1);
+        self.lruvecs[lv].workingset_activate[file as usize] += 1;
+        self.counters.add(if file { C::workingset_activate_file } else { C::workingset_activate_anon }, 1);
+        out.activated = true;
+        if shadow.workingset {
+            self.frames.set(f, PG_WORKINGSET);
+            self.counters.add(if file { C::workingset_restore_file } else { C::workingset_restore_anon }, 1);
+            // 5.8+: thrashing of the established workingset is the cost of reclaiming this type.
+            self.lru_note_cost(lv, file, 1, 0);
+            out.restored = true;
+        }
+        Some(out)
+    }
+
+    /// `workingset_activation`, called when `folio_mark_accessed` promotes a page: ages the
+    /// clock by the page for both types (5.8+), or by one for file pages only (<= 5.7).
+    pub fn workingset_activation(&mut self, f: u32) {
+        let lv = self.frames.lruvec[f as usize] as usize;
+        if self.flags.io_cost_balance {
+            self.age_nonresident(lv, 1);
+        } else if !self.frames.has(f, PG_SWAPBACKED) {
+            self.age_nonresident(lv, 1);
+        }
+    }
+
+    /// `snapshot_refaults`: remember the activation counts when a reclaim run ends.
+    pub fn snapshot_refaults(&mut self) {
+        for l in self.lruvecs.iter_mut() {
+            l.refaults = l.workingset_activate;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn distance_rule() {
+        assert!(refault_activates(0, 0));
+        assert!(refault_activates(100, 100));
+        assert!(!refault_activates(101, 100));
+    }
+}

@@ -1,0 +1,105 @@
+//! Task programs: the scenario's ops compiled into a flat instruction list with resolved
+//! spaces and regions, and the per-task interpreter state.
+use std::rc::Rc;
+
+use crate::engine::rng::Zipf;
+use crate::scenario::{Hint, Pattern, Record};
+
+/// Bytes per page.
+pub const PAGE: u64 = 4096;
+
+/// One compiled instruction.
+#[derive(Debug, Clone)]
+pub enum Instr {
+    /// Create (or, for a shared name, attach to) an anonymous region.
+    Anon { region: usize, pages: u64, shared: bool, name: String },
+    /// Map `pages` pages of file space `space` starting at `offset`.
+    Mmap { region: usize, space: u32, offset: u64, pages: u64, exec: bool, write: bool, recency: bool },
+    Munmap { region: usize },
+    Free { region: usize },
+    Touch(Rc<Access>),
+    Read(Rc<Access>),
+    Write(Rc<Access>),
+    Sleep { ns: u64 },
+    Mark { name: String },
+    LoopStart { end: usize, count: Option<u64>, duration: Option<u64>, record: Record },
+    LoopEnd { start: usize },
+}
+
+/// The common shape of touch/read/write: which pages, in what order, how fast.
+#[derive(Debug, Clone)]
+pub struct Access {
+    /// Regions (touch) interleaved page by page; for read/write a single pseudo-region.
+    pub regions: Vec<usize>,
+    /// read/write: the file space and page range.
+    pub space: u32,
+    pub offset: u64,
+    pub pages: u64,
+    pub pattern: Pattern,
+    pub count: Option<u64>,
+    pub write: bool,
+    pub cpu_ns: u64,
+    pub zipf: Option<Rc<Zipf>>,
+    /// Minimum interval between accesses (rate limit), ns.
+    pub interval_ns: u64,
+    pub hint: Hint,
+}
+
+/// A task's view of a mapped or anonymous region.
+#[derive(Debug, Clone, Copy)]
+pub struct Region {
+    pub space: u32,
+    pub offset: u64,
+    pub pages: u64,
+    /// Mapping slot bit (`young`/`mapped` masks of frames).
+    pub bit: u8,
+    pub vmflags: u8,
+    /// `vma_has_recency`: references through this mapping count.
+    pub recency: bool,
+    pub writable: bool,
+    pub live: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct LoopState {
+    pub start: usize,
+    pub end: usize,
+    pub remaining: Option<u64>,
+    pub deadline: Option<u64>,
+    pub record: Record,
+    pub iter_start: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskState {
+    Runnable,
+    /// Waiting for IO or a timer; an event will wake it.
+    Waiting,
+    Done,
+    Killed,
+}
+
+/// A running task (one client of a task spec).
+pub struct Task {
+    pub name: String,
+    /// Index of the task spec in the scenario (clients share it).
+    pub spec: usize,
+    pub prog: Rc<Vec<Instr>>,
+    pub pc: usize,
+    pub loops: Vec<LoopState>,
+    /// Accesses done in the current op.
+    pub progress: u64,
+    /// Start time of the current op (rate limiting).
+    pub op_start: u64,
+    pub regions: Vec<Region>,
+    pub rng: crate::engine::rng::Rng,
+    pub state: TaskState,
+    pub clock: u64,
+    /// Chosen page of a random access that faulted, retried after the IO.
+    pub pending: Option<(usize, u64)>,
+    pub rounds_ns: Vec<u64>,
+    /// (end time, latency) of each recorded op.
+    pub ops: Vec<(u64, u64)>,
+    pub alloc_stalls_ns: Vec<u64>,
+    pub major_faults: u64,
+}
