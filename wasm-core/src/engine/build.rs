@@ -218,6 +218,7 @@ impl Compiler<'_> {
                     zipf,
                     interval_ns,
                     hint: Default::default(),
+                    sync: false,
                 })));
             }
             Op::Read { file, pattern, offset, size, count, cpu, theta, rate, hint } => {
@@ -236,9 +237,10 @@ impl Compiler<'_> {
                     zipf,
                     interval_ns,
                     hint: *hint,
+                    sync: false,
                 })));
             }
-            Op::Write { file, pattern, offset, size, count, cpu, theta, rate } => {
+            Op::Write { file, pattern, offset, size, count, cpu, theta, rate, sync } => {
                 let space = self.file(file, at)?;
                 let (off, pages) = self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
                 let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
@@ -254,6 +256,7 @@ impl Compiler<'_> {
                     zipf,
                     interval_ns,
                     hint: Default::default(),
+                    sync: *sync,
                 })));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),

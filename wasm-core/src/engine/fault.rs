@@ -269,6 +269,25 @@ impl Mm {
         }
     }
 
+    /// Write a dirty file page now and return when the device completes it (O_DSYNC).
+    pub fn write_sync(&mut self, f: u32, now: u64) -> u64 {
+        if !self.frames.has(f, PG_DIRTY) || self.frames.has(f, PG_WRITEBACK) {
+            return now;
+        }
+        self.clear_dirty(f);
+        self.frames.set(f, PG_WRITEBACK);
+        self.nr_writeback += 1;
+        let sp = self.frames.space[f as usize] as usize;
+        let idx = self.frames.index[f as usize] as u64;
+        let (dev, base) = (self.spaces[sp].device, self.spaces[sp].lba);
+        self.counters.add(C::pgpgout, 1);
+        let scale = self.scale;
+        let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
+        let id = self.add_io(IoReq::Write { frames: vec![f] });
+        self.schedule(done, Event::Io(id));
+        done
+    }
+
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
     /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Writes do
     /// not mark pages accessed (4.10+).

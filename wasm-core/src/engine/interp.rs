@@ -244,6 +244,13 @@ impl Simulation {
                     let n = a.regions.len().max(1) as u64;
                     let slot = (k % n) as usize;
                     let page = match a.pattern {
+                        Pattern::Seq if kind == Kind::Write => {
+                            // Sequential writes append at the file's shared cursor.
+                            let sp = &mut self.mm.spaces[a.space as usize];
+                            let p = sp.append_cursor % a.pages;
+                            sp.append_cursor += 1;
+                            p
+                        }
                         Pattern::Seq => (k / n) % a.pages,
                         Pattern::Random => t.rng.below(a.pages),
                         Pattern::Zipf => a.zipf.as_ref().unwrap().sample(&mut t.rng),
@@ -311,6 +318,12 @@ impl Simulation {
                     }
                 }
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
+                    Acc::Done(c) if a.sync => {
+                        // Done once the page is on the device; the wait is the access's cost.
+                        let f = self.mm.spaces[a.space as usize].pages[(a.offset + page) as usize];
+                        let done = self.mm.write_sync(f, now + c);
+                        Acc::Done(done - now + a.cpu_ns)
+                    }
                     Acc::Done(c) => Acc::Done(c + a.cpu_ns),
                     other => other,
                 },

@@ -143,6 +143,9 @@ pub struct Mm {
     pub nr_writeback: u64,
     /// The flushers are writing everything (`WB_start_all`).
     pub flush_all: bool,
+    /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
+    pub balance_hist: [u64; 4],
+    pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::kernel::vmscan::Kswapd,
 }
@@ -176,6 +179,8 @@ impl Mm {
             nr_dirty: 0,
             nr_writeback: 0,
             flush_all: false,
+            balance_hist: [0; 4],
+            last_balance: None,
             kswapd: crate::kernel::vmscan::Kswapd { sleeping: true, ..Default::default() },
         }
     }

@@ -305,6 +305,10 @@ impl Simulation {
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
     }
+    /// How often get_scan_count chose SCAN_EQUAL, SCAN_FRACT, SCAN_FILE, SCAN_ANON.
+    pub fn balance_histogram(&self) -> [u64; 4] {
+        self.mm.balance_hist
+    }
     /// anon_cost and file_cost of the root lruvec.
     pub fn costs(&self) -> (u64, u64) {
         (self.mm.lruvecs[0].anon_cost, self.mm.lruvecs[0].file_cost)

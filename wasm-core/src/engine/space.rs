@@ -55,6 +55,8 @@ pub struct Space {
     pub swapped: u64,
     /// Freed (the owner exited or was killed): no new faults.
     pub dead: bool,
+    /// Next page of a sequential append, shared by every writer (O_APPEND).
+    pub append_cursor: u64,
 }
 
 impl Space {
@@ -73,6 +75,7 @@ impl Space {
             resident: 0,
             swapped: 0,
             dead: false,
+            append_cursor: 0,
         }
     }
 

@@ -395,6 +395,8 @@ impl Mm {
     pub fn shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
         let (mut nr, balance, fraction, denominator) = self.get_scan_count(lv, sc);
         sc.last_balance = Some((balance, fraction, denominator));
+        self.last_balance = sc.last_balance;
+        self.balance_hist[balance as usize] += 1;
         let targets = nr;
         let proportional = !sc.kswapd && sc.priority == DEF_PRIORITY;
         let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);

@@ -284,6 +284,9 @@ pub enum Op {
         theta: f64,
         #[serde(default)]
         rate: f64,
+        /// O_DSYNC: each write waits until its page is on the device (postgres' WAL commit).
+        #[serde(default)]
+        sync: bool,
     },
     /// Do nothing for a while.
     Sleep { duration: Duration },

@@ -43,6 +43,8 @@ pub struct Access {
     /// Minimum interval between accesses (rate limit), ns.
     pub interval_ns: u64,
     pub hint: Hint,
+    /// Writes wait for the device (O_DSYNC).
+    pub sync: bool,
 }
 
 /// A task's view of a mapped or anonymous region.
