@@ -358,6 +358,47 @@ fn devices_and_files_are_checked() {
         "bandwidth",
         &["devices[0].bandwidth", "> 0"],
     );
+    let ssd = "kind = \"ssd\"\n";
+    assert_error(
+        &with(ssd, "kind = \"ssd\"\nparallelism = 0\n"),
+        "parallelism",
+        &["devices[1].parallelism", ">= 1"],
+    );
+    assert_error(
+        &with(ssd, "kind = \"zram\"\ncompression_ratio = 0.0\n"),
+        "compression_ratio",
+        &["devices[1].compression_ratio", "> 0"],
+    );
+}
+
+#[test]
+fn tasks_and_op_sizes_are_checked() {
+    let start = VALID.find("[[tasks]]").unwrap();
+    let end = VALID.find("[run]").unwrap();
+    let no_tasks = format!("tasks = []\n{}{}", &VALID[..start], &VALID[end..]);
+    assert_error(
+        &no_tasks,
+        "tasks = []",
+        &["tasks", "at least one [[tasks]]"],
+    );
+    assert_error(
+        &with(r#"size = "16MiB" }"#, "size = 0 }"),
+        "size = 0",
+        &["program[0].size", "> 0"],
+    );
+    assert_error(
+        &with(r#"regions = ["heap"]"#, "regions = []"),
+        "regions = []",
+        &["program[1].regions", "at least one"],
+    );
+    assert_error(
+        &with(
+            r#"file = "db", pattern"#,
+            r#"file = "db", size = "65TiB", pattern"#,
+        ),
+        "65TiB",
+        &["body[0].size", "64TiB"],
+    );
 }
 
 #[test]
