@@ -7,6 +7,7 @@
 //! and variant flags), `devices` (storage queue models), `workloads` (task programs),
 //! `scenario` (the file format), `report` (what a run reports).
 
+pub mod cli;
 pub mod devices;
 pub mod engine;
 pub mod kernel;

@@ -1,1 +1,94 @@
-fn main() { println!("reclaim {}", reclaim_core::VERSION); }
+//! `reclaim`: run scenario files from the command line. Argument parsing and output formatting
+//! live in `reclaim_core::cli`; this file only does the I/O and picks the exit code.
+use std::process::ExitCode;
+
+use reclaim_core::cli::{self, Command};
+use reclaim_core::report::{CompareReport, RunReport};
+use reclaim_core::scenario::{self, Scenario};
+use reclaim_core::Simulation;
+
+/// Why the command failed, and the exit code: 2 for bad input, 1 for an engine error.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn bad_input(message: String) -> Failure {
+    Failure { code: 2, message }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("{}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), Failure> {
+    let command = cli::parse_args(args)
+        .map_err(|e| bad_input(format!("reclaim: {e}\n\n{}", cli::usage().trim_end())))?;
+    match command {
+        Command::Help => print!("{}", cli::usage()),
+        Command::Version => println!("reclaim {}", reclaim_core::VERSION),
+        Command::Presets => print!("{}", cli::presets_text()),
+        Command::Run {
+            file,
+            variant,
+            json,
+        } => {
+            let scenario = load(&file)?;
+            let name = cli::pick_variant(&scenario, variant.as_deref())
+                .map_err(|e| bad_input(format!("{file}: {e}")))?;
+            let report = simulate(&scenario, &name)?;
+            if json {
+                println!("{}", to_json(&report)?);
+            } else {
+                print!("{}", cli::run_text(&report));
+            }
+        }
+        Command::Compare { file, json } => {
+            let scenario = load(&file)?;
+            let reports = scenario
+                .variants
+                .iter()
+                .map(|v| simulate(&scenario, &v.name))
+                .collect::<Result<Vec<_>, _>>()?;
+            if json {
+                println!("{}", to_json(&CompareReport { variants: reports })?);
+            } else {
+                let keys = cli::compare_keys(&reports);
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                print!("{}", cli::compare_table(&scenario.title, &reports, &keys));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn load(file: &str) -> Result<Scenario, Failure> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| bad_input(format!("reclaim: cannot read {file}: {e}")))?;
+    scenario::parse(&text)
+        .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))
+}
+
+fn simulate(scenario: &Scenario, variant: &str) -> Result<RunReport, Failure> {
+    let engine_error = |e: String| Failure {
+        code: 1,
+        message: format!("reclaim: variant {variant}: {e}"),
+    };
+    Ok(Simulation::new(scenario, variant)
+        .map_err(engine_error)?
+        .run_to_end())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    serde_json::to_string_pretty(value).map_err(|e| Failure {
+        code: 1,
+        message: format!("reclaim: {e}"),
+    })
+}

@@ -66,7 +66,7 @@ impl Simulation {
     /// The tiny built-in scenario: 16 MiB, one task touching 24 MiB of anon in a loop.
     pub fn demo() -> Simulation {
         let text = include_str!("demo.toml");
-        let scn: Scenario = toml::from_str(text).expect("built-in demo scenario parses");
+        let scn = crate::scenario::parse(text).expect("built-in demo scenario parses");
         Simulation::new(&scn, "linux-6.1").expect("built-in demo scenario builds")
     }
 
@@ -411,3 +411,4 @@ mod tests {
         assert_eq!(p.count, 100);
     }
 }
+

@@ -1,6 +1,8 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod parse;
 pub mod schema;
 pub mod units;
 
+pub use parse::{parse, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};

@@ -117,16 +117,16 @@ macro_rules! unit_serde {
                 if v < 0 {
                     return Err(E::custom(format!("must not be negative, got {v}")));
                 }
-                Ok($from_int(v as u64))
+                self.visit_u64(v as u64)
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<$t, E> {
-                Ok($from_int(v))
+                $from_int(v).ok_or_else(|| E::custom(format!("{v} is out of range")))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<$t, E> {
                 if !(v >= 0.0 && v.is_finite()) {
                     return Err(E::custom(format!("must be a non-negative finite number, got {v}")));
                 }
-                Ok($from_float(v))
+                $from_float(v).ok_or_else(|| E::custom(format!("{v} is out of range")))
             }
         }
         impl<'de> Deserialize<'de> for $t {
@@ -142,13 +142,25 @@ macro_rules! unit_serde {
     };
 }
 
-unit_serde!(Size, "a size such as \"2GiB\", \"200MB\" or a byte count", |v| Size(v), |v: f64| Size(v.round() as u64));
+// Numbers that do not fit are errors, as in `parse`: a silent saturation to u64::MAX would
+// turn a typo into a 584-year run.
+unit_serde!(
+    Size,
+    "a size such as \"2GiB\", \"200MB\" or a byte count",
+    |v: u64| Some(Size(v)),
+    |v: f64| in_u64_range(v.round()).map(Size)
+);
 unit_serde!(
     Duration,
     "a duration such as \"10s\", \"5ms\", \"250us\" or a number of seconds",
-    |v: u64| Duration(v.saturating_mul(1_000_000_000)),
-    |v: f64| Duration((v * 1e9).round() as u64)
+    |v: u64| v.checked_mul(1_000_000_000).map(Duration),
+    |v: f64| in_u64_range((v * 1e9).round()).map(Duration)
 );
+
+/// `v` as u64 when it is a finite value in 0..=u64::MAX (the same bound as `parse`).
+fn in_u64_range(v: f64) -> Option<u64> {
+    (0.0..1.8e19).contains(&v).then_some(v as u64)
+}
 
 #[cfg(test)]
 mod tests {
@@ -168,5 +180,17 @@ mod tests {
         assert_eq!(Duration::parse("250us").unwrap().0, 250_000);
         assert_eq!(Duration::parse("1.5").unwrap().0, 1_500_000_000);
         assert!(Duration::parse("5 fortnights").is_err());
+    }
+    #[test]
+    fn plain_numbers_out_of_range_are_errors() {
+        use serde::de::{value::Error, IntoDeserializer};
+        let secs = |v: u64| Duration::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
+        assert_eq!(secs(2).unwrap().0, 2_000_000_000);
+        assert!(secs(u64::MAX / 10).unwrap_err().to_string().contains("out of range"));
+        let float_secs = |v: f64| Duration::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
+        assert!(float_secs(1e30).is_err());
+        let bytes = |v: f64| Size::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
+        assert_eq!(bytes(1.5).unwrap().0, 2);
+        assert!(bytes(1e30).is_err());
     }
 }

@@ -1,0 +1,759 @@
+//! The `reclaim` command line as pure functions: arguments in, text out. The binary
+//! (`src/bin/reclaim.rs`) does the reading, the running and the printing.
+use crate::kernel::variant::{FLAG_NAMES, PRESETS};
+use crate::report::{Percentiles, RunReport, TaskReport};
+use crate::scenario::Scenario;
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Run one variant (the first when `variant` is None).
+    Run {
+        file: String,
+        variant: Option<String>,
+        json: bool,
+    },
+    /// Run every variant and compare them.
+    Compare {
+        file: String,
+        json: bool,
+    },
+    Presets,
+    Help,
+    Version,
+}
+
+pub fn usage() -> &'static str {
+    "reclaim: Linux page reclaim, simulated page by page
+
+usage:
+  reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
+  reclaim compare FILE [--json]               run every variant and print a before/after table
+  reclaim presets                             list the kernel presets and their flags
+  reclaim help                                show this text
+  reclaim version                             show the version
+
+exit status: 0 on success, 1 on an engine error, 2 on bad arguments or a bad scenario file
+"
+}
+
+/// Parse the arguments that follow the program name.
+pub fn parse_args(args: &[String]) -> Result<Command, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    let Some((command, rest)) = args.split_first() else {
+        return Err("no command given".to_string());
+    };
+    match command.as_str() {
+        "run" => {
+            let o = options(rest, "run", true)?;
+            Ok(Command::Run { file: o.file, variant: o.variant, json: o.json })
+        }
+        "compare" => {
+            let o = options(rest, "compare", false)?;
+            Ok(Command::Compare { file: o.file, json: o.json })
+        }
+        "presets" => no_arguments(rest, "presets").map(|_| Command::Presets),
+        "help" => Ok(Command::Help),
+        "version" | "--version" | "-V" => no_arguments(rest, "version").map(|_| Command::Version),
+        other if other.starts_with('-') => {
+            Err(format!("unknown option `{other}`; a command comes first: run, compare, presets, help or version"))
+        }
+        other => Err(format!("unknown command `{other}`; commands: run, compare, presets, help, version")),
+    }
+}
+
+struct Options {
+    file: String,
+    variant: Option<String>,
+    json: bool,
+}
+
+/// `FILE [--variant NAME] [--json]`, in any order.
+fn options(args: &[String], command: &str, takes_variant: bool) -> Result<Options, String> {
+    let (mut file, mut variant, mut json) = (None::<String>, None::<String>, false);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let name = match arg.as_str() {
+            "--json" => {
+                json = true;
+                continue;
+            }
+            "--variant" if takes_variant => args.next().cloned().unwrap_or_default(),
+            a if takes_variant && a.starts_with("--variant=") => {
+                a["--variant=".len()..].to_string()
+            }
+            a if a.starts_with('-') => return Err(format!("unknown option `{a}` for `{command}`")),
+            a => {
+                if let Some(first) = &file {
+                    return Err(format!(
+                        "`{command}` takes one scenario file, got `{first}` and `{a}`"
+                    ));
+                }
+                file = Some(a.to_string());
+                continue;
+            }
+        };
+        if name.is_empty() {
+            return Err("`--variant` needs a variant name".to_string());
+        }
+        if variant.replace(name).is_some() {
+            return Err("`--variant` is given twice".to_string());
+        }
+    }
+    let file =
+        file.ok_or_else(|| format!("`{command}` needs a scenario file: reclaim {command} FILE"))?;
+    Ok(Options {
+        file,
+        variant,
+        json,
+    })
+}
+
+fn no_arguments(args: &[String], command: &str) -> Result<(), String> {
+    match args.first() {
+        Some(a) => Err(format!("`{command}` takes no arguments, got `{a}`")),
+        None => Ok(()),
+    }
+}
+
+/// The variant to run: the one named, or the scenario's first.
+pub fn pick_variant(scenario: &Scenario, name: Option<&str>) -> Result<String, String> {
+    let names: Vec<&str> = scenario.variants.iter().map(|v| v.name.as_str()).collect();
+    match name {
+        None => names
+            .first()
+            .map(|n| n.to_string())
+            .ok_or_else(|| "the scenario has no variants".to_string()),
+        Some(n) if names.contains(&n) => Ok(n.to_string()),
+        Some(n) => Err(format!(
+            "the scenario has no variant {n:?}; its variants: {}",
+            names.join(", ")
+        )),
+    }
+}
+
+/// `reclaim presets`: each preset, what it models, and the flags it turns on.
+pub fn presets_text() -> String {
+    let width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for p in PRESETS {
+        let on: Vec<&str> = FLAG_NAMES
+            .iter()
+            .copied()
+            .filter(|f| p.flags.get(f) == Some(true))
+            .collect();
+        let on = if on.is_empty() {
+            "(none)".to_string()
+        } else {
+            on.join(", ")
+        };
+        out += &format!(
+            "{:width$}  {}\n{:width$}  flags on: {on}\n",
+            p.name, p.description, ""
+        );
+    }
+    out += &format!("\nflags: {}\n", FLAG_NAMES.join(", "));
+    out += "a variant sets flags on top of its preset: flags = { io_cost_balance = true }\n";
+    out
+}
+
+/// The counters `compare` shows by default: those the seed tables report, in their order,
+/// then every other counter any report has, by name.
+pub fn compare_keys(reports: &[RunReport]) -> Vec<String> {
+    const SEED_COUNTERS: &[&str] = &[
+        "pgscan_kswapd",
+        "pgscan_direct",
+        "pgsteal_kswapd",
+        "pgsteal_direct",
+        "pgactivate",
+        "pgdeactivate",
+        "pgrotated",
+        "workingset_refault_anon",
+        "workingset_refault_file",
+        "workingset_activate_anon",
+        "workingset_activate_file",
+        "workingset_restore_anon",
+        "workingset_restore_file",
+        "pswpin",
+        "pswpout",
+        "pgpgin",
+        "pgpgout",
+        "pgmajfault",
+        "allocstall",
+        "nr_vmscan_write",
+        "nr_vmscan_immediate_reclaim",
+    ];
+    let present = |k: &str| reports.iter().any(|r| r.measured.contains_key(k));
+    let mut keys: Vec<String> = SEED_COUNTERS
+        .iter()
+        .filter(|k| present(k))
+        .map(|k| k.to_string())
+        .collect();
+    let mut others: Vec<&String> = reports.iter().flat_map(|r| r.measured.keys()).collect();
+    others.sort();
+    others.dedup();
+    keys.extend(
+        others
+            .into_iter()
+            .filter(|k| !SEED_COUNTERS.contains(&k.as_str()))
+            .cloned(),
+    );
+    keys
+}
+
+/// One row of a comparison: a label and each variant's value (None: not reported).
+struct Row {
+    label: String,
+    values: Vec<Option<f64>>,
+}
+
+/// A seed-style table: a row per counter or metric, a column per variant with the value and its
+/// change versus the first variant, as in the kernel patch postings:
+/// `pswpout   3149.00 ( +0.00%)   86932.00 (+2659.78%)`.
+pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str]) -> String {
+    let mut rows: Vec<Row> = keys
+        .iter()
+        .map(|k| Row {
+            label: k.to_string(),
+            values: reports.iter().map(|r| counter(r, k)).collect(),
+        })
+        .collect();
+    for task in task_names(reports) {
+        rows.extend(task_rows(&task, reports));
+    }
+    rows.retain(|r| r.values.iter().any(Option::is_some));
+
+    // Cells as (value, change) text, so that both parts can be aligned per column.
+    let cells: Vec<Vec<(String, String)>> = rows
+        .iter()
+        .map(|r| {
+            r.values
+                .iter()
+                .map(|v| (number(*v), percent_change(r.values[0], *v)))
+                .collect()
+        })
+        .collect();
+    let part_widths: Vec<(usize, usize)> = (0..reports.len())
+        .map(|c| {
+            let value = cells.iter().map(|row| row[c].0.len()).max().unwrap_or(0);
+            let change = cells.iter().map(|row| row[c].1.len()).max().unwrap_or(0);
+            (value, change)
+        })
+        .collect();
+    let cell_texts: Vec<Vec<String>> = cells
+        .iter()
+        .map(|row| {
+            row.iter()
+                .zip(&part_widths)
+                .map(|(cell, widths)| cell_text(cell, *widths))
+                .collect()
+        })
+        .collect();
+    let headers: [Vec<String>; 3] = [
+        reports.iter().map(|r| r.variant.clone()).collect(),
+        reports.iter().map(|r| r.preset.clone()).collect(),
+        reports
+            .iter()
+            .map(|r| format!("swappiness {}", r.swappiness))
+            .collect(),
+    ];
+    let column_widths: Vec<usize> = (0..reports.len())
+        .map(|c| {
+            let cells = cell_texts.iter().map(|row| row[c].chars().count());
+            cells
+                .chain(headers.iter().map(|h| h[c].chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+
+    let label_width = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let line = |label: &str, texts: &[String]| {
+        let mut line = format!("{label:label_width$}");
+        for (text, width) in texts.iter().zip(&column_widths) {
+            line += &format!("  {text:>width$}");
+        }
+        line.trim_end().to_string() + "\n"
+    };
+    let mut out = format!("{scenario_title}\n");
+    for header in &headers {
+        out += &line("", header);
+    }
+    for (row, texts) in rows.iter().zip(&cell_texts) {
+        out += &line(&row.label, texts);
+    }
+    out
+}
+
+/// `value (change)` with both parts right-aligned to the column's widths.
+fn cell_text(
+    (value, change): &(String, String),
+    (value_width, change_width): (usize, usize),
+) -> String {
+    if change.is_empty() {
+        format!("{value:>value_width$}{:w$}", "", w = change_width + 3)
+    } else {
+        format!("{value:>value_width$} ({change:>change_width$})")
+    }
+}
+
+fn counter(report: &RunReport, key: &str) -> Option<f64> {
+    report.measured.get(key).map(|v| *v as f64)
+}
+
+/// Task names in the order the reports list them.
+fn task_names(reports: &[RunReport]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for t in reports.iter().flat_map(|r| &r.tasks) {
+        if !names.contains(&t.name) {
+            names.push(t.name.clone());
+        }
+    }
+    names
+}
+
+/// Rounds, throughput, latency and allocation stalls of one task in every report.
+fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
+    let find = |r: &RunReport| r.tasks.iter().find(|t| t.name == task).cloned();
+    let tasks: Vec<Option<TaskReport>> = reports.iter().map(find).collect();
+    let row = |label: String, get: &dyn Fn(&TaskReport) -> Option<f64>| Row {
+        label,
+        values: tasks.iter().map(|t| t.as_ref().and_then(get)).collect(),
+    };
+    let rounds = tasks
+        .iter()
+        .flatten()
+        .filter_map(|t| t.rounds_s.as_ref().map(Vec::len))
+        .max()
+        .unwrap_or(0);
+    let mut rows: Vec<Row> = (0..rounds)
+        .map(|i| {
+            row(format!("{task} round {i} (s)"), &|t| {
+                t.rounds_s.as_ref()?.get(i).copied()
+            })
+        })
+        .collect();
+    rows.push(row(format!("{task} ops/s"), &|t| t.ops_per_s));
+    let pick = |p: &Option<Percentiles>, f: fn(&Percentiles) -> f64| p.as_ref().map(f);
+    rows.push(row(format!("{task} latency p50 (ms)"), &|t| {
+        pick(&t.latency_ms, |p| p.p50)
+    }));
+    rows.push(row(format!("{task} latency p95 (ms)"), &|t| {
+        pick(&t.latency_ms, |p| p.p95)
+    }));
+    rows.push(row(format!("{task} latency p99 (ms)"), &|t| {
+        pick(&t.latency_ms, |p| p.p99)
+    }));
+    rows.push(row(format!("{task} alloc stall p95 (ms)"), &|t| {
+        pick(&t.alloc_stall_ms, |p| p.p95)
+    }));
+    rows.push(row(format!("{task} alloc stall p99 (ms)"), &|t| {
+        pick(&t.alloc_stall_ms, |p| p.p99)
+    }));
+    rows
+}
+
+/// A value with two decimals, or three significant digits below 1 (a 0.00075 s round must not
+/// print as 0.00); "-" when not reported, "n/a" when not a finite number.
+fn number(v: Option<f64>) -> String {
+    match v {
+        None => "-".to_string(),
+        Some(v) if !v.is_finite() => "n/a".to_string(),
+        Some(v) if v == 0.0 || v.abs() >= 1.0 => format!("{v:.2}"),
+        Some(v) => {
+            let decimals = ((-v.abs().log10()).ceil() as usize + 2).min(9);
+            format!("{v:.decimals$}")
+        }
+    }
+}
+
+/// The change from `base` to `value` in percent ("+12.50%"); "n/a" when there is no finite
+/// change (a zero or missing baseline); empty when there is no value.
+fn percent_change(base: Option<f64>, value: Option<f64>) -> String {
+    let Some(value) = value else {
+        return String::new();
+    };
+    match base {
+        Some(base) if base == value => "+0.00%".to_string(),
+        Some(base) if base != 0.0 => {
+            let change = (value - base) / base * 100.0;
+            if change.is_finite() {
+                format!("{change:+.2}%")
+            } else {
+                "n/a".to_string()
+            }
+        }
+        _ => "n/a".to_string(),
+    }
+}
+
+/// The human-readable output of `reclaim run`.
+pub fn run_text(report: &RunReport) -> String {
+    let mut out = format!(
+        "{}: variant {} ({}), swappiness {}, {:.3} s simulated\n",
+        report.scenario, report.variant, report.preset, report.swappiness, report.virtual_s
+    );
+    for task in &report.tasks {
+        out += &task_text(task);
+    }
+    if !report.oom_kills.is_empty() {
+        out += "\nOOM kills:\n";
+        for k in &report.oom_kills {
+            out += &format!(
+                "  {} at {:.3} s, {} pages freed\n",
+                k.task, k.time_s, k.freed_pages
+            );
+        }
+    }
+    if report.measured == report.counters {
+        out += "\ncounters:\n";
+        out += &counters_text(report.counters.iter());
+    } else {
+        out += "\ncounters from run.measure_from:\n";
+        out += &counters_text(report.measured.iter());
+        out += "\ncounters over the whole run:\n";
+        out += &counters_text(report.counters.iter());
+    }
+    out
+}
+
+fn task_text(task: &TaskReport) -> String {
+    let killed = if task.killed {
+        ", killed by the OOM killer"
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "\ntask {}: {} major faults{killed}\n",
+        task.name, task.major_faults
+    );
+    if let Some(rounds) = &task.rounds_s {
+        let w = rounds.len().saturating_sub(1).to_string().len();
+        for (i, s) in rounds.iter().enumerate() {
+            out += &format!("  round {i:>w$}  {s:>12.6} s\n");
+        }
+    }
+    if let Some(ops) = task.ops_per_s {
+        out += &format!("  ops/s           {ops:.2}\n");
+    }
+    if let Some(p) = &task.latency_ms {
+        out += &format!("  latency ms      {}\n", percentiles(p));
+    }
+    if let Some(p) = &task.alloc_stall_ms {
+        out += &format!("  alloc stall ms  {}\n", percentiles(p));
+    }
+    out
+}
+
+fn percentiles(p: &Percentiles) -> String {
+    format!(
+        "p50 {:.3}  p95 {:.3}  p99 {:.3}  mean {:.3}  ({} samples)",
+        p.p50, p.p95, p.p99, p.mean, p.count
+    )
+}
+
+/// Counters aligned in two columns, the non-zero ones first, each group by name.
+fn counters_text<'a>(counters: impl Iterator<Item = (&'a String, &'a u64)>) -> String {
+    let mut counters: Vec<(&String, &u64)> = counters.collect();
+    counters.sort_by_key(|(name, value)| (**value == 0, *name));
+    let name_width = counters.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let value_width = counters
+        .iter()
+        .map(|(_, v)| v.to_string().len())
+        .max()
+        .unwrap_or(0);
+    counters
+        .iter()
+        .map(|(n, v)| format!("  {n:name_width$}  {v:>value_width$}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn report(variant: &str, counters: &[(&str, u64)], tasks: Vec<TaskReport>) -> RunReport {
+        let counters: BTreeMap<String, u64> =
+            counters.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        RunReport {
+            scenario: "seed 004".to_string(),
+            variant: variant.to_string(),
+            preset: "linux-5.7".to_string(),
+            swappiness: 100,
+            virtual_s: 10.0,
+            measured: counters.clone(),
+            counters,
+            tasks,
+            oom_kills: Vec::new(),
+        }
+    }
+
+    fn task(name: &str, rounds: Option<Vec<f64>>, ops: Option<f64>) -> TaskReport {
+        TaskReport {
+            name: name.to_string(),
+            rounds_s: rounds,
+            ops_per_s: ops,
+            latency_ms: None,
+            alloc_stall_ms: None,
+            major_faults: 0,
+            killed: false,
+        }
+    }
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    /// The table line whose label is `label`.
+    fn line<'t>(table: &'t str, label: &str) -> &'t str {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("{label} ")))
+            .unwrap_or_else(|| panic!("no {label} in\n{table}"))
+    }
+
+    #[test]
+    fn percent_changes() {
+        assert_eq!(percent_change(Some(3149.0), Some(86932.0)), "+2660.62%");
+        assert_eq!(percent_change(Some(200.0), Some(150.0)), "-25.00%");
+        assert_eq!(percent_change(Some(7.0), Some(7.0)), "+0.00%");
+        assert_eq!(percent_change(Some(0.0), Some(0.0)), "+0.00%");
+        assert_eq!(percent_change(Some(0.0), Some(5.0)), "n/a");
+        assert_eq!(percent_change(None, Some(5.0)), "n/a");
+        assert_eq!(percent_change(Some(1e-300), Some(1e300)), "n/a");
+        assert_eq!(percent_change(Some(5.0), None), "");
+        assert_eq!(number(Some(f64::NAN)), "n/a");
+        assert_eq!(number(Some(1234.5)), "1234.50");
+        assert_eq!(number(Some(0.00075)), "0.000750");
+        assert_eq!(number(Some(0.5)), "0.500");
+        assert_eq!(number(Some(-0.03)), "-0.0300");
+        assert_eq!(number(Some(1e-300)), "0.000000000");
+        assert_eq!(number(None), "-");
+    }
+
+    #[test]
+    fn compare_table_has_values_changes_and_aligned_columns() {
+        let before = report("before", &[("pswpout", 3149), ("pgmajfault", 0)], vec![]);
+        let after = report("after", &[("pswpout", 86932), ("pgmajfault", 12)], vec![]);
+        let table = compare_table("seed 004", &[before, after], &["pswpout", "pgmajfault"]);
+        assert!(table.starts_with("seed 004\n"), "{table}");
+        let swap = line(&table, "pswpout");
+        assert!(
+            swap.contains("3149.00 (+0.00%)") && swap.contains("86932.00 (+2660.62%)"),
+            "{table}"
+        );
+        let faults = line(&table, "pgmajfault");
+        assert!(
+            faults.contains("0.00 (+0.00%)") && faults.contains("12.00 (      n/a)"),
+            "{table}"
+        );
+        assert!(!table.contains("inf") && !table.contains("NaN"), "{table}");
+        // Columns are right-aligned: every line ends at the same place, and so do the values.
+        let lengths: Vec<usize> = table.lines().skip(1).map(str::len).collect();
+        assert!(
+            lengths.windows(2).all(|w| w[0] == w[1]),
+            "ragged right edge:\n{table}"
+        );
+        let end_of = |line: &str, value: &str| line.find(value).unwrap() + value.len();
+        assert_eq!(end_of(swap, " 3149.00"), end_of(faults, " 0.00"), "{table}");
+        assert_eq!(
+            end_of(swap, "86932.00"),
+            end_of(faults, " 12.00"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn compare_table_columns_fit_long_variant_names() {
+        let a = report("a-rather-long-variant-name", &[("pswpout", 1)], vec![]);
+        let b = report("b", &[("pswpout", 2)], vec![]);
+        let table = compare_table("t", &[a, b], &["pswpout"]);
+        let lengths: Vec<usize> = table.lines().skip(1).map(str::len).collect();
+        assert!(
+            lengths.windows(2).all(|w| w[0] == w[1]),
+            "ragged right edge:\n{table}"
+        );
+        let name_end = table.lines().nth(1).unwrap().find("name").unwrap() + 4;
+        assert_eq!(
+            name_end,
+            line(&table, "pswpout").find("1.00 (+0.00%)").unwrap() + 13,
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn compare_table_shows_rounds_and_task_metrics() {
+        let mut b = task("thrash", Some(vec![2.5, 2.4]), None);
+        b.latency_ms = Some(Percentiles {
+            p50: 1.0,
+            p95: 2.0,
+            p99: 4.0,
+            mean: 1.5,
+            count: 10,
+        });
+        let a = task("thrash", Some(vec![2.0, 0.03, 0.00075]), None);
+        let table = compare_table(
+            "t",
+            &[
+                report("before", &[], vec![b]),
+                report("after", &[], vec![a]),
+            ],
+            &[],
+        );
+        assert!(
+            line(&table, "thrash round 1 (s)").contains("0.0300 (-98.75%)"),
+            "{table}"
+        );
+        // Round 2 exists only after: the first column says it is missing.
+        let r2 = line(&table, "thrash round 2 (s)");
+        assert!(
+            r2.contains(" - ") && r2.contains("0.000750 (    n/a)"),
+            "{table}"
+        );
+        assert!(
+            line(&table, "thrash latency p99 (ms)").contains("4.00 (+0.00%)"),
+            "{table}"
+        );
+        assert!(
+            !table.contains("ops/s") && !table.contains("alloc stall"),
+            "rows without values:\n{table}"
+        );
+    }
+
+    #[test]
+    fn run_text_lists_rounds_and_counters_non_zero_first() {
+        let r = report(
+            "after",
+            &[("pswpout", 5), ("allocstall", 0), ("pgfault", 1234567)],
+            vec![task("t", Some(vec![1.5]), Some(250.0))],
+        );
+        let text = run_text(&r);
+        assert!(
+            text.starts_with(
+                "seed 004: variant after (linux-5.7), swappiness 100, 10.000 s simulated"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("round 0      1.500000 s") && text.contains("ops/s           250.00"),
+            "{text}"
+        );
+        let counters: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != "counters:")
+            .skip(1)
+            .collect();
+        assert_eq!(
+            counters,
+            [
+                "  pgfault     1234567",
+                "  pswpout           5",
+                "  allocstall        0"
+            ],
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn run_text_shows_measured_and_whole_run_counters_when_they_differ() {
+        let mut r = report("v", &[("pswpout", 50)], vec![]);
+        r.measured.insert("pswpout".to_string(), 20);
+        let text = run_text(&r);
+        assert!(
+            text.contains("counters from run.measure_from:\n  pswpout  20\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("counters over the whole run:\n  pswpout  50\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn compare_keys_put_seed_counters_first() {
+        let r = report(
+            "v",
+            &[
+                ("zeta", 1),
+                ("pswpout", 2),
+                ("pgscan_kswapd", 3),
+                ("alpha", 4),
+            ],
+            vec![],
+        );
+        assert_eq!(
+            compare_keys(&[r]),
+            ["pgscan_kswapd", "pswpout", "alpha", "zeta"]
+        );
+    }
+
+    #[test]
+    fn args_parse() {
+        let run = |variant: Option<&str>, json| Command::Run {
+            file: "s.toml".into(),
+            variant: variant.map(String::from),
+            json,
+        };
+        assert_eq!(parse_args(&args("run s.toml")), Ok(run(None, false)));
+        assert_eq!(
+            parse_args(&args("run --json s.toml --variant after")),
+            Ok(run(Some("after"), true))
+        );
+        assert_eq!(
+            parse_args(&args("run s.toml --variant=after")),
+            Ok(run(Some("after"), false))
+        );
+        assert_eq!(
+            parse_args(&args("compare s.toml --json")),
+            Ok(Command::Compare {
+                file: "s.toml".into(),
+                json: true
+            })
+        );
+        assert_eq!(parse_args(&args("presets")), Ok(Command::Presets));
+        assert_eq!(parse_args(&args("--version")), Ok(Command::Version));
+        assert_eq!(parse_args(&args("run s.toml --help")), Ok(Command::Help));
+        assert_eq!(parse_args(&args("help")), Ok(Command::Help));
+    }
+
+    #[test]
+    fn arg_errors_say_what_is_wrong() {
+        let err = |s: &str| parse_args(&args(s)).unwrap_err();
+        assert!(err("").contains("no command"));
+        assert!(err("frobnicate x").contains("unknown command `frobnicate`"));
+        assert!(err("--verbose").contains("unknown option `--verbose`"));
+        assert!(err("run").contains("needs a scenario file"));
+        assert!(err("run --json").contains("needs a scenario file"));
+        assert!(err("run s.toml --jsn").contains("unknown option `--jsn` for `run`"));
+        assert!(
+            err("compare s.toml --variant a").contains("unknown option `--variant` for `compare`")
+        );
+        assert!(err("run s.toml --variant").contains("needs a variant name"));
+        assert!(err("run s.toml --variant a --variant b").contains("twice"));
+        assert!(err("run a.toml b.toml").contains("one scenario file"));
+        assert!(err("presets extra").contains("takes no arguments"));
+    }
+
+    #[test]
+    fn usage_and_presets_text() {
+        for command in ["run FILE", "compare FILE", "presets", "--variant", "--json"] {
+            assert!(usage().contains(command), "{command}");
+        }
+        let text = presets_text();
+        assert!(text.contains("linux-5.2  4.12-5.2 rules"), "{text}");
+        assert!(
+            text.contains("flags on: (none)")
+                && text.contains(
+                    "flags on: refault_scan_anon, scan_decisions_per_node, io_cost_balance\n"
+                ),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,748 @@
+//! Parsing and validating scenario files.
+//!
+//! Every error names a line, a column and, where it can be told, the field it is about, so that
+//! a person can fix a scenario from the message alone. Parsing never panics.
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use super::schema::{FileSpec, Op, Scenario};
+use super::units::Size;
+use crate::kernel::variant;
+
+/// What is wrong with a scenario file, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// Dotted path of the field, e.g. `tasks[0].program[2].size`; empty when unknown.
+    pub field: String,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// `field: message`, or the message alone when the field is unknown.
+    pub fn what(&self) -> String {
+        if self.field.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.field, self.message)
+        }
+    }
+}
+
+/// `line 12, column 5: tasks[0].program[2]: unknown field `sizee`, expected one of ...`
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line,
+            self.column,
+            self.what()
+        )
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Parse a scenario from TOML text and check that it makes sense.
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let doc = DeTable::parse(text).map_err(|e| syntax_error(text, &e))?;
+    // The index borrows `doc` to locate errors; serde consumes a copy.
+    let index = Index::new(text, &doc);
+    if doc.get_ref().is_empty() {
+        return Err(index.error_at(
+            "",
+            "the scenario is empty; it needs at least title, [machine], [[variants]], [[tasks]] and [run]",
+        ));
+    }
+    let scenario = Scenario::deserialize(toml::de::Deserializer::from(doc.clone()))
+        .map_err(|e| index.type_error(&e))?;
+    Checker {
+        index: &index,
+        scenario: &scenario,
+    }
+    .scenario()?;
+    Ok(scenario)
+}
+
+/// The page size the kernel and the engine use.
+const PAGE_SIZE: u64 = 4096;
+const MIN_RAM: u64 = 16 << 20;
+/// Far above any experiment, and low enough that page arithmetic cannot overflow.
+const MAX_SIZE: u64 = 64 << 40;
+
+fn syntax_error(text: &str, e: &toml::de::Error) -> ScenarioError {
+    // Errors such as the recursion limit come without a span.
+    let (line, column) = position(text, e.span().map_or(0, |s| s.start));
+    ScenarioError {
+        line,
+        column,
+        field: String::new(),
+        message: e.message().to_string(),
+    }
+}
+
+/// 1-based line and column of a byte offset, clamped to the text's last line so that an error
+/// at the end of a file that ends with a newline still points at a line of the file.
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    let last_line = text.lines().count().max(1);
+    if line > last_line {
+        let last = text.lines().last().unwrap_or("");
+        return (last_line, last.chars().count() + 1);
+    }
+    (line, column)
+}
+
+/// One key or array item of the parsed document.
+struct Node<'d, 'i> {
+    /// Dotted path, e.g. `tasks[0].program[2]`.
+    path: String,
+    parent: String,
+    /// The key's span, for table entries.
+    key_span: Option<Range<usize>>,
+    value: &'d Spanned<DeValue<'i>>,
+}
+
+/// Where every field of the document is, so that errors can point at lines.
+struct Index<'t, 'd, 'i> {
+    text: &'t str,
+    nodes: Vec<Node<'d, 'i>>,
+}
+
+impl<'t, 'd, 'i> Index<'t, 'd, 'i> {
+    /// Walks the document with an explicit stack: no recursion, whatever the nesting.
+    fn new(text: &'t str, doc: &'d Spanned<DeTable<'i>>) -> Self {
+        let mut nodes = Vec::new();
+        let mut stack = Vec::new();
+        push_entries(&mut stack, "", doc.get_ref());
+        while let Some(node) = stack.pop() {
+            match node.value.get_ref() {
+                DeValue::Table(t) => push_entries(&mut stack, &node.path, t),
+                DeValue::Array(a) => {
+                    for (i, value) in a.iter().enumerate() {
+                        let (path, parent) = (format!("{}[{i}]", node.path), node.path.clone());
+                        stack.push(Node {
+                            path,
+                            parent,
+                            key_span: None,
+                            value,
+                        });
+                    }
+                }
+                _ => {}
+            }
+            nodes.push(node);
+        }
+        Index { text, nodes }
+    }
+
+    fn node(&self, path: &str) -> Option<&Node<'d, 'i>> {
+        self.nodes.iter().find(|n| n.path == path)
+    }
+
+    /// An error about `path`, at the path's value in the file, or at its nearest written
+    /// ancestor when the value is a default.
+    fn error_at(&self, path: &str, message: impl Into<String>) -> ScenarioError {
+        let mut at = Some(path);
+        let mut offset = 0;
+        while let Some(p) = at {
+            if let Some(n) = self.node(p) {
+                offset = n.value.span().start;
+                break;
+            }
+            at = parent_path(p);
+        }
+        self.error(offset, path, message)
+    }
+
+    fn error(&self, offset: usize, path: &str, message: impl Into<String>) -> ScenarioError {
+        let (line, column) = position(self.text, offset);
+        ScenarioError {
+            line,
+            column,
+            field: path.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// A type, unit or unknown-field error from serde, located as precisely as the file allows.
+    fn type_error(&self, e: &toml::de::Error) -> ScenarioError {
+        let message = e.message();
+        let span = e.span().unwrap_or(0..0);
+        let Some(mut node) = self.innermost(&span) else {
+            return self.error(span.start, "", message);
+        };
+        // serde buffers the internally tagged `Op`s, so an error inside an op only carries the
+        // span of the op list around it (for `[[tasks.program]]` also the first op's span): find
+        // the op by deserializing the list's ops one at a time, down through loop bodies.
+        if is_op_list(&node.parent) {
+            node = self.node(&node.parent).unwrap_or(node);
+        }
+        while let Some(op) = self.failing_op(node) {
+            node = op;
+        }
+        self.narrow(node, message)
+    }
+
+    /// Points at the key or value of `node` that the message names, when exactly one matches.
+    fn narrow(&self, node: &Node, message: &str) -> ScenarioError {
+        if let Some(key) = unknown_field(message) {
+            // The key's table is `node` or, for a `[[a.b]]` header that gives both the same
+            // span, one of its ancestors.
+            let mut table = Some(node.path.as_str());
+            while let Some(t) = table {
+                if let Some(key_span) = self
+                    .node(&child_path(t, key))
+                    .and_then(|n| n.key_span.clone())
+                {
+                    return self.error(key_span.start, t, message);
+                }
+                table = parent_path(t);
+            }
+        }
+        // Quoted values appear before ", expected ..."; after it come the allowed ones.
+        let said = message.split(", expected").next().unwrap_or("");
+        let mut named = self.nodes.iter().filter(|n| {
+            n.parent == node.path
+                && quoted_forms(n.value.get_ref())
+                    .iter()
+                    .any(|q| said.contains(q.as_str()))
+        });
+        match (named.next(), named.next()) {
+            (Some(child), None) => self.error(child.value.span().start, &child.path, message),
+            _ => self.error(node.value.span().start, &node.path, message),
+        }
+    }
+
+    /// The first op that does not deserialize, in `node` if it is an op list, else in its loop body.
+    fn failing_op(&self, node: &Node) -> Option<&Node<'d, 'i>> {
+        let list = if is_op_list(&node.path) {
+            node.path.clone()
+        } else {
+            format!("{}.body", node.path)
+        };
+        (0..)
+            .map_while(|i| self.node(&format!("{list}[{i}]")))
+            .find(|item| !deserializes_as_op(item.value))
+    }
+
+    /// The deepest node whose value or key span holds `span`; None for the document itself.
+    fn innermost(&self, span: &Range<usize>) -> Option<&Node<'d, 'i>> {
+        if span.is_empty() {
+            return None;
+        }
+        let holds = |s: &Range<usize>| s.start <= span.start && span.end <= s.end;
+        self.nodes
+            .iter()
+            .filter_map(|n| {
+                let value_span = n.value.span();
+                let len = if holds(&value_span) {
+                    value_span.len()
+                } else {
+                    n.key_span.as_ref().filter(|k| holds(k))?.len()
+                };
+                Some((len, usize::MAX - n.path.len(), n))
+            })
+            .min_by_key(|(len, shallowness, _)| (*len, *shallowness))
+            .map(|(_, _, n)| n)
+    }
+}
+
+fn push_entries<'d, 'i>(stack: &mut Vec<Node<'d, 'i>>, path: &str, table: &'d DeTable<'i>) {
+    for (key, value) in table.iter() {
+        let child = child_path(path, key.get_ref());
+        stack.push(Node {
+            path: child,
+            parent: path.to_string(),
+            key_span: Some(key.span()),
+            value,
+        });
+    }
+}
+
+/// `a.b[2]` -> `a.b` -> `a` -> `` (the document) -> None.
+fn parent_path(path: &str) -> Option<&str> {
+    if path.is_empty() {
+        return None;
+    }
+    Some(path.rfind(['.', '[']).map_or("", |i| &path[..i]))
+}
+
+fn child_path(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+/// `tasks[N].program`, or the `body` of an op in an op list.
+fn is_op_list(path: &str) -> bool {
+    if let Some(task) = path.strip_suffix(".program") {
+        return task.starts_with("tasks[") && !task.contains('.');
+    }
+    match path
+        .strip_suffix(".body")
+        .and_then(|op| op.rsplit_once('['))
+    {
+        Some((list, _)) => is_op_list(list),
+        None => false,
+    }
+}
+
+fn deserializes_as_op(value: &Spanned<DeValue<'_>>) -> bool {
+    match value.get_ref() {
+        DeValue::Table(t) => {
+            let table = Spanned::new(value.span(), t.clone());
+            Op::deserialize(toml::de::Deserializer::from(table)).is_ok()
+        }
+        _ => false,
+    }
+}
+
+/// The forms in which serde and the unit parsers quote a scalar in their messages.
+fn quoted_forms(value: &DeValue<'_>) -> Vec<String> {
+    match value {
+        DeValue::String(s) => vec![format!("{s:?}"), format!("`{s}`")],
+        DeValue::Integer(i) => vec![format!("`{}`", i.as_str())],
+        DeValue::Float(f) => vec![format!("`{}`", f.as_str())],
+        DeValue::Boolean(b) => vec![format!("`{b}`")],
+        _ => Vec::new(),
+    }
+}
+
+/// The key of serde's "unknown field `X`, expected ..." message.
+fn unknown_field(message: &str) -> Option<&str> {
+    message.strip_prefix("unknown field `")?.split('`').next()
+}
+
+type Check = Result<(), ScenarioError>;
+
+/// Semantic checks, in the order of the file's sections.
+struct Checker<'a> {
+    index: &'a Index<'a, 'a, 'a>,
+    scenario: &'a Scenario,
+}
+
+impl<'a> Checker<'a> {
+    fn ensure(&self, ok: bool, path: &str, message: impl FnOnce() -> String) -> Check {
+        if ok {
+            Ok(())
+        } else {
+            Err(self.index.error_at(path, message()))
+        }
+    }
+
+    fn scenario(&self) -> Check {
+        let s = self.scenario;
+        self.ensure(!s.title.trim().is_empty(), "title", || {
+            "the title must not be empty".into()
+        })?;
+        self.machine()?;
+        self.sysctl()?;
+        self.variants()?;
+        self.devices()?;
+        self.files()?;
+        let marks = self.tasks()?;
+        self.run(&marks)
+    }
+
+    fn machine(&self) -> Check {
+        let m = &self.scenario.machine;
+        let scale = m.frame_scale;
+        self.ensure(scale.is_power_of_two(), "machine.frame_scale", || {
+            format!("frame_scale must be a power of two >= 1 (1, 2, 4, ...), got {scale}")
+        })?;
+        let ram = m.ram.bytes();
+        self.size("machine.ram", m.ram)?;
+        self.ensure(ram >= MIN_RAM, "machine.ram", || {
+            format!("ram must be at least 16MiB, got {}", m.ram)
+        })?;
+        let frame = PAGE_SIZE * u64::from(scale);
+        self.ensure(ram % frame == 0, "machine.ram", || {
+            format!("ram must be a multiple of the page size (4KiB) times frame_scale ({frame} bytes), got {ram} bytes")
+        })?;
+        if let Some(swap) = &m.swap {
+            self.size("machine.swap.size", swap.size)?;
+            self.device_exists("machine.swap.device", &swap.device, "")?;
+        }
+        Ok(())
+    }
+
+    fn sysctl(&self) -> Check {
+        let s = &self.scenario.sysctl;
+        self.ensure(s.swappiness <= 200, "sysctl.swappiness", || {
+            format!(
+                "swappiness must be 0..=200 (kernels before 5.8 refuse values above 100), got {}",
+                s.swappiness
+            )
+        })?;
+        self.ensure(s.dirty_ratio <= 100, "sysctl.dirty_ratio", || {
+            format!(
+                "dirty_ratio is a percentage, 0..=100, got {}",
+                s.dirty_ratio
+            )
+        })?;
+        self.ensure(
+            s.dirty_background_ratio <= 100,
+            "sysctl.dirty_background_ratio",
+            || {
+                format!(
+                    "dirty_background_ratio is a percentage, 0..=100, got {}",
+                    s.dirty_background_ratio
+                )
+            },
+        )?;
+        // Point at whichever of the two the file wrote; a default is not the mistake.
+        let path = if self.index.node("sysctl.dirty_background_ratio").is_some() {
+            "sysctl.dirty_background_ratio"
+        } else {
+            "sysctl.dirty_ratio"
+        };
+        self.ensure(s.dirty_background_ratio < s.dirty_ratio, path, || {
+            format!(
+                "dirty_background_ratio ({}) must be less than dirty_ratio ({})",
+                s.dirty_background_ratio, s.dirty_ratio
+            )
+        })
+    }
+
+    fn variants(&self) -> Check {
+        let variants = &self.scenario.variants;
+        self.ensure(!variants.is_empty(), "variants", || {
+            "at least one [[variants]] is needed".into()
+        })?;
+        self.unique_names(variants.iter().map(|v| v.name.as_str()), "variant", |i| {
+            format!("variants[{i}].name")
+        })?;
+        for (i, v) in variants.iter().enumerate() {
+            variant::preset(&v.preset)
+                .map_err(|e| self.index.error_at(&format!("variants[{i}].preset"), e))?;
+            let mut flags = variant::Flags::default();
+            for (name, on) in &v.flags {
+                flags.set(name, *on).map_err(|e| {
+                    self.index
+                        .error_at(&format!("variants[{i}].flags.{name}"), e)
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn devices(&self) -> Check {
+        let devices = &self.scenario.devices;
+        self.unique_names(devices.iter().map(|d| d.name.as_str()), "device", |i| {
+            format!("devices[{i}].name")
+        })?;
+        for (i, d) in devices.iter().enumerate() {
+            if let Some(bw) = d.bandwidth {
+                self.size(&format!("devices[{i}].bandwidth"), bw)?;
+                self.ensure(bw.bytes() > 0, &format!("devices[{i}].bandwidth"), || {
+                    "bandwidth must be > 0".into()
+                })?;
+            }
+            let parallelism_ok = d.parallelism.is_none_or(|p| p >= 1);
+            self.ensure(parallelism_ok, &format!("devices[{i}].parallelism"), || {
+                "parallelism must be >= 1".into()
+            })?;
+            let ratio_ok = d.compression_ratio.is_none_or(|r| r.is_finite() && r > 0.0);
+            self.ensure(ratio_ok, &format!("devices[{i}].compression_ratio"), || {
+                "compression_ratio must be a finite number > 0".into()
+            })?;
+        }
+        Ok(())
+    }
+
+    fn files(&self) -> Check {
+        let files = &self.scenario.files;
+        self.unique_names(files.iter().map(|f| f.name.as_str()), "file", |i| {
+            format!("files[{i}].name")
+        })?;
+        for (i, f) in files.iter().enumerate() {
+            self.size(&format!("files[{i}].size"), f.size)?;
+            if !f.tmpfs {
+                let hint = if f.device == "tmpfs" {
+                    "; for a file in memory set tmpfs = true"
+                } else {
+                    ""
+                };
+                self.device_exists(&format!("files[{i}].device"), &f.device, hint)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks every task and returns the names of all marks.
+    fn tasks(&self) -> Result<HashSet<&'a str>, ScenarioError> {
+        let tasks = &self.scenario.tasks;
+        self.ensure(!tasks.is_empty(), "tasks", || {
+            "at least one [[tasks]] is needed".into()
+        })?;
+        // Reports and tables key task results by name.
+        self.unique_names(tasks.iter().map(|t| t.name.as_str()), "task", |i| {
+            format!("tasks[{i}].name")
+        })?;
+        let mut marks = HashSet::new();
+        for (i, t) in tasks.iter().enumerate() {
+            self.ensure(t.clients >= 1, &format!("tasks[{i}].clients"), || {
+                "clients must be >= 1".into()
+            })?;
+            let mut regions = HashSet::new();
+            let mut walk = Walk {
+                regions: &mut regions,
+                marks: &mut marks,
+            };
+            self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
+        }
+        Ok(marks)
+    }
+
+    fn run(&self, marks: &HashSet<&str>) -> Check {
+        let r = &self.scenario.run;
+        self.ensure(r.duration.ns() > 0, "run.duration", || {
+            "the run duration must be > 0".into()
+        })?;
+        self.ensure(r.sample_interval.ns() > 0, "run.sample_interval", || {
+            "sample_interval must be > 0".into()
+        })?;
+        if let Some(mark) = &r.measure_from {
+            self.ensure(marks.contains(mark.as_str()), "run.measure_from", || {
+                format!(
+                    "no task has a mark named {mark:?}; marks: {}",
+                    sorted_list(marks.iter().copied())
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// `top_level`: the ops are a task's own program, where a never-ending loop may come last.
+    fn program(
+        &self,
+        ops: &'a [Op],
+        path: &str,
+        top_level: bool,
+        walk: &mut Walk<'_, 'a>,
+    ) -> Check {
+        for (i, op) in ops.iter().enumerate() {
+            let last = i + 1 == ops.len();
+            self.op(op, &format!("{path}[{i}]"), top_level && last, walk)?;
+        }
+        Ok(())
+    }
+
+    fn op(&self, op: &'a Op, path: &str, may_run_forever: bool, walk: &mut Walk<'_, 'a>) -> Check {
+        let at = |field: &str| format!("{path}.{field}");
+        match op {
+            Op::Anon { name, size, .. } => {
+                self.name(&at("name"), name, "region")?;
+                self.size(&at("size"), *size)?;
+                self.ensure(size.bytes() > 0, &at("size"), || {
+                    "an anon region needs a size > 0".into()
+                })?;
+                walk.regions.insert(name);
+                Ok(())
+            }
+            Op::Mmap {
+                name,
+                file,
+                offset,
+                size,
+                prot,
+                ..
+            } => {
+                self.name(&at("name"), name, "region")?;
+                let f = self.declared_file(&at("file"), file)?;
+                self.mmap_range(path, f, *offset, *size)?;
+                self.ensure(
+                    ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
+                    &at("prot"),
+                    || format!("unknown prot {prot:?}; allowed: r, rw, rx, rwx"),
+                )?;
+                walk.regions.insert(name);
+                Ok(())
+            }
+            Op::Munmap { name } | Op::Free { name } => self.defined_region(&at("name"), name, walk),
+            Op::Touch {
+                regions,
+                theta,
+                rate,
+                ..
+            } => {
+                self.ensure(!regions.is_empty(), &at("regions"), || {
+                    "touch needs at least one region".into()
+                })?;
+                for (k, region) in regions.iter().enumerate() {
+                    self.defined_region(&format!("{path}.regions[{k}]"), region, walk)?;
+                }
+                self.theta_and_rate(path, *theta, *rate)
+            }
+            Op::Read {
+                file,
+                offset,
+                size,
+                theta,
+                rate,
+                ..
+            }
+            | Op::Write {
+                file,
+                offset,
+                size,
+                theta,
+                rate,
+                ..
+            } => {
+                self.declared_file(&at("file"), file)?;
+                self.size(&at("offset"), *offset)?;
+                if let Some(size) = size {
+                    self.size(&at("size"), *size)?;
+                }
+                self.theta_and_rate(path, *theta, *rate)
+            }
+            Op::Sleep { .. } => Ok(()),
+            Op::Mark { name } => {
+                self.name(&at("name"), name, "mark")?;
+                walk.marks.insert(name);
+                Ok(())
+            }
+            Op::Loop {
+                count,
+                duration,
+                body,
+                ..
+            } => {
+                self.ensure(!body.is_empty(), &at("body"), || {
+                    "a loop needs at least one op in its body".into()
+                })?;
+                self.ensure(count.is_some() || duration.is_some() || may_run_forever, path, || {
+                    "a loop with neither count nor duration never ends, so it may only be the last op of a \
+                     task's program; add count = N or duration = \"10s\""
+                        .into()
+                })?;
+                self.program(body, &at("body"), false, walk)
+            }
+        }
+    }
+
+    fn mmap_range(&self, path: &str, file: &FileSpec, offset: Size, size: Option<Size>) -> Check {
+        let (offset, file_size) = (offset.bytes(), file.size.bytes());
+        self.ensure(offset % PAGE_SIZE == 0, &format!("{path}.offset"), || {
+            format!("an mmap offset must be a multiple of the page size (4096 bytes), got {offset}")
+        })?;
+        self.ensure(offset <= file_size, &format!("{path}.offset"), || {
+            format!(
+                "offset {offset} is past the end of file {:?} ({file_size} bytes)",
+                file.name
+            )
+        })?;
+        let len = size.map_or(file_size - offset, Size::bytes);
+        self.ensure(offset.checked_add(len).is_some_and(|end| end <= file_size), &format!("{path}.size"), || {
+            format!("offset + size ({offset} + {len} bytes) must be within file {:?} ({file_size} bytes)", file.name)
+        })?;
+        self.ensure(len > 0, path, || {
+            "the mapping is empty; give a size > 0 or an offset before the end of the file".into()
+        })
+    }
+
+    fn theta_and_rate(&self, path: &str, theta: f64, rate: f64) -> Check {
+        self.ensure(
+            theta > 0.0 && theta < 10.0,
+            &format!("{path}.theta"),
+            || format!("zipf theta must be in (0, 10), got {theta}"),
+        )?;
+        self.ensure(
+            rate >= 0.0 && rate.is_finite(),
+            &format!("{path}.rate"),
+            || format!("rate must be a finite number >= 0 (0 = unlimited), got {rate}"),
+        )
+    }
+
+    fn defined_region(&self, path: &str, name: &str, walk: &Walk<'_, 'a>) -> Check {
+        self.ensure(walk.regions.contains(name), path, || {
+            format!(
+                "region {name:?} is not defined earlier in this task's program by an anon or mmap op; defined: {}",
+                sorted_list(walk.regions.iter().copied())
+            )
+        })
+    }
+
+    fn declared_file(&self, path: &str, name: &str) -> Result<&'a FileSpec, ScenarioError> {
+        let files = &self.scenario.files;
+        files.iter().find(|f| f.name == name).ok_or_else(|| {
+            let declared = sorted_list(files.iter().map(|f| f.name.as_str()));
+            self.index.error_at(
+                path,
+                format!("unknown file {name:?}; declared [[files]]: {declared}"),
+            )
+        })
+    }
+
+    fn device_exists(&self, path: &str, name: &str, hint: &str) -> Check {
+        let devices = &self.scenario.devices;
+        self.ensure(devices.iter().any(|d| d.name == name), path, || {
+            let declared = sorted_list(devices.iter().map(|d| d.name.as_str()));
+            format!("unknown device {name:?}; declared [[devices]]: {declared}{hint}")
+        })
+    }
+
+    fn size(&self, path: &str, size: Size) -> Check {
+        self.ensure(size.bytes() <= MAX_SIZE, path, || {
+            format!("sizes are limited to 64TiB, got {} bytes", size.bytes())
+        })
+    }
+
+    fn name(&self, path: &str, name: &str, what: &str) -> Check {
+        self.ensure(!name.trim().is_empty(), path, || {
+            format!("a {what} name must not be empty")
+        })
+    }
+
+    fn unique_names<'n>(
+        &self,
+        names: impl Iterator<Item = &'n str>,
+        what: &str,
+        path_of: impl Fn(usize) -> String,
+    ) -> Check {
+        let mut seen = HashSet::new();
+        for (i, name) in names.enumerate() {
+            self.name(&path_of(i), name, what)?;
+            self.ensure(seen.insert(name), &path_of(i), || {
+                format!("duplicate {what} name {name:?}; names must be unique")
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// What a task's program has defined so far, and the marks of all tasks.
+struct Walk<'w, 'a> {
+    regions: &'w mut HashSet<&'a str>,
+    marks: &'w mut HashSet<&'a str>,
+}
+
+fn sorted_list<'n>(names: impl Iterator<Item = &'n str>) -> String {
+    let mut names: Vec<&str> = names.collect();
+    if names.is_empty() {
+        return "(none)".to_string();
+    }
+    names.sort_unstable();
+    names.join(", ")
+}
