@@ -1,11 +1,8 @@
 //! The engine API the wasm facade and the web page rely on, checked natively:
 //! `Simulation::demo()`, `step(ns)`, `now_ns()`, `counter_names()`,
-//! `counter_values()`, and `VERSION`.
+//! `counter_values()`, and `VERSION`. Only the contract is assumed, not the
+//! placeholder demo's particulars, so these keep holding for the real engine.
 use reclaim_core::{Simulation, VERSION};
-
-fn total(values: &[f64]) -> f64 {
-    values.iter().sum()
-}
 
 #[test]
 fn version_is_the_crate_version_from_cargo_toml() {
@@ -37,28 +34,26 @@ fn demo_starts_at_time_zero_with_named_counters() {
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), names.len(), "counter names are unique: {names:?}");
-    assert!(names.iter().all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')),
-        "counter names are vmstat-style identifiers: {names:?}");
-    assert!(values.iter().all(|v| *v == 0.0), "a fresh demo has zero counters: {values:?}");
+    assert!(names.iter().all(|n| !n.is_empty() && !n.contains(char::is_whitespace)),
+        "counter names are identifiers: {names:?}");
+    assert!(values.iter().all(|v| v.is_finite() && *v >= 0.0), "counters are finite and non-negative: {values:?}");
 }
 
 #[test]
-fn stepping_advances_time_and_counters_monotonically() {
+fn stepping_advances_time_and_changes_counters() {
     let mut sim = Simulation::demo();
-    let mut prev_values = sim.counter_values();
+    let start = sim.counter_values();
     let mut prev_now = sim.now_ns();
     for _ in 0..20 {
         sim.step(1_000_000); // 1 ms of virtual time
         let now = sim.now_ns();
-        let values = sim.counter_values();
         assert!(now >= prev_now + 1_000_000, "time advances by at least the step: {prev_now} -> {now}");
-        for (i, (a, b)) in prev_values.iter().zip(&values).enumerate() {
-            assert!(b >= a, "counter {} went backwards: {a} -> {b}", sim.counter_names()[i]);
-        }
-        prev_values = values;
         prev_now = now;
+        let values = sim.counter_values();
+        assert_eq!(values.len(), start.len());
+        assert!(values.iter().all(|v| v.is_finite() && *v >= 0.0), "{values:?}");
     }
-    assert!(total(&prev_values) > 0.0, "20 ms of the demo changes some counter");
+    assert_ne!(sim.counter_values(), start, "20 ms of the demo changes some counter");
 }
 
 #[test]
