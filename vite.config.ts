@@ -1,0 +1,27 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// `vite preview` serves the production build for Playwright. The port is 4173
+// unless scripts/test-all picked another free one (RECLAIM_PREVIEW_PORT).
+export const previewPort = Number(process.env.RECLAIM_PREVIEW_PORT ?? 4173);
+
+export default defineConfig({
+  root: here('./web'),
+  publicDir: here('./public'),
+  plugins: [react()],
+  // The engine worker imports the wasm-bindgen glue (ES module with
+  // `new URL('…_bg.wasm', import.meta.url)`), so bundle workers as ES modules.
+  worker: { format: 'es' },
+  build: { outDir: here('./dist'), emptyOutDir: true },
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: previewPort, strictPort: true },
+  test: {
+    root: here('.'),
+    include: ['web/src/**/*.test.ts'],
+    environment: 'node',
+  },
+});

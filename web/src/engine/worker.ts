@@ -1,0 +1,32 @@
+// The engine's Web Worker: loads the wasm engine and hands every message to the
+// EngineHost (host.ts). Kept thin so the logic is testable outside a worker.
+import init, { engine_version, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { EngineHost } from './host';
+import { encodeError, type FromWorker } from './protocol';
+
+// The worker global, typed by hand: the project compiles against the DOM lib.
+interface WorkerScope {
+  postMessage(message: FromWorker, transfer: Transferable[]): void;
+  addEventListener(type: 'message', listener: (e: MessageEvent) => void): void;
+  addEventListener(type: 'unhandledrejection', listener: (e: PromiseRejectionEvent) => void): void;
+}
+const scope = self as unknown as WorkerScope;
+
+const host = new EngineHost({
+  async load() {
+    await init(); // fetches and instantiates reclaim_core_bg.wasm next to the glue
+    return {
+      engineVersion: () => engine_version(),
+      create: () => new WasmSimulation(), // only the built-in demo exists so far
+    };
+  },
+  post: (message, transfer = []) => scope.postMessage(message, transfer),
+  schedule(fn, ms) {
+    const id = setTimeout(fn, ms);
+    return () => clearTimeout(id);
+  },
+});
+
+scope.addEventListener('message', (e) => void host.handle(e.data));
+scope.addEventListener('unhandledrejection', (e) => scope.postMessage(encodeError('engine', e.reason), []));
+void host.start();
