@@ -1,0 +1,28 @@
+//! The same scenario and seed give identical results, run after run.
+mod common;
+use common::*;
+
+#[test]
+fn same_seed_same_results() {
+    let scn = load("s000-thrash.toml");
+    let a = run(&scn, "after");
+    let b = run(&scn, "after");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn another_seed_changes_random_workloads() {
+    let text = std::fs::read_to_string(scenario_path("s000-thrash.toml")).unwrap();
+    let mut scn = reclaim_core::scenario::parse(&text).unwrap();
+    // Make the rounds random so the seed matters, then compare two seeds.
+    let mut alt = scn.clone();
+    for s in [&mut scn, &mut alt] {
+        if let Some(reclaim_core::scenario::Op::Loop { body, .. }) = s.tasks[0].program.last_mut() {
+            if let reclaim_core::scenario::Op::Touch { pattern, .. } = &mut body[0] {
+                *pattern = reclaim_core::scenario::Pattern::Random;
+            }
+        }
+    }
+    alt.seed += 1;
+    assert_ne!(run(&scn, "before").counters, run(&alt, "before").counters);
+}

@@ -1,0 +1,136 @@
+//! Structural invariants checked after every event, on small scenarios, and by property tests
+//! over random scenarios (sizes, swappiness, devices, task mixes, kernel presets).
+use proptest::prelude::*;
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
+
+fn run_checked(text: &str, variant: &str) -> reclaim_core::report::RunReport {
+    let scn = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut sim = Simulation::new(&scn, variant).unwrap();
+    sim.check_invariants = true;
+    let r = sim.run_to_end();
+    sim.invariants().unwrap();
+    r
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scenario(
+    ram_mib: u64,
+    swap_mib: u64,
+    swap_dev: &str,
+    file_dev: &str,
+    swappiness: u32,
+    preset: &str,
+    anon_mib: u64,
+    file_mib: u64,
+    rounds: u64,
+    mix: u8,
+) -> String {
+    let swap = if swap_mib > 0 { format!("swap = {{ device = \"swapdev\", size = \"{swap_mib}MiB\" }}") } else { String::new() };
+    let second = match mix % 4 {
+        0 => String::new(),
+        1 => format!(
+            "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
+        ),
+        2 => format!(
+            "[[tasks]]\nname = \"writer\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 100 }} ] }} ]\n"
+        ),
+        _ => format!(
+            "[[tasks]]\nname = \"zipf\"\nclients = 2\nprogram = [ {{ op = \"mmap\", name = \"m\", file = \"data\", prot = \"rw\" }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"m\"], pattern = \"zipf\", count = 300, write = true }} ] }} ]\n"
+        ),
+    };
+    format!(
+        r#"
+title = "random"
+seed = 7
+[machine]
+ram = "{ram_mib}MiB"
+{swap}
+[sysctl]
+swappiness = {swappiness}
+[[devices]]
+name = "swapdev"
+kind = "{swap_dev}"
+[[devices]]
+name = "filedev"
+kind = "{file_dev}"
+[[files]]
+name = "data"
+size = "{file_mib}MiB"
+device = "filedev"
+[[variants]]
+name = "v"
+preset = "{preset}"
+[[tasks]]
+name = "main"
+program = [
+  {{ op = "anon", name = "heap", size = "{anon_mib}MiB" }},
+  {{ op = "touch", regions = ["heap"], write = true }},
+  {{ op = "mmap", name = "x", file = "data", prot = "rx" }},
+  {{ op = "loop", count = {rounds}, body = [ {{ op = "touch", regions = ["x", "heap"], pattern = "random", count = 500 }} ] }},
+]
+{second}
+[run]
+duration = "120s"
+"#
+    )
+}
+
+#[test]
+fn invariants_hold_under_anon_and_file_pressure() {
+    for preset in ["linux-5.2", "linux-5.3", "linux-5.7", "linux-5.8", "linux-6.1"] {
+        let r = run_checked(&scenario(16, 64, "ssd", "hdd", 60, preset, 20, 12, 4, 1), "v");
+        assert!(r.counters["pgscan_kswapd"] + r.counters["pgscan_direct"] > 0, "{preset}: no reclaim happened");
+        assert!(r.counters["pswpout"] > 0, "{preset}: nothing swapped");
+    }
+}
+
+#[test]
+fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
+    let r = run_checked(&scenario(16, 0, "ssd", "ssd", 60, "linux-6.1", 40, 4, 1, 0), "v");
+    assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
+    assert_eq!(r.oom_kills[0].task, "main");
+    assert!(r.tasks[0].killed);
+    assert_eq!(r.counters["pswpout"], 0);
+}
+
+#[test]
+fn dirty_pages_are_written_before_their_frames_are_reused() {
+    let r = run_checked(&scenario(16, 64, "nvme", "ssd", 60, "linux-6.1", 8, 24, 3, 2), "v");
+    // Every page the writer dirtied and reclaim freed was written first: frees of file pages
+    // never exceed what was read or written.
+    assert!(r.counters["pgpgout"] > 0);
+    assert!(r.counters["pgsteal_file"] <= r.counters["pgpgin"] + r.counters["pgpgout"]);
+}
+
+#[test]
+fn swappiness_above_a_kernels_cap_is_refused() {
+    let scn = parse(&scenario(16, 64, "ssd", "ssd", 150, "linux-5.7", 8, 4, 1, 0)).unwrap();
+    assert_eq!(Simulation::new(&scn, "v").unwrap().swappiness(), 60);
+    let scn = parse(&scenario(16, 64, "ssd", "ssd", 150, "linux-5.8", 8, 4, 1, 0)).unwrap();
+    assert_eq!(Simulation::new(&scn, "v").unwrap().swappiness(), 150);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #[test]
+    fn random_scenarios_keep_the_invariants(
+        ram in 16u64..32,
+        swap in prop_oneof![Just(0u64), 8u64..64],
+        swap_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("zram"), Just("pmem")],
+        file_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("ramdisk")],
+        swappiness in 0u32..=200,
+        preset in prop_oneof![Just("linux-5.2"), Just("linux-5.3"), Just("linux-5.7"), Just("linux-5.8"), Just("linux-6.1")],
+        anon in 1u64..32,
+        file in 1u64..32,
+        rounds in 1u64..4,
+        mix in 0u8..4,
+    ) {
+        let r = run_checked(&scenario(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix), "v");
+        prop_assert!(r.counters["pgsteal_kswapd"] <= r.counters["pgscan_kswapd"]);
+        prop_assert!(r.counters["pgsteal_direct"] <= r.counters["pgscan_direct"]);
+        if swap == 0 {
+            prop_assert_eq!(r.counters["pswpout"], 0);
+        }
+    }
+}
