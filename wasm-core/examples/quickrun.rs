@@ -16,6 +16,7 @@ fn main() {
         let keys = ["pgpgin","pswpout","pswpin","pgscan_anon","pgscan_file","pgsteal_anon","pgsteal_file","workingset_refault_file","workingset_activate_file","workingset_restore_file","pgactivate","pgdeactivate","allocstall","pgmajfault","oom_kill","nr_vmscan_write","nr_vmscan_immediate_reclaim","pgrotated"];
         let m: Vec<String> = keys.iter().map(|k| format!("{k}={}", r.measured[*k])).collect();
         println!("  measured: {}", m.join(" "));
+        println!("  spaces {:?}", sim.space_usage());
         println!("  oom: {:?} balance(eq,fract,file,anon) {:?} costs {:?} lists {:?}", r.oom_kills, sim.balance_histogram(), sim.costs(), sim.lru_sizes());
     }
 }

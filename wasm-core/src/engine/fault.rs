@@ -122,7 +122,11 @@ impl Mm {
         self.frames.flags[f as usize] = PG_SWAPBACKED;
         if slot == NIL {
             // `do_anonymous_page`: 5.9+ inactive, before that straight onto the active list.
-            if !self.flags.anon_workingset {
+            // Shared anonymous memory and tmpfs come through `shmem_getpage_gfp` instead, which
+            // adds the new page to the inactive anon list in every version
+            // (`lru_cache_add_anon` up to 5.7, `lru_cache_add` from 5.8).
+            let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
+            if !self.flags.anon_workingset && !shmem {
                 self.frames.set(f, PG_ACTIVE);
             }
             self.install(f, sp, idx as u32);

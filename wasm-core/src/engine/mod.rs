@@ -412,3 +412,10 @@ mod tests {
     }
 }
 
+
+impl Simulation {
+    /// Per address space: (name, resident pages, swapped pages) - a developer view.
+    pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
+        self.mm.spaces.iter().map(|s| (s.name.clone(), s.resident * self.mm.scale, s.swapped * self.mm.scale)).collect()
+    }
+}
