@@ -7,16 +7,62 @@ fn main() {
         let t0 = std::time::Instant::now();
         let mut sim = reclaim_core::Simulation::new(&scn, &v.name).unwrap();
         let r = sim.run_to_end();
-        println!("== {} ({}) wall {:?} virtual {:.2}s swappiness {}", v.name, v.preset, t0.elapsed(), r.virtual_s, r.swappiness);
+        println!(
+            "== {} ({}) wall {:?} virtual {:.2}s swappiness {}",
+            v.name,
+            v.preset,
+            t0.elapsed(),
+            r.virtual_s,
+            r.swappiness
+        );
         for t in &r.tasks {
-            if let Some(rs) = &t.rounds_s { println!("  {} rounds: {:?}", t.name, rs.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>()); }
-            if let Some(o) = t.ops_per_s { println!("  {} ops/s {:.2} lat {:?}", t.name, o, t.latency_ms); }
-            println!("  {} majfaults {} killed {}", t.name, t.major_faults, t.killed);
+            if let Some(rs) = &t.rounds_s {
+                println!(
+                    "  {} rounds: {:?}",
+                    t.name,
+                    rs.iter().map(|x| format!("{x:.4}")).collect::<Vec<_>>()
+                );
+            }
+            if let Some(o) = t.ops_per_s {
+                println!("  {} ops/s {:.2} lat {:?}", t.name, o, t.latency_ms);
+            }
+            println!(
+                "  {} majfaults {} killed {}",
+                t.name, t.major_faults, t.killed
+            );
         }
-        let keys = ["pgpgin","pswpout","pswpin","pgscan_anon","pgscan_file","pgsteal_anon","pgsteal_file","workingset_refault_file","workingset_activate_file","workingset_restore_file","pgactivate","pgdeactivate","allocstall","pgmajfault","oom_kill","nr_vmscan_write","nr_vmscan_immediate_reclaim","pgrotated"];
-        let m: Vec<String> = keys.iter().map(|k| format!("{k}={}", r.measured[*k])).collect();
+        let keys = [
+            "pgpgin",
+            "pswpout",
+            "pswpin",
+            "pgscan_anon",
+            "pgscan_file",
+            "pgsteal_anon",
+            "pgsteal_file",
+            "workingset_refault_file",
+            "workingset_activate_file",
+            "workingset_restore_file",
+            "pgactivate",
+            "pgdeactivate",
+            "allocstall",
+            "pgmajfault",
+            "oom_kill",
+            "nr_vmscan_write",
+            "nr_vmscan_immediate_reclaim",
+            "pgrotated",
+        ];
+        let m: Vec<String> = keys
+            .iter()
+            .map(|k| format!("{k}={}", r.measured[*k]))
+            .collect();
         println!("  measured: {}", m.join(" "));
         println!("  spaces {:?}", sim.space_usage());
-        println!("  oom: {:?} balance(eq,fract,file,anon) {:?} costs {:?} lists {:?}", r.oom_kills, sim.balance_histogram(), sim.costs(), sim.lru_sizes());
+        println!(
+            "  oom: {:?} balance(eq,fract,file,anon) {:?} costs {:?} lists {:?}",
+            r.oom_kills,
+            sim.balance_histogram(),
+            sim.costs(),
+            sim.lru_sizes()
+        );
     }
 }

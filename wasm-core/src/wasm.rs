@@ -1,9 +1,36 @@
-//! Thin wasm-bindgen facade over [`crate::Simulation`].
+//! Thin wasm-bindgen facade over [`crate::Simulation`]: scenario text in; counters, list
+//! sizes, per-frame state, time series, page moves and the report out (typed arrays where
+//! the page pulls them every animation frame).
 use wasm_bindgen::prelude::*;
+
+use crate::engine::counters::NR_COUNTERS;
 
 #[wasm_bindgen]
 pub fn engine_version() -> String {
     crate::VERSION.to_string()
+}
+
+/// Parse and validate scenario text; returns JSON `{title, description, variants: [{name,
+/// preset}]}` or throws an Error whose message names the line and what is wrong.
+#[wasm_bindgen]
+pub fn scenario_info(text: &str) -> Result<String, JsError> {
+    let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    let variants: Vec<serde_json::Value> = scn
+        .variants
+        .iter()
+        .map(|v| serde_json::json!({"name": v.name, "preset": v.preset}))
+        .collect();
+    Ok(serde_json::json!({"title": scn.title, "description": scn.description, "variants": variants}).to_string())
+}
+
+/// Names of the kernel presets and their descriptions, as JSON.
+#[wasm_bindgen]
+pub fn presets() -> String {
+    let v: Vec<serde_json::Value> = crate::kernel::variant::PRESETS
+        .iter()
+        .map(|p| serde_json::json!({"name": p.name, "description": p.description}))
+        .collect();
+    serde_json::Value::Array(v).to_string()
 }
 
 #[wasm_bindgen]
@@ -11,24 +38,125 @@ pub struct WasmSimulation {
     inner: crate::Simulation,
 }
 
+impl Default for WasmSimulation {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[wasm_bindgen]
 impl WasmSimulation {
     /// The built-in demo scenario.
     #[wasm_bindgen(constructor)]
     pub fn new() -> WasmSimulation {
-        WasmSimulation { inner: crate::Simulation::demo() }
+        WasmSimulation {
+            inner: crate::Simulation::demo(),
+        }
     }
-    /// Advance by `ns` virtual nanoseconds.
+    /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
+    #[wasm_bindgen(js_name = fromScenario)]
+    pub fn from_scenario(text: &str, variant: &str) -> Result<WasmSimulation, JsError> {
+        let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let inner = crate::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
+        Ok(WasmSimulation { inner })
+    }
+    /// Advance by `ns` virtual nanoseconds (or to the end of the run).
     pub fn step(&mut self, ns: f64) {
         self.inner.step(ns.max(0.0) as u64)
+    }
+    /// Run to the end and return the report as JSON (the CLI's `run --json` document).
+    pub fn run_to_end_json(&mut self) -> String {
+        serde_json::to_string(&self.inner.run_to_end()).unwrap_or_default()
+    }
+    pub fn report_json(&self) -> String {
+        serde_json::to_string(&self.inner.report()).unwrap_or_default()
     }
     pub fn now_ns(&self) -> f64 {
         self.inner.now_ns() as f64
     }
+    pub fn end_ns(&self) -> f64 {
+        self.inner.end_ns() as f64
+    }
+    pub fn finished(&self) -> bool {
+        self.inner.finished()
+    }
+    /// Pages per simulated frame.
+    pub fn scale(&self) -> f64 {
+        self.inner.scale() as f64
+    }
     pub fn counter_names(&self) -> Vec<String> {
         self.inner.counter_names()
     }
+    /// Counter values in pages, in `counter_names` order.
     pub fn counter_values(&self) -> Vec<f64> {
         self.inner.counter_values()
+    }
+    /// inactive_anon, active_anon, inactive_file, active_file, unevictable, free (pages).
+    pub fn lru_sizes(&self) -> Vec<f64> {
+        self.inner.lru_sizes().iter().map(|&v| v as f64).collect()
+    }
+    /// min, low, high watermarks (pages).
+    pub fn watermarks(&self) -> Vec<f64> {
+        let (a, b, c) = self.inner.watermarks();
+        vec![a as f64, b as f64, c as f64]
+    }
+    /// [anon_cost, file_cost, swappiness, balance (0 equal, 1 fract, 2 file, 3 anon, -1 none),
+    /// anon fraction, file fraction, denominator]
+    pub fn balance(&self) -> Vec<f64> {
+        let (a, f) = self.inner.costs();
+        let mut v = vec![a as f64, f as f64, self.inner.swappiness() as f64];
+        match self.inner.last_balance() {
+            Some((b, ap, fp, d)) => v.extend([b as f64, ap as f64, fp as f64, d as f64]),
+            None => v.extend([-1.0, 0.0, 0.0, 0.0]),
+        }
+        v
+    }
+    /// Per frame: its list (0..4 LRU lists, 250 free).
+    pub fn frame_lists(&self) -> Vec<u8> {
+        self.inner.frame_lists().to_vec()
+    }
+    /// Per frame: its address space id (4294967295 when free).
+    pub fn frame_spaces(&self) -> Vec<u32> {
+        self.inner.frame_spaces().to_vec()
+    }
+    pub fn space_names(&self) -> Vec<String> {
+        self.inner.space_names()
+    }
+    /// Frames of LRU list `lru` (0..4) from head to tail.
+    pub fn list_frames(&self, lru: u32) -> Vec<u32> {
+        self.inner.list_frames((lru as usize).min(4))
+    }
+    /// Number of time-series rows so far.
+    pub fn series_len(&self) -> u32 {
+        self.inner.series().len() as u32
+    }
+    /// Columns of a series row: t_ns, the six list sizes (frames), anon_cost, file_cost, then
+    /// every counter (frames) in `counter_names` order.
+    pub fn series_width(&self) -> u32 {
+        (9 + NR_COUNTERS) as u32
+    }
+    /// Rows `from..` of the time series, flattened (`series_width` values per row).
+    pub fn series_from(&self, from: u32) -> Vec<f64> {
+        let mut out = Vec::new();
+        for s in self.inner.series().iter().skip(from as usize) {
+            out.push(s.t_ns as f64);
+            out.extend(s.lists.iter().map(|&v| v as f64));
+            out.push(s.anon_cost as f64);
+            out.push(s.file_cost as f64);
+            out.extend(s.counters.iter().map(|&v| v as f64));
+        }
+        out
+    }
+    /// Record at most `capacity` page moves between drains (0 turns recording off).
+    pub fn set_move_trace(&mut self, capacity: u32) {
+        self.inner.set_move_trace(capacity as usize)
+    }
+    /// Recorded moves, flattened: time ns, frame, from list, to list, reason (5 per move).
+    pub fn drain_moves(&mut self) -> Vec<f64> {
+        let mut out = Vec::new();
+        for (t, f, a, b, r) in self.inner.drain_moves() {
+            out.extend([t as f64, f as f64, a as f64, b as f64, r as f64]);
+        }
+        out
     }
 }

@@ -6,7 +6,8 @@ use reclaim_core::{Simulation, VERSION};
 
 #[test]
 fn version_is_the_crate_version_from_cargo_toml() {
-    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
     let in_package = manifest
         .split("\n[")
         .find(|section| section.starts_with("[package]") || section.starts_with("package]"))
@@ -19,7 +20,10 @@ fn version_is_the_crate_version_from_cargo_toml() {
     assert_eq!(VERSION, declared);
     let parts: Vec<&str> = VERSION.split('.').collect();
     assert_eq!(parts.len(), 3, "semver x.y.z, got {VERSION}");
-    assert!(parts.iter().all(|p| p.parse::<u32>().is_ok()), "numeric semver, got {VERSION}");
+    assert!(
+        parts.iter().all(|p| p.parse::<u32>().is_ok()),
+        "numeric semver, got {VERSION}"
+    );
 }
 
 #[test]
@@ -33,10 +37,21 @@ fn demo_starts_at_time_zero_with_named_counters() {
     let mut unique = names.clone();
     unique.sort();
     unique.dedup();
-    assert_eq!(unique.len(), names.len(), "counter names are unique: {names:?}");
-    assert!(names.iter().all(|n| !n.is_empty() && !n.contains(char::is_whitespace)),
-        "counter names are identifiers: {names:?}");
-    assert!(values.iter().all(|v| v.is_finite() && *v >= 0.0), "counters are finite and non-negative: {values:?}");
+    assert_eq!(
+        unique.len(),
+        names.len(),
+        "counter names are unique: {names:?}"
+    );
+    assert!(
+        names
+            .iter()
+            .all(|n| !n.is_empty() && !n.contains(char::is_whitespace)),
+        "counter names are identifiers: {names:?}"
+    );
+    assert!(
+        values.iter().all(|v| v.is_finite() && *v >= 0.0),
+        "counters are finite and non-negative: {values:?}"
+    );
 }
 
 #[test]
@@ -47,13 +62,23 @@ fn stepping_advances_time_and_changes_counters() {
     for _ in 0..20 {
         sim.step(1_000_000); // 1 ms of virtual time
         let now = sim.now_ns();
-        assert!(now >= prev_now + 1_000_000, "time advances by at least the step: {prev_now} -> {now}");
+        assert!(
+            now >= prev_now + 1_000_000,
+            "time advances by at least the step: {prev_now} -> {now}"
+        );
         prev_now = now;
         let values = sim.counter_values();
         assert_eq!(values.len(), start.len());
-        assert!(values.iter().all(|v| v.is_finite() && *v >= 0.0), "{values:?}");
+        assert!(
+            values.iter().all(|v| v.is_finite() && *v >= 0.0),
+            "{values:?}"
+        );
     }
-    assert_ne!(sim.counter_values(), start, "20 ms of the demo changes some counter");
+    assert_ne!(
+        sim.counter_values(),
+        start,
+        "20 ms of the demo changes some counter"
+    );
 }
 
 #[test]

@@ -26,7 +26,11 @@ fn scenario(
     rounds: u64,
     mix: u8,
 ) -> String {
-    let swap = if swap_mib > 0 { format!("swap = {{ device = \"swapdev\", size = \"{swap_mib}MiB\" }}") } else { String::new() };
+    let swap = if swap_mib > 0 {
+        format!("swap = {{ device = \"swapdev\", size = \"{swap_mib}MiB\" }}")
+    } else {
+        String::new()
+    };
     let second = match mix % 4 {
         0 => String::new(),
         1 => format!(
@@ -78,16 +82,31 @@ duration = "120s"
 
 #[test]
 fn invariants_hold_under_anon_and_file_pressure() {
-    for preset in ["linux-5.2", "linux-5.3", "linux-5.7", "linux-5.8", "linux-6.1"] {
-        let r = run_checked(&scenario(16, 64, "ssd", "hdd", 60, preset, 20, 12, 4, 1), "v");
-        assert!(r.counters["pgscan_kswapd"] + r.counters["pgscan_direct"] > 0, "{preset}: no reclaim happened");
+    for preset in [
+        "linux-5.2",
+        "linux-5.3",
+        "linux-5.7",
+        "linux-5.8",
+        "linux-6.1",
+    ] {
+        let r = run_checked(
+            &scenario(16, 64, "ssd", "hdd", 60, preset, 20, 12, 4, 1),
+            "v",
+        );
+        assert!(
+            r.counters["pgscan_kswapd"] + r.counters["pgscan_direct"] > 0,
+            "{preset}: no reclaim happened"
+        );
         assert!(r.counters["pswpout"] > 0, "{preset}: nothing swapped");
     }
 }
 
 #[test]
 fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
-    let r = run_checked(&scenario(16, 0, "ssd", "ssd", 60, "linux-6.1", 40, 4, 1, 0), "v");
+    let r = run_checked(
+        &scenario(16, 0, "ssd", "ssd", 60, "linux-6.1", 40, 4, 1, 0),
+        "v",
+    );
     assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
     assert_eq!(r.oom_kills[0].task, "main");
     assert!(r.tasks[0].killed);
@@ -96,7 +115,10 @@ fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
 
 #[test]
 fn dirty_pages_are_written_before_their_frames_are_reused() {
-    let r = run_checked(&scenario(16, 64, "nvme", "ssd", 60, "linux-6.1", 8, 24, 3, 2), "v");
+    let r = run_checked(
+        &scenario(16, 64, "nvme", "ssd", 60, "linux-6.1", 8, 24, 3, 2),
+        "v",
+    );
     // Every page the writer dirtied and reclaim freed was written first: frees of file pages
     // never exceed what was read or written.
     assert!(r.counters["pgpgout"] > 0);
@@ -105,9 +127,33 @@ fn dirty_pages_are_written_before_their_frames_are_reused() {
 
 #[test]
 fn swappiness_above_a_kernels_cap_is_refused() {
-    let scn = parse(&scenario(16, 64, "ssd", "ssd", 150, "linux-5.7", 8, 4, 1, 0)).unwrap();
+    let scn = parse(&scenario(
+        16,
+        64,
+        "ssd",
+        "ssd",
+        150,
+        "linux-5.7",
+        8,
+        4,
+        1,
+        0,
+    ))
+    .unwrap();
     assert_eq!(Simulation::new(&scn, "v").unwrap().swappiness(), 60);
-    let scn = parse(&scenario(16, 64, "ssd", "ssd", 150, "linux-5.8", 8, 4, 1, 0)).unwrap();
+    let scn = parse(&scenario(
+        16,
+        64,
+        "ssd",
+        "ssd",
+        150,
+        "linux-5.8",
+        8,
+        4,
+        1,
+        0,
+    ))
+    .unwrap();
     assert_eq!(Simulation::new(&scn, "v").unwrap().swappiness(), 150);
 }
 

@@ -14,14 +14,25 @@ fn s000_thrash_reproduces_at_full_scale() {
 
     // Before: every round from disk, each within 2x of round 0.
     for (i, r) in rb.iter().enumerate() {
-        assert!(*r <= 2.0 * rb[0] && *r >= rb[0] / 2.0, "before round {i} = {r}, round 0 = {}", rb[0]);
+        assert!(
+            *r <= 2.0 * rb[0] && *r >= rb[0] / 2.0,
+            "before round {i} = {r}, round 0 = {}",
+            rb[0]
+        );
     }
     // After: the last 5 rounds' median is >= 100x faster than round 0 ...
     let tail = median(&ra[5..]);
-    assert!(ra[0] / tail >= 100.0, "after: round 0 {} vs median of last 5 {tail}", ra[0]);
+    assert!(
+        ra[0] / tail >= 100.0,
+        "after: round 0 {} vs median of last 5 {tail}",
+        ra[0]
+    );
     // ... and the rounds have converged by round 6.
     for (i, r) in ra.iter().enumerate().skip(6) {
-        assert!(*r <= 2.0 * tail, "after round {i} = {r} not converged (tail median {tail})");
+        assert!(
+            *r <= 2.0 * tail,
+            "after round {i} = {r} not converged (tail median {tail})"
+        );
     }
     // Swap-outs during the rounds: after >= 3x before.
     let (sb, sa) = (before.measured["pswpout"], after.measured["pswpout"]);

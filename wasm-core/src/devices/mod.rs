@@ -142,7 +142,11 @@ impl Device {
                 self.in_flight.swap_remove(pos);
             }
         }
-        let positioning = if self.seek_ns > 0 && lba != self.next_lba { self.seek_ns } else { 0 };
+        let positioning = if self.seek_ns > 0 && lba != self.next_lba {
+            self.seek_ns
+        } else {
+            0
+        };
         let serial_start = start.max(self.busy_until);
         let serial = positioning + self.transfer_ns(pages);
         self.busy_until = serial_start + serial;

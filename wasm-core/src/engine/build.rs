@@ -14,25 +14,41 @@ use crate::scenario::{Op, Pattern, Scenario};
 use crate::workloads::{Access, Instr, Task, TaskState};
 
 pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
-    let v = scn.variants.iter().find(|v| v.name == variant_name).ok_or_else(|| {
-        let names: Vec<&str> = scn.variants.iter().map(|v| v.name.as_str()).collect();
-        format!("no variant named {variant_name:?} in this scenario; it has: {}", names.join(", "))
-    })?;
+    let v = scn
+        .variants
+        .iter()
+        .find(|v| v.name == variant_name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = scn.variants.iter().map(|v| v.name.as_str()).collect();
+            format!(
+                "no variant named {variant_name:?} in this scenario; it has: {}",
+                names.join(", ")
+            )
+        })?;
     let flags = variant::resolve(&v.preset, &v.flags)?;
     let scale = scn.machine.frame_scale.max(1) as u64;
     let ram_pages = scn.machine.ram.bytes() / PAGE_BYTES;
     let nframes = ram_pages / scale;
     if nframes < 64 {
-        return Err(format!("machine.ram is too small: {nframes} frames; need at least 64"));
+        return Err(format!(
+            "machine.ram is too small: {nframes} frames; need at least 64"
+        ));
     }
     if nframes > u32::MAX as u64 / 2 {
         return Err("machine.ram / frame_scale is too large: raise machine.frame_scale".into());
     }
-    let mfk = scn.sysctl.min_free_kbytes.unwrap_or_else(|| default_min_free_kbytes(ram_pages));
+    let mfk = scn
+        .sysctl
+        .min_free_kbytes
+        .unwrap_or_else(|| default_min_free_kbytes(ram_pages));
     let wmark = Watermarks::compute(ram_pages, mfk, scn.sysctl.watermark_scale_factor, scale);
     let mut mm = Mm::new(nframes as usize, scale, flags, wmark);
     // A kernel whose sysctl caps swappiness refuses a larger write; the default stays.
-    mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() { scn.sysctl.swappiness } else { 60 };
+    mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() {
+        scn.sysctl.swappiness
+    } else {
+        60
+    };
     mm.laptop_mode = scn.sysctl.laptop_mode;
 
     let mut dev_index = BTreeMap::new();
@@ -41,7 +57,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         mm.devices.push(Device::from_spec(d));
     }
     let dev = |name: &str| -> Result<usize, String> {
-        dev_index.get(name).copied().ok_or_else(|| format!("unknown device {name:?}"))
+        dev_index
+            .get(name)
+            .copied()
+            .ok_or_else(|| format!("unknown device {name:?}"))
     };
     let mut dev_cursor = vec![0u64; mm.devices.len()];
     if let Some(sw) = &scn.machine.swap {
@@ -53,13 +72,18 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     let mut file_space = BTreeMap::new();
     for f in &scn.files {
         let pages = f.size.bytes().div_ceil(PAGE_BYTES * scale);
-        let (kind, d) = if f.tmpfs { (SpaceKind::Shmem, 0) } else { (SpaceKind::File, dev(&f.device)?) };
+        let (kind, d) = if f.tmpfs {
+            (SpaceKind::Shmem, 0)
+        } else {
+            (SpaceKind::File, dev(&f.device)?)
+        };
         let lba = if f.tmpfs { 0 } else { dev_cursor[d] };
         if !f.tmpfs {
             dev_cursor[d] += pages + 1024;
         }
         file_space.insert(f.name.clone(), mm.spaces.len() as u32);
-        mm.spaces.push(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
+        mm.spaces
+            .push(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
     }
 
     let mut sim = Simulation {
@@ -81,13 +105,23 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         check_invariants: false,
     };
     for (si, spec) in scn.tasks.iter().enumerate() {
-        let mut c = Compiler { scale, files: &file_space, spaces: &sim.mm.spaces, regions: BTreeMap::new(), out: Vec::new() };
+        let mut c = Compiler {
+            scale,
+            files: &file_space,
+            spaces: &sim.mm.spaces,
+            regions: BTreeMap::new(),
+            out: Vec::new(),
+        };
         c.ops(&spec.program, &format!("tasks[{si}].program"))?;
         let prog = Rc::new(c.out);
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
             let ti = sim.tasks.len() as u32;
-            let name = if spec.clients > 1 { format!("{}/{}", spec.name, client) } else { spec.name.clone() };
+            let name = if spec.clients > 1 {
+                format!("{}/{}", spec.name, client)
+            } else {
+                spec.name.clone()
+            };
             sim.tasks.push(Task {
                 name,
                 spec: si,
@@ -97,7 +131,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 progress: 0,
                 op_start: spec.start.ns(),
                 regions: Vec::new(),
-                rng: Rng::new(scn.seed ^ ((si as u64) << 32) ^ client as u64),
+                rng: task_rng(scn.seed, si as u64, client as u64),
                 state: TaskState::Waiting,
                 clock: spec.start.ns(),
                 pending: None,
@@ -111,6 +145,15 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     }
     sim.mm.schedule(0, Event::Sample);
     Ok(sim)
+}
+
+/// Each client's random stream: the scenario seed and the client's identity mixed through
+/// SplitMix64, so that different seeds give unrelated streams (XOR alone would only permute the
+/// same set of streams among identical clients).
+fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
+    let mut mix = Rng::new(seed);
+    let a = mix.next_u64();
+    Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())
 }
 
 struct Compiler<'a> {
@@ -128,11 +171,17 @@ impl Compiler<'_> {
     }
 
     fn region(&self, name: &str, at: &str) -> Result<(usize, u64), String> {
-        self.regions.get(name).copied().ok_or_else(|| format!("{at}: region {name:?} is not defined earlier in this program"))
+        self.regions
+            .get(name)
+            .copied()
+            .ok_or_else(|| format!("{at}: region {name:?} is not defined earlier in this program"))
     }
 
     fn file(&self, name: &str, at: &str) -> Result<u32, String> {
-        self.files.get(name).copied().ok_or_else(|| format!("{at}: unknown file {name:?}"))
+        self.files
+            .get(name)
+            .copied()
+            .ok_or_else(|| format!("{at}: unknown file {name:?}"))
     }
 
     fn new_region(&mut self, name: &str, pages: u64) -> usize {
@@ -150,7 +199,14 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn access(&self, pattern: Pattern, pages: u64, count: Option<u64>, theta: f64, rate: f64) -> (Option<Rc<Zipf>>, Option<u64>, u64) {
+    fn access(
+        &self,
+        pattern: Pattern,
+        pages: u64,
+        count: Option<u64>,
+        theta: f64,
+        rate: f64,
+    ) -> (Option<Rc<Zipf>>, Option<u64>, u64) {
         let zipf = (pattern == Pattern::Zipf).then(|| Rc::new(Zipf::new(pages.max(1), theta)));
         let interval = if rate > 0.0 { (1e9 / rate) as u64 } else { 0 };
         (zipf, count.map(|c| c.div_ceil(self.scale)), interval)
@@ -161,9 +217,22 @@ impl Compiler<'_> {
             Op::Anon { name, size, shared } => {
                 let pages = self.frames(size.bytes()).max(1);
                 let region = self.new_region(name, pages);
-                self.out.push(Instr::Anon { region, pages, shared: *shared, name: name.clone() });
+                self.out.push(Instr::Anon {
+                    region,
+                    pages,
+                    shared: *shared,
+                    name: name.clone(),
+                });
             }
-            Op::Mmap { name, file, offset, size, prot, shared: _, hint } => {
+            Op::Mmap {
+                name,
+                file,
+                offset,
+                size,
+                prot,
+                shared: _,
+                hint,
+            } => {
                 let space = self.file(file, at)?;
                 let flen = self.spaces[space as usize].len();
                 let off = offset.bytes() / (PAGE_BYTES * self.scale);
@@ -194,7 +263,15 @@ impl Compiler<'_> {
                 let (region, _) = self.region(name, at)?;
                 self.out.push(Instr::Free { region });
             }
-            Op::Touch { regions, pattern, count, write, cpu, theta, rate } => {
+            Op::Touch {
+                regions,
+                pattern,
+                count,
+                write,
+                cpu,
+                theta,
+                rate,
+            } => {
                 let mut idx = Vec::new();
                 let mut pages = 0;
                 for r in regions {
@@ -205,7 +282,8 @@ impl Compiler<'_> {
                 if idx.is_empty() {
                     return Err(format!("{at}: touch needs at least one region"));
                 }
-                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                let (zipf, count, interval_ns) =
+                    self.access(*pattern, pages, *count, *theta, *rate);
                 self.out.push(Instr::Touch(Rc::new(Access {
                     regions: idx,
                     space: 0,
@@ -221,10 +299,22 @@ impl Compiler<'_> {
                     sync: false,
                 })));
             }
-            Op::Read { file, pattern, offset, size, count, cpu, theta, rate, hint } => {
+            Op::Read {
+                file,
+                pattern,
+                offset,
+                size,
+                count,
+                cpu,
+                theta,
+                rate,
+                hint,
+            } => {
                 let space = self.file(file, at)?;
-                let (off, pages) = self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
-                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                let (off, pages) =
+                    self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
+                let (zipf, count, interval_ns) =
+                    self.access(*pattern, pages, *count, *theta, *rate);
                 self.out.push(Instr::Read(Rc::new(Access {
                     regions: Vec::new(),
                     space,
@@ -240,10 +330,22 @@ impl Compiler<'_> {
                     sync: false,
                 })));
             }
-            Op::Write { file, pattern, offset, size, count, cpu, theta, rate, sync } => {
+            Op::Write {
+                file,
+                pattern,
+                offset,
+                size,
+                count,
+                cpu,
+                theta,
+                rate,
+                sync,
+            } => {
                 let space = self.file(file, at)?;
-                let (off, pages) = self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
-                let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
+                let (off, pages) =
+                    self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
+                let (zipf, count, interval_ns) =
+                    self.access(*pattern, pages, *count, *theta, *rate);
                 self.out.push(Instr::Write(Rc::new(Access {
                     regions: Vec::new(),
                     space,
@@ -261,9 +363,19 @@ impl Compiler<'_> {
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
             Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
-            Op::Loop { count, duration, record, body } => {
+            Op::Loop {
+                count,
+                duration,
+                record,
+                body,
+            } => {
                 let start = self.out.len();
-                self.out.push(Instr::LoopStart { end: 0, count: *count, duration: duration.map(|d| d.ns()), record: *record });
+                self.out.push(Instr::LoopStart {
+                    end: 0,
+                    count: *count,
+                    duration: duration.map(|d| d.ns()),
+                    record: *record,
+                });
                 self.ops(body, &format!("{at}.body"))?;
                 let end = self.out.len() + 1;
                 self.out.push(Instr::LoopEnd { start });
@@ -275,7 +387,13 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn file_range(&self, space: u32, offset: u64, size: Option<u64>, at: &str) -> Result<(u64, u64), String> {
+    fn file_range(
+        &self,
+        space: u32,
+        offset: u64,
+        size: Option<u64>,
+        at: &str,
+    ) -> Result<(u64, u64), String> {
         let flen = self.spaces[space as usize].len();
         let off = offset / (PAGE_BYTES * self.scale);
         let pages = match size {

@@ -164,7 +164,15 @@ impl Mm {
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
     /// completes); the faulting page is `idx`. Returns the completion time, or OOM/Wait.
-    pub fn file_read(&mut self, sp: u32, idx: u64, ra: Readahead, lo: u64, hi: u64, now: u64) -> Access {
+    pub fn file_read(
+        &mut self,
+        sp: u32,
+        idx: u64,
+        ra: Readahead,
+        lo: u64,
+        hi: u64,
+        now: u64,
+    ) -> Access {
         let len = hi - lo;
         let window = (RA_PAGES / self.scale).max(1);
         let (start, n) = match ra {
@@ -226,8 +234,11 @@ impl Mm {
         for (first, fr) in runs {
             let pages = fr.len() as u64;
             self.counters.add(C::pgpgin, pages);
-            let done = self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
-            if fr.iter().any(|&f| self.frames.space[f as usize] == sp && self.frames.index[f as usize] as u64 == idx) {
+            let done =
+                self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
+            if fr.iter().any(|&f| {
+                self.frames.space[f as usize] == sp && self.frames.index[f as usize] as u64 == idx
+            }) {
                 wait_until = done;
             }
             t = t.max(now);
@@ -255,14 +266,17 @@ impl Mm {
             Some(IoReq::Read { frames }) => {
                 for f in frames {
                     self.frames.clear(f, PG_LOCKED);
-                    if self.frames.space[f as usize] != NIL && self.spaces[self.frames.space[f as usize] as usize].dead {
+                    if self.frames.space[f as usize] != NIL
+                        && self.spaces[self.frames.space[f as usize] as usize].dead
+                    {
                         self.drop_page(f);
                     }
                 }
             }
             Some(IoReq::Write { frames }) => {
                 for f in frames {
-                    let dead = self.frames.space[f as usize] != NIL && self.spaces[self.frames.space[f as usize] as usize].dead;
+                    let dead = self.frames.space[f as usize] != NIL
+                        && self.spaces[self.frames.space[f as usize] as usize].dead;
                     self.end_writeback(f);
                     if dead && self.frames.list[f as usize] != LIST_FREE {
                         self.drop_page(f);

@@ -33,8 +33,13 @@ pub const LIST_FREE: u8 = 250;
 /// Frame is isolated from the LRU by a reclaimer.
 pub const LIST_ISOLATED: u8 = 251;
 
-pub const LRU_NAMES: [&str; NR_LRU_LISTS] =
-    ["inactive_anon", "active_anon", "inactive_file", "active_file", "unevictable"];
+pub const LRU_NAMES: [&str; NR_LRU_LISTS] = [
+    "inactive_anon",
+    "active_anon",
+    "inactive_file",
+    "active_file",
+    "unevictable",
+];
 
 /// Which list a page with these flags belongs on (`folio_lru_list`).
 #[inline]
@@ -62,7 +67,11 @@ pub struct ListHead {
 
 impl Default for ListHead {
     fn default() -> Self {
-        ListHead { head: NIL, tail: NIL, len: 0 }
+        ListHead {
+            head: NIL,
+            tail: NIL,
+            len: 0,
+        }
     }
 }
 

@@ -43,11 +43,24 @@ impl Simulation {
                 return;
             };
             let step = match instr {
-                Instr::Anon { region, pages, shared, name } => {
+                Instr::Anon {
+                    region,
+                    pages,
+                    shared,
+                    name,
+                } => {
                     self.op_anon(ti, *region, *pages, *shared, name);
                     Step::Next
                 }
-                Instr::Mmap { region, space, offset, pages, exec, write, recency } => {
+                Instr::Mmap {
+                    region,
+                    space,
+                    offset,
+                    pages,
+                    exec,
+                    write,
+                    recency,
+                } => {
                     let bit = 1u8 << (self.next_mapping_bit % 8);
                     self.next_mapping_bit += 1;
                     let r = Region {
@@ -90,11 +103,17 @@ impl Simulation {
                 Instr::Mark { name } => {
                     let clock = self.tasks[ti].clock;
                     if !self.marks.contains_key(name) {
-                        self.marks.insert(name.clone(), (clock, self.mm.counters.clone()));
+                        self.marks
+                            .insert(name.clone(), (clock, self.mm.counters.clone()));
                     }
                     Step::Next
                 }
-                Instr::LoopStart { end, count, duration, record } => {
+                Instr::LoopStart {
+                    end,
+                    count,
+                    duration,
+                    record,
+                } => {
                     let t = &mut self.tasks[ti];
                     if *count == Some(0) {
                         t.pc = *end;
@@ -160,7 +179,10 @@ impl Simulation {
     /// The latest time a task may run to before it must let pending events happen.
     #[inline]
     fn limit(&self) -> u64 {
-        self.mm.next_event_time().unwrap_or(u64::MAX).min(self.end_ns)
+        self.mm
+            .next_event_time()
+            .unwrap_or(u64::MAX)
+            .min(self.end_ns)
     }
 
     fn op_anon(&mut self, ti: usize, region: usize, pages: u64, shared: bool, name: &str) {
@@ -169,7 +191,9 @@ impl Simulation {
                 Some(&s) => s,
                 None => {
                     let s = self.mm.spaces.len() as u32;
-                    self.mm.spaces.push(Space::new(name, SpaceKind::Shmem, pages, 0, 0, u32::MAX));
+                    self.mm
+                        .spaces
+                        .push(Space::new(name, SpaceKind::Shmem, pages, 0, 0, u32::MAX));
                     self.shared_spaces.insert(name.to_string(), s);
                     s
                 }
@@ -177,13 +201,29 @@ impl Simulation {
         } else {
             let s = self.mm.spaces.len() as u32;
             let owner_name = format!("{}:{}", self.tasks[ti].name, name);
-            self.mm.spaces.push(Space::new(&owner_name, SpaceKind::Anon, pages, 0, 0, ti as u32));
+            self.mm.spaces.push(Space::new(
+                &owner_name,
+                SpaceKind::Anon,
+                pages,
+                0,
+                0,
+                ti as u32,
+            ));
             s
         };
         let bit = 1u8 << (self.next_mapping_bit % 8);
         self.next_mapping_bit += 1;
         let pages = pages.min(self.mm.spaces[space as usize].len());
-        let r = Region { space, offset: 0, pages, bit, vmflags: 0, recency: true, writable: true, live: true };
+        let r = Region {
+            space,
+            offset: 0,
+            pages,
+            bit,
+            vmflags: 0,
+            recency: true,
+            writable: true,
+            live: true,
+        };
         set_region(&mut self.tasks[ti].regions, region, r);
     }
 
@@ -314,7 +354,8 @@ impl Simulation {
                             _ => Readahead::None,
                         };
                         self.tasks[ti].major_faults += 1;
-                        self.mm.file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
+                        self.mm
+                            .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
                     }
                 }
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
@@ -393,8 +434,15 @@ impl Simulation {
                 self.mm.counters.add(C::pgmajfault, 1);
                 self.tasks[ti].major_faults += 1;
                 let hint_none = r.vmflags & VM_LOCKED != 0;
-                let ra = if hint_none { Readahead::None } else if !r.recency { Readahead::Forward } else { Readahead::Around };
-                self.mm.file_read(sp, idx, ra, r.offset, r.offset + r.pages, now)
+                let ra = if hint_none {
+                    Readahead::None
+                } else if !r.recency {
+                    Readahead::Forward
+                } else {
+                    Readahead::Around
+                };
+                self.mm
+                    .file_read(sp, idx, ra, r.offset, r.offset + r.pages, now)
             }
         }
     }
@@ -445,13 +493,29 @@ impl Simulation {
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];
         t.state = TaskState::Killed;
-        self.oom_kills.push(OomKill { task: t.name.clone(), time_s: t.clock.max(self.mm.now) as f64 / 1e9, freed_pages: freed * self.mm.scale });
+        self.oom_kills.push(OomKill {
+            task: t.name.clone(),
+            time_s: t.clock.max(self.mm.now) as f64 / 1e9,
+            freed_pages: freed * self.mm.scale,
+        });
     }
 }
 
 fn set_region(regions: &mut Vec<Region>, idx: usize, r: Region) {
     if regions.len() <= idx {
-        regions.resize(idx + 1, Region { space: 0, offset: 0, pages: 0, bit: 0, vmflags: 0, recency: false, writable: false, live: false });
+        regions.resize(
+            idx + 1,
+            Region {
+                space: 0,
+                offset: 0,
+                pages: 0,
+                bit: 0,
+                vmflags: 0,
+                recency: false,
+                writable: false,
+                live: false,
+            },
+        );
     }
     regions[idx] = r;
 }

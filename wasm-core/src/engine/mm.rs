@@ -174,14 +174,22 @@ impl Mm {
             io: Vec::new(),
             io_free: Vec::new(),
             ready_at: vec![0; nframes],
-            trace: MoveTrace { enabled: false, capacity: 0, moves: Vec::new(), dropped: 0 },
+            trace: MoveTrace {
+                enabled: false,
+                capacity: 0,
+                moves: Vec::new(),
+                dropped: 0,
+            },
             dirty_fifo: std::collections::VecDeque::new(),
             nr_dirty: 0,
             nr_writeback: 0,
             flush_all: false,
             balance_hist: [0; 4],
             last_balance: None,
-            kswapd: crate::kernel::vmscan::Kswapd { sleeping: true, ..Default::default() },
+            kswapd: crate::kernel::vmscan::Kswapd {
+                sleeping: true,
+                ..Default::default()
+            },
         }
     }
 
@@ -373,19 +381,30 @@ impl Mm {
                     }
                     on_list[fi] = true;
                     if self.frames.list[fi] as usize != lru {
-                        return Err(format!("frame {f} on list {lru} but tagged {}", self.frames.list[fi]));
+                        return Err(format!(
+                            "frame {f} on list {lru} but tagged {}",
+                            self.frames.list[fi]
+                        ));
                     }
                     if self.frames.lruvec[fi] as usize != lvi {
-                        return Err(format!("frame {f} on lruvec {lvi} but owned by {}", self.frames.lruvec[fi]));
+                        return Err(format!(
+                            "frame {f} on lruvec {lvi} but owned by {}",
+                            self.frames.lruvec[fi]
+                        ));
                     }
                     if self.frames.prev[fi] != prev {
                         return Err(format!("frame {f}: broken prev link"));
                     }
                     if lru_of(self.frames.flags[fi]) != lru {
-                        return Err(format!("frame {f} on list {lru} but its flags select {}", lru_of(self.frames.flags[fi])));
+                        return Err(format!(
+                            "frame {f} on list {lru} but its flags select {}",
+                            lru_of(self.frames.flags[fi])
+                        ));
                     }
                     let sp = self.frames.space[fi];
-                    if sp == NIL || self.spaces[sp as usize].pages[self.frames.index[fi] as usize] != f {
+                    if sp == NIL
+                        || self.spaces[sp as usize].pages[self.frames.index[fi] as usize] != f
+                    {
                         return Err(format!("frame {f} on an LRU list but not in its space"));
                     }
                     count += 1;
@@ -419,19 +438,32 @@ impl Mm {
                 if f != NIL {
                     resident += 1;
                     if s.shadow[i] != 0 {
-                        return Err(format!("space {} page {i}: shadow entry for a resident page", s.name));
+                        return Err(format!(
+                            "space {} page {i}: shadow entry for a resident page",
+                            s.name
+                        ));
                     }
-                    if self.frames.space[f as usize] != si as u32 || self.frames.index[f as usize] != i as u32 {
-                        return Err(format!("space {} page {i}: frame {f} points elsewhere", s.name));
+                    if self.frames.space[f as usize] != si as u32
+                        || self.frames.index[f as usize] != i as u32
+                    {
+                        return Err(format!(
+                            "space {} page {i}: frame {f} points elsewhere",
+                            s.name
+                        ));
                     }
                 }
             }
             if resident != s.resident {
-                return Err(format!("space {}: resident count {} but {resident} pages", s.name, s.resident));
+                return Err(format!(
+                    "space {}: resident count {} but {resident} pages",
+                    s.name, s.resident
+                ));
             }
         }
         let c = &self.counters;
-        if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd) || c.get(C::pgsteal_direct) > c.get(C::pgscan_direct) {
+        if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd)
+            || c.get(C::pgsteal_direct) > c.get(C::pgscan_direct)
+        {
             return Err("pgsteal > pgscan".to_string());
         }
         Ok(())

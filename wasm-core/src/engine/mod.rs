@@ -152,7 +152,9 @@ impl Simulation {
     }
 
     fn all_tasks_finished(&self) -> bool {
-        self.tasks.iter().all(|t| matches!(t.state, TaskState::Done | TaskState::Killed))
+        self.tasks
+            .iter()
+            .all(|t| matches!(t.state, TaskState::Done | TaskState::Killed))
     }
 
     /// Has the run ended (duration reached or every task done)?
@@ -174,7 +176,10 @@ impl Simulation {
                 break;
             }
             self.mm.dirty_fifo.pop_front();
-            if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) && !self.mm.frames.has(f, PG_WRITEBACK) {
+            if self.mm.frames.has(f, PG_DIRTY)
+                && !self.mm.frames.has(f, PG_SWAPBACKED)
+                && !self.mm.frames.has(f, PG_WRITEBACK)
+            {
                 self.mm.clear_dirty(f);
                 self.mm.frames.set(f, PG_WRITEBACK);
                 self.mm.nr_writeback += 1;
@@ -207,7 +212,12 @@ impl Simulation {
             let n = frames.len() as u64;
             let (dev, base) = (mm.spaces[sp as usize].device, mm.spaces[sp as usize].lba);
             mm.counters.add(counters::C::pgpgout, n);
-            let done = mm.devices[dev].submit(t, (base + first) * mm.scale, n * mm.scale, crate::devices::IoDir::Write);
+            let done = mm.devices[dev].submit(
+                t,
+                (base + first) * mm.scale,
+                n * mm.scale,
+                crate::devices::IoDir::Write,
+            );
             let id = mm.add_io(mm::IoReq::Write { frames });
             mm.schedule(done, Event::Io(id));
             i = j;
@@ -216,7 +226,9 @@ impl Simulation {
 
     /// `dirty_background_ratio` percent of dirtyable memory (free + file LRU).
     fn dirty_background_thresh(&self) -> u64 {
-        let dirtyable = self.mm.nr_free() + self.mm.lru_size(LRU_ACTIVE_FILE) + self.mm.lru_size(LRU_INACTIVE_FILE);
+        let dirtyable = self.mm.nr_free()
+            + self.mm.lru_size(LRU_ACTIVE_FILE)
+            + self.mm.lru_size(LRU_INACTIVE_FILE);
         dirtyable * self.dirty_background_ratio() / 100
     }
 
@@ -256,7 +268,12 @@ impl Simulation {
     }
     /// Counter values in pages, in `counter_names` order.
     pub fn counter_values(&self) -> Vec<f64> {
-        self.mm.counters.0.iter().map(|&v| (v * self.mm.scale) as f64).collect()
+        self.mm
+            .counters
+            .0
+            .iter()
+            .map(|&v| (v * self.mm.scale) as f64)
+            .collect()
     }
     /// Counters in pages by name.
     pub fn counters(&self) -> BTreeMap<String, u64> {
@@ -301,6 +318,39 @@ impl Simulation {
         }
         v
     }
+    /// Per frame: the list it is on (LRU index 0..4, or 250 free) — for the canvas views.
+    pub fn frame_lists(&self) -> &[u8] {
+        &self.mm.frames.list
+    }
+    /// Per frame: the address space it holds (u32::MAX when free).
+    pub fn frame_spaces(&self) -> &[u32] {
+        &self.mm.frames.space
+    }
+    /// Names of the address spaces (anon regions "task:region", files, shmem), by space id.
+    pub fn space_names(&self) -> Vec<String> {
+        self.mm.spaces.iter().map(|s| s.name.clone()).collect()
+    }
+    /// The last scan decision: (balance 0=equal 1=fract 2=file 3=anon, anon fraction, file
+    /// fraction, denominator), if reclaim has run.
+    pub fn last_balance(&self) -> Option<(u8, u64, u64, u64)> {
+        self.mm
+            .last_balance
+            .map(|(b, f, d)| (b as u8, f[0], f[1], d))
+    }
+    /// Per address space: (name, resident pages, swapped pages).
+    pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
+        self.mm
+            .spaces
+            .iter()
+            .map(|s| {
+                (
+                    s.name.clone(),
+                    s.resident * self.mm.scale,
+                    s.swapped * self.mm.scale,
+                )
+            })
+            .collect()
+    }
     /// The swappiness the kernel is running with.
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
@@ -315,23 +365,28 @@ impl Simulation {
     }
     pub fn watermarks(&self) -> (u64, u64, u64) {
         let w = self.mm.wmark;
-        (w.min * self.mm.scale, w.low * self.mm.scale, w.high * self.mm.scale)
+        (
+            w.min * self.mm.scale,
+            w.low * self.mm.scale,
+            w.high * self.mm.scale,
+        )
     }
 
     /// The run's report (valid at any time; final after `run_to_end`).
     pub fn report(&self) -> RunReport {
         let scale = self.mm.scale;
         let counters = to_map(&self.mm.counters, scale);
-        let (measured, measure_t0) = match self.measure_from.as_ref().and_then(|m| self.marks.get(m)) {
-            Some((t0, base)) => {
-                let mut d = Counters::default();
-                for i in 0..NR_COUNTERS {
-                    d.0[i] = self.mm.counters.0[i] - base.0[i];
+        let (measured, measure_t0) =
+            match self.measure_from.as_ref().and_then(|m| self.marks.get(m)) {
+                Some((t0, base)) => {
+                    let mut d = Counters::default();
+                    for i in 0..NR_COUNTERS {
+                        d.0[i] = self.mm.counters.0[i] - base.0[i];
+                    }
+                    (to_map(&d, scale), *t0)
                 }
-                (to_map(&d, scale), *t0)
-            }
-            None => (counters.clone(), 0),
-        };
+                None => (counters.clone(), 0),
+            };
         let mut tasks = Vec::new();
         for (si, name) in self.spec_names.iter().enumerate() {
             let clients: Vec<&Task> = self.tasks.iter().filter(|t| t.spec == si).collect();
@@ -355,7 +410,10 @@ impl Simulation {
             let span = self.now.saturating_sub(measure_t0).max(1);
             let ops_per_s = any_ops.then(|| nops as f64 / (span as f64 / 1e9));
             let latency_ms = any_ops.then(|| percentiles(&mut lat));
-            let mut stalls: Vec<u64> = clients.iter().flat_map(|c| c.alloc_stalls_ns.iter().copied()).collect();
+            let mut stalls: Vec<u64> = clients
+                .iter()
+                .flat_map(|c| c.alloc_stalls_ns.iter().copied())
+                .collect();
             let alloc_stall_ms = (!stalls.is_empty()).then(|| percentiles(&mut stalls));
             tasks.push(TaskReport {
                 name: name.clone(),
@@ -382,13 +440,23 @@ impl Simulation {
 }
 
 fn to_map(c: &Counters, scale: u64) -> BTreeMap<String, u64> {
-    COUNTER_NAMES.iter().zip(c.0.iter()).map(|(n, v)| (n.to_string(), v * scale)).collect()
+    COUNTER_NAMES
+        .iter()
+        .zip(c.0.iter())
+        .map(|(n, v)| (n.to_string(), v * scale))
+        .collect()
 }
 
 /// Nearest-rank percentiles of nanosecond samples, in milliseconds.
 pub fn percentiles(v: &mut [u64]) -> Percentiles {
     if v.is_empty() {
-        return Percentiles { p50: 0.0, p95: 0.0, p99: 0.0, mean: 0.0, count: 0 };
+        return Percentiles {
+            p50: 0.0,
+            p95: 0.0,
+            p99: 0.0,
+            mean: 0.0,
+            count: 0,
+        };
     }
     v.sort_unstable();
     let n = v.len();
@@ -397,7 +465,13 @@ pub fn percentiles(v: &mut [u64]) -> Percentiles {
         v[rank.clamp(1, n) - 1] as f64 / 1e6
     };
     let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n as f64 / 1e6;
-    Percentiles { p50: at(50.0), p95: at(95.0), p99: at(99.0), mean, count: n as u64 }
+    Percentiles {
+        p50: at(50.0),
+        p95: at(95.0),
+        p99: at(99.0),
+        mean,
+        count: n as u64,
+    }
 }
 
 #[cfg(test)]
@@ -409,13 +483,5 @@ mod tests {
         let p = percentiles(&mut v);
         assert_eq!((p.p50, p.p95, p.p99), (50.0, 95.0, 99.0));
         assert_eq!(p.count, 100);
-    }
-}
-
-
-impl Simulation {
-    /// Per address space: (name, resident pages, swapped pages) - a developer view.
-    pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
-        self.mm.spaces.iter().map(|s| (s.name.clone(), s.resident * self.mm.scale, s.swapped * self.mm.scale)).collect()
     }
 }

@@ -69,7 +69,10 @@ impl Zipf {
 
     pub fn sample(&self, rng: &mut Rng) -> u64 {
         let u = rng.unit();
-        let b = self.cdf.partition_point(|&c| c <= u).min(self.buckets as usize - 1) as u64;
+        let b = self
+            .cdf
+            .partition_point(|&c| c <= u)
+            .min(self.buckets as usize - 1) as u64;
         let lo = b * self.n / self.buckets;
         let hi = ((b + 1) * self.n / self.buckets).max(lo + 1);
         let rank = lo + rng.below(hi - lo);
@@ -86,7 +89,10 @@ fn scatter(rank: u64, n: u64) -> u64 {
     let m = n.next_power_of_two();
     let mut x = rank;
     loop {
-        x = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15 | 1).wrapping_add(0x632B_E5AB)) & (m - 1);
+        x = (x
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15 | 1)
+            .wrapping_add(0x632B_E5AB))
+            & (m - 1);
         if x < n {
             return x;
         }

@@ -23,7 +23,11 @@ impl Shadow {
         if v == 0 {
             return None;
         }
-        Some(Shadow { age: (v >> 17) - 1, workingset: v & 1 != 0, lruvec: ((v >> 1) & 0xffff) as u16 })
+        Some(Shadow {
+            age: (v >> 17) - 1,
+            workingset: v & 1 != 0,
+            lruvec: ((v >> 1) & 0xffff) as u16,
+        })
     }
 }
 
@@ -60,9 +64,20 @@ pub struct Space {
 }
 
 impl Space {
-    pub fn new(name: &str, kind: SpaceKind, pages: u64, device: usize, lba: u64, owner: u32) -> Space {
+    pub fn new(
+        name: &str,
+        kind: SpaceKind,
+        pages: u64,
+        device: usize,
+        lba: u64,
+        owner: u32,
+    ) -> Space {
         let n = pages as usize;
-        let swap = if kind == SpaceKind::File { Vec::new() } else { vec![NIL; n] };
+        let swap = if kind == SpaceKind::File {
+            Vec::new()
+        } else {
+            vec![NIL; n]
+        };
         Space {
             name: name.to_string(),
             kind,
@@ -103,7 +118,12 @@ pub struct Swap {
 
 impl Swap {
     pub fn new(device: usize, slots: u64) -> Swap {
-        Swap { device, used: vec![false; slots as usize], cursor: 0, nr_free: slots }
+        Swap {
+            device,
+            used: vec![false; slots as usize],
+            cursor: 0,
+            nr_free: slots,
+        }
     }
     pub fn total(&self) -> u64 {
         self.used.len() as u64
@@ -143,8 +163,16 @@ mod tests {
     #[test]
     fn shadow_round_trip() {
         for s in [
-            Shadow { age: 0, workingset: false, lruvec: 0 },
-            Shadow { age: 12345, workingset: true, lruvec: 77 },
+            Shadow {
+                age: 0,
+                workingset: false,
+                lruvec: 0,
+            },
+            Shadow {
+                age: 12345,
+                workingset: true,
+                lruvec: 77,
+            },
         ] {
             assert_eq!(Shadow::unpack(s.pack()), Some(s));
         }
@@ -155,7 +183,10 @@ mod tests {
         let mut s = Swap::new(0, 4);
         assert_eq!((s.alloc(), s.alloc()), (Some(0), Some(1)));
         s.free(0);
-        assert_eq!((s.alloc(), s.alloc(), s.alloc()), (Some(2), Some(3), Some(0)));
+        assert_eq!(
+            (s.alloc(), s.alloc(), s.alloc()),
+            (Some(2), Some(3), Some(0))
+        );
         assert_eq!(s.alloc(), None);
         assert!(s.full());
     }

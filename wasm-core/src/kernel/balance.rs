@@ -35,7 +35,11 @@ pub fn cost_fractions(anon_cost: u64, file_cost: u64, swappiness: u64) -> ([u64;
 
 /// The pure SCAN_FRACT arithmetic of <= 5.7 `get_scan_count`: priority times scanned/rotated,
 /// denominator ap + fp + 1.
-pub fn rotation_fractions(scanned: [u64; 2], rotated: [u64; 2], swappiness: u64) -> ([u64; 2], u64) {
+pub fn rotation_fractions(
+    scanned: [u64; 2],
+    rotated: [u64; 2],
+    swappiness: u64,
+) -> ([u64; 2], u64) {
     let ap = swappiness * (scanned[0] + 1) / (rotated[0] + 1);
     let fp = (200 - swappiness) * (scanned[1] + 1) / (rotated[1] + 1);
     ([ap, fp], ap + fp + 1)
@@ -56,7 +60,11 @@ impl Mm {
     /// `inactive_is_low` (5.5+): is the inactive list of this type below its target share?
     pub fn inactive_is_low(&self, lv: usize, file: bool) -> bool {
         let l = &self.lruvecs[lv];
-        let (i, a) = if file { (LRU_INACTIVE_FILE, LRU_ACTIVE_FILE) } else { (LRU_INACTIVE_ANON, LRU_ACTIVE_ANON) };
+        let (i, a) = if file {
+            (LRU_INACTIVE_FILE, LRU_ACTIVE_FILE)
+        } else {
+            (LRU_INACTIVE_ANON, LRU_ACTIVE_ANON)
+        };
         let (inactive, active) = (l.size(i), l.size(a));
         let ratio = inactive_ratio((inactive + active) * self.scale);
         inactive * ratio < active
@@ -78,7 +86,10 @@ impl Mm {
             return false;
         }
         let l = &self.lruvecs[lv];
-        if file && (actual_reclaim || self.flags.refault_scan_anon) && self.refaults_changed(lv, true) {
+        if file
+            && (actual_reclaim || self.flags.refault_scan_anon)
+            && self.refaults_changed(lv, true)
+        {
             return l.size(LRU_ACTIVE_FILE) > 0;
         }
         self.inactive_is_low(lv, file)
@@ -110,7 +121,8 @@ impl Mm {
         } else {
             self.inactive_is_low(lv, true)
         };
-        sc.cache_trim_mode = (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
+        sc.cache_trim_mode =
+            (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
         let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
         sc.file_is_tiny = file + self.nr_free() <= self.wmark.high
             && sc.may_deactivate & DEACTIVATE_ANON == 0
@@ -143,14 +155,20 @@ impl Mm {
         {
             return ScanBalance::Anon;
         }
-        if !self.inactive_list_is_low(lv, true, false) && (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 {
+        if !self.inactive_list_is_low(lv, true, false)
+            && (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0
+        {
             return ScanBalance::File;
         }
         ScanBalance::Fract
     }
 
     /// `get_scan_count`: how many frames to scan on each evictable list at this priority.
-    pub fn get_scan_count(&mut self, lv: usize, sc: &ScanControl) -> ([u64; 4], ScanBalance, [u64; 2], u64) {
+    pub fn get_scan_count(
+        &mut self,
+        lv: usize,
+        sc: &ScanControl,
+    ) -> ([u64; 4], ScanBalance, [u64; 2], u64) {
         let balance = self.scan_balance(lv, sc);
         let s = self.swappiness as u64;
         let (fraction, denominator) = if balance == ScanBalance::Fract {
@@ -172,7 +190,9 @@ impl Mm {
             let scan = size >> sc.priority;
             *out = match balance {
                 ScanBalance::Equal => scan,
-                ScanBalance::Fract => ((scan as u128 * fraction[file] as u128) / denominator.max(1) as u128) as u64,
+                ScanBalance::Fract => {
+                    ((scan as u128 * fraction[file] as u128) / denominator.max(1) as u128) as u64
+                }
                 ScanBalance::File => {
                     if file == 1 {
                         scan
@@ -223,7 +243,11 @@ impl Mm {
             return;
         }
         let scale = self.scale;
-        let cost = if self.flags.rotation_cost { nr_io * SWAP_CLUSTER_MAX + nr_rotated } else { nr_io } * scale;
+        let cost = if self.flags.rotation_cost {
+            nr_io * SWAP_CLUSTER_MAX + nr_rotated
+        } else {
+            nr_io
+        } * scale;
         let l: &mut Lruvec = &mut self.lruvecs[lv];
         if file {
             l.file_cost += cost;
@@ -261,8 +285,8 @@ mod tests {
         let ([ap, fp], _) = cost_fractions(1_000_000, 0, 60);
         let share = ap as f64 / (ap + fp) as f64;
         assert!((share - 0.1765).abs() < 0.002, "{share}"); // integer truncation: 89 / 508
-        // Worked by hand: a=300, f=100, s=115: total=400, A=700, F=500, T=1200
-        // ap = 115*1201/701 = 197, fp = 85*1201/501 = 203.
+                                                            // Worked by hand: a=300, f=100, s=115: total=400, A=700, F=500, T=1200
+                                                            // ap = 115*1201/701 = 197, fp = 85*1201/501 = 203.
         assert_eq!(cost_fractions(300, 100, 115), ([197, 203], 400));
     }
 
@@ -278,7 +302,10 @@ mod tests {
     fn rotation_fractions_by_hand() {
         // anon: scanned 100 rotated 99 -> ap = 60*101/100 = 60; file: 1000 scanned, 9 rotated
         // -> fp = 140*1001/10 = 14014; denominator = 14075.
-        assert_eq!(rotation_fractions([100, 1000], [99, 9], 60), ([60, 14014], 14075));
+        assert_eq!(
+            rotation_fractions([100, 1000], [99, 9], 60),
+            ([60, 14014], 14075)
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@ impl Mm {
         self.note_reclaim_stat(lv, file, 1, active as u64);
         self.lru_add_head(f);
         let to = self.frames.list[f as usize];
-        self.trace.record(self.now, f, LIST_FREE, to, MoveReason::Add);
+        self.trace
+            .record(self.now, f, LIST_FREE, to, MoveReason::Add);
     }
 
     /// `folio_mark_accessed`: the first access sets PG_referenced; a second while inactive
@@ -50,7 +51,8 @@ impl Mm {
             self.note_reclaim_stat(lv, file, 1, 1);
             self.counters.add(C::pgactivate, 1);
             let to = self.frames.list[fi];
-            self.trace.record(self.now, f, from, to, MoveReason::Activate);
+            self.trace
+                .record(self.now, f, from, to, MoveReason::Activate);
         }
     }
 

@@ -35,8 +35,13 @@ pub struct Flags {
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
-pub const FLAG_NAMES: &[&str] =
-    &["refault_scan_anon", "scan_decisions_per_node", "io_cost_balance", "anon_workingset", "rotation_cost"];
+pub const FLAG_NAMES: &[&str] = &[
+    "refault_scan_anon",
+    "scan_decisions_per_node",
+    "io_cost_balance",
+    "anon_workingset",
+    "rotation_cost",
+];
 
 impl Flags {
     /// Set a flag by name; `Err` lists the known names.
@@ -47,7 +52,12 @@ impl Flags {
             "io_cost_balance" => &mut self.io_cost_balance,
             "anon_workingset" => &mut self.anon_workingset,
             "rotation_cost" => &mut self.rotation_cost,
-            _ => return Err(format!("unknown kernel flag {name:?}; known flags: {}", FLAG_NAMES.join(", "))),
+            _ => {
+                return Err(format!(
+                    "unknown kernel flag {name:?}; known flags: {}",
+                    FLAG_NAMES.join(", ")
+                ))
+            }
         };
         *slot = value;
         Ok(())
@@ -82,7 +92,13 @@ pub struct Preset {
     pub flags: Flags,
 }
 
-const fn f(refault_scan_anon: bool, per_node: bool, io_cost: bool, anon_ws: bool, rot: bool) -> Flags {
+const fn f(
+    refault_scan_anon: bool,
+    per_node: bool,
+    io_cost: bool,
+    anon_ws: bool,
+    rot: bool,
+) -> Flags {
     Flags {
         refault_scan_anon,
         scan_decisions_per_node: per_node,
@@ -93,22 +109,52 @@ const fn f(refault_scan_anon: bool, per_node: bool, io_cost: bool, anon_ws: bool
 }
 
 pub const PRESETS: &[Preset] = &[
-    Preset { name: "linux-5.2", description: "4.12-5.2 rules: refaults deactivate file but do not unlock anon", flags: f(false, false, false, false, false) },
-    Preset { name: "linux-5.3", description: "5.3: file refaults also let get_scan_count scan anon", flags: f(true, false, false, false, false) },
-    Preset { name: "linux-5.7", description: "5.7: per-node scan decisions; scan/rotate balancing; swappiness <= 100", flags: f(true, true, false, false, false) },
-    Preset { name: "linux-5.8", description: "5.8: IO-cost balancing, swappiness up to 200", flags: f(true, true, true, false, false) },
-    Preset { name: "linux-6.1", description: "6.1 classic LRU: anon workingset protection and anon shadows", flags: f(true, true, true, true, false) },
+    Preset {
+        name: "linux-5.2",
+        description: "4.12-5.2 rules: refaults deactivate file but do not unlock anon",
+        flags: f(false, false, false, false, false),
+    },
+    Preset {
+        name: "linux-5.3",
+        description: "5.3: file refaults also let get_scan_count scan anon",
+        flags: f(true, false, false, false, false),
+    },
+    Preset {
+        name: "linux-5.7",
+        description: "5.7: per-node scan decisions; scan/rotate balancing; swappiness <= 100",
+        flags: f(true, true, false, false, false),
+    },
+    Preset {
+        name: "linux-5.8",
+        description: "5.8: IO-cost balancing, swappiness up to 200",
+        flags: f(true, true, true, false, false),
+    },
+    Preset {
+        name: "linux-6.1",
+        description: "6.1 classic LRU: anon workingset protection and anon shadows",
+        flags: f(true, true, true, true, false),
+    },
 ];
 
 /// Look a preset up by name; `Err` lists the known names.
 pub fn preset(name: &str) -> Result<&'static Preset, String> {
     PRESETS.iter().find(|p| p.name == name).ok_or_else(|| {
-        format!("unknown kernel preset {name:?}; known presets: {}", PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
+        format!(
+            "unknown kernel preset {name:?}; known presets: {}",
+            PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     })
 }
 
 /// Flags of a preset with overrides applied.
-pub fn resolve(preset_name: &str, overrides: &std::collections::BTreeMap<String, bool>) -> Result<Flags, String> {
+pub fn resolve(
+    preset_name: &str,
+    overrides: &std::collections::BTreeMap<String, bool>,
+) -> Result<Flags, String> {
     let mut flags = preset(preset_name)?.flags;
     for (k, v) in overrides {
         flags.set(k, *v)?;
@@ -123,10 +169,22 @@ mod tests {
     fn presets_differ_in_the_seed_flags() {
         let a = preset("linux-5.2").unwrap().flags;
         let b = preset("linux-5.3").unwrap().flags;
-        assert_eq!(Flags { refault_scan_anon: true, ..a }, b);
+        assert_eq!(
+            Flags {
+                refault_scan_anon: true,
+                ..a
+            },
+            b
+        );
         let c = preset("linux-5.7").unwrap().flags;
         let d = preset("linux-5.8").unwrap().flags;
-        assert_eq!(Flags { io_cost_balance: true, ..c }, d);
+        assert_eq!(
+            Flags {
+                io_cost_balance: true,
+                ..c
+            },
+            d
+        );
         assert_eq!(c.max_swappiness(), 100);
         assert_eq!(d.max_swappiness(), 200);
     }
@@ -135,6 +193,8 @@ mod tests {
         assert!(preset("linux-9.9").unwrap_err().contains("linux-5.8"));
         let mut o = std::collections::BTreeMap::new();
         o.insert("nope".to_string(), true);
-        assert!(resolve("linux-5.2", &o).unwrap_err().contains("refault_scan_anon"));
+        assert!(resolve("linux-5.2", &o)
+            .unwrap_err()
+            .contains("refault_scan_anon"));
     }
 }

@@ -65,7 +65,14 @@ pub enum Refs {
 /// `rp`: mappings with young PTEs; `rf`: PG_referenced was set (now cleared);
 /// `anon_needs_two_refs`: 5.9+ (`anon_workingset`), otherwise any young swap-backed page is
 /// activated at once (2.6.34-5.8).
-pub fn check_references(rp: u32, rf: bool, vm_exec: bool, vm_locked: bool, file: bool, anon_needs_two_refs: bool) -> (Refs, bool) {
+pub fn check_references(
+    rp: u32,
+    rf: bool,
+    vm_exec: bool,
+    vm_locked: bool,
+    file: bool,
+    anon_needs_two_refs: bool,
+) -> (Refs, bool) {
     // Second element: whether PG_referenced ends up set.
     if vm_locked {
         return (Refs::Activate, rf);
@@ -108,7 +115,13 @@ impl Mm {
 
     /// `shrink_active_list`: deactivate pages from the tail of an active list. Referenced
     /// executable file pages stay active; every other page goes to the inactive head.
-    pub fn shrink_active_list(&mut self, lv: usize, lru: usize, nr_to_scan: u64, sc: &mut ScanControl) {
+    pub fn shrink_active_list(
+        &mut self,
+        lv: usize,
+        lru: usize,
+        nr_to_scan: u64,
+        sc: &mut ScanControl,
+    ) {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
@@ -130,7 +143,8 @@ impl Mm {
                     if self.flags.io_cost_balance {
                         self.age_nonresident(lv, 1);
                     }
-                    self.trace.record(self.now, f, lru as u8, lru as u8, MoveReason::Rotate);
+                    self.trace
+                        .record(self.now, f, lru as u8, lru as u8, MoveReason::Rotate);
                     continue;
                 }
             }
@@ -138,7 +152,13 @@ impl Mm {
             self.frames.set(f, PG_WORKINGSET);
             self.lru_add_head(f);
             nr_deactivated += 1;
-            self.trace.record(self.now, f, lru as u8, (lru - 1) as u8, MoveReason::Deactivate);
+            self.trace.record(
+                self.now,
+                f,
+                lru as u8,
+                (lru - 1) as u8,
+                MoveReason::Deactivate,
+            );
         }
         self.counters.add(C::pgdeactivate, nr_deactivated);
         // <= 5.7: every referenced page counts as rotated, even the deactivated ones.
@@ -150,7 +170,13 @@ impl Mm {
 
     /// `shrink_inactive_list`: isolate a batch from the inactive tail and run it through
     /// `shrink_folio_list`; returns the number reclaimed.
-    pub fn shrink_inactive_list(&mut self, lv: usize, lru: usize, nr_to_scan: u64, sc: &mut ScanControl) -> u64 {
+    pub fn shrink_inactive_list(
+        &mut self,
+        lv: usize,
+        lru: usize,
+        nr_to_scan: u64,
+        sc: &mut ScanControl,
+    ) -> u64 {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
@@ -158,10 +184,22 @@ impl Mm {
         if taken == 0 {
             return 0;
         }
-        self.counters.add(if sc.kswapd { C::pgscan_kswapd } else { C::pgscan_direct }, taken);
-        self.counters.add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
+        self.counters.add(
+            if sc.kswapd {
+                C::pgscan_kswapd
+            } else {
+                C::pgscan_direct
+            },
+            taken,
+        );
+        self.counters
+            .add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
         self.note_reclaim_stat(lv, file, taken, 0);
-        let mut stat = NrStat { taken, file_taken: if file { taken } else { 0 }, ..Default::default() };
+        let mut stat = NrStat {
+            taken,
+            file_taken: if file { taken } else { 0 },
+            ..Default::default()
+        };
         let mut nr_pageout = 0u64;
         let mut reclaimed = 0u64;
         let mut nr_activated = 0u64;
@@ -178,7 +216,8 @@ impl Mm {
                         self.age_nonresident(lv, 1);
                     }
                     let to = self.frames.list[f as usize];
-                    self.trace.record(self.now, f, from, to, MoveReason::Activate);
+                    self.trace
+                        .record(self.now, f, from, to, MoveReason::Activate);
                 }
                 Outcome::Keep => {
                     self.lru_add_head(f);
@@ -188,8 +227,22 @@ impl Mm {
             }
         }
         sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS;
-        self.counters.add(if sc.kswapd { C::pgsteal_kswapd } else { C::pgsteal_direct }, reclaimed);
-        self.counters.add(if file { C::pgsteal_file } else { C::pgsteal_anon }, reclaimed);
+        self.counters.add(
+            if sc.kswapd {
+                C::pgsteal_kswapd
+            } else {
+                C::pgsteal_direct
+            },
+            reclaimed,
+        );
+        self.counters.add(
+            if file {
+                C::pgsteal_file
+            } else {
+                C::pgsteal_anon
+            },
+            reclaimed,
+        );
         // <= 5.7: pages put back on the active list count as rotated (`putback_inactive_pages`).
         self.note_reclaim_stat(lv, file, 0, nr_activated);
         // 5.8+: pageouts are the IO cost of reclaiming this type; 6.2+ also rotations.
@@ -214,7 +267,13 @@ impl Mm {
     }
 
     /// One page of `shrink_folio_list` (6.x order of checks).
-    fn shrink_folio(&mut self, f: u32, sc: &mut ScanControl, stat: &mut NrStat, nr_pageout: &mut u64) -> Outcome {
+    fn shrink_folio(
+        &mut self,
+        f: u32,
+        sc: &mut ScanControl,
+        stat: &mut NrStat,
+        nr_pageout: &mut u64,
+    ) -> Outcome {
         let flags = self.frames.flags[f as usize];
         if flags & PG_LOCKED != 0 {
             return Outcome::Keep;
@@ -245,8 +304,14 @@ impl Mm {
         }
         let (rp, vmf) = self.folio_referenced(f);
         let rf = self.frames.test_clear(f, PG_REFERENCED);
-        let (refs, referenced) =
-            check_references(rp, rf, vmf & VM_EXEC != 0, vmf & VM_LOCKED != 0, file, self.flags.anon_workingset);
+        let (refs, referenced) = check_references(
+            rp,
+            rf,
+            vmf & VM_EXEC != 0,
+            vmf & VM_LOCKED != 0,
+            file,
+            self.flags.anon_workingset,
+        );
         if referenced {
             self.frames.set(f, PG_REFERENCED);
         }
@@ -295,7 +360,10 @@ impl Mm {
     /// The activate path of `shrink_folio_list`: a swap-cache page on a half-full swap device
     /// gives its slot back (`folio_free_swap`), since it will stay resident a while.
     fn activate_outcome(&mut self, f: u32) -> Outcome {
-        if self.frames.has(f, PG_SWAPCACHE) && self.swap.as_ref().is_some_and(|s| s.full()) && !self.frames.has(f, PG_WRITEBACK) {
+        if self.frames.has(f, PG_SWAPCACHE)
+            && self.swap.as_ref().is_some_and(|s| s.full())
+            && !self.frames.has(f, PG_WRITEBACK)
+        {
             self.free_swap_slot(f);
             self.frames.set(f, PG_DIRTY);
         }
@@ -328,7 +396,9 @@ impl Mm {
         let (dev, lba) = if file {
             (self.spaces[sp].device, self.spaces[sp].lba + idx as u64)
         } else {
-            let Some(swap) = self.swap.as_ref() else { return false };
+            let Some(swap) = self.swap.as_ref() else {
+                return false;
+            };
             (swap.device, self.spaces[sp].swap[idx] as u64)
         };
         self.frames.set(f, PG_RECLAIM);
@@ -338,7 +408,8 @@ impl Mm {
             self.nr_writeback += 1;
         }
         self.counters.add(C::nr_vmscan_write, 1);
-        self.counters.add(if file { C::pgpgout } else { C::pswpout }, 1);
+        self.counters
+            .add(if file { C::pgpgout } else { C::pswpout }, 1);
         let scale = self.scale;
         let now = self.now + sc.cpu_ns;
         let d = &mut self.devices[dev];
@@ -362,13 +433,18 @@ impl Mm {
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as usize;
         let file = !self.frames.has(f, PG_SWAPBACKED);
-        let shadow = if file || self.flags.anon_workingset { self.workingset_eviction(f) } else { 0 };
+        let shadow = if file || self.flags.anon_workingset {
+            self.workingset_eviction(f)
+        } else {
+            0
+        };
         let from = self.frames.list[f as usize];
         self.uninstall(f);
         if !self.spaces[sp].dead {
             self.spaces[sp].shadow[idx] = shadow;
         }
-        self.trace.record(self.now, f, from, LIST_FREE, MoveReason::Evict);
+        self.trace
+            .record(self.now, f, from, LIST_FREE, MoveReason::Evict);
         self.free_frame(f);
     }
 
@@ -377,7 +453,13 @@ impl Mm {
         if lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE {
             let file = lru == LRU_ACTIVE_FILE;
             let allowed = if self.flags.scan_decisions_per_node {
-                sc.may_deactivate & if file { DEACTIVATE_FILE } else { DEACTIVATE_ANON } != 0
+                sc.may_deactivate
+                    & if file {
+                        DEACTIVATE_FILE
+                    } else {
+                        DEACTIVATE_ANON
+                    }
+                    != 0
             } else {
                 self.inactive_list_is_low(lv, file, true)
             };
@@ -403,10 +485,10 @@ impl Mm {
         let mut reclaimed = 0u64;
         let mut scan_adjusted = false;
         while nr[LRU_INACTIVE_ANON] > 0 || nr[LRU_ACTIVE_FILE] > 0 || nr[LRU_INACTIVE_FILE] > 0 {
-            for lru in 0..4 {
-                if nr[lru] > 0 {
-                    let n = nr[lru].min(chunk);
-                    nr[lru] -= n;
+            for (lru, left) in nr.iter_mut().enumerate() {
+                if *left > 0 {
+                    let n = (*left).min(chunk);
+                    *left -= n;
                     reclaimed += self.shrink_list(lv, lru, n, sc);
                 }
             }
@@ -419,7 +501,11 @@ impl Mm {
             if file_left == 0 || anon_left == 0 {
                 break;
             }
-            let (small, other) = if file_left > anon_left { (0usize, 2usize) } else { (2, 0) };
+            let (small, other) = if file_left > anon_left {
+                (0usize, 2usize)
+            } else {
+                (2, 0)
+            };
             let small_left = if small == 0 { anon_left } else { file_left };
             let pct = small_left * 100 / (targets[small] + targets[small + 1] + 1);
             nr[small] = 0;
@@ -601,7 +687,8 @@ impl Mm {
         }
         self.frames.flags[f as usize] = 0;
         self.uninstall(f);
-        self.trace.record(self.now, f, from, LIST_FREE, MoveReason::Free);
+        self.trace
+            .record(self.now, f, from, LIST_FREE, MoveReason::Free);
         self.frames.list[f as usize] = LIST_ISOLATED;
         self.free_frame(f);
     }
@@ -654,13 +741,22 @@ mod tests {
         assert_eq!(t(0, true, false, true), Refs::ReclaimClean); // used-once read() cache
         assert_eq!(t(0, true, false, false), Refs::Reclaim);
         assert_eq!(t(0, false, false, true), Refs::Reclaim);
-        assert_eq!(check_references(0, false, false, true, true, true).0, Refs::Activate);
+        assert_eq!(
+            check_references(0, false, false, true, true, true).0,
+            Refs::Activate
+        );
     }
 
     #[test]
     fn young_anon_activates_at_once_before_5_9() {
-        assert_eq!(check_references(1, false, false, false, false, false).0, Refs::Activate);
-        assert_eq!(check_references(1, false, false, false, false, true).0, Refs::Keep);
+        assert_eq!(
+            check_references(1, false, false, false, false, false).0,
+            Refs::Activate
+        );
+        assert_eq!(
+            check_references(1, false, false, false, false, true).0,
+            Refs::Keep
+        );
         // Keep sets PG_referenced so the next young encounter activates.
         assert!(check_references(1, false, false, false, true, true).1);
     }

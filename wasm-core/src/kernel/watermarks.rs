@@ -35,13 +35,22 @@ impl Watermarks {
     /// `__setup_per_zone_wmarks` for a single zone of `ram_pages` pages:
     /// min = min_free_kbytes in pages; gap = max(min/4, managed * scale_factor / 10000);
     /// low = min + gap; high = low + gap. Converted to frames of `scale` pages (rounded up).
-    pub fn compute(ram_pages: u64, min_free_kbytes: u64, watermark_scale_factor: u32, scale: u64) -> Watermarks {
+    pub fn compute(
+        ram_pages: u64,
+        min_free_kbytes: u64,
+        watermark_scale_factor: u32,
+        scale: u64,
+    ) -> Watermarks {
         let min = min_free_kbytes / 4;
         let gap = (min / 4).max(ram_pages * watermark_scale_factor as u64 / 10_000);
         let low = min + gap;
         let high = low + gap;
         let fr = |p: u64| p.div_ceil(scale);
-        Watermarks { min: fr(min), low: fr(low), high: fr(high) }
+        Watermarks {
+            min: fr(min),
+            low: fr(low),
+            high: fr(high),
+        }
     }
 }
 

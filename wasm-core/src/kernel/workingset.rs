@@ -38,7 +38,12 @@ impl Mm {
             self.age_nonresident(lv, 1);
             self.lruvecs[lv].nonresident_age
         };
-        Shadow { age, workingset: self.frames.has(f, PG_WORKINGSET), lruvec: lv as u16 }.pack()
+        Shadow {
+            age,
+            workingset: self.frames.has(f, PG_WORKINGSET),
+            lruvec: lv as u16,
+        }
+        .pack()
     }
 
     /// The workingset size a refault of this type competes against (`workingset_refault`):
@@ -51,9 +56,16 @@ impl Mm {
         }
         let swap = self.swap_free() > 0;
         if file {
-            l.size(LRU_ACTIVE_FILE) + if swap { l.size(LRU_ACTIVE_ANON) + l.size(LRU_INACTIVE_ANON) } else { 0 }
+            l.size(LRU_ACTIVE_FILE)
+                + if swap {
+                    l.size(LRU_ACTIVE_ANON) + l.size(LRU_INACTIVE_ANON)
+                } else {
+                    0
+                }
         } else {
-            l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE) + if swap { l.size(LRU_ACTIVE_ANON) } else { 0 }
+            l.size(LRU_ACTIVE_FILE)
+                + l.size(LRU_INACTIVE_FILE)
+                + if swap { l.size(LRU_ACTIVE_ANON) } else { 0 }
         }
     }
 
@@ -62,23 +74,50 @@ impl Mm {
     pub fn workingset_refault(&mut self, f: u32, packed: u64) -> Option<RefaultOutcome> {
         let shadow = Shadow::unpack(packed)?;
         let file = !self.frames.has(f, PG_SWAPBACKED);
-        self.counters.add(if file { C::workingset_refault_file } else { C::workingset_refault_anon }, 1);
+        self.counters.add(
+            if file {
+                C::workingset_refault_file
+            } else {
+                C::workingset_refault_anon
+            },
+            1,
+        );
         let lv = (shadow.lruvec as usize).min(self.lruvecs.len() - 1);
         let distance = self.lruvecs[lv].nonresident_age.wrapping_sub(shadow.age);
         let ws = self.refault_workingset_size(lv, file);
-        let mut out = RefaultOutcome { distance, workingset_size: ws, activated: false, restored: false };
-        self.trace.record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
+        let mut out = RefaultOutcome {
+            distance,
+            workingset_size: ws,
+            activated: false,
+            restored: false,
+        };
+        self.trace
+            .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
         if !refault_activates(distance, ws) {
             return Some(out);
         }
         self.frames.set(f, PG_ACTIVE);
         self.age_nonresident(lv, 1);
         self.lruvecs[lv].workingset_activate[file as usize] += 1;
-        self.counters.add(if file { C::workingset_activate_file } else { C::workingset_activate_anon }, 1);
+        self.counters.add(
+            if file {
+                C::workingset_activate_file
+            } else {
+                C::workingset_activate_anon
+            },
+            1,
+        );
         out.activated = true;
         if shadow.workingset {
             self.frames.set(f, PG_WORKINGSET);
-            self.counters.add(if file { C::workingset_restore_file } else { C::workingset_restore_anon }, 1);
+            self.counters.add(
+                if file {
+                    C::workingset_restore_file
+                } else {
+                    C::workingset_restore_anon
+                },
+                1,
+            );
             // 5.8+: thrashing of the established workingset is the cost of reclaiming this type.
             self.lru_note_cost(lv, file, 1, 0);
             out.restored = true;
@@ -90,9 +129,7 @@ impl Mm {
     /// clock by the page for both types (5.8+), or by one for file pages only (<= 5.7).
     pub fn workingset_activation(&mut self, f: u32) {
         let lv = self.frames.lruvec[f as usize] as usize;
-        if self.flags.io_cost_balance {
-            self.age_nonresident(lv, 1);
-        } else if !self.frames.has(f, PG_SWAPBACKED) {
+        if self.flags.io_cost_balance || !self.frames.has(f, PG_SWAPBACKED) {
             self.age_nonresident(lv, 1);
         }
     }

@@ -27,7 +27,9 @@ impl Size {
             "GiB" => 1073741824.0,
             "T" | "TB" => 1e12,
             "TiB" => 1099511627776.0,
-            _ => return Err(format!("unknown size unit {unit:?} in {s:?}; use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB")),
+            _ => return Err(format!(
+                "unknown size unit {unit:?} in {s:?}; use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB"
+            )),
         };
         let v = num * mult;
         if !(0.0..1.8e19).contains(&v) {
@@ -56,7 +58,11 @@ impl Duration {
             "" | "s" => 1e9,
             "min" => 60e9,
             "h" => 3600e9,
-            _ => return Err(format!("unknown time unit {unit:?} in {s:?}; use ns, us, ms, s, min or h")),
+            _ => {
+                return Err(format!(
+                    "unknown time unit {unit:?} in {s:?}; use ns, us, ms, s, min or h"
+                ))
+            }
         };
         let v = num * mult;
         if !(0.0..1.8e19).contains(&v) {
@@ -75,7 +81,9 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
         .unwrap_or(t.len());
     let (n, u) = t.split_at(end);
     let n: String = n.chars().filter(|c| *c != '_').collect();
-    let num: f64 = n.parse().map_err(|_| format!("expected a number with a unit, got {s:?}"))?;
+    let num: f64 = n
+        .parse()
+        .map_err(|_| format!("expected a number with a unit, got {s:?}"))?;
     if !num.is_finite() {
         return Err(format!("expected a finite number, got {s:?}"));
     }
@@ -124,7 +132,9 @@ macro_rules! unit_serde {
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<$t, E> {
                 if !(v >= 0.0 && v.is_finite()) {
-                    return Err(E::custom(format!("must be a non-negative finite number, got {v}")));
+                    return Err(E::custom(format!(
+                        "must be a non-negative finite number, got {v}"
+                    )));
                 }
                 $from_float(v).ok_or_else(|| E::custom(format!("{v} is out of range")))
             }
@@ -171,7 +181,9 @@ mod tests {
         assert_eq!(Size::parse("200MB").unwrap().0, 200_000_000);
         assert_eq!(Size::parse("1.5KiB").unwrap().0, 1536);
         assert_eq!(Size::parse("4096").unwrap().0, 4096);
-        assert!(Size::parse("12 parsecs").unwrap_err().contains("unknown size unit"));
+        assert!(Size::parse("12 parsecs")
+            .unwrap_err()
+            .contains("unknown size unit"));
         assert!(Size::parse("GiB").is_err());
     }
     #[test]
@@ -186,8 +198,12 @@ mod tests {
         use serde::de::{value::Error, IntoDeserializer};
         let secs = |v: u64| Duration::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
         assert_eq!(secs(2).unwrap().0, 2_000_000_000);
-        assert!(secs(u64::MAX / 10).unwrap_err().to_string().contains("out of range"));
-        let float_secs = |v: f64| Duration::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
+        assert!(secs(u64::MAX / 10)
+            .unwrap_err()
+            .to_string()
+            .contains("out of range"));
+        let float_secs =
+            |v: f64| Duration::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
         assert!(float_secs(1e30).is_err());
         let bytes = |v: f64| Size::deserialize(IntoDeserializer::<Error>::into_deserializer(v));
         assert_eq!(bytes(1.5).unwrap().0, 2);

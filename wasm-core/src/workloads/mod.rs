@@ -12,18 +12,46 @@ pub const PAGE: u64 = 4096;
 #[derive(Debug, Clone)]
 pub enum Instr {
     /// Create (or, for a shared name, attach to) an anonymous region.
-    Anon { region: usize, pages: u64, shared: bool, name: String },
+    Anon {
+        region: usize,
+        pages: u64,
+        shared: bool,
+        name: String,
+    },
     /// Map `pages` pages of file space `space` starting at `offset`.
-    Mmap { region: usize, space: u32, offset: u64, pages: u64, exec: bool, write: bool, recency: bool },
-    Munmap { region: usize },
-    Free { region: usize },
+    Mmap {
+        region: usize,
+        space: u32,
+        offset: u64,
+        pages: u64,
+        exec: bool,
+        write: bool,
+        recency: bool,
+    },
+    Munmap {
+        region: usize,
+    },
+    Free {
+        region: usize,
+    },
     Touch(Rc<Access>),
     Read(Rc<Access>),
     Write(Rc<Access>),
-    Sleep { ns: u64 },
-    Mark { name: String },
-    LoopStart { end: usize, count: Option<u64>, duration: Option<u64>, record: Record },
-    LoopEnd { start: usize },
+    Sleep {
+        ns: u64,
+    },
+    Mark {
+        name: String,
+    },
+    LoopStart {
+        end: usize,
+        count: Option<u64>,
+        duration: Option<u64>,
+        record: Record,
+    },
+    LoopEnd {
+        start: usize,
+    },
 }
 
 /// The common shape of touch/read/write: which pages, in what order, how fast.

@@ -19,7 +19,11 @@ pub fn run(scn: &Scenario, variant: &str) -> RunReport {
 }
 
 pub fn rounds(r: &RunReport, task: &str) -> Vec<f64> {
-    r.tasks.iter().find(|t| t.name == task).and_then(|t| t.rounds_s.clone()).expect("task with rounds")
+    r.tasks
+        .iter()
+        .find(|t| t.name == task)
+        .and_then(|t| t.rounds_s.clone())
+        .expect("task with rounds")
 }
 
 pub fn median(v: &[f64]) -> f64 {
