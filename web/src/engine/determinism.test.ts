@@ -1,0 +1,55 @@
+// Determinism across targets: the same scenario and variant give bit-identical reports from
+// the WebAssembly build (web/pkg, under Node) and the native CLI (`reclaim run --json`).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initSync, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+function nativeReport(file: string, variant: string): unknown {
+  const out = execFileSync(
+    'cargo',
+    ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '--bin', 'reclaim', '--', 'run', file, '--variant', variant, '--json'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
+  return JSON.parse(out);
+}
+
+function wasmReport(file: string, variant: string): unknown {
+  const text = readFileSync(root + file, 'utf8');
+  const sim = WasmSimulation.fromScenario(text, variant);
+  try {
+    return JSON.parse(sim.run_to_end_json());
+  } finally {
+    sim.free();
+  }
+}
+
+beforeAll(() => {
+  initSync({ module: readFileSync(root + 'web/pkg/reclaim_core_bg.wasm') });
+});
+
+describe('native and wasm runs are identical', () => {
+  // S000 exercises reclaim, swap and refaults at full scale; S004b adds random workloads,
+  // several tasks and concurrent IO.
+  for (const [file, variants] of [
+    ['scenarios/s000-thrash.toml', ['before', 'after']],
+    ['scenarios/s004b-parallelio.toml', ['before', 'after']],
+  ] as const) {
+    for (const variant of variants) {
+      it(`${file} ${variant}`, () => {
+        const w = wasmReport(file, variant) as { counters: Record<string, number> };
+        const n = nativeReport(file, variant);
+        expect(w.counters.pgscan_kswapd + w.counters.pgscan_direct).toBeGreaterThan(0);
+        expect(w).toStrictEqual(n);
+      }, 120_000);
+    }
+  }
+
+  it('reports bad scenario text with its line', () => {
+    expect(() => scenario_info('title = "x"\n[machine]\nram = "lots"\n')).toThrow(/line 3/);
+    expect(() => WasmSimulation.fromScenario('nonsense = [', 'before')).toThrow(/line 1/);
+  });
+});
