@@ -1,0 +1,46 @@
+// The engine benchmarks of wasm-core/benches/engine.rs, run on the WebAssembly build (web/pkg)
+// under Node. Prints one JSON object per line, like the native bench.
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+
+const root = new URL('../', import.meta.url);
+initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', root)) });
+
+const RUNS = 5;
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const variantsOf = (text) => [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((m) => m[1]);
+
+function bench(path) {
+  const text = readFileSync(new URL(path, root), 'utf8');
+  const variants = variantsOf(text);
+  const walls = [];
+  let sum = {};
+  for (let i = 0; i < RUNS; i++) {
+    sum = {};
+    const t0 = performance.now();
+    for (const v of variants) {
+      const sim = WasmSimulation.fromScenario(text, v);
+      const r = JSON.parse(sim.run_to_end_json());
+      sim.free();
+      for (const [k, c] of Object.entries(r.counters)) sum[k] = (sum[k] ?? 0) + c;
+    }
+    walls.push((performance.now() - t0) / 1000);
+  }
+  return [median(walls), sum];
+}
+
+for (const [name, path] of [['hit_seq', 'wasm-core/benches/scenarios/hit-seq.toml'], ['hit_random', 'wasm-core/benches/scenarios/hit-random.toml']]) {
+  const [wall, c] = bench(path);
+  const accesses = 40_000_000 + c.pgfault;
+  console.log(JSON.stringify({ bench: name, wall_s: wall, accesses, per_s: accesses / wall }));
+}
+{
+  const [wall, c] = bench('wasm-core/benches/scenarios/reclaim-anon.toml');
+  const scanned = c.pgscan_kswapd + c.pgscan_direct + c.pgrefill;
+  console.log(JSON.stringify({ bench: 'reclaim_scan', wall_s: wall, scanned, per_s: scanned / wall }));
+}
+{
+  const [wall] = bench('scenarios/s000-thrash.toml');
+  console.log(JSON.stringify({ bench: 's000_both_variants', wall_s: wall }));
+}

@@ -1,0 +1,53 @@
+//! Engine benchmarks (`cargo bench`, or `npm run bench` for the table in BENCHMARKS.md):
+//! page accesses per second on the hit path, pages scanned per second under reclaim, and the
+//! full-scale S000 (both variants). Prints one JSON object per line; medians of several runs.
+use std::time::Instant;
+
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
+
+const RUNS: usize = 5;
+
+fn load(path: &str) -> reclaim_core::scenario::Scenario {
+    let p = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    parse(&std::fs::read_to_string(&p).unwrap()).unwrap()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Run every variant of a scenario `RUNS` times; returns (median wall seconds of one pass over
+/// all variants, the counters of the last pass summed over variants).
+fn bench(path: &str) -> (f64, std::collections::BTreeMap<String, u64>) {
+    let scn = load(path);
+    let mut walls = Vec::new();
+    let mut sum = std::collections::BTreeMap::new();
+    for _ in 0..RUNS {
+        sum.clear();
+        let t0 = Instant::now();
+        for v in &scn.variants {
+            let r = Simulation::new(&scn, &v.name).unwrap().run_to_end();
+            for (k, c) in r.counters {
+                *sum.entry(k).or_insert(0) += c;
+            }
+        }
+        walls.push(t0.elapsed().as_secs_f64());
+    }
+    (median(walls), sum)
+}
+
+fn main() {
+    // `cargo bench` passes --bench; ignore arguments.
+    for (name, path) in [("hit_seq", "benches/scenarios/hit-seq.toml"), ("hit_random", "benches/scenarios/hit-random.toml")] {
+        let (wall, c) = bench(path);
+        let accesses = 40_000_000u64 + c["pgfault"];
+        println!(r#"{{"bench":"{name}","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#, accesses as f64 / wall);
+    }
+    let (wall, c) = bench("benches/scenarios/reclaim-anon.toml");
+    let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
+    println!(r#"{{"bench":"reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#, scanned as f64 / wall);
+    let (wall, _) = bench("../scenarios/s000-thrash.toml");
+    println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
+}
