@@ -40,14 +40,23 @@ fn bench(path: &str) -> (f64, std::collections::BTreeMap<String, u64>) {
 
 fn main() {
     // `cargo bench` passes --bench; ignore arguments.
-    for (name, path) in [("hit_seq", "benches/scenarios/hit-seq.toml"), ("hit_random", "benches/scenarios/hit-random.toml")] {
+    for (name, path) in [
+        ("hit_seq", "benches/scenarios/hit-seq.toml"),
+        ("hit_random", "benches/scenarios/hit-random.toml"),
+    ] {
         let (wall, c) = bench(path);
         let accesses = 40_000_000u64 + c["pgfault"];
-        println!(r#"{{"bench":"{name}","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#, accesses as f64 / wall);
+        println!(
+            r#"{{"bench":"{name}","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#,
+            accesses as f64 / wall
+        );
     }
     let (wall, c) = bench("benches/scenarios/reclaim-anon.toml");
     let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
-    println!(r#"{{"bench":"reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#, scanned as f64 / wall);
+    println!(
+        r#"{{"bench":"reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
+        scanned as f64 / wall
+    );
     let (wall, _) = bench("../scenarios/s000-thrash.toml");
     println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
 }

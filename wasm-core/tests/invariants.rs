@@ -114,6 +114,23 @@ fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
 }
 
 #[test]
+fn stalled_allocators_wait_for_io_instead_of_spinning() {
+    // Swap fills up, anon outgrows RAM, and a second task keeps reading from a disk: two
+    // tasks stall in the allocator while IO is in flight. They must sleep until IO completes
+    // (not spin at one instant) and the run must end in an OOM kill.
+    let r = run_checked(
+        &scenario(29, 11, "ssd", "hdd", 27, "linux-5.7", 31, 13, 3, 1),
+        "v",
+    );
+    assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
+    assert!(
+        r.counters["allocstall"] < 200_000,
+        "allocstall {}",
+        r.counters["allocstall"]
+    );
+}
+
+#[test]
 fn dirty_pages_are_written_before_their_frames_are_reused() {
     let r = run_checked(
         &scenario(16, 64, "nvme", "ssd", 60, "linux-6.1", 8, 24, 3, 2),
@@ -172,6 +189,9 @@ proptest! {
         rounds in 1u64..4,
         mix in 0u8..4,
     ) {
+        if std::env::var("INVARIANTS_TRACE").is_ok() {
+            eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix}");
+        }
         let r = run_checked(&scenario(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix), "v");
         prop_assert!(r.counters["pgsteal_kswapd"] <= r.counters["pgscan_kswapd"]);
         prop_assert!(r.counters["pgsteal_direct"] <= r.counters["pgscan_direct"]);

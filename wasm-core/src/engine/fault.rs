@@ -80,20 +80,15 @@ impl Mm {
             }
             let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
             if no_progress >= 16 || hopeless {
-                if self.io_in_flight() > 0 {
-                    return Alloc::Wait(now + stall);
-                }
-                if self.nr_free() > 0 && hopeless && no_progress < 16 {
-                    // Dip into the reserve once rather than kill while some memory is left.
-                    return Alloc::Frame(self.take_free_frame().unwrap(), stall);
+                if let Some(t) = self.earliest_io_completion() {
+                    // Writeback or reads in flight will free or unlock pages: sleep until the
+                    // first completes (the kernel throttles reclaimers on writeback similarly)
+                    // rather than spin, or ping-pong with other stalled tasks at one instant.
+                    return Alloc::Wait(t.max(now + stall));
                 }
                 return Alloc::Oom(stall);
             }
         }
-    }
-
-    pub fn io_in_flight(&self) -> usize {
-        self.io.iter().filter(|r| r.is_some()).count()
     }
 
     /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
@@ -136,6 +131,7 @@ impl Mm {
         // `do_swap_page`: read the page back into the swap cache.
         self.counters.add(C::pgmajfault, 1);
         self.counters.add(C::pswpin, 1);
+        self.last_fault_major = true;
         self.frames.set(f, PG_SWAPCACHE | PG_LOCKED);
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
         self.install(f, sp, idx as u32);
@@ -163,7 +159,10 @@ impl Mm {
     }
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
-    /// completes); the faulting page is `idx`. Returns the completion time, or OOM/Wait.
+    /// completes); the faulting page is `idx`. The faulting page is allocated like any page
+    /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
+    /// is best effort without direct reclaim, as `readahead_gfp_mask` (`__GFP_NORETRY`) makes
+    /// readahead give up rather than push hard. Returns when the faulting page's IO completes.
     pub fn file_read(
         &mut self,
         sp: u32,
@@ -173,7 +172,6 @@ impl Mm {
         hi: u64,
         now: u64,
     ) -> Access {
-        let len = hi - lo;
         let window = (RA_PAGES / self.scale).max(1);
         let (start, n) = match ra {
             Readahead::None => (idx, 1),
@@ -183,72 +181,72 @@ impl Mm {
                 (s, window.min(hi - s))
             }
         };
-        let _ = len;
-        let mut stall = 0u64;
-        let mut frames = Vec::with_capacity(n as usize);
-        let mut run_start = u64::MAX;
-        let mut runs: Vec<(u64, Vec<u32>)> = Vec::new();
+        let stall = match self.alloc_frame(now) {
+            Alloc::Frame(f, stall) => {
+                self.add_cache_page(f, sp, idx);
+                stall
+            }
+            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Oom(_) => return Access::Oom,
+        };
         for p in start..start + n {
-            if self.spaces[sp as usize].pages[p as usize] != NIL {
-                if run_start != u64::MAX {
-                    runs.push((run_start, std::mem::take(&mut frames)));
-                    run_start = u64::MAX;
-                }
+            if p == idx || self.spaces[sp as usize].pages[p as usize] != NIL {
                 continue;
             }
-            let f = match self.alloc_frame(now + stall) {
-                Alloc::Frame(f, s) => {
-                    stall += s;
-                    f
-                }
-                Alloc::Wait(t) if p == idx || (runs.is_empty() && frames.is_empty()) => {
-                    if frames.is_empty() && runs.is_empty() {
-                        return Access::Wait(t);
-                    }
-                    break;
-                }
-                Alloc::Oom(_) if runs.is_empty() && frames.is_empty() => return Access::Oom,
-                _ => break,
-            };
-            self.frames.lruvec[f as usize] = 0;
-            self.frames.flags[f as usize] = PG_LOCKED;
-            let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
-            self.install(f, sp, p as u32);
-            if shadow != 0 {
-                self.workingset_refault(f, shadow);
+            if self.nr_free() <= self.wmark.min {
+                break;
             }
-            self.lru_add_new(f);
-            if run_start == u64::MAX {
-                run_start = p;
-            }
-            frames.push(f);
+            let f = self.take_free_frame().unwrap();
+            self.add_cache_page(f, sp, p);
         }
-        if run_start != u64::MAX && !frames.is_empty() {
-            runs.push((run_start, frames));
-        }
+        // Submit one request per contiguous run of newly added (locked) pages.
         let scale = self.scale;
         let dev = self.spaces[sp as usize].device;
         let base = self.spaces[sp as usize].lba;
-        let mut t = now + stall + MAJOR_FAULT_NS;
+        let t = now + stall + MAJOR_FAULT_NS;
         let mut wait_until = t;
-        for (first, fr) in runs {
-            let pages = fr.len() as u64;
+        let mut p = start;
+        while p < start + n {
+            let is_new = |mm: &Mm, q: u64| {
+                let f = mm.spaces[sp as usize].pages[q as usize];
+                f != NIL && mm.frames.has(f, PG_LOCKED) && mm.ready_at[f as usize] == u64::MAX
+            };
+            if !is_new(self, p) {
+                p += 1;
+                continue;
+            }
+            let first = p;
+            let mut frames = Vec::new();
+            while p < start + n && is_new(self, p) {
+                frames.push(self.spaces[sp as usize].pages[p as usize]);
+                p += 1;
+            }
+            let pages = frames.len() as u64;
             self.counters.add(C::pgpgin, pages);
             let done =
                 self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
-            if fr.iter().any(|&f| {
-                self.frames.space[f as usize] == sp && self.frames.index[f as usize] as u64 == idx
-            }) {
+            if (first..p).contains(&idx) {
                 wait_until = done;
             }
-            t = t.max(now);
-            self.finish_read(fr, done);
+            self.finish_read(frames, done);
         }
-        if self.spaces[sp as usize].pages[idx as usize] == NIL {
-            // The faulting page itself could not be allocated: wait for memory.
-            return Access::Wait(wait_until.max(now + stall + 1));
-        }
+        self.counters.add(C::pgmajfault, 1);
+        self.last_fault_major = true;
         Access::Wait(wait_until)
+    }
+
+    /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
+    /// refault check of its shadow entry.
+    fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
+        self.frames.lruvec[f as usize] = 0;
+        self.frames.flags[f as usize] = PG_LOCKED;
+        self.ready_at[f as usize] = u64::MAX;
+        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
+        self.install(f, sp, p as u32);
+        if shadow != 0 {
+            self.workingset_refault(f, shadow);
+        }
+        self.lru_add_new(f);
     }
 
     /// Register a read completing at `done` for locked frames.
@@ -256,8 +254,7 @@ impl Mm {
         for &f in &frames {
             self.ready_at[f as usize] = done;
         }
-        let id = self.add_io(IoReq::Read { frames });
-        self.schedule(done, Event::Io(id));
+        self.submit_io(IoReq::Read { frames }, done);
     }
 
     /// An IO request completed.
@@ -301,8 +298,7 @@ impl Mm {
         self.counters.add(C::pgpgout, 1);
         let scale = self.scale;
         let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
-        let id = self.add_io(IoReq::Write { frames: vec![f] });
-        self.schedule(done, Event::Io(id));
+        self.submit_io(IoReq::Write { frames: vec![f] }, done);
         done
     }
 

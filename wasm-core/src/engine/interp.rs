@@ -353,9 +353,14 @@ impl Simulation {
                             (Hint::Sequential, _) => Readahead::Forward,
                             _ => Readahead::None,
                         };
-                        self.tasks[ti].major_faults += 1;
-                        self.mm
-                            .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
+                        self.mm.last_fault_major = false;
+                        let res =
+                            self.mm
+                                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now);
+                        if self.mm.last_fault_major {
+                            self.tasks[ti].major_faults += 1;
+                        }
+                        res
                     }
                 }
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
@@ -414,9 +419,9 @@ impl Simulation {
                 if self.mm.spaces[sp as usize].dead {
                     return Acc::Done(0);
                 }
-                let swapped = self.mm.spaces[sp as usize].swap[idx as usize] != NIL;
+                self.mm.last_fault_major = false;
                 let res = self.mm.fault_anon(sp, idx, now);
-                if swapped && matches!(res, Acc::Wait(_)) {
+                if self.mm.last_fault_major {
                     self.tasks[ti].major_faults += 1;
                 }
                 if let Acc::Done(stall) = res {
@@ -431,8 +436,6 @@ impl Simulation {
             }
             SpaceKind::File => {
                 self.mm.counters.add(C::pgfault, 1);
-                self.mm.counters.add(C::pgmajfault, 1);
-                self.tasks[ti].major_faults += 1;
                 let hint_none = r.vmflags & VM_LOCKED != 0;
                 let ra = if hint_none {
                     Readahead::None
@@ -441,8 +444,14 @@ impl Simulation {
                 } else {
                     Readahead::Around
                 };
-                self.mm
-                    .file_read(sp, idx, ra, r.offset, r.offset + r.pages, now)
+                self.mm.last_fault_major = false;
+                let res = self
+                    .mm
+                    .file_read(sp, idx, ra, r.offset, r.offset + r.pages, now);
+                if self.mm.last_fault_major {
+                    self.tasks[ti].major_faults += 1;
+                }
+                res
             }
         }
     }

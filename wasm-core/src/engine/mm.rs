@@ -133,6 +133,8 @@ pub struct Mm {
     events: BinaryHeap<Reverse<(u64, u64, Event)>>,
     seq: u64,
     pub io: Vec<Option<IoReq>>,
+    /// Completion time of each in-flight request (parallel to `io`).
+    io_done_at: Vec<u64>,
     io_free: Vec<u32>,
     /// When a locked frame's read completes.
     pub ready_at: Vec<u64>,
@@ -146,6 +148,8 @@ pub struct Mm {
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
     pub balance_hist: [u64; 4],
     pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
+    /// Set by a fault that submitted IO (a major fault), for per-task accounting.
+    pub last_fault_major: bool,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::kernel::vmscan::Kswapd,
 }
@@ -172,6 +176,7 @@ impl Mm {
             events: BinaryHeap::new(),
             seq: 0,
             io: Vec::new(),
+            io_done_at: Vec::new(),
             io_free: Vec::new(),
             ready_at: vec![0; nframes],
             trace: MoveTrace {
@@ -185,6 +190,7 @@ impl Mm {
             nr_writeback: 0,
             flush_all: false,
             balance_hist: [0; 4],
+            last_fault_major: false,
             last_balance: None,
             kswapd: crate::kernel::vmscan::Kswapd {
                 sleeping: true,
@@ -206,14 +212,28 @@ impl Mm {
         self.events.pop().map(|Reverse((t, _, e))| (t, e))
     }
 
-    pub fn add_io(&mut self, req: IoReq) -> u32 {
-        if let Some(id) = self.io_free.pop() {
+    /// Register a request completing at `done` and schedule its completion event.
+    pub fn submit_io(&mut self, req: IoReq, done: u64) {
+        let id = if let Some(id) = self.io_free.pop() {
             self.io[id as usize] = Some(req);
+            self.io_done_at[id as usize] = done;
             id
         } else {
             self.io.push(Some(req));
+            self.io_done_at.push(done);
             (self.io.len() - 1) as u32
-        }
+        };
+        self.schedule(done, Event::Io(id));
+    }
+
+    /// When the earliest request in flight completes.
+    pub fn earliest_io_completion(&self) -> Option<u64> {
+        self.io
+            .iter()
+            .zip(&self.io_done_at)
+            .filter(|(r, _)| r.is_some())
+            .map(|(_, &t)| t)
+            .min()
     }
     pub fn take_io(&mut self, id: u32) -> Option<IoReq> {
         let r = self.io[id as usize].take();

@@ -218,8 +218,7 @@ impl Simulation {
                 n * mm.scale,
                 crate::devices::IoDir::Write,
             );
-            let id = mm.add_io(mm::IoReq::Write { frames });
-            mm.schedule(done, Event::Io(id));
+            mm.submit_io(mm::IoReq::Write { frames }, done);
             i = j;
         }
     }

@@ -421,8 +421,7 @@ impl Mm {
                 self.nr_writeback -= 1;
             }
         } else {
-            let id = self.add_io(IoReq::Write { frames: vec![f] });
-            self.schedule(done, Event::Io(id));
+            self.submit_io(IoReq::Write { frames: vec![f] }, done);
         }
         true
     }
