@@ -297,6 +297,7 @@ impl Compiler<'_> {
                     interval_ns,
                     hint: Default::default(),
                     sync: false,
+                    bytes: PAGE_BYTES * self.scale,
                 })));
             }
             Op::Read {
@@ -328,6 +329,7 @@ impl Compiler<'_> {
                     interval_ns,
                     hint: *hint,
                     sync: false,
+                    bytes: PAGE_BYTES * self.scale,
                 })));
             }
             Op::Write {
@@ -340,6 +342,7 @@ impl Compiler<'_> {
                 theta,
                 rate,
                 sync,
+                bytes,
             } => {
                 let space = self.file(file, at)?;
                 let (off, pages) =
@@ -359,6 +362,9 @@ impl Compiler<'_> {
                     interval_ns,
                     hint: Default::default(),
                     sync: *sync,
+                    bytes: bytes.map_or(PAGE_BYTES * self.scale, |b| {
+                        b.bytes().clamp(1, PAGE_BYTES * self.scale)
+                    }),
                 })));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),

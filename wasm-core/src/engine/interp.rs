@@ -285,10 +285,11 @@ impl Simulation {
                     let slot = (k % n) as usize;
                     let page = match a.pattern {
                         Pattern::Seq if kind == Kind::Write => {
-                            // Sequential writes append at the file's shared cursor.
+                            // Sequential writes append `bytes` at the file's shared cursor.
+                            let frame_bytes = crate::devices::PAGE_BYTES * self.mm.scale;
                             let sp = &mut self.mm.spaces[a.space as usize];
-                            let p = sp.append_cursor % a.pages;
-                            sp.append_cursor += 1;
+                            let p = (sp.append_cursor / frame_bytes) % a.pages;
+                            sp.append_cursor += a.bytes;
                             p
                         }
                         Pattern::Seq => (k / n) % a.pages,
@@ -363,6 +364,10 @@ impl Simulation {
                         res
                     }
                 }
+                Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
+                    // fdatasync of a page still being written: wait for that IO first.
+                    Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
+                }
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
                     Acc::Done(c) if a.sync => {
                         // Done once the page is on the device; the wait is the access's cost.
@@ -396,6 +401,11 @@ impl Simulation {
             }
             limit = self.limit();
         }
+    }
+
+    fn page_under_writeback(&self, space: u32, idx: u64) -> bool {
+        let f = self.mm.spaces[space as usize].pages[idx as usize];
+        f != NIL && self.mm.frames.has(f, PG_WRITEBACK)
     }
 
     /// A write through a mapping to a resident page: file pages are dirtied for writeback;

@@ -615,6 +615,11 @@ impl<'a> Checker<'a> {
                 if let Some(size) = size {
                     self.size(&at("size"), *size)?;
                 }
+                if let Op::Write { bytes: Some(b), .. } = op {
+                    self.ensure(b.bytes() >= 1 && b.bytes() <= 4096, &at("bytes"), || {
+                        format!("bytes per write must be 1B..4KiB (at most one page), got {b}")
+                    })?;
+                }
                 self.theta_and_rate(path, *theta, *rate)
             }
             Op::Sleep { .. } => Ok(()),

@@ -287,6 +287,10 @@ pub enum Op {
         /// O_DSYNC: each write waits until its page is on the device (postgres' WAL commit).
         #[serde(default)]
         sync: bool,
+        /// Bytes per write (default a page). Sequential writes append this much at the file's
+        /// shared cursor, so small writes rewrite the same page until it is full.
+        #[serde(default)]
+        bytes: Option<Size>,
     },
     /// Do nothing for a while.
     Sleep { duration: Duration },

@@ -73,6 +73,8 @@ pub struct Access {
     pub hint: Hint,
     /// Writes wait for the device (O_DSYNC).
     pub sync: bool,
+    /// Bytes per sequential write (appends advance the shared cursor by this much).
+    pub bytes: u64,
 }
 
 /// A task's view of a mapped or anonymous region.
