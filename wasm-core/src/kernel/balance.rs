@@ -317,4 +317,66 @@ mod tests {
         assert_eq!(inactive_ratio(100 * gb), 31);
         assert_eq!(inactive_ratio(1024 * gb), 101);
     }
+
+    fn mm_with_lists(flags: crate::kernel::variant::Flags, sizes: [u64; 4]) -> Mm {
+        let w = crate::kernel::watermarks::Watermarks {
+            min: 1,
+            low: 2,
+            high: 3,
+        };
+        let mut mm = Mm::new(16, 1, flags, w);
+        for (l, n) in sizes.iter().enumerate() {
+            mm.lruvecs[0].lists[l].len = *n;
+        }
+        mm
+    }
+
+    #[test]
+    fn lru_note_cost_decays_at_a_quarter_of_the_lru() {
+        let f = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+        // LRU of 4000 pages: the decay threshold is 1000.
+        let mut mm = mm_with_lists(f, [1000, 1000, 1000, 1000]);
+        mm.lru_note_cost(0, true, 600, 0);
+        mm.lru_note_cost(0, false, 400, 0);
+        assert_eq!(
+            (mm.lruvecs[0].anon_cost, mm.lruvecs[0].file_cost),
+            (400, 600)
+        ); // 1000: not over
+        mm.lru_note_cost(0, false, 2, 0); // 1002 > 1000: both halve, ratio kept
+        assert_eq!(
+            (mm.lruvecs[0].anon_cost, mm.lruvecs[0].file_cost),
+            (201, 300)
+        );
+        // 6.2 rotation cost: IO counts SWAP_CLUSTER_MAX times a rotation.
+        let mut g = f;
+        g.rotation_cost = true;
+        let mut mm = mm_with_lists(g, [100_000, 0, 0, 0]);
+        mm.lru_note_cost(0, true, 2, 5);
+        assert_eq!(mm.lruvecs[0].file_cost, 2 * 32 + 5);
+        // Before 5.8 there is no cost model at all.
+        let old = crate::kernel::variant::preset("linux-5.7").unwrap().flags;
+        let mut mm = mm_with_lists(old, [1000, 1000, 1000, 1000]);
+        mm.lru_note_cost(0, true, 10, 0);
+        assert_eq!(mm.lruvecs[0].file_cost, 0);
+    }
+
+    #[test]
+    fn scan_count_by_hand() {
+        // linux-5.8, priority 12, swappiness 60, anon_cost = file_cost = 0: fractions 60/140.
+        let f = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+        let mut mm = mm_with_lists(f, [409_600, 81_920, 409_600, 819_200]);
+        mm.swap = Some(crate::engine::space::Swap::new(0, 1000));
+        let sc = ScanControl {
+            priority: 12,
+            may_swap: true,
+            ..Default::default()
+        };
+        let (nr, balance, frac, den) = mm.get_scan_count(0, &sc);
+        assert_eq!((balance, frac, den), (ScanBalance::Fract, [60, 140], 200));
+        // size >> 12 = 100, 20, 100, 200; times 60/200 or 140/200.
+        assert_eq!(nr, [30, 6, 70, 140]);
+        // Without swap: file only.
+        mm.swap = None;
+        assert_eq!(mm.get_scan_count(0, &sc).0, [0, 0, 100, 200]);
+    }
 }

@@ -151,4 +151,58 @@ mod tests {
         assert!(refault_activates(100, 100));
         assert!(!refault_activates(101, 100));
     }
+
+    fn mm(preset: &str) -> Mm {
+        let flags = crate::kernel::variant::preset(preset).unwrap().flags;
+        let w = crate::kernel::watermarks::Watermarks {
+            min: 1,
+            low: 2,
+            high: 3,
+        };
+        let mut mm = Mm::new(8, 1, flags, w);
+        mm.spaces.push(crate::engine::space::Space::new(
+            "f",
+            crate::engine::space::SpaceKind::File,
+            8,
+            0,
+            0,
+            u32::MAX,
+        ));
+        mm.swap = Some(crate::engine::space::Swap::new(0, 100));
+        // active_file 100, active_anon 300, inactive_anon 200.
+        mm.lruvecs[0].lists[LRU_ACTIVE_FILE].len = 100;
+        mm.lruvecs[0].lists[LRU_ACTIVE_ANON].len = 300;
+        mm.lruvecs[0].lists[LRU_INACTIVE_ANON].len = 200;
+        mm
+    }
+
+    /// A file page evicted at age 1000 refaults at age 1000 + d: activated iff d fits.
+    fn refault_at(preset: &str, d: u64, workingset: bool) -> (RefaultOutcome, u64) {
+        let mut m = mm(preset);
+        let f = m.take_free_frame().unwrap();
+        m.lruvecs[0].nonresident_age = 1000 + d;
+        let shadow = Shadow {
+            age: 1000,
+            workingset,
+            lruvec: 0,
+        }
+        .pack();
+        let out = m.workingset_refault(f, shadow).unwrap();
+        (out, m.lruvecs[0].file_cost)
+    }
+
+    #[test]
+    fn refault_distance_against_the_versions_workingset() {
+        // <= 5.7: only active_file (100) counts.
+        assert!(refault_at("linux-5.7", 100, false).0.activated);
+        assert!(!refault_at("linux-5.7", 101, false).0.activated);
+        // 5.8+: file refaults also compete with all anon while swap has room: 100 + 300 + 200.
+        assert!(refault_at("linux-5.8", 600, false).0.activated);
+        assert!(!refault_at("linux-5.8", 601, false).0.activated);
+        // A restore (workingset bit) is charged as file IO cost only with the 5.8 cost model.
+        let (o, cost) = refault_at("linux-5.8", 10, true);
+        assert!(o.restored && cost == 1);
+        let (o, cost) = refault_at("linux-5.7", 10, true);
+        assert!(o.restored && cost == 0);
+    }
 }
