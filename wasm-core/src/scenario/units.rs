@@ -27,9 +27,11 @@ impl Size {
             "GiB" => 1073741824.0,
             "T" | "TB" => 1e12,
             "TiB" => 1099511627776.0,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown size unit {unit:?} in {s:?}; use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB"
-            )),
+            ))
+            }
         };
         let v = num * mult;
         if !(0.0..1.8e19).contains(&v) {

@@ -27,6 +27,8 @@ pub enum Instr {
         exec: bool,
         write: bool,
         recency: bool,
+        /// `advance`: the file's length in frames (each run maps the next chunk, wrapping).
+        advance: Option<u64>,
     },
     Munmap {
         region: usize,
@@ -40,6 +42,8 @@ pub enum Instr {
     Sleep {
         ns: u64,
     },
+    ScanInactiveFile,
+    DropCaches,
     Mark {
         name: String,
     },
@@ -132,4 +136,6 @@ pub struct Task {
     pub ops: Vec<(u64, u64)>,
     pub alloc_stalls_ns: Vec<u64>,
     pub major_faults: u64,
+    /// How many times each advancing mmap instruction (by pc) has run.
+    pub mmap_runs: std::collections::BTreeMap<usize, u64>,
 }
