@@ -161,6 +161,8 @@ pub struct Mm {
     pub dirty_background_ratio: u64,
     /// Cost of a minor fault that sets a young bit in software (0: hardware accessed bit).
     pub young_fault_ns: u64,
+    /// Dirty pages of live files dropped without being written (must stay 0).
+    pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
     pub balance_hist: [u64; 4],
     pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
@@ -208,6 +210,7 @@ impl Mm {
             dirty_ratio: 20,
             dirty_background_ratio: 10,
             young_fault_ns: 0,
+            dropped_dirty_file: 0,
             balance_hist: [0; 4],
             last_balance: None,
             kswapd: crate::kernel::vmscan::Kswapd {
@@ -524,6 +527,46 @@ impl Mm {
                     s.name, s.resident
                 ));
             }
+        }
+        // Dirty and writeback accounting: a page under writeback is never freed, a dirty page
+        // is never freed or dropped unwritten, and every dirty file page is queued for the
+        // flushers (so it is written before its frame can be reused).
+        if self.dropped_dirty_file > 0 {
+            return Err(format!(
+                "{} dirty file pages dropped without writeback",
+                self.dropped_dirty_file
+            ));
+        }
+        for &f in &self.free {
+            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+                return Err(format!("free frame {f} is dirty or under writeback"));
+            }
+        }
+        let mut queued = vec![false; n];
+        for &(f, _) in &self.dirty_fifo {
+            queued[f as usize] = true;
+        }
+        let (mut dirty, mut writeback) = (0u64, 0u64);
+        for f in 0..n {
+            let fl = self.frames.flags[f];
+            if fl & PG_SWAPBACKED != 0 || self.frames.space[f] == NIL {
+                continue;
+            }
+            if fl & PG_DIRTY != 0 {
+                dirty += 1;
+                if !queued[f] {
+                    return Err(format!("dirty file frame {f} is not queued for writeback"));
+                }
+            }
+            if fl & PG_WRITEBACK != 0 {
+                writeback += 1;
+            }
+        }
+        if dirty != self.nr_dirty || writeback != self.nr_writeback {
+            return Err(format!(
+                "dirty/writeback counts {}/{} but {dirty}/{writeback} file pages flagged",
+                self.nr_dirty, self.nr_writeback
+            ));
         }
         let c = &self.counters;
         if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd)

@@ -179,7 +179,9 @@ impl Simulation {
         let mut batch: Vec<u32> = Vec::new();
         // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
         let over = self.mm.nr_dirty > bg;
-        while batch.len() < chunk {
+        let mut budget = self.mm.dirty_fifo.len();
+        while batch.len() < chunk && budget > 0 {
+            budget -= 1;
             let Some(&(f, dirtied)) = self.mm.dirty_fifo.front() else {
                 break;
             };
@@ -197,6 +199,9 @@ impl Simulation {
                 self.mm.nr_writeback += 1;
                 self.mm.flush_pages = self.mm.flush_pages.saturating_sub(1);
                 batch.push(f);
+            } else if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) {
+                // Redirtied while under writeback: written again once that completes.
+                self.mm.dirty_fifo.push_back((f, dirtied));
             }
         }
         if self.mm.dirty_fifo.is_empty() {

@@ -54,6 +54,12 @@ pub struct Flags {
     /// dirty file page it meets once PGDAT_DIRTY is set; skipped pages go back on the inactive
     /// list; only inactive pages are rotated to the tail on writeback completion.
     pub kswapd_writeback_4_11: bool,
+    /// 4.16 ("mm/vmscan: don't mess with pgdat->flags in memcg reclaim"): kswapd sets
+    /// PGDAT_WRITEBACK / PGDAT_DIRTY from the counts of a whole `shrink_node` pass and throttles
+    /// once per pass. Before, every `shrink_inactive_list` batch of global reclaim (kswapd or
+    /// direct) set them from its own counts and throttled (`congestion_wait`, HZ/10) when it met
+    /// pages kswapd had already tagged for immediate reclaim.
+    pub pgdat_flags_per_node: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -66,6 +72,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "used_once_mapped",
     "activate_shared_exec",
     "kswapd_writeback_4_11",
+    "pgdat_flags_per_node",
 ];
 
 impl Flags {
@@ -80,6 +87,7 @@ impl Flags {
             "used_once_mapped" => &mut self.used_once_mapped,
             "activate_shared_exec" => &mut self.activate_shared_exec,
             "kswapd_writeback_4_11" => &mut self.kswapd_writeback_4_11,
+            "pgdat_flags_per_node" => &mut self.pgdat_flags_per_node,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -101,6 +109,7 @@ impl Flags {
             "used_once_mapped" => self.used_once_mapped,
             "activate_shared_exec" => self.activate_shared_exec,
             "kswapd_writeback_4_11" => self.kswapd_writeback_4_11,
+            "pgdat_flags_per_node" => self.pgdat_flags_per_node,
             _ => return None,
         })
     }
@@ -139,6 +148,7 @@ const fn f(
         used_once_mapped: true,
         activate_shared_exec: true,
         kswapd_writeback_4_11: true,
+        pgdat_flags_per_node: true,
     }
 }
 
@@ -154,6 +164,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         used_once_mapped: used_once,
         activate_shared_exec: shared_exec,
         kswapd_writeback_4_11: wb_4_11,
+        pgdat_flags_per_node: false,
     }
 }
 
@@ -281,6 +292,7 @@ mod tests {
         for p in ["linux-5.2", "linux-5.8", "linux-6.1"] {
             let f = preset(p).unwrap().flags;
             assert!(f.used_once_mapped && f.activate_shared_exec && f.kswapd_writeback_4_11);
+            assert!(f.pgdat_flags_per_node);
         }
         for n in FLAG_NAMES {
             let mut x = Flags::default();

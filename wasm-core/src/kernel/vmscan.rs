@@ -14,7 +14,8 @@ use crate::engine::space::SpaceKind;
 pub const SCAN_INACTIVE_NS: u64 = 300;
 pub const SCAN_ACTIVE_NS: u64 = 100;
 pub const PAGEOUT_SUBMIT_NS: u64 = 2_000;
-/// Reclaim throttle on writeback (`reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK)`: HZ/10).
+/// Reclaim throttle on writeback (`congestion_wait(BLK_RW_ASYNC, HZ/10)` up to 5.15,
+/// `reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK)` after: HZ/10).
 pub const THROTTLE_WRITEBACK_NS: u64 = 100_000_000;
 
 /// `struct scan_control`, the parts that matter here.
@@ -331,6 +332,19 @@ impl Mm {
             self.flush_all = true;
             self.wake_flusher();
         }
+        // <= 4.15 (`shrink_inactive_list`): each batch of global reclaim sets the node flags
+        // from its own counts, and throttles when kswapd met pages it had tagged before.
+        if !self.flags.pgdat_flags_per_node {
+            if stat.writeback > 0 && stat.writeback == taken {
+                self.pgdat.writeback = true;
+            }
+            if stat.unqueued_dirty == taken {
+                self.pgdat.dirty = true;
+            }
+            if stat.immediate > 0 {
+                sc.cpu_ns += THROTTLE_WRITEBACK_NS;
+            }
+        }
         sc.nr.dirty += stat.dirty;
         sc.nr.unqueued_dirty += stat.unqueued_dirty;
         sc.nr.congested += stat.congested;
@@ -645,7 +659,7 @@ impl Mm {
             }
             self.shrink_lruvec(lv, sc);
         }
-        if sc.kswapd {
+        if sc.kswapd && self.flags.pgdat_flags_per_node {
             if sc.nr.writeback > 0 && sc.nr.writeback == sc.nr.taken {
                 self.pgdat.writeback = true;
             }
@@ -843,6 +857,14 @@ impl Mm {
     /// A page became unreachable for good (its owner exited): take it off its list and free it.
     pub fn drop_page(&mut self, f: u32) {
         let from = self.frames.list[f as usize];
+        let sp = self.frames.space[f as usize];
+        if self.frames.has(f, PG_DIRTY)
+            && !self.frames.has(f, PG_SWAPBACKED)
+            && (sp == NIL || !self.spaces[sp as usize].dead)
+        {
+            // Checked by `check_invariants`: dirty file data must be written, not dropped.
+            self.dropped_dirty_file += 1;
+        }
         self.lru_del(f);
         self.clear_dirty(f);
         if self.frames.has(f, PG_WRITEBACK) && !self.frames.has(f, PG_SWAPBACKED) {
