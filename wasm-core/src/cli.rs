@@ -220,6 +220,18 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
             values: reports.iter().map(|r| counter(r, k)).collect(),
         })
         .collect();
+    // pgsteal_direct / pgscan_direct, the seed tables' "direct reclaim efficiency".
+    rows.push(Row {
+        label: "direct reclaim efficiency (%)".to_string(),
+        values: reports
+            .iter()
+            .map(|r| {
+                let scan = *r.measured.get("pgscan_direct")?;
+                let steal = *r.measured.get("pgsteal_direct")?;
+                (scan > 0).then(|| steal as f64 * 100.0 / scan as f64)
+            })
+            .collect(),
+    });
     for task in task_names(reports) {
         rows.extend(task_rows(&task, reports));
     }
@@ -376,6 +388,12 @@ fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
     rows.push(row(format!("{task} alloc stall p99 (ms)"), &|t| {
         pick(&t.alloc_stall_ms, |p| p.p99)
     }));
+    rows.push(row(format!("{task} io wait p95 (ms)"), &|t| {
+        pick(&t.io_wait_ms, |p| p.p95)
+    }));
+    rows.push(row(format!("{task} dirty throttle p95 (ms)"), &|t| {
+        pick(&t.dirty_throttle_ms, |p| p.p95)
+    }));
     rows
 }
 
@@ -468,6 +486,12 @@ fn task_text(task: &TaskReport) -> String {
     if let Some(p) = &task.alloc_stall_ms {
         out += &format!("  alloc stall ms  {}\n", percentiles(p));
     }
+    if let Some(p) = &task.io_wait_ms {
+        out += &format!("  io wait ms      {}\n", percentiles(p));
+    }
+    if let Some(p) = &task.dirty_throttle_ms {
+        out += &format!("  throttle ms     {}\n", percentiles(p));
+    }
     out
 }
 
@@ -522,6 +546,8 @@ mod tests {
             ops_per_s: ops,
             latency_ms: None,
             alloc_stall_ms: None,
+            io_wait_ms: None,
+            dirty_throttle_ms: None,
             major_faults: 0,
             killed: false,
         }

@@ -143,6 +143,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 alloc_stalls_ns: Vec::new(),
                 major_faults: 0,
                 mmap_runs: Default::default(),
+                io_waits_ns: Vec::new(),
+                throttle_waits_ns: Vec::new(),
+                acc_io_wait: 0,
+                acc_throttle_wait: 0,
             });
             sim.mm.schedule(spec.start.ns(), Event::Task(ti));
         }

@@ -315,6 +315,7 @@ impl Mm {
         if !redirty {
             self.now = now;
             if let Some(until) = self.dirty_throttle(now) {
+                self.throttled = true;
                 return Access::Wait(until);
             }
         }

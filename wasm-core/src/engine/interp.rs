@@ -370,6 +370,7 @@ impl Simulation {
                             t.clock += cost;
                             t.progress += 1;
                             t.pending = None;
+                            t.finish_access();
                             continue;
                         }
                         Acc::Wait(self.mm.ready_at[fi])
@@ -416,8 +417,15 @@ impl Simulation {
                     t.clock += cost;
                     t.progress += 1;
                     t.pending = None;
+                    t.finish_access();
                 }
                 Acc::Wait(until) => {
+                    let waited = until.max(t.clock + 1) - t.clock;
+                    if std::mem::take(&mut self.mm.throttled) {
+                        t.acc_throttle_wait += waited;
+                    } else {
+                        t.acc_io_wait += waited;
+                    }
                     t.pending = Some((slot, page));
                     t.clock = until.max(t.clock + 1);
                     t.state = TaskState::Waiting;

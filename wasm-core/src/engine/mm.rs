@@ -161,6 +161,8 @@ pub struct Mm {
     pub dirty_background_ratio: u64,
     /// Cost of a minor fault that sets a young bit in software (0: hardware accessed bit).
     pub young_fault_ns: u64,
+    /// The last `Access::Wait` was dirty throttling (`balance_dirty_pages`), not IO.
+    pub throttled: bool,
     /// Dirty pages of live files dropped without being written (must stay 0).
     pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
@@ -211,6 +213,7 @@ impl Mm {
             dirty_background_ratio: 10,
             young_fault_ns: 0,
             dropped_dirty_file: 0,
+            throttled: false,
             balance_hist: [0; 4],
             last_balance: None,
             kswapd: crate::kernel::vmscan::Kswapd {
@@ -547,8 +550,7 @@ impl Mm {
             queued[f as usize] = true;
         }
         let (mut dirty, mut writeback) = (0u64, 0u64);
-        for f in 0..n {
-            let fl = self.frames.flags[f];
+        for (f, &fl) in self.frames.flags.iter().enumerate() {
             if fl & PG_SWAPBACKED != 0 || self.frames.space[f] == NIL {
                 continue;
             }

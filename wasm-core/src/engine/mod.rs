@@ -449,12 +449,24 @@ impl Simulation {
                 .flat_map(|c| c.alloc_stalls_ns.iter().copied())
                 .collect();
             let alloc_stall_ms = (!stalls.is_empty()).then(|| percentiles(&mut stalls));
+            let mut io: Vec<u64> = clients
+                .iter()
+                .flat_map(|c| c.io_waits_ns.iter().copied())
+                .collect();
+            let io_wait_ms = (!io.is_empty()).then(|| percentiles(&mut io));
+            let mut thr: Vec<u64> = clients
+                .iter()
+                .flat_map(|c| c.throttle_waits_ns.iter().copied())
+                .collect();
+            let dirty_throttle_ms = (!thr.is_empty()).then(|| percentiles(&mut thr));
             tasks.push(TaskReport {
                 name: name.clone(),
                 rounds_s,
                 ops_per_s,
                 latency_ms,
                 alloc_stall_ms,
+                io_wait_ms,
+                dirty_throttle_ms,
                 major_faults: clients.iter().map(|c| c.major_faults).sum::<u64>() * scale,
                 killed: clients.iter().any(|c| c.state == TaskState::Killed),
             });

@@ -1019,4 +1019,136 @@ mod tests {
         assert!(old.reclaim_may_write_file(&ksc(true), PG_DIRTY));
         assert!(!new.reclaim_may_write_file(&ksc(true), PG_DIRTY));
     }
+
+    /// A machine with one file of `n` resident pages on the inactive file list (frame k holds
+    /// page k; frame 0 is at the tail), each dirty when `dirty`.
+    fn file_mm(preset: &str, n: u32, dirty: bool) -> Mm {
+        use crate::engine::space::Space;
+        let mut m = mm(crate::kernel::variant::preset(preset).unwrap().flags);
+        m.devices.push(crate::devices::Device::default_for(
+            "d",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+        m.spaces
+            .push(Space::new("f", SpaceKind::File, n as u64, 0, 0, u32::MAX));
+        for k in 0..n {
+            let f = m.take_free_frame().unwrap();
+            assert_eq!(f, k);
+            m.frames.lruvec[f as usize] = 0;
+            m.install(f, 0, k);
+            m.lru_add_new(f);
+            if dirty {
+                m.mark_file_dirty(f);
+            }
+        }
+        m
+    }
+
+    fn scan(m: &mut Mm, kswapd: bool, may_writepage: bool) -> u64 {
+        let mut sc = ScanControl {
+            kswapd,
+            may_writepage,
+            nr_to_reclaim: 32,
+            priority: DEF_PRIORITY,
+            ..Default::default()
+        };
+        m.shrink_inactive_list(0, LRU_INACTIVE_FILE, 1, &mut sc)
+    }
+
+    #[test]
+    fn dirty_page_met_by_direct_reclaim_4_10_stays_inactive_4_11_moves_to_active() {
+        for (preset, list) in [
+            ("linux-4.10", LRU_INACTIVE_FILE),
+            ("linux-4.11", LRU_ACTIVE_FILE),
+        ] {
+            let mut m = file_mm(preset, 4, true);
+            assert_eq!(scan(&mut m, false, true), 0);
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+            assert!(m.frames.has(0, PG_RECLAIM | PG_DIRTY));
+            assert_eq!(m.counters.get(C::nr_vmscan_immediate_reclaim), 1);
+            assert_eq!(m.counters.get(C::nr_vmscan_write), 0);
+        }
+    }
+
+    #[test]
+    fn kswapd_writes_dirty_pages_in_lru_order_4_10_only_twice_seen_ones_4_11() {
+        // 4.10: kswapd on a PGDAT_DIRTY node writes the first dirty page it meets.
+        let mut m = file_mm("linux-4.10", 4, true);
+        m.pgdat.dirty = true;
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 1);
+        assert!(m.frames.has(0, PG_WRITEBACK | PG_RECLAIM) && !m.frames.has(0, PG_DIRTY));
+        // 4.11: first sight tags it and moves it to the active list ...
+        let mut m = file_mm("linux-4.11", 4, true);
+        m.pgdat.dirty = true;
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 0);
+        assert_eq!(m.frames.list[0] as usize, LRU_ACTIVE_FILE);
+        // ... a page already tagged PG_reclaim (rotated twice) is written.
+        m.frames.set(1, PG_RECLAIM);
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 1);
+        assert!(m.frames.has(1, PG_WRITEBACK));
+    }
+
+    #[test]
+    fn writeback_pages_kept_inactive_4_10_activated_4_11_and_rotated_on_completion() {
+        for (preset, list) in [
+            ("linux-4.10", LRU_INACTIVE_FILE),
+            ("linux-4.11", LRU_ACTIVE_FILE),
+        ] {
+            let mut m = file_mm(preset, 4, false);
+            m.frames.set(0, PG_WRITEBACK);
+            m.nr_writeback = 1;
+            scan(&mut m, false, true);
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+            assert!(m.frames.has(0, PG_RECLAIM));
+            // Writeback completes: the page rotates to the inactive tail (4.11 deactivates it
+            // on the way).
+            m.end_writeback(0);
+            assert_eq!(m.counters.get(C::pgrotated), 1, "{preset}");
+            assert_eq!(m.lruvecs[0].lists[LRU_INACTIVE_FILE].tail, 0, "{preset}");
+        }
+    }
+
+    #[test]
+    fn active_pages_rotate_on_writeback_completion_only_from_4_11() {
+        for (preset, rotated) in [("linux-4.10", false), ("linux-4.11", true)] {
+            let mut m = file_mm(preset, 4, false);
+            m.activate_page(0);
+            m.frames.set(0, PG_WRITEBACK | PG_RECLAIM);
+            m.nr_writeback = 1;
+            m.end_writeback(0);
+            assert_eq!(m.counters.get(C::pgrotated) == 1, rotated, "{preset}");
+            let list = if rotated {
+                LRU_INACTIVE_FILE
+            } else {
+                LRU_ACTIVE_FILE
+            };
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+        }
+    }
+
+    #[test]
+    fn laptop_mode_isolation_skips_dirty_pages_before_4_11() {
+        let mut m = file_mm("linux-4.10", 4, true);
+        scan(&mut m, true, false);
+        assert_eq!(m.counters.get(C::pgscan_kswapd), 0);
+        assert_eq!(m.lruvecs[0].lists[LRU_INACTIVE_FILE].head, 0); // moved to the head
+        let mut m = file_mm("linux-4.11", 4, true);
+        scan(&mut m, true, false);
+        assert_eq!(m.counters.get(C::pgscan_kswapd), 1);
+    }
+
+    #[test]
+    fn a_batch_of_unqueued_dirty_pages_wakes_the_flushers_from_4_11() {
+        for (preset, woken) in [("linux-4.10", false), ("linux-4.11", true)] {
+            let mut m = file_mm(preset, 4, true);
+            m.now = 1_000;
+            scan(&mut m, false, true);
+            assert_eq!(m.flusher_next == 1_000 && m.flush_all, woken, "{preset}");
+            // Both (<= 4.15) set PGDAT_DIRTY from the batch itself.
+            assert!(m.pgdat.dirty, "{preset}");
+        }
+    }
 }
