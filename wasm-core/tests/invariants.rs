@@ -124,7 +124,7 @@ fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
 fn writer_mix_keeps_the_invariants_in_every_dirty_handling_variant() {
     for preset in ["linux-4.10", "linux-4.11", "linux-6.1"] {
         for laptop in [false, true] {
-            let text = scenario(16, 64, "ssd", "hdd", 60, preset, 12, 24, 3, 4).replace(
+            let text = scenario(16, 64, "ssd", "ssd", 60, preset, 12, 24, 2, 4).replace(
                 "[sysctl]\n",
                 &format!("[sysctl]\nlaptop_mode = {laptop}\ndirty_ratio = 20\ndirty_background_ratio = 5\n"),
             );

@@ -210,7 +210,12 @@ impl Simulation {
         }
         let wrote = !batch.is_empty();
         let done = self.submit_writeback(t, batch);
-        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg;
+        let expired = self
+            .mm
+            .dirty_fifo
+            .front()
+            .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
+        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
         self.mm.flusher_busy = wrote && more;
         self.mm.flusher_next = if wrote && more {
             done.max(t + 1)
