@@ -60,6 +60,11 @@ pub struct Flags {
     /// direct) set them from its own counts and throttled (`congestion_wait`, HZ/10) when it met
     /// pages kswapd had already tagged for immediate reclaim.
     pub pgdat_flags_per_node: bool,
+    /// ~3.2 ("mm: vmscan: do not writeback filesystem pages in direct reclaim" and the
+    /// kswapd follow-ups; 4.10 form read): only kswapd writes dirty file pages from reclaim
+    /// (`shrink_page_list`). Before (2.6.33, 2.6.34) any reclaimer, direct or kswapd, wrote a
+    /// dirty file page that the reference check let go (not RECLAIM_CLEAN / referenced).
+    pub file_writeback_kswapd_only: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -73,6 +78,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "activate_shared_exec",
     "kswapd_writeback_4_11",
     "pgdat_flags_per_node",
+    "file_writeback_kswapd_only",
 ];
 
 impl Flags {
@@ -88,6 +94,7 @@ impl Flags {
             "activate_shared_exec" => &mut self.activate_shared_exec,
             "kswapd_writeback_4_11" => &mut self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => &mut self.pgdat_flags_per_node,
+            "file_writeback_kswapd_only" => &mut self.file_writeback_kswapd_only,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -110,6 +117,7 @@ impl Flags {
             "activate_shared_exec" => self.activate_shared_exec,
             "kswapd_writeback_4_11" => self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => self.pgdat_flags_per_node,
+            "file_writeback_kswapd_only" => self.file_writeback_kswapd_only,
             _ => return None,
         })
     }
@@ -149,11 +157,13 @@ const fn f(
         activate_shared_exec: true,
         kswapd_writeback_4_11: true,
         pgdat_flags_per_node: true,
+        file_writeback_kswapd_only: true,
     }
 }
 
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
-/// with every later feature off.
+/// with every later feature off; the 3.x rules (`activate_shared_exec`,
+/// `file_writeback_kswapd_only`) go together (on for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         refault_scan_anon: false,
@@ -165,6 +175,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         activate_shared_exec: shared_exec,
         kswapd_writeback_4_11: wb_4_11,
         pgdat_flags_per_node: false,
+        file_writeback_kswapd_only: shared_exec,
     }
 }
 
@@ -292,7 +303,7 @@ mod tests {
         for p in ["linux-5.2", "linux-5.8", "linux-6.1"] {
             let f = preset(p).unwrap().flags;
             assert!(f.used_once_mapped && f.activate_shared_exec && f.kswapd_writeback_4_11);
-            assert!(f.pgdat_flags_per_node);
+            assert!(f.pgdat_flags_per_node && f.file_writeback_kswapd_only);
         }
         for n in FLAG_NAMES {
             let mut x = Flags::default();

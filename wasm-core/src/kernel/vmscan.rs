@@ -175,6 +175,7 @@ impl Mm {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
+        self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         self.counters.add(C::pgrefill, taken);
         sc.cpu_ns += taken * SCAN_ACTIVE_NS;
@@ -226,6 +227,24 @@ impl Mm {
         }
     }
 
+    /// 4.10 `isolate_lru_pages` (inactive and active lists): without may_writepage (laptop
+    /// mode) isolation is ISOLATE_CLEAN: dirty and writeback pages are skipped and moved to the
+    /// list head. 4.11+ ("scan dirty pages even in laptop mode") isolates them like any other.
+    fn skip_unclean_in_laptop_mode(&mut self, sc: &ScanControl, iso: &mut Vec<u32>) {
+        if sc.may_writepage || self.flags.kswapd_writeback_4_11 {
+            return;
+        }
+        let mut kept = Vec::with_capacity(iso.len());
+        for &f in iso.iter() {
+            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+                self.lru_add_head(f);
+            } else {
+                kept.push(f);
+            }
+        }
+        *iso = kept;
+    }
+
     /// `shrink_inactive_list`: isolate a batch from the inactive tail and run it through
     /// `shrink_folio_list`; returns the number reclaimed.
     pub fn shrink_inactive_list(
@@ -238,20 +257,7 @@ impl Mm {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
-        // 4.10 `shrink_inactive_list`: without may_writepage (laptop mode) isolation is
-        // ISOLATE_CLEAN: dirty and writeback pages are skipped and moved to the list head.
-        // 4.11+ ("scan dirty pages even in laptop mode") isolates them like any other page.
-        if !sc.may_writepage && !self.flags.kswapd_writeback_4_11 {
-            let mut kept = Vec::with_capacity(iso.len());
-            for &f in &iso {
-                if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
-                    self.lru_add_head(f);
-                } else {
-                    kept.push(f);
-                }
-            }
-            iso = kept;
-        }
+        self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         if taken == 0 {
             return 0;
@@ -466,9 +472,14 @@ impl Mm {
     }
 
     /// May this reclaimer write a dirty file page with flags `flags` itself (`pageout`)?
+    /// <= 3.1 (`!file_writeback_kswapd_only`): any reclaimer.
     /// `shrink_page_list` 4.10: kswapd on a PGDAT_DIRTY node; 4.11+ (`kswapd_writeback_4_11`):
     /// only pages kswapd already tagged PG_reclaim ("rotated twice").
     pub fn reclaim_may_write_file(&self, sc: &ScanControl, flags: u16) -> bool {
+        if !self.flags.file_writeback_kswapd_only {
+            // 2.6.3x: any reclaimer (may_writepage and the reference check still apply).
+            return true;
+        }
         sc.kswapd
             && self.pgdat.dirty
             && (!self.flags.kswapd_writeback_4_11 || flags & PG_RECLAIM != 0)
@@ -999,6 +1010,16 @@ mod tests {
             kswapd,
             may_writepage: true,
             ..Default::default()
+        }
+    }
+
+    #[test]
+    fn any_reclaimer_wrote_dirty_file_pages_in_2_6_3x() {
+        for p in ["linux-2.6.33", "linux-2.6.34"] {
+            let mut m = file_mm(p, 4, true);
+            scan(&mut m, false, true);
+            assert_eq!(m.counters.get(C::nr_vmscan_write), 1, "{p}");
+            assert!(m.frames.has(0, PG_WRITEBACK));
         }
     }
 
