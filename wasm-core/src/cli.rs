@@ -220,6 +220,18 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
             values: reports.iter().map(|r| counter(r, k)).collect(),
         })
         .collect();
+    // pgsteal_direct / pgscan_direct, the seed tables' "direct reclaim efficiency".
+    rows.push(Row {
+        label: "direct reclaim efficiency (%)".to_string(),
+        values: reports
+            .iter()
+            .map(|r| {
+                let scan = *r.measured.get("pgscan_direct")?;
+                let steal = *r.measured.get("pgsteal_direct")?;
+                (scan > 0).then(|| steal as f64 * 100.0 / scan as f64)
+            })
+            .collect(),
+    });
     for task in task_names(reports) {
         rows.extend(task_rows(&task, reports));
     }
@@ -318,6 +330,9 @@ fn task_names(reports: &[RunReport]) -> Vec<String> {
     names
 }
 
+/// Tasks with more rounds than this show only their count, mean and maximum.
+const MAX_ROUND_ROWS: usize = 12;
+
 /// Rounds, throughput, latency and allocation stalls of one task in every report.
 fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
     let find = |r: &RunReport| r.tasks.iter().find(|t| t.name == task).cloned();
@@ -332,13 +347,30 @@ fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
         .filter_map(|t| t.rounds_s.as_ref().map(Vec::len))
         .max()
         .unwrap_or(0);
-    let mut rows: Vec<Row> = (0..rounds)
-        .map(|i| {
-            row(format!("{task} round {i} (s)"), &|t| {
-                t.rounds_s.as_ref()?.get(i).copied()
+    let mut rows: Vec<Row> = if rounds <= MAX_ROUND_ROWS {
+        (0..rounds)
+            .map(|i| {
+                row(format!("{task} round {i} (s)"), &|t| {
+                    t.rounds_s.as_ref()?.get(i).copied()
+                })
             })
-        })
-        .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if rounds > 1 {
+        // Many rounds (launches, chunks): their count, mean and maximum.
+        rows.push(row(format!("{task} rounds"), &|t| {
+            t.rounds_s.as_ref().map(|r| r.len() as f64)
+        }));
+        rows.push(row(format!("{task} round mean (s)"), &|t| {
+            let r = t.rounds_s.as_ref()?;
+            (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64)
+        }));
+        rows.push(row(format!("{task} round max (s)"), &|t| {
+            t.rounds_s.as_ref()?.iter().copied().reduce(f64::max)
+        }));
+    }
     rows.push(row(format!("{task} ops/s"), &|t| t.ops_per_s));
     let pick = |p: &Option<Percentiles>, f: fn(&Percentiles) -> f64| p.as_ref().map(f);
     rows.push(row(format!("{task} latency p50 (ms)"), &|t| {
@@ -355,6 +387,12 @@ fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
     }));
     rows.push(row(format!("{task} alloc stall p99 (ms)"), &|t| {
         pick(&t.alloc_stall_ms, |p| p.p99)
+    }));
+    rows.push(row(format!("{task} io wait p95 (ms)"), &|t| {
+        pick(&t.io_wait_ms, |p| p.p95)
+    }));
+    rows.push(row(format!("{task} dirty throttle p95 (ms)"), &|t| {
+        pick(&t.dirty_throttle_ms, |p| p.p95)
     }));
     rows
 }
@@ -448,6 +486,12 @@ fn task_text(task: &TaskReport) -> String {
     if let Some(p) = &task.alloc_stall_ms {
         out += &format!("  alloc stall ms  {}\n", percentiles(p));
     }
+    if let Some(p) = &task.io_wait_ms {
+        out += &format!("  io wait ms      {}\n", percentiles(p));
+    }
+    if let Some(p) = &task.dirty_throttle_ms {
+        out += &format!("  throttle ms     {}\n", percentiles(p));
+    }
     out
 }
 
@@ -502,6 +546,8 @@ mod tests {
             ops_per_s: ops,
             latency_ms: None,
             alloc_stall_ms: None,
+            io_wait_ms: None,
+            dirty_throttle_ms: None,
             major_faults: 0,
             killed: false,
         }
@@ -747,11 +793,17 @@ mod tests {
             assert!(usage().contains(command), "{command}");
         }
         let text = presets_text();
-        assert!(text.contains("linux-5.2  4.12-5.2 rules"), "{text}");
+        assert!(
+            text.lines().any(|l| l.starts_with("linux-5.2 ")
+                && l.ends_with(
+                    "  4.12-5.2 rules: refaults deactivate file but do not unlock anon"
+                )),
+            "{text}"
+        );
         assert!(
             text.contains("flags on: (none)")
                 && text.contains(
-                    "flags on: refault_scan_anon, scan_decisions_per_node, io_cost_balance\n"
+                    "flags on: refault_scan_anon, scan_decisions_per_node, io_cost_balance, used_once_mapped, activate_shared_exec, kswapd_writeback_4_11, pgdat_flags_per_node, file_writeback_kswapd_only\n"
                 ),
             "{text}"
         );

@@ -37,6 +37,14 @@ pub struct TaskReport {
     /// Time stalled in direct reclaim, per allocation that stalled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc_stall_ms: Option<Percentiles>,
+    /// Time waiting for IO (major faults, read misses, pages locked for IO), per page access
+    /// that waited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub io_wait_ms: Option<Percentiles>,
+    /// Time a write was paused by dirty throttling (`balance_dirty_pages`), per page write
+    /// that was paused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dirty_throttle_ms: Option<Percentiles>,
     pub major_faults: u64,
     pub killed: bool,
 }

@@ -31,13 +31,16 @@ fn scenario(
     } else {
         String::new()
     };
-    let second = match mix % 4 {
+    let second = match mix % 5 {
         0 => String::new(),
         1 => format!(
             "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
         ),
         2 => format!(
             "[[tasks]]\nname = \"writer\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 100 }} ] }} ]\n"
+        ),
+        4 => format!(
+            "[[tasks]]\nname = \"writers\"\nclients = 3\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"random\", count = 300 }}, {{ op = \"read\", file = \"data\", pattern = \"random\", count = 100 }} ] }} ]\n[[tasks]]\nname = \"appender\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 400 }} ] }} ]\n"
         ),
         _ => format!(
             "[[tasks]]\nname = \"zipf\"\nclients = 2\nprogram = [ {{ op = \"mmap\", name = \"m\", file = \"data\", prot = \"rw\" }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"m\"], pattern = \"zipf\", count = 300, write = true }} ] }} ]\n"
@@ -83,6 +86,10 @@ duration = "120s"
 #[test]
 fn invariants_hold_under_anon_and_file_pressure() {
     for preset in [
+        "linux-2.6.33",
+        "linux-2.6.34",
+        "linux-4.10",
+        "linux-4.11",
         "linux-5.2",
         "linux-5.3",
         "linux-5.7",
@@ -128,6 +135,20 @@ fn stalled_allocators_wait_for_io_instead_of_spinning() {
         "allocstall {}",
         r.counters["allocstall"]
     );
+}
+
+#[test]
+fn writer_mix_keeps_the_invariants_in_every_dirty_handling_variant() {
+    for preset in ["linux-4.10", "linux-4.11", "linux-6.1"] {
+        for laptop in [false, true] {
+            let text = scenario(16, 64, "ssd", "ssd", 60, preset, 12, 24, 2, 4).replace(
+                "[sysctl]\n",
+                &format!("[sysctl]\nlaptop_mode = {laptop}\ndirty_ratio = 20\ndirty_background_ratio = 5\n"),
+            );
+            let r = run_checked(&text, "v");
+            assert!(r.counters["pgpgout"] > 0, "{preset}: nothing written");
+        }
+    }
 }
 
 #[test]
@@ -183,11 +204,11 @@ proptest! {
         swap_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("zram"), Just("pmem")],
         file_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("ramdisk")],
         swappiness in 0u32..=200,
-        preset in prop_oneof![Just("linux-5.2"), Just("linux-5.3"), Just("linux-5.7"), Just("linux-5.8"), Just("linux-6.1")],
+        preset in prop_oneof![Just("linux-2.6.33"), Just("linux-2.6.34"), Just("linux-4.10"), Just("linux-4.11"), Just("linux-5.2"), Just("linux-5.3"), Just("linux-5.7"), Just("linux-5.8"), Just("linux-6.1")],
         anon in 1u64..32,
         file in 1u64..32,
         rounds in 1u64..4,
-        mix in 0u8..4,
+        mix in 0u8..5,
     ) {
         if std::env::var("INVARIANTS_TRACE").is_ok() {
             eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix}");

@@ -746,3 +746,28 @@ proptest! {
         check_never_panics(&text)?;
     }
 }
+
+#[test]
+fn advancing_mmaps_need_a_size_and_new_ops_parse() {
+    let ok = with(
+        r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "rx" },"#,
+        r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "rx", advance = true },
+    { op = "scan_inactive_file" },
+    { op = "drop_caches" },"#,
+    );
+    parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+    let bad = with(
+        r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "rx" },"#,
+        r#"{ op = "mmap", name = "head", file = "db", prot = "rx", advance = true },"#,
+    );
+    assert_error(
+        &bad,
+        "advance = true",
+        &["advance", "needs an explicit size"],
+    );
+    let young = with(
+        "frame_scale = 1\n",
+        "frame_scale = 1\nyoung_fault = \"15us\"\n",
+    );
+    assert_eq!(parse(&young).unwrap().machine.young_fault.ns(), 15_000);
+}

@@ -50,6 +50,9 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         60
     };
     mm.laptop_mode = scn.sysctl.laptop_mode;
+    mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
+    mm.young_fault_ns = scn.machine.young_fault.ns();
+    mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
     for d in &scn.devices {
@@ -139,6 +142,11 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 ops: Vec::new(),
                 alloc_stalls_ns: Vec::new(),
                 major_faults: 0,
+                mmap_runs: Default::default(),
+                io_waits_ns: Vec::new(),
+                throttle_waits_ns: Vec::new(),
+                acc_io_wait: 0,
+                acc_throttle_wait: 0,
             });
             sim.mm.schedule(spec.start.ns(), Event::Task(ti));
         }
@@ -232,6 +240,7 @@ impl Compiler<'_> {
                 prot,
                 shared: _,
                 hint,
+                advance,
             } => {
                 let space = self.file(file, at)?;
                 let flen = self.spaces[space as usize].len();
@@ -253,6 +262,7 @@ impl Compiler<'_> {
                     exec: prot.contains('x'),
                     write: prot.contains('w'),
                     recency,
+                    advance: advance.then_some(flen),
                 });
             }
             Op::Munmap { name } => {
@@ -368,6 +378,8 @@ impl Compiler<'_> {
                 })));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
+            Op::ScanInactiveFile {} => self.out.push(Instr::ScanInactiveFile),
+            Op::DropCaches {} => self.out.push(Instr::DropCaches),
             Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
             Op::Loop {
                 count,

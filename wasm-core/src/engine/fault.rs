@@ -307,6 +307,14 @@ impl Mm {
     /// not mark pages accessed (4.10+).
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         let f = self.spaces[sp as usize].pages[idx as usize];
+        let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
+        if !redirty {
+            self.now = now;
+            if let Some(until) = self.dirty_throttle(now) {
+                self.throttled = true;
+                return Access::Wait(until);
+            }
+        }
         if f != NIL {
             if self.frames.has(f, PG_LOCKED) {
                 return Access::Wait(self.ready_at[f as usize]);

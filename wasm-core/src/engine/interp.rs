@@ -60,12 +60,21 @@ impl Simulation {
                     exec,
                     write,
                     recency,
+                    advance,
                 } => {
+                    let mut offset = *offset;
+                    if let Some(flen) = advance {
+                        let pc = self.tasks[ti].pc;
+                        let run = self.tasks[ti].mmap_runs.entry(pc).or_insert(0);
+                        let chunks = ((flen - offset) / pages).max(1);
+                        offset += (*run % chunks) * pages;
+                        *run += 1;
+                    }
                     let bit = 1u8 << (self.next_mapping_bit % 8);
                     self.next_mapping_bit += 1;
                     let r = Region {
                         space: *space,
-                        offset: *offset,
+                        offset,
                         pages: *pages,
                         bit,
                         vmflags: if *exec { VM_EXEC } else { 0 },
@@ -73,6 +82,8 @@ impl Simulation {
                         writable: *write,
                         live: true,
                     };
+                    self.unmap_count(ti, *region);
+                    self.mm.spaces[*space as usize].mmaps += 1;
                     set_region(&mut self.tasks[ti].regions, *region, r);
                     Step::Next
                 }
@@ -85,6 +96,7 @@ impl Simulation {
                     if self.mm.spaces[r.space as usize].kind == SpaceKind::Anon {
                         self.mm.free_space(r.space as usize);
                     }
+                    self.unmap_count(ti, *region);
                     self.tasks[ti].regions[*region].live = false;
                     Step::Next
                 }
@@ -99,6 +111,16 @@ impl Simulation {
                     let c = t.clock;
                     self.mm.schedule(c, Event::Task(ti as u32));
                     return;
+                }
+                Instr::ScanInactiveFile => {
+                    self.mm.now = self.tasks[ti].clock;
+                    let cpu = self.mm.force_scan_inactive_file();
+                    self.tasks[ti].clock += cpu;
+                    Step::Next
+                }
+                Instr::DropCaches => {
+                    self.mm.drop_caches();
+                    Step::Next
                 }
                 Instr::Mark { name } => {
                     let clock = self.tasks[ti].clock;
@@ -227,6 +249,16 @@ impl Simulation {
         set_region(&mut self.tasks[ti].regions, region, r);
     }
 
+    /// A live region slot stops counting as a mapping of its space.
+    fn unmap_count(&mut self, ti: usize, region: usize) {
+        if let Some(r) = self.tasks[ti].regions.get(region) {
+            if r.live {
+                let sp = &mut self.mm.spaces[r.space as usize];
+                sp.mmaps = sp.mmaps.saturating_sub(1);
+            }
+        }
+    }
+
     /// `munmap` of a file mapping: `zap_pte_range` hands young file PTEs to
     /// `folio_mark_accessed` (for mappings with recency) and drops the mapping.
     fn op_munmap(&mut self, ti: usize, region: usize) {
@@ -249,6 +281,7 @@ impl Simulation {
                 }
             }
         }
+        self.unmap_count(ti, region);
         self.tasks[ti].regions[region].live = false;
     }
 
@@ -320,6 +353,14 @@ impl Simulation {
                                 cost += MAP_FAULT_NS;
                             }
                             if r.recency {
+                                if self.mm.frames.young[fi] & r.bit == 0
+                                    && self.mm.young_fault_ns > 0
+                                    && cost == a.cpu_ns
+                                {
+                                    // Software accessed bit: a minor fault marks it young.
+                                    self.mm.counters.add(C::pgfault, 1);
+                                    cost += self.mm.young_fault_ns;
+                                }
                                 self.mm.frames.young[fi] |= r.bit;
                                 self.mm.frames.vmflags[fi] |= r.vmflags;
                             }
@@ -330,6 +371,7 @@ impl Simulation {
                             t.clock += cost;
                             t.progress += 1;
                             t.pending = None;
+                            t.finish_access();
                             continue;
                         }
                         Acc::Wait(self.mm.ready_at[fi])
@@ -385,8 +427,15 @@ impl Simulation {
                     t.clock += cost;
                     t.progress += 1;
                     t.pending = None;
+                    t.finish_access();
                 }
                 Acc::Wait(until) => {
+                    let waited = until.max(t.clock + 1) - t.clock;
+                    if std::mem::take(&mut self.mm.throttled) {
+                        t.acc_throttle_wait += waited;
+                    } else {
+                        t.acc_io_wait += waited;
+                    }
                     t.pending = Some((slot, page));
                     t.clock = until.max(t.clock + 1);
                     t.state = TaskState::Waiting;
@@ -479,6 +528,10 @@ impl Simulation {
     }
 
     fn release_task_memory(&mut self, ti: usize) -> u64 {
+        for region in 0..self.tasks[ti].regions.len() {
+            self.unmap_count(ti, region);
+            self.tasks[ti].regions[region].live = false;
+        }
         let mut freed = 0;
         for sp in 0..self.mm.spaces.len() {
             if self.mm.spaces[sp].owner == ti as u32 && !self.mm.spaces[sp].dead {

@@ -48,6 +48,12 @@ pub struct Pgdat {
     pub kswapd_failures: u32,
 }
 
+/// dirty_writeback_centisecs default (500): the flushers' periodic run.
+pub const FLUSHER_PERIOD_NS: u64 = 5_000_000_000;
+/// The pause of a throttled writer (`balance_dirty_pages` aims its pauses at ~10 ms, between
+/// one jiffy and MAX_PAUSE = 200 ms; the simplified model retries every 10 ms).
+pub const DIRTY_PAUSE_NS: u64 = 10_000_000;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Event {
     /// A task continues its program.
@@ -145,6 +151,22 @@ pub struct Mm {
     pub nr_writeback: u64,
     /// The flushers are writing everything (`WB_start_all`).
     pub flush_all: bool,
+    /// Pages the flushers were asked to write (4.10 direct reclaim wakeup).
+    pub flush_pages: u64,
+    /// The time of the one pending flusher event that counts (u64::MAX: none); flusher
+    /// events at other times are stale and ignored.
+    pub flusher_next: u64,
+    /// The flushers have a chunk in flight and run again when it completes.
+    pub flusher_busy: bool,
+    /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
+    pub dirty_ratio: u64,
+    pub dirty_background_ratio: u64,
+    /// Cost of a minor fault that sets a young bit in software (0: hardware accessed bit).
+    pub young_fault_ns: u64,
+    /// The last `Access::Wait` was dirty throttling (`balance_dirty_pages`), not IO.
+    pub throttled: bool,
+    /// Dirty pages of live files dropped without being written (must stay 0).
+    pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
     pub balance_hist: [u64; 4],
     pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
@@ -189,6 +211,14 @@ impl Mm {
             nr_dirty: 0,
             nr_writeback: 0,
             flush_all: false,
+            flush_pages: 0,
+            flusher_next: u64::MAX,
+            flusher_busy: false,
+            dirty_ratio: 20,
+            dirty_background_ratio: 10,
+            young_fault_ns: 0,
+            dropped_dirty_file: 0,
+            throttled: false,
             balance_hist: [0; 4],
             last_fault_major: false,
             last_balance: None,
@@ -372,15 +402,56 @@ impl Mm {
         }
     }
 
-    /// Mark a file page dirty (`folio_mark_dirty`), queueing it for the flushers.
+    /// Mark a file page dirty (`folio_mark_dirty`), queueing it for the flushers: the periodic
+    /// flusher run is armed (`wb_wakeup_delayed`, dirty_writeback_centisecs = 5 s), and above
+    /// the background threshold background writeback starts at once (`balance_dirty_pages`).
     pub fn mark_file_dirty(&mut self, f: u32) {
         if !self.frames.has(f, PG_DIRTY) {
             self.frames.set(f, PG_DIRTY);
             if !self.frames.has(f, PG_SWAPBACKED) {
                 self.nr_dirty += 1;
                 self.dirty_fifo.push_back((f, self.now));
+                if self.flusher_next == u64::MAX {
+                    self.flusher_next = self.now + FLUSHER_PERIOD_NS;
+                    self.schedule(self.flusher_next, Event::Flusher);
+                }
+                if self.nr_dirty + self.nr_writeback > self.dirty_thresholds().0 {
+                    self.wake_flusher();
+                }
             }
         }
+    }
+
+    /// `wakeup_flusher_threads` / `wb_start_background_writeback`: run the flushers now unless
+    /// they are already running (a chunk in flight: they look for more work when it completes).
+    pub fn wake_flusher(&mut self) {
+        if self.flusher_next > self.now && !self.flusher_busy {
+            self.flusher_next = self.now;
+            self.schedule(self.now, Event::Flusher);
+        }
+    }
+
+    /// `global_dirty_limits`: (background threshold, dirty threshold) in frames, the sysctl
+    /// percentages of dirtyable memory (`global_dirtyable_memory`: free + file LRU pages).
+    pub fn dirty_thresholds(&self) -> (u64, u64) {
+        let dirtyable =
+            self.nr_free() + self.lru_size(LRU_ACTIVE_FILE) + self.lru_size(LRU_INACTIVE_FILE);
+        (
+            dirtyable * self.dirty_background_ratio / 100,
+            dirtyable * self.dirty_ratio / 100,
+        )
+    }
+
+    /// `balance_dirty_pages`, simplified: a writer that would push dirty + writeback pages
+    /// over the dirty threshold is paused (and background writeback kicked) until they fall
+    /// below it. Returns the time to retry, or None when the write may proceed.
+    pub fn dirty_throttle(&mut self, now: u64) -> Option<u64> {
+        let (bg, thresh) = self.dirty_thresholds();
+        let nr = self.nr_dirty + self.nr_writeback;
+        if nr > bg {
+            self.wake_flusher();
+        }
+        (nr >= thresh.max(1)).then(|| now + DIRTY_PAUSE_NS)
     }
 
     // ---- invariants ------------------------------------------------------------------------
@@ -479,6 +550,45 @@ impl Mm {
                     s.name, s.resident
                 ));
             }
+        }
+        // Dirty and writeback accounting: a page under writeback is never freed, a dirty page
+        // is never freed or dropped unwritten, and every dirty file page is queued for the
+        // flushers (so it is written before its frame can be reused).
+        if self.dropped_dirty_file > 0 {
+            return Err(format!(
+                "{} dirty file pages dropped without writeback",
+                self.dropped_dirty_file
+            ));
+        }
+        for &f in &self.free {
+            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+                return Err(format!("free frame {f} is dirty or under writeback"));
+            }
+        }
+        let mut queued = vec![false; n];
+        for &(f, _) in &self.dirty_fifo {
+            queued[f as usize] = true;
+        }
+        let (mut dirty, mut writeback) = (0u64, 0u64);
+        for (f, &fl) in self.frames.flags.iter().enumerate() {
+            if fl & PG_SWAPBACKED != 0 || self.frames.space[f] == NIL {
+                continue;
+            }
+            if fl & PG_DIRTY != 0 {
+                dirty += 1;
+                if !queued[f] {
+                    return Err(format!("dirty file frame {f} is not queued for writeback"));
+                }
+            }
+            if fl & PG_WRITEBACK != 0 {
+                writeback += 1;
+            }
+        }
+        if dirty != self.nr_dirty || writeback != self.nr_writeback {
+            return Err(format!(
+                "dirty/writeback counts {}/{} but {dirty}/{writeback} file pages flagged",
+                self.nr_dirty, self.nr_writeback
+            ));
         }
         let c = &self.counters;
         if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd)

@@ -162,17 +162,31 @@ impl Simulation {
         self.now >= self.end_ns || self.all_tasks_finished()
     }
 
-    /// The flusher threads (`wb_workfn`): write back dirty file pages older than
-    /// dirty_expire (30 s), or all of them while over the background threshold or when reclaim
-    /// asked for everything; every dirty_writeback interval (5 s) while dirty pages remain.
+    /// The flusher threads (`wb_workfn` / `wb_writeback`): write back dirty file pages in the
+    /// order they were dirtied, one chunk of MAX_WRITEBACK_PAGES (1024 pages, fs-writeback.c)
+    /// at a time, the next chunk when the previous completes (so at the device's speed):
+    /// all of them when asked to (reclaim), the number asked for, the rest while over the
+    /// background threshold, and pages dirtied more than dirty_expire (30 s) ago on the
+    /// periodic run every dirty_writeback interval (5 s).
     fn flusher(&mut self, t: u64) {
         const EXPIRE_NS: u64 = 30_000_000_000;
-        const PERIOD_NS: u64 = 5_000_000_000;
-        let bg = self.dirty_background_thresh();
+        const MAX_WRITEBACK_PAGES: u64 = 1024;
+        if self.mm.flusher_next != t {
+            return; // stale
+        }
+        let chunk = (MAX_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
+        let bg = self.mm.dirty_thresholds().0;
         let mut batch: Vec<u32> = Vec::new();
-        while let Some(&(f, dirtied)) = self.mm.dirty_fifo.front() {
-            let over = self.mm.nr_dirty > bg;
-            if !(self.mm.flush_all || over || dirtied + EXPIRE_NS <= t) {
+        // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
+        let over = self.mm.nr_dirty > bg;
+        let mut budget = self.mm.dirty_fifo.len();
+        while batch.len() < chunk && budget > 0 {
+            budget -= 1;
+            let Some(&(f, dirtied)) = self.mm.dirty_fifo.front() else {
+                break;
+            };
+            let asked = self.mm.flush_all || self.mm.flush_pages > 0;
+            if !(asked || over || dirtied + EXPIRE_NS <= t) {
                 break;
             }
             self.mm.dirty_fifo.pop_front();
@@ -183,19 +197,43 @@ impl Simulation {
                 self.mm.clear_dirty(f);
                 self.mm.frames.set(f, PG_WRITEBACK);
                 self.mm.nr_writeback += 1;
+                self.mm.flush_pages = self.mm.flush_pages.saturating_sub(1);
                 batch.push(f);
+            } else if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) {
+                // Redirtied while under writeback: written again once that completes.
+                self.mm.dirty_fifo.push_back((f, dirtied));
             }
         }
-        self.mm.flush_all = false;
-        self.submit_writeback(t, batch);
-        if !self.mm.dirty_fifo.is_empty() {
-            self.mm.schedule(t + PERIOD_NS, Event::Flusher);
+        if self.mm.dirty_fifo.is_empty() {
+            self.mm.flush_all = false;
+            self.mm.flush_pages = 0;
+        }
+        let wrote = !batch.is_empty();
+        let done = self.submit_writeback(t, batch);
+        let expired = self
+            .mm
+            .dirty_fifo
+            .front()
+            .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
+        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
+        self.mm.flusher_busy = wrote && more;
+        self.mm.flusher_next = if wrote && more {
+            done.max(t + 1)
+        } else if !self.mm.dirty_fifo.is_empty() {
+            t + mm::FLUSHER_PERIOD_NS
+        } else {
+            u64::MAX
+        };
+        if self.mm.flusher_next != u64::MAX {
+            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
         }
     }
 
-    /// Write back frames, merging runs contiguous in their file into single requests.
-    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) {
+    /// Write back frames, merging runs contiguous in their file into single requests; returns
+    /// when the last completes.
+    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> u64 {
         let mm = &mut self.mm;
+        let mut last = t;
         batch.sort_by_key(|&f| (mm.frames.space[f as usize], mm.frames.index[f as usize]));
         let mut i = 0;
         while i < batch.len() {
@@ -218,21 +256,11 @@ impl Simulation {
                 n * mm.scale,
                 crate::devices::IoDir::Write,
             );
+            last = last.max(done);
             mm.submit_io(mm::IoReq::Write { frames }, done);
             i = j;
         }
-    }
-
-    /// `dirty_background_ratio` percent of dirtyable memory (free + file LRU).
-    fn dirty_background_thresh(&self) -> u64 {
-        let dirtyable = self.mm.nr_free()
-            + self.mm.lru_size(LRU_ACTIVE_FILE)
-            + self.mm.lru_size(LRU_INACTIVE_FILE);
-        dirtyable * self.dirty_background_ratio() / 100
-    }
-
-    fn dirty_background_ratio(&self) -> u64 {
-        10
+        last
     }
 
     fn take_sample(&mut self, t: u64) {
@@ -350,6 +378,17 @@ impl Simulation {
             })
             .collect()
     }
+    /// Dirty and writeback file pages, and the background and dirty thresholds (pages).
+    pub fn dirty_state(&self) -> (u64, u64, u64, u64) {
+        let (bg, th) = self.mm.dirty_thresholds();
+        let s = self.mm.scale;
+        (
+            self.mm.nr_dirty * s,
+            self.mm.nr_writeback * s,
+            bg * s,
+            th * s,
+        )
+    }
     /// The swappiness the kernel is running with.
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
@@ -414,12 +453,24 @@ impl Simulation {
                 .flat_map(|c| c.alloc_stalls_ns.iter().copied())
                 .collect();
             let alloc_stall_ms = (!stalls.is_empty()).then(|| percentiles(&mut stalls));
+            let mut io: Vec<u64> = clients
+                .iter()
+                .flat_map(|c| c.io_waits_ns.iter().copied())
+                .collect();
+            let io_wait_ms = (!io.is_empty()).then(|| percentiles(&mut io));
+            let mut thr: Vec<u64> = clients
+                .iter()
+                .flat_map(|c| c.throttle_waits_ns.iter().copied())
+                .collect();
+            let dirty_throttle_ms = (!thr.is_empty()).then(|| percentiles(&mut thr));
             tasks.push(TaskReport {
                 name: name.clone(),
                 rounds_s,
                 ops_per_s,
                 latency_ms,
                 alloc_stall_ms,
+                io_wait_ms,
+                dirty_throttle_ms,
                 major_faults: clients.iter().map(|c| c.major_faults).sum::<u64>() * scale,
                 killed: clients.iter().any(|c| c.state == TaskState::Killed),
             });

@@ -61,6 +61,9 @@ pub struct Space {
     pub dead: bool,
     /// Next page of a sequential append, shared by every writer (O_APPEND).
     pub append_cursor: u64,
+    /// Live mmaps of this space by any task (`mapping_mapped`, used by 2.6.33's
+    /// `page_mapping_inuse`).
+    pub mmaps: u32,
 }
 
 impl Space {
@@ -91,6 +94,7 @@ impl Space {
             swapped: 0,
             dead: false,
             append_cursor: 0,
+            mmaps: 0,
         }
     }
 

@@ -57,8 +57,9 @@ impl Mm {
     }
 
     /// Writeback of `f` completed (`folio_end_writeback`): if reclaim tagged it PG_reclaim, rotate
-    /// it to the inactive tail so the next scan frees it (`folio_rotate_reclaimable`, 4.11+:
-    /// active pages too, deactivated on the way), counted as pgrotated.
+    /// it to the inactive tail so the next scan frees it (`rotate_reclaimable_page`), counted as
+    /// pgrotated. 4.11+ (`kswapd_writeback_4_11`): active pages too, deactivated on the way;
+    /// 4.10: active pages stay where they are.
     pub fn end_writeback(&mut self, f: u32) {
         if !self.frames.test_clear(f, PG_WRITEBACK) {
             return;
@@ -70,7 +71,8 @@ impl Mm {
             let fi = f as usize;
             let flags = self.frames.flags[fi];
             let on_lru = (self.frames.list[fi] as usize) < NR_LRU_LISTS;
-            if on_lru && flags & (PG_DIRTY | PG_UNEVICTABLE | PG_LOCKED) == 0 {
+            let active_ok = self.flags.kswapd_writeback_4_11 || flags & PG_ACTIVE == 0;
+            if on_lru && active_ok && flags & (PG_DIRTY | PG_UNEVICTABLE | PG_LOCKED) == 0 {
                 let from = self.frames.list[fi];
                 self.lru_del(f);
                 self.frames.clear(f, PG_ACTIVE);

@@ -32,6 +32,39 @@ pub struct Flags {
     /// 6.2 ("mm: vmscan: make rotations a secondary factor in balancing anon vs file"):
     /// `lru_note_cost` charges pageouts at SWAP_CLUSTER_MAX each plus rotations at 1 each.
     pub rotation_cost: bool,
+    /// Seed 001, 2.6.34 ("vmscan: detect mapped file pages used only once",
+    /// `page_check_references`): a mapped file page found young on the inactive list is kept
+    /// for one more trip (PG_referenced set) and activated only if referenced again; a page with
+    /// only PG_referenced is reclaimed. Before (<= 2.6.33, `shrink_page_list` with
+    /// `page_mapping_inuse`): any referenced page (young PTE or PG_referenced) whose page is
+    /// mapped, in the swap cache, or whose file is mmapped by anyone is activated at once, and
+    /// `shrink_active_list` clears PG_referenced along with the young bits of such pages.
+    pub used_once_mapped: bool,
+    /// 3.3 ("vmscan: promote shared file mapped pages", "vmscan: activate executable pages
+    /// after first usage", `page_check_references`): a file page young in more than one
+    /// mapping, or young in an executable mapping, is activated on its first inactive trip.
+    /// Only meaningful with `used_once_mapped`.
+    pub activate_shared_exec: bool,
+    /// Seed 002, 4.11 ("mm: vmscan: fix kswapd writeback regression" series): dirty pages are
+    /// isolated in laptop mode too; reclaim wakes the flushers when a batch is all unqueued
+    /// dirty pages (instead of direct reclaim waking them after scanning 1.5x its goal); kswapd
+    /// writes only dirty file pages already tagged PG_reclaim; dirty and writeback pages that
+    /// reclaim skips are moved to the active list (and deactivated when their writeback ends).
+    /// Before (4.10): laptop-mode reclaim skips dirty pages at isolation; kswapd writes every
+    /// dirty file page it meets once PGDAT_DIRTY is set; skipped pages go back on the inactive
+    /// list; only inactive pages are rotated to the tail on writeback completion.
+    pub kswapd_writeback_4_11: bool,
+    /// 4.16 ("mm/vmscan: don't mess with pgdat->flags in memcg reclaim"): kswapd sets
+    /// PGDAT_WRITEBACK / PGDAT_DIRTY from the counts of a whole `shrink_node` pass and throttles
+    /// once per pass. Before, every `shrink_inactive_list` batch of global reclaim (kswapd or
+    /// direct) set them from its own counts and throttled (`congestion_wait`, HZ/10) when it met
+    /// pages kswapd had already tagged for immediate reclaim.
+    pub pgdat_flags_per_node: bool,
+    /// ~3.2 ("mm: vmscan: do not writeback filesystem pages in direct reclaim" and the
+    /// kswapd follow-ups; 4.10 form read): only kswapd writes dirty file pages from reclaim
+    /// (`shrink_page_list`). Before (2.6.33, 2.6.34) any reclaimer, direct or kswapd, wrote a
+    /// dirty file page that the reference check let go (not RECLAIM_CLEAN / referenced).
+    pub file_writeback_kswapd_only: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -41,6 +74,11 @@ pub const FLAG_NAMES: &[&str] = &[
     "io_cost_balance",
     "anon_workingset",
     "rotation_cost",
+    "used_once_mapped",
+    "activate_shared_exec",
+    "kswapd_writeback_4_11",
+    "pgdat_flags_per_node",
+    "file_writeback_kswapd_only",
 ];
 
 impl Flags {
@@ -52,6 +90,11 @@ impl Flags {
             "io_cost_balance" => &mut self.io_cost_balance,
             "anon_workingset" => &mut self.anon_workingset,
             "rotation_cost" => &mut self.rotation_cost,
+            "used_once_mapped" => &mut self.used_once_mapped,
+            "activate_shared_exec" => &mut self.activate_shared_exec,
+            "kswapd_writeback_4_11" => &mut self.kswapd_writeback_4_11,
+            "pgdat_flags_per_node" => &mut self.pgdat_flags_per_node,
+            "file_writeback_kswapd_only" => &mut self.file_writeback_kswapd_only,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -70,6 +113,11 @@ impl Flags {
             "io_cost_balance" => self.io_cost_balance,
             "anon_workingset" => self.anon_workingset,
             "rotation_cost" => self.rotation_cost,
+            "used_once_mapped" => self.used_once_mapped,
+            "activate_shared_exec" => self.activate_shared_exec,
+            "kswapd_writeback_4_11" => self.kswapd_writeback_4_11,
+            "pgdat_flags_per_node" => self.pgdat_flags_per_node,
+            "file_writeback_kswapd_only" => self.file_writeback_kswapd_only,
             _ => return None,
         })
     }
@@ -105,10 +153,53 @@ const fn f(
         io_cost_balance: io_cost,
         anon_workingset: anon_ws,
         rotation_cost: rot,
+        used_once_mapped: true,
+        activate_shared_exec: true,
+        kswapd_writeback_4_11: true,
+        pgdat_flags_per_node: true,
+        file_writeback_kswapd_only: true,
+    }
+}
+
+/// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
+/// with every later feature off; the 3.x rules (`activate_shared_exec`,
+/// `file_writeback_kswapd_only`) go together (on for 4.10 and 4.11, off for 2.6.3x).
+const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
+    Flags {
+        refault_scan_anon: false,
+        scan_decisions_per_node: false,
+        io_cost_balance: false,
+        anon_workingset: false,
+        rotation_cost: false,
+        used_once_mapped: used_once,
+        activate_shared_exec: shared_exec,
+        kswapd_writeback_4_11: wb_4_11,
+        pgdat_flags_per_node: false,
+        file_writeback_kswapd_only: shared_exec,
     }
 }
 
 pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "linux-2.6.33",
+        description: "2.6.33: referenced mapped file pages activated on first inactive encounter",
+        flags: old(false, false, false),
+    },
+    Preset {
+        name: "linux-2.6.34",
+        description: "2.6.34: used-once detection of mapped file pages",
+        flags: old(true, false, false),
+    },
+    Preset {
+        name: "linux-4.10",
+        description: "4.10: kswapd writes dirty pages in LRU order; laptop mode skips dirty pages",
+        flags: old(true, true, false),
+    },
+    Preset {
+        name: "linux-4.11",
+        description: "4.11: flushers woken on dirty lumps; kswapd writes only pages seen twice",
+        flags: old(true, true, true),
+    },
     Preset {
         name: "linux-5.2",
         description: "4.12-5.2 rules: refaults deactivate file but do not unlock anon",
@@ -187,6 +278,38 @@ mod tests {
         );
         assert_eq!(c.max_swappiness(), 100);
         assert_eq!(d.max_swappiness(), 200);
+    }
+    #[test]
+    fn old_presets_differ_in_one_seed_flag() {
+        let a = preset("linux-2.6.33").unwrap().flags;
+        let b = preset("linux-2.6.34").unwrap().flags;
+        assert_eq!(
+            Flags {
+                used_once_mapped: true,
+                ..a
+            },
+            b
+        );
+        let c = preset("linux-4.10").unwrap().flags;
+        let d = preset("linux-4.11").unwrap().flags;
+        assert_eq!(
+            Flags {
+                kswapd_writeback_4_11: true,
+                ..c
+            },
+            d
+        );
+        assert_eq!(a, Flags::default());
+        for p in ["linux-5.2", "linux-5.8", "linux-6.1"] {
+            let f = preset(p).unwrap().flags;
+            assert!(f.used_once_mapped && f.activate_shared_exec && f.kswapd_writeback_4_11);
+            assert!(f.pgdat_flags_per_node && f.file_writeback_kswapd_only);
+        }
+        for n in FLAG_NAMES {
+            let mut x = Flags::default();
+            x.set(n, true).unwrap();
+            assert_eq!(x.get(n), Some(true));
+        }
     }
     #[test]
     fn unknown_names_are_errors() {

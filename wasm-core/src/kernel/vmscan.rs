@@ -5,7 +5,7 @@ use super::balance::*;
 use crate::devices::IoDir;
 use crate::engine::counters::C;
 use crate::engine::frames::*;
-use crate::engine::mm::{Event, IoReq, Mm, MoveReason};
+use crate::engine::mm::{IoReq, Mm, MoveReason};
 use crate::engine::space::SpaceKind;
 
 /// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
@@ -14,7 +14,8 @@ use crate::engine::space::SpaceKind;
 pub const SCAN_INACTIVE_NS: u64 = 300;
 pub const SCAN_ACTIVE_NS: u64 = 100;
 pub const PAGEOUT_SUBMIT_NS: u64 = 2_000;
-/// Reclaim throttle on writeback (`reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK)`: HZ/10).
+/// Reclaim throttle on writeback (`congestion_wait(BLK_RW_ASYNC, HZ/10)` up to 5.15,
+/// `reclaim_throttle(VMSCAN_THROTTLE_WRITEBACK)` after: HZ/10).
 pub const THROTTLE_WRITEBACK_NS: u64 = 100_000_000;
 
 /// `struct scan_control`, the parts that matter here.
@@ -61,35 +62,70 @@ pub enum Refs {
     ReclaimClean,
 }
 
-/// `folio_check_references` (6.x), as a pure function of what the rmap walk found.
-/// `rp`: mappings with young PTEs; `rf`: PG_referenced was set (now cleared);
-/// `anon_needs_two_refs`: 5.9+ (`anon_workingset`), otherwise any young swap-backed page is
-/// activated at once (2.6.34-5.8).
+/// What the rmap walk and the page flags told reclaim about one page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RefState {
+    /// Mappings with young PTEs (`referenced_ptes`); the walk clears them.
+    pub young: u32,
+    /// PG_referenced was set (test-and-cleared by the check).
+    pub referenced: bool,
+    /// One of the young mappings is VM_EXEC.
+    pub exec: bool,
+    /// One of the mappings is VM_LOCKED.
+    pub locked: bool,
+    /// A file (not swap-backed) page.
+    pub file: bool,
+    /// 2.6.33 `page_mapping_inuse`: the page is mapped, or in the swap cache, or its file is
+    /// mmapped by anyone.
+    pub in_use: bool,
+}
+
+/// The reference check of `shrink_folio_list`, as a pure function. Returns the verdict and
+/// whether PG_referenced ends up set.
+///
+/// - `used_once_mapped` (2.6.34+, `page_check_references`): a young page is kept for one more
+///   inactive trip with PG_referenced set and activated when found referenced again;
+///   swap-backed young pages activate at once unless `anon_needs_two_refs` (5.9+); with
+///   `activate_shared_exec` (3.3+) a page young in several mappings, or a young file page in an
+///   executable mapping, activates at once; PG_referenced alone on a file page means
+///   "reclaim, but do not write it" (used-once `read()` cache).
+/// - before (2.6.33 `shrink_page_list`): `page_referenced` counts young PTEs plus
+///   PG_referenced (clearing both); a referenced page that is `page_mapping_inuse` is
+///   activated; a referenced dirty page is not written (kept), as RECLAIM_CLEAN does later.
+///
+/// VM_LOCKED pages are activated in every variant (the engine has no unevictable culling).
 pub fn check_references(
-    rp: u32,
-    rf: bool,
-    vm_exec: bool,
-    vm_locked: bool,
-    file: bool,
+    r: RefState,
+    used_once_mapped: bool,
+    activate_shared_exec: bool,
     anon_needs_two_refs: bool,
 ) -> (Refs, bool) {
-    // Second element: whether PG_referenced ends up set.
-    if vm_locked {
-        return (Refs::Activate, rf);
+    if r.locked {
+        return (Refs::Activate, r.referenced);
     }
-    if rp > 0 {
-        if !file && !anon_needs_two_refs {
-            return (Refs::Activate, rf);
+    if !used_once_mapped {
+        let referenced = r.young > 0 || r.referenced;
+        if referenced && r.in_use {
+            return (Refs::Activate, false);
         }
-        if rf || rp > 1 {
+        if referenced && r.file {
+            return (Refs::ReclaimClean, false);
+        }
+        return (Refs::Reclaim, false);
+    }
+    if r.young > 0 {
+        if !r.file && !anon_needs_two_refs {
+            return (Refs::Activate, false);
+        }
+        if r.referenced {
             return (Refs::Activate, true);
         }
-        if vm_exec && file {
+        if activate_shared_exec && (r.young > 1 || (r.exec && r.file)) {
             return (Refs::Activate, true);
         }
         return (Refs::Keep, true);
     }
-    if rf && file {
+    if r.referenced && r.file {
         return (Refs::ReclaimClean, false);
     }
     (Refs::Reclaim, false)
@@ -113,8 +149,22 @@ impl Mm {
         (rp, vmf)
     }
 
+    /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone.
+    fn page_mapping_inuse(&self, f: u32) -> bool {
+        let fi = f as usize;
+        if self.frames.mapped[fi] != 0 || self.frames.flags[fi] & PG_SWAPCACHE != 0 {
+            return true;
+        }
+        let sp = self.frames.space[fi];
+        sp != NIL
+            && self.spaces[sp as usize].kind == SpaceKind::File
+            && self.spaces[sp as usize].mmaps > 0
+    }
+
     /// `shrink_active_list`: deactivate pages from the tail of an active list. Referenced
-    /// executable file pages stay active; every other page goes to the inactive head.
+    /// executable file pages stay active (2.6.31+); every other page goes to the inactive
+    /// head. Before 2.6.34 (`!used_once_mapped`) only pages that are `page_mapping_inuse` are
+    /// checked, and the check clears PG_referenced too.
     pub fn shrink_active_list(
         &mut self,
         lv: usize,
@@ -125,6 +175,7 @@ impl Mm {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
+        self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         self.counters.add(C::pgrefill, taken);
         sc.cpu_ns += taken * SCAN_ACTIVE_NS;
@@ -133,7 +184,15 @@ impl Mm {
         let mut nr_exec_kept = 0u64;
         let mut nr_deactivated = 0u64;
         for &f in &iso {
-            let (rp, vmf) = self.folio_referenced(f);
+            let (rp, vmf) = if self.flags.used_once_mapped {
+                self.folio_referenced(f)
+            } else if self.page_mapping_inuse(f) {
+                let (rp, vmf) = self.folio_referenced(f);
+                let rf = self.frames.test_clear(f, PG_REFERENCED);
+                (rp + rf as u32, vmf)
+            } else {
+                (0, 0)
+            };
             if rp > 0 {
                 nr_rotated += 1;
                 if vmf & VM_EXEC != 0 && file {
@@ -168,6 +227,24 @@ impl Mm {
         }
     }
 
+    /// 4.10 `isolate_lru_pages` (inactive and active lists): without may_writepage (laptop
+    /// mode) isolation is ISOLATE_CLEAN: dirty and writeback pages are skipped and moved to the
+    /// list head. 4.11+ ("scan dirty pages even in laptop mode") isolates them like any other.
+    fn skip_unclean_in_laptop_mode(&mut self, sc: &ScanControl, iso: &mut Vec<u32>) {
+        if sc.may_writepage || self.flags.kswapd_writeback_4_11 {
+            return;
+        }
+        let mut kept = Vec::with_capacity(iso.len());
+        for &f in iso.iter() {
+            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+                self.lru_add_head(f);
+            } else {
+                kept.push(f);
+            }
+        }
+        *iso = kept;
+    }
+
     /// `shrink_inactive_list`: isolate a batch from the inactive tail and run it through
     /// `shrink_folio_list`; returns the number reclaimed.
     pub fn shrink_inactive_list(
@@ -180,6 +257,7 @@ impl Mm {
         let file = is_file_lru(lru);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
+        self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         if taken == 0 {
             return 0;
@@ -251,10 +329,27 @@ impl Mm {
         } else if nr_pageout > 0 {
             self.lru_note_cost(lv, file, nr_pageout, 0);
         }
-        // 4.11+: a batch entirely of unqueued dirty file pages wakes the flushers.
-        if stat.unqueued_dirty > 0 && stat.unqueued_dirty == taken {
+        // 4.11+ (`shrink_inactive_list`): a batch entirely of unqueued dirty file pages wakes
+        // the flushers for everything.
+        if self.flags.kswapd_writeback_4_11
+            && stat.unqueued_dirty > 0
+            && stat.unqueued_dirty == taken
+        {
             self.flush_all = true;
-            self.schedule(self.now, Event::Flusher);
+            self.wake_flusher();
+        }
+        // <= 4.15 (`shrink_inactive_list`): each batch of global reclaim sets the node flags
+        // from its own counts, and throttles when kswapd met pages it had tagged before.
+        if !self.flags.pgdat_flags_per_node {
+            if stat.writeback > 0 && stat.writeback == taken {
+                self.pgdat.writeback = true;
+            }
+            if stat.unqueued_dirty == taken {
+                self.pgdat.dirty = true;
+            }
+            if stat.immediate > 0 {
+                sc.cpu_ns += THROTTLE_WRITEBACK_NS;
+            }
         }
         sc.nr.dirty += stat.dirty;
         sc.nr.unqueued_dirty += stat.unqueued_dirty;
@@ -294,22 +389,36 @@ impl Mm {
             }
         }
         if writeback {
+            // Cases 1 and 2 of `shrink_page_list` (4.10/4.11): kswapd meeting a page it tagged
+            // before on a node flagged PGDAT_WRITEBACK counts it for throttling; otherwise the
+            // page is tagged for rotation on completion. 4.11 moves it to the active list,
+            // 4.10 puts it back on the inactive list.
             if sc.kswapd && flags & PG_RECLAIM != 0 && self.pgdat.writeback {
                 stat.immediate += 1;
             } else {
                 self.frames.set(f, PG_RECLAIM);
                 stat.writeback += 1;
             }
-            return Outcome::Activate;
+            return if self.flags.kswapd_writeback_4_11 {
+                Outcome::Activate
+            } else {
+                Outcome::Keep
+            };
         }
+        let in_use = self.page_mapping_inuse(f);
         let (rp, vmf) = self.folio_referenced(f);
         let rf = self.frames.test_clear(f, PG_REFERENCED);
         let (refs, referenced) = check_references(
-            rp,
-            rf,
-            vmf & VM_EXEC != 0,
-            vmf & VM_LOCKED != 0,
-            file,
+            RefState {
+                young: rp,
+                referenced: rf,
+                exec: vmf & VM_EXEC != 0,
+                locked: vmf & VM_LOCKED != 0,
+                file,
+                in_use,
+            },
+            self.flags.used_once_mapped,
+            self.flags.activate_shared_exec,
             self.flags.anon_workingset,
         );
         if referenced {
@@ -334,13 +443,18 @@ impl Mm {
         // `try_to_unmap`: drop every mapping (young bits were just consumed).
         self.frames.mapped[f as usize] = 0;
         if self.frames.has(f, PG_DIRTY) {
-            // 4.11+: kswapd writes a dirty file page only once it has seen it dirty before
-            // (PG_reclaim) and the node is flagged dirty; otherwise tag it and move it out of
-            // the way to the active list, leaving it to the flushers.
-            if file && !(sc.kswapd && flags & PG_RECLAIM != 0 && self.pgdat.dirty) {
+            // `shrink_page_list`: only kswapd writes file pages, and only once the node is
+            // flagged PGDAT_DIRTY (4.10); 4.11+ also requires that kswapd tagged the page on an
+            // earlier trip (PG_reclaim). Otherwise tag it and leave it to the flushers: 4.11+
+            // moves it out of the way to the active list, 4.10 back to the inactive list.
+            if file && !self.reclaim_may_write_file(sc, flags) {
                 self.frames.set(f, PG_RECLAIM);
                 self.counters.add(C::nr_vmscan_immediate_reclaim, 1);
-                return self.activate_outcome(f);
+                return if self.flags.kswapd_writeback_4_11 {
+                    self.activate_outcome(f)
+                } else {
+                    Outcome::Keep
+                };
             }
             if refs == Refs::ReclaimClean || !sc.may_writepage {
                 return Outcome::Keep;
@@ -355,6 +469,20 @@ impl Mm {
         }
         self.remove_mapping(f);
         Outcome::Freed
+    }
+
+    /// May this reclaimer write a dirty file page with flags `flags` itself (`pageout`)?
+    /// <= 3.1 (`!file_writeback_kswapd_only`): any reclaimer.
+    /// `shrink_page_list` 4.10: kswapd on a PGDAT_DIRTY node; 4.11+ (`kswapd_writeback_4_11`):
+    /// only pages kswapd already tagged PG_reclaim ("rotated twice").
+    pub fn reclaim_may_write_file(&self, sc: &ScanControl, flags: u16) -> bool {
+        if !self.flags.file_writeback_kswapd_only {
+            // 2.6.3x: any reclaimer (may_writepage and the reference check still apply).
+            return true;
+        }
+        sc.kswapd
+            && self.pgdat.dirty
+            && (!self.flags.kswapd_writeback_4_11 || flags & PG_RECLAIM != 0)
     }
 
     /// The activate path of `shrink_folio_list`: a swap-cache page on a half-full swap device
@@ -541,7 +669,7 @@ impl Mm {
             }
             self.shrink_lruvec(lv, sc);
         }
-        if sc.kswapd {
+        if sc.kswapd && self.flags.pgdat_flags_per_node {
             if sc.nr.writeback > 0 && sc.nr.writeback == sc.nr.taken {
                 self.pgdat.writeback = true;
             }
@@ -569,11 +697,27 @@ impl Mm {
             kswapd: false,
             ..Default::default()
         };
+        let mut total_scanned = 0u64;
         loop {
             sc.nr_scanned = 0;
             self.shrink_node(&mut sc);
+            total_scanned += sc.nr_scanned;
             if sc.nr_reclaimed >= sc.nr_to_reclaim {
                 break;
+            }
+            // 4.10 `do_try_to_free_pages`: having scanned 1.5x the goal, wake the flushers for
+            // that many pages (all of them in laptop mode) and allow writepage. Removed in 4.11
+            // ("remove old flusher wakeup from direct reclaim path").
+            if !self.flags.kswapd_writeback_4_11
+                && total_scanned > sc.nr_to_reclaim + sc.nr_to_reclaim / 2
+            {
+                if self.laptop_mode {
+                    self.flush_all = true;
+                } else {
+                    self.flush_pages += total_scanned;
+                }
+                self.wake_flusher();
+                sc.may_writepage = true;
             }
             if sc.priority < DEF_PRIORITY - 2 {
                 sc.may_writepage = true;
@@ -585,6 +729,50 @@ impl Mm {
         }
         self.snapshot_refaults();
         (sc.nr_reclaimed, sc.cpu_ns)
+    }
+
+    /// Test instrumentation (`ScanInactiveFile`): one `shrink_inactive_list` pass over the
+    /// whole inactive file list as kswapd would run it; returns the CPU time.
+    pub fn force_scan_inactive_file(&mut self) -> u64 {
+        let mut sc = ScanControl {
+            nr_to_reclaim: u64::MAX,
+            priority: DEF_PRIORITY,
+            may_writepage: !self.laptop_mode,
+            may_swap: true,
+            kswapd: true,
+            ..Default::default()
+        };
+        for lv in 0..self.lruvecs.len() {
+            let n = self.lruvecs[lv].size(LRU_INACTIVE_FILE);
+            let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
+            let mut left = n;
+            while left > 0 {
+                let k = left.min(chunk);
+                self.shrink_inactive_list(lv, LRU_INACTIVE_FILE, k, &mut sc);
+                left -= k;
+            }
+        }
+        sc.cpu_ns
+    }
+
+    /// `drop_pagecache_sb` / `invalidate_mapping_pages`: free every clean, unmapped, unlocked
+    /// page-cache page of every file (no shadow entries are left).
+    pub fn drop_caches(&mut self) {
+        for sp in 0..self.spaces.len() {
+            if self.spaces[sp].kind != SpaceKind::File {
+                continue;
+            }
+            for i in 0..self.spaces[sp].pages.len() {
+                let f = self.spaces[sp].pages[i];
+                if f == NIL
+                    || self.frames.mapped[f as usize] != 0
+                    || self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED) != 0
+                {
+                    continue;
+                }
+                self.drop_page(f);
+            }
+        }
     }
 
     /// Can reclaim still find pages? (`zone_reclaimable_pages`: file, plus anon with swap.)
@@ -679,6 +867,14 @@ impl Mm {
     /// A page became unreachable for good (its owner exited): take it off its list and free it.
     pub fn drop_page(&mut self, f: u32) {
         let from = self.frames.list[f as usize];
+        let sp = self.frames.space[f as usize];
+        if self.frames.has(f, PG_DIRTY)
+            && !self.frames.has(f, PG_SWAPBACKED)
+            && (sp == NIL || !self.spaces[sp as usize].dead)
+        {
+            // Checked by `check_invariants`: dirty file data must be written, not dropped.
+            self.dropped_dirty_file += 1;
+        }
         self.lru_del(f);
         self.clear_dirty(f);
         if self.frames.has(f, PG_WRITEBACK) && !self.frames.has(f, PG_SWAPBACKED) {
@@ -728,35 +924,251 @@ impl Mm {
 mod tests {
     use super::*;
 
+    fn rs(young: u32, referenced: bool, exec: bool, file: bool, in_use: bool) -> RefState {
+        RefState {
+            young,
+            referenced,
+            exec,
+            locked: false,
+            file,
+            in_use,
+        }
+    }
+
     #[test]
     fn reference_outcomes_6x() {
-        // (rp, rf, exec, locked, file, anon_two_refs) -> outcome
-        let t = |rp, rf, ex, file| check_references(rp, rf, ex, false, file, true).0;
-        assert_eq!(t(1, false, false, true), Refs::Keep); // first young: one more trip
-        assert_eq!(t(1, true, false, true), Refs::Activate); // young again after a keep
-        assert_eq!(t(2, false, false, true), Refs::Activate); // two mappings
-        assert_eq!(t(1, false, true, true), Refs::Activate); // exec file page
-        assert_eq!(t(1, false, true, false), Refs::Keep); // exec anon (JIT) is not special
-        assert_eq!(t(0, true, false, true), Refs::ReclaimClean); // used-once read() cache
-        assert_eq!(t(0, true, false, false), Refs::Reclaim);
-        assert_eq!(t(0, false, false, true), Refs::Reclaim);
+        // 3.3+ rules with 5.9+ anon: (young, PG_referenced, exec, file)
+        let t = |rp, rf, ex, file| check_references(rs(rp, rf, ex, file, true), true, true, true);
+        assert_eq!(t(1, false, false, true), (Refs::Keep, true)); // first young: one more trip
+        assert_eq!(t(1, true, false, true), (Refs::Activate, true)); // young again after a keep
+        assert_eq!(t(2, false, false, true).0, Refs::Activate); // two mappings
+        assert_eq!(t(1, false, true, true).0, Refs::Activate); // exec file page
+        assert_eq!(t(1, false, true, false).0, Refs::Keep); // exec anon (JIT) is not special
+        assert_eq!(t(2, false, false, false).0, Refs::Activate); // shared anon
+        assert_eq!(t(1, true, false, false).0, Refs::Activate);
+        assert_eq!(t(0, true, false, true), (Refs::ReclaimClean, false)); // used-once read()
+        assert_eq!(t(0, true, false, false), (Refs::Reclaim, false));
+        assert_eq!(t(0, false, false, true), (Refs::Reclaim, false));
+        assert_eq!(t(0, false, false, false), (Refs::Reclaim, false));
+        let mut locked = rs(0, false, false, true, true);
+        locked.locked = true;
+        assert_eq!(check_references(locked, true, true, true).0, Refs::Activate);
         assert_eq!(
-            check_references(0, false, false, true, true, true).0,
+            check_references(locked, false, false, false).0,
             Refs::Activate
         );
     }
 
     #[test]
     fn young_anon_activates_at_once_before_5_9() {
+        for shared_exec in [false, true] {
+            let r = check_references(rs(1, false, false, false, true), true, shared_exec, false);
+            assert_eq!(r, (Refs::Activate, false));
+        }
         assert_eq!(
-            check_references(1, false, false, false, false, false).0,
-            Refs::Activate
-        );
-        assert_eq!(
-            check_references(1, false, false, false, false, true).0,
+            check_references(rs(1, false, false, false, true), true, true, true).0,
             Refs::Keep
         );
-        // Keep sets PG_referenced so the next young encounter activates.
-        assert!(check_references(1, false, false, false, true, true).1);
+    }
+
+    #[test]
+    fn used_once_mapped_2_6_34_without_the_3_3_rules() {
+        // 2.6.34-3.2: a page young in two mappings or an exec mapping still needs two trips.
+        let t = |rp, rf, ex| check_references(rs(rp, rf, ex, true, true), true, false, false);
+        assert_eq!(t(2, false, false), (Refs::Keep, true));
+        assert_eq!(t(1, false, true), (Refs::Keep, true));
+        assert_eq!(t(1, true, false), (Refs::Activate, true));
+        // Mapped file page unmapped after use (zap set PG_referenced): reclaimed, not written.
+        assert_eq!(t(0, true, false), (Refs::ReclaimClean, false));
+        assert_eq!(t(0, false, false), (Refs::Reclaim, false));
+    }
+
+    #[test]
+    fn referenced_mapped_pages_activate_at_once_in_2_6_33() {
+        let t = |rp, rf, file, in_use| {
+            check_references(rs(rp, rf, false, file, in_use), false, false, false)
+        };
+        // Young or PG_referenced, and mapped / in the swap cache / file mmapped: activate.
+        assert_eq!(t(1, false, true, true), (Refs::Activate, false));
+        assert_eq!(t(0, true, true, true), (Refs::Activate, false)); // the used-once page
+        assert_eq!(t(1, false, false, true), (Refs::Activate, false));
+        assert_eq!(t(0, true, false, true), (Refs::Activate, false)); // swap cache
+                                                                      // Referenced but nobody maps the file: reclaimed without writing.
+        assert_eq!(t(0, true, true, false), (Refs::ReclaimClean, false));
+        assert_eq!(t(0, false, true, true), (Refs::Reclaim, false));
+        assert_eq!(t(0, false, false, false), (Refs::Reclaim, false));
+    }
+
+    fn mm(flags: crate::kernel::variant::Flags) -> Mm {
+        let w = crate::kernel::watermarks::Watermarks::compute(4096, 1024, 10, 1);
+        Mm::new(256, 1, flags, w)
+    }
+
+    fn ksc(kswapd: bool) -> ScanControl {
+        ScanControl {
+            kswapd,
+            may_writepage: true,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn any_reclaimer_wrote_dirty_file_pages_in_2_6_3x() {
+        for p in ["linux-2.6.33", "linux-2.6.34"] {
+            let mut m = file_mm(p, 4, true);
+            scan(&mut m, false, true);
+            assert_eq!(m.counters.get(C::nr_vmscan_write), 1, "{p}");
+            assert!(m.frames.has(0, PG_WRITEBACK));
+        }
+    }
+
+    #[test]
+    fn who_may_write_dirty_file_pages() {
+        use crate::kernel::variant::preset;
+        let mut old = mm(preset("linux-4.10").unwrap().flags);
+        let mut new = mm(preset("linux-4.11").unwrap().flags);
+        for m in [&mut old, &mut new] {
+            // Direct reclaim never writes file pages; kswapd only on a PGDAT_DIRTY node.
+            m.pgdat.dirty = false;
+            assert!(!m.reclaim_may_write_file(&ksc(true), PG_DIRTY | PG_RECLAIM));
+            m.pgdat.dirty = true;
+            assert!(!m.reclaim_may_write_file(&ksc(false), PG_DIRTY | PG_RECLAIM));
+            assert!(m.reclaim_may_write_file(&ksc(true), PG_DIRTY | PG_RECLAIM));
+        }
+        // 4.10 kswapd writes a dirty page on first sight; 4.11 only one it tagged before.
+        assert!(old.reclaim_may_write_file(&ksc(true), PG_DIRTY));
+        assert!(!new.reclaim_may_write_file(&ksc(true), PG_DIRTY));
+    }
+
+    /// A machine with one file of `n` resident pages on the inactive file list (frame k holds
+    /// page k; frame 0 is at the tail), each dirty when `dirty`.
+    fn file_mm(preset: &str, n: u32, dirty: bool) -> Mm {
+        use crate::engine::space::Space;
+        let mut m = mm(crate::kernel::variant::preset(preset).unwrap().flags);
+        m.devices.push(crate::devices::Device::default_for(
+            "d",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+        m.spaces
+            .push(Space::new("f", SpaceKind::File, n as u64, 0, 0, u32::MAX));
+        for k in 0..n {
+            let f = m.take_free_frame().unwrap();
+            assert_eq!(f, k);
+            m.frames.lruvec[f as usize] = 0;
+            m.install(f, 0, k);
+            m.lru_add_new(f);
+            if dirty {
+                m.mark_file_dirty(f);
+            }
+        }
+        m
+    }
+
+    fn scan(m: &mut Mm, kswapd: bool, may_writepage: bool) -> u64 {
+        let mut sc = ScanControl {
+            kswapd,
+            may_writepage,
+            nr_to_reclaim: 32,
+            priority: DEF_PRIORITY,
+            ..Default::default()
+        };
+        m.shrink_inactive_list(0, LRU_INACTIVE_FILE, 1, &mut sc)
+    }
+
+    #[test]
+    fn dirty_page_met_by_direct_reclaim_4_10_stays_inactive_4_11_moves_to_active() {
+        for (preset, list) in [
+            ("linux-4.10", LRU_INACTIVE_FILE),
+            ("linux-4.11", LRU_ACTIVE_FILE),
+        ] {
+            let mut m = file_mm(preset, 4, true);
+            assert_eq!(scan(&mut m, false, true), 0);
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+            assert!(m.frames.has(0, PG_RECLAIM | PG_DIRTY));
+            assert_eq!(m.counters.get(C::nr_vmscan_immediate_reclaim), 1);
+            assert_eq!(m.counters.get(C::nr_vmscan_write), 0);
+        }
+    }
+
+    #[test]
+    fn kswapd_writes_dirty_pages_in_lru_order_4_10_only_twice_seen_ones_4_11() {
+        // 4.10: kswapd on a PGDAT_DIRTY node writes the first dirty page it meets.
+        let mut m = file_mm("linux-4.10", 4, true);
+        m.pgdat.dirty = true;
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 1);
+        assert!(m.frames.has(0, PG_WRITEBACK | PG_RECLAIM) && !m.frames.has(0, PG_DIRTY));
+        // 4.11: first sight tags it and moves it to the active list ...
+        let mut m = file_mm("linux-4.11", 4, true);
+        m.pgdat.dirty = true;
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 0);
+        assert_eq!(m.frames.list[0] as usize, LRU_ACTIVE_FILE);
+        // ... a page already tagged PG_reclaim (rotated twice) is written.
+        m.frames.set(1, PG_RECLAIM);
+        scan(&mut m, true, true);
+        assert_eq!(m.counters.get(C::nr_vmscan_write), 1);
+        assert!(m.frames.has(1, PG_WRITEBACK));
+    }
+
+    #[test]
+    fn writeback_pages_kept_inactive_4_10_activated_4_11_and_rotated_on_completion() {
+        for (preset, list) in [
+            ("linux-4.10", LRU_INACTIVE_FILE),
+            ("linux-4.11", LRU_ACTIVE_FILE),
+        ] {
+            let mut m = file_mm(preset, 4, false);
+            m.frames.set(0, PG_WRITEBACK);
+            m.nr_writeback = 1;
+            scan(&mut m, false, true);
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+            assert!(m.frames.has(0, PG_RECLAIM));
+            // Writeback completes: the page rotates to the inactive tail (4.11 deactivates it
+            // on the way).
+            m.end_writeback(0);
+            assert_eq!(m.counters.get(C::pgrotated), 1, "{preset}");
+            assert_eq!(m.lruvecs[0].lists[LRU_INACTIVE_FILE].tail, 0, "{preset}");
+        }
+    }
+
+    #[test]
+    fn active_pages_rotate_on_writeback_completion_only_from_4_11() {
+        for (preset, rotated) in [("linux-4.10", false), ("linux-4.11", true)] {
+            let mut m = file_mm(preset, 4, false);
+            m.activate_page(0);
+            m.frames.set(0, PG_WRITEBACK | PG_RECLAIM);
+            m.nr_writeback = 1;
+            m.end_writeback(0);
+            assert_eq!(m.counters.get(C::pgrotated) == 1, rotated, "{preset}");
+            let list = if rotated {
+                LRU_INACTIVE_FILE
+            } else {
+                LRU_ACTIVE_FILE
+            };
+            assert_eq!(m.frames.list[0] as usize, list, "{preset}");
+        }
+    }
+
+    #[test]
+    fn laptop_mode_isolation_skips_dirty_pages_before_4_11() {
+        let mut m = file_mm("linux-4.10", 4, true);
+        scan(&mut m, true, false);
+        assert_eq!(m.counters.get(C::pgscan_kswapd), 0);
+        assert_eq!(m.lruvecs[0].lists[LRU_INACTIVE_FILE].head, 0); // moved to the head
+        let mut m = file_mm("linux-4.11", 4, true);
+        scan(&mut m, true, false);
+        assert_eq!(m.counters.get(C::pgscan_kswapd), 1);
+    }
+
+    #[test]
+    fn a_batch_of_unqueued_dirty_pages_wakes_the_flushers_from_4_11() {
+        for (preset, woken) in [("linux-4.10", false), ("linux-4.11", true)] {
+            let mut m = file_mm(preset, 4, true);
+            m.now = 1_000;
+            scan(&mut m, false, true);
+            assert_eq!(m.flusher_next == 1_000 && m.flush_all, woken, "{preset}");
+            // Both (<= 4.15) set PGDAT_DIRTY from the batch itself.
+            assert!(m.pgdat.dirty, "{preset}");
+        }
     }
 }

@@ -566,8 +566,12 @@ impl<'a> Checker<'a> {
                 offset,
                 size,
                 prot,
+                advance,
                 ..
             } => {
+                self.ensure(!*advance || size.is_some(), &at("advance"), || {
+                    "advance = true needs an explicit size (the chunk mapped each time)".into()
+                })?;
                 self.name(&at("name"), name, "region")?;
                 let f = self.declared_file(&at("file"), file)?;
                 self.mmap_range(path, f, *offset, *size)?;
@@ -622,7 +626,7 @@ impl<'a> Checker<'a> {
                 }
                 self.theta_and_rate(path, *theta, *rate)
             }
-            Op::Sleep { .. } => Ok(()),
+            Op::Sleep { .. } | Op::ScanInactiveFile {} | Op::DropCaches {} => Ok(()),
             Op::Mark { name } => {
                 self.name(&at("name"), name, "mark")?;
                 walk.marks.insert(name);

@@ -46,6 +46,11 @@ pub struct Machine {
     /// Swap space, if any.
     #[serde(default)]
     pub swap: Option<SwapSpec>,
+    /// CPUs without a hardware accessed bit (ARM before ARMv6K) set a PTE young again through
+    /// a minor fault after reclaim cleared it: the cost of that fault. Default 0: the bit is
+    /// set by hardware for free.
+    #[serde(default)]
+    pub young_fault: Duration,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -222,6 +227,11 @@ pub enum Op {
         shared: bool,
         #[serde(default)]
         hint: Hint,
+        /// Each time this op runs, map the `size` bytes that follow the previous run's
+        /// mapping (the first run maps at `offset`; wraps to `offset` at the end of the file):
+        /// a task mapping a large file chunk by chunk in a loop.
+        #[serde(default)]
+        advance: bool,
     },
     /// Remove a mapping (file mappings: young PTEs are transferred as the kernel's zap does).
     Munmap { name: String },
@@ -294,6 +304,11 @@ pub enum Op {
     },
     /// Do nothing for a while.
     Sleep { duration: Duration },
+    /// Test instrumentation: run reclaim once over the whole inactive file list
+    /// (`shrink_inactive_list` at its current length), charging the CPU time to the task.
+    ScanInactiveFile {},
+    /// `echo 1 > /proc/sys/vm/drop_caches`: drop every clean, unmapped page-cache page.
+    DropCaches {},
     /// Name a point in time; reports give counter deltas since the last mark.
     Mark { name: String },
     /// Repeat a body `count` times, or until `duration` has passed, or forever.

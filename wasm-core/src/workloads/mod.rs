@@ -27,6 +27,8 @@ pub enum Instr {
         exec: bool,
         write: bool,
         recency: bool,
+        /// `advance`: the file's length in frames (each run maps the next chunk, wrapping).
+        advance: Option<u64>,
     },
     Munmap {
         region: usize,
@@ -40,6 +42,8 @@ pub enum Instr {
     Sleep {
         ns: u64,
     },
+    ScanInactiveFile,
+    DropCaches,
     Mark {
         name: String,
     },
@@ -134,4 +138,25 @@ pub struct Task {
     pub ops: Vec<(u64, u64)>,
     pub alloc_stalls_ns: Vec<u64>,
     pub major_faults: u64,
+    /// Per page access that had to wait: time waiting for IO (faults, reads, locked pages)
+    /// and time throttled by `balance_dirty_pages`; the current access's running sums.
+    pub io_waits_ns: Vec<u64>,
+    pub throttle_waits_ns: Vec<u64>,
+    pub acc_io_wait: u64,
+    pub acc_throttle_wait: u64,
+    /// How many times each advancing mmap instruction (by pc) has run.
+    pub mmap_runs: std::collections::BTreeMap<usize, u64>,
+}
+
+impl Task {
+    /// The current page access is done: record what it waited for.
+    pub fn finish_access(&mut self) {
+        if self.acc_io_wait > 0 {
+            self.io_waits_ns.push(std::mem::take(&mut self.acc_io_wait));
+        }
+        if self.acc_throttle_wait > 0 {
+            self.throttle_waits_ns
+                .push(std::mem::take(&mut self.acc_throttle_wait));
+        }
+    }
 }

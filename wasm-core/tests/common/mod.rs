@@ -31,3 +31,16 @@ pub fn median(v: &[f64]) -> f64 {
     s.sort_by(|a, b| a.partial_cmp(b).unwrap());
     s[s.len() / 2]
 }
+
+pub fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The op latency percentiles of a task (loops with record = "ops").
+pub fn latency(r: &RunReport, task: &str) -> reclaim_core::report::Percentiles {
+    r.tasks
+        .iter()
+        .find(|t| t.name == task)
+        .and_then(|t| t.latency_ms)
+        .unwrap_or_else(|| panic!("task {task} with op latencies"))
+}
