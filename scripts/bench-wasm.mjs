@@ -44,3 +44,7 @@ for (const [name, path] of [['hit_seq', 'wasm-core/benches/scenarios/hit-seq.tom
   const [wall] = bench('scenarios/s000-thrash.toml');
   console.log(JSON.stringify({ bench: 's000_both_variants', wall_s: wall }));
 }
+{
+  const [wall, c] = bench('scenarios/s002-kswapd-writeback.toml');
+  console.log(JSON.stringify({ bench: 's002_both_variants', wall_s: wall, written: c.pgpgout, per_s: c.pgpgout / wall }));
+}

@@ -1,6 +1,6 @@
 //! Engine benchmarks (`cargo bench`, or `npm run bench` for the table in BENCHMARKS.md):
 //! page accesses per second on the hit path, pages scanned per second under reclaim, and the
-//! full-scale S000 (both variants). Prints one JSON object per line; medians of several runs.
+//! full-scale S000 (both variants), and the dirty-heavy S002 (both variants). Prints one JSON object per line; medians of several runs.
 use std::time::Instant;
 
 use reclaim_core::scenario::parse;
@@ -59,4 +59,8 @@ fn main() {
     );
     let (wall, _) = bench("../scenarios/s000-thrash.toml");
     println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
+    // Dirty-heavy: S002 (streaming writers, flushers, kswapd writeback), both variants.
+    let (wall, c) = bench("../scenarios/s002-kswapd-writeback.toml");
+    let written = c["pgpgout"];
+    println!(r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#, written as f64 / wall);
 }
