@@ -62,5 +62,8 @@ fn main() {
     // Dirty-heavy: S002 (streaming writers, flushers, kswapd writeback), both variants.
     let (wall, c) = bench("../scenarios/s002-kswapd-writeback.toml");
     let written = c["pgpgout"];
-    println!(r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#, written as f64 / wall);
+    println!(
+        r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
+        written as f64 / wall
+    );
 }

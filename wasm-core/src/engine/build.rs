@@ -164,6 +164,17 @@ fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())
 }
 
+/// The fields read and write ops share.
+struct FileAccess<'a> {
+    file: &'a str,
+    pattern: Pattern,
+    offset: crate::scenario::Size,
+    size: Option<crate::scenario::Size>,
+    count: Option<u64>,
+    theta: f64,
+    rate: f64,
+}
+
 struct Compiler<'a> {
     scale: u64,
     files: &'a BTreeMap<String, u32>,
@@ -321,26 +332,18 @@ impl Compiler<'_> {
                 rate,
                 hint,
             } => {
-                let space = self.file(file, at)?;
-                let (off, pages) =
-                    self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
-                let (zipf, count, interval_ns) =
-                    self.access(*pattern, pages, *count, *theta, *rate);
-                self.out.push(Instr::Read(Rc::new(Access {
-                    regions: Vec::new(),
-                    space,
-                    offset: off,
-                    pages,
+                let spec = FileAccess {
+                    file,
                     pattern: *pattern,
-                    count,
-                    write: false,
-                    cpu_ns: cpu.ns(),
-                    zipf,
-                    interval_ns,
-                    hint: *hint,
-                    sync: false,
-                    bytes: PAGE_BYTES * self.scale,
-                })));
+                    offset: *offset,
+                    size: *size,
+                    count: *count,
+                    theta: *theta,
+                    rate: *rate,
+                };
+                let mut a = self.file_access(&spec, cpu.ns(), at)?;
+                a.hint = *hint;
+                self.out.push(Instr::Read(Rc::new(a)));
             }
             Op::Write {
                 file,
@@ -354,28 +357,22 @@ impl Compiler<'_> {
                 sync,
                 bytes,
             } => {
-                let space = self.file(file, at)?;
-                let (off, pages) =
-                    self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
-                let (zipf, count, interval_ns) =
-                    self.access(*pattern, pages, *count, *theta, *rate);
-                self.out.push(Instr::Write(Rc::new(Access {
-                    regions: Vec::new(),
-                    space,
-                    offset: off,
-                    pages,
+                let spec = FileAccess {
+                    file,
                     pattern: *pattern,
-                    count,
-                    write: true,
-                    cpu_ns: cpu.ns(),
-                    zipf,
-                    interval_ns,
-                    hint: Default::default(),
-                    sync: *sync,
-                    bytes: bytes.map_or(PAGE_BYTES * self.scale, |b| {
-                        b.bytes().clamp(1, PAGE_BYTES * self.scale)
-                    }),
-                })));
+                    offset: *offset,
+                    size: *size,
+                    count: *count,
+                    theta: *theta,
+                    rate: *rate,
+                };
+                let mut a = self.file_access(&spec, cpu.ns(), at)?;
+                a.write = true;
+                a.sync = *sync;
+                if let Some(b) = bytes {
+                    a.bytes = b.bytes().clamp(1, PAGE_BYTES * self.scale);
+                }
+                self.out.push(Instr::Write(Rc::new(a)));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
             Op::ScanInactiveFile {} => self.out.push(Instr::ScanInactiveFile),
@@ -403,6 +400,29 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The common part of read and write ops: the file's page range and the access pattern.
+    fn file_access(&self, f: &FileAccess, cpu_ns: u64, at: &str) -> Result<Access, String> {
+        let space = self.file(f.file, at)?;
+        let (offset, pages) =
+            self.file_range(space, f.offset.bytes(), f.size.map(|s| s.bytes()), at)?;
+        let (zipf, count, interval_ns) = self.access(f.pattern, pages, f.count, f.theta, f.rate);
+        Ok(Access {
+            regions: Vec::new(),
+            space,
+            offset,
+            pages,
+            pattern: f.pattern,
+            count,
+            write: false,
+            cpu_ns,
+            zipf,
+            interval_ns,
+            hint: Default::default(),
+            sync: false,
+            bytes: PAGE_BYTES * self.scale,
+        })
     }
 
     fn file_range(
