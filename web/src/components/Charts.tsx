@@ -79,9 +79,10 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         testId="chart-counters"
       />
       <LineChart
-        title="Free memory and watermarks (pages)"
+        title="Free memory and watermarks (pages, log)"
         series={freeSeries}
         refLines={refLines}
+        log
         xFormat={secs}
         xLabel="virtual time (s)"
         yFormat={formatCount}

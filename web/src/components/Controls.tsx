@@ -61,7 +61,7 @@ function VariantSelect({ id, label, variants, value, onChange }: { id: string; l
 }
 
 export function Controls(p: Props) {
-  const progress = p.endNs > 0 ? Math.min(1, p.nowNs / p.endNs) : 0;
+  const progress = p.finished ? 1 : p.endNs > 0 ? Math.min(1, p.nowNs / p.endNs) : 0;
   return (
     <section className="controls" aria-label="Simulation controls">
       <div className="control-row">
@@ -115,7 +115,7 @@ export function Controls(p: Props) {
         <div className="progress-box">
           <div className="facts">
             <span>
-              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span data-testid="end-time">{formatNs(p.endNs)}</span>
+              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span data-testid="end-time" title="the run ends here at the latest, or earlier when every task has exited">{formatNs(p.endNs)}</span>
             </span>
             <span className="status" data-testid="status">
               {p.status}

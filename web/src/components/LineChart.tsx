@@ -31,6 +31,16 @@ const W = 560;
 const H = 240;
 const M = { top: 10, right: 12, bottom: 34, left: 62 };
 
+/** Powers of ten within [lo, hi] (at least the two around the domain). */
+export function decades([lo, hi]: [number, number]): number[] {
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+    const v = 10 ** e;
+    if (v >= lo && v <= hi) out.push(v);
+  }
+  return out.length ? out : [lo, hi];
+}
+
 export function LineChart({ title, series, refLines = [], log = false, xFormat, yFormat, xLabel, testId }: Props) {
   const ref = useRef<SVGSVGElement | null>(null);
 
@@ -76,7 +86,9 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .attr('class', 'y-axis')
       .attr('transform', `translate(${M.left},0)`)
       .call(
-        (log ? axisLeft(y).ticks(5, '~g') : axisLeft(y).ticks(5)).tickFormat((d) => yFormat(Number(d))) as never,
+        (log ? axisLeft(y).tickValues(decades(y.domain() as [number, number])) : axisLeft(y).ticks(5)).tickFormat((d) =>
+          yFormat(Number(d)),
+        ) as never,
       );
 
     svg
@@ -95,7 +107,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .data(refLines, (d) => d.name)
       .join('text')
       .attr('class', 'ref')
-      .attr('x', W - M.right - 2)
+      .attr('x', (_, i) => W - M.right - 2 - i * 34)
       .attr('y', (d) => y(d.y) - 3)
       .attr('text-anchor', 'end')
       .attr('fill', (d) => d.color)

@@ -92,7 +92,6 @@ export function LruView({ info, frame, rates, testPrefix }: Props) {
     el.height = Math.round(height * dpr);
     const ctx = el.getContext('2d');
     if (!ctx) return;
-    const colors = info.spaceNames.map((_, i) => ownerColor(i));
     const draw = () => {
       raf.current = 0;
       const f = frameRef.current;
@@ -119,7 +118,7 @@ export function LruView({ info, frame, rates, testPrefix }: Props) {
         const w = stripW / Math.max(1, Math.ceil(info.frames / f.bucket));
         for (let c = 0; c < n; c++) {
           const owner = f.cells[s + c]!;
-          ctx.fillStyle = owner > 0 ? (colors[owner - 1] ?? '#999') : '#777';
+          ctx.fillStyle = owner > 0 ? ownerColor(owner - 1) : '#777';
           // The last cell may be a partial bucket.
           const frac = c === n - 1 ? (f.listFrames[index]! - c * f.bucket) / f.bucket : 1;
           ctx.fillRect(LEFT + c * w, y, Math.max(w * frac, 0.6), STRIP_H);
@@ -200,7 +199,7 @@ export function LruView({ info, frame, rates, testPrefix }: Props) {
           · unevictable {formatCount(frame.lru[4]!)} · moves seen {formatCount(frame.movesSeen)}
         </span>
         <span className="legend-group" aria-label="Owners">
-          {info.spaceNames.map((name, i) =>
+          {frame.spaceNames.map((name, i) =>
             present.has(i) ? (
               <span key={name + i} className="legend-item">
                 <span className="swatch" style={{ background: ownerColor(i) }} />

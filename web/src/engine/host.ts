@@ -222,7 +222,8 @@ export function frameOf(run: Run): RunFrame {
   const cells = new Uint16Array(nCells);
   // Position of each frame in its list, for the moves.
   const pos = new Int32Array(spaces.length).fill(-1);
-  const tally = new Uint32Array(Math.min(info.spaceNames.length + 1, 0xfffe));
+  const spaceNames = sim.space_names();
+  const tally = new Uint32Array(Math.min(spaceNames.length + 1, 0xfffe));
   let c = 0;
   for (const list of lists) {
     for (let start = 0; start < list.length; start += bucket) {
@@ -279,6 +280,7 @@ export function frameOf(run: Run): RunFrame {
     cells,
     moves,
     movesSeen: seen,
+    spaceNames,
     series,
   };
 }

@@ -82,6 +82,8 @@ export interface RunFrame {
   /** Sampled page moves, 5 numbers each: from list, to list, reason, from index, to index
    *  (index in frames from the list head; -1 outside the four lists). */
   moves: Float64Array;
+  /** Owner space names so far (spaces appear as tasks map memory); cell owner k names spaceNames[k - 1]. */
+  spaceNames: string[];
   /** Moves recorded since the previous frame (before sampling). */
   movesSeen: number;
   /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
@@ -234,7 +236,7 @@ function parseRunInfo(v: unknown): RunInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -247,6 +249,7 @@ function parseRunFrame(v: unknown): RunFrame {
     cells: typed(v, 'cells', Uint16Array),
     moves: typed(v, 'moves', Float64Array),
     movesSeen: num(v, 'movesSeen', 0, BIG, true),
+    spaceNames: strings(v, 'spaceNames'),
     series: typed(v, 'series', Float64Array),
   };
   if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
