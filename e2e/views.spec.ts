@@ -74,6 +74,7 @@ for (const file of scenarioFiles) {
     await shot(page, testInfo, `${file}-playing`);
     if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
     await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+    await page.waitForTimeout(300); // the step in flight when Pause was pressed still lands
     const t = await page.getByTestId('virtual-time').textContent();
     await page.waitForTimeout(300);
     await expect(page.getByTestId('virtual-time')).toHaveText(t!);

@@ -47,6 +47,7 @@ export function App() {
     [file, knobs],
   );
   const reports = useReports(source);
+  const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
   const speed = speedAt(speedStep);
 
   useEffect(() => setSpeed(speed), [speed, setSpeed]);
@@ -160,7 +161,7 @@ export function App() {
 
       {ready && (
         <>
-          <section className={`runs runs-${frames.length}`} aria-label="Runs">
+          <section className={`runs runs-${frames.length}`} aria-label="Runs" data-testid="runs" data-seq={state.seq}>
             {state.runs.map((run, i) => (
               <article key={run.variant + i} className="run" data-testid={`run-${i}`} data-variant={run.variant}>
                 <h2>
@@ -174,6 +175,7 @@ export function App() {
                   frame={frames[i]!}
                   rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)}
                   testPrefix={`run-${i}-`}
+                  theme={theme}
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
               </article>
@@ -187,7 +189,7 @@ export function App() {
         </>
       )}
 
-      <ResultsPanel reports={reports} expect={file ? expectTexts(file.text) : []} />
+      <ResultsPanel reports={reports} expect={expect} />
     </main>
   );
 }

@@ -59,7 +59,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
           .range([H - M.bottom, M.top])
           .clamp(true)
       : scaleLinear()
-          .domain([0, Math.max(1, max(ys) ?? 1)])
+          .domain([0, Math.max(10, max(ys) ?? 10)])
           .nice()
           .range([H - M.bottom, M.top]);
 

@@ -34,13 +34,15 @@ interface Props {
   rates: ListRates;
   /** Distinguishes the views in compare mode ("" or the variant name). */
   testPrefix: string;
+  /** The colour theme (the canvas reads its colours from CSS variables). */
+  theme?: string;
 }
 
 function rowOf(list: number): number {
   return LISTS.findIndex((l) => l.index === list);
 }
 
-export function LruView({ info, frame, rates, testPrefix }: Props) {
+export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const box = useRef<HTMLDivElement | null>(null);
   const [width, setWidth] = useState(800);
@@ -83,82 +85,93 @@ export function LruView({ info, frame, rates, testPrefix }: Props) {
     if (particles.current.length > 2000) particles.current.splice(0, particles.current.length - 2000);
   }, [frame, cellW, width]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // Draw (cells every frame of the animation, particles on top).
-  useEffect(() => {
+  // Canvas backing store: resized only when the layout changes (resizing clears it).
+  const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1;
+  useLayoutEffect(() => {
     const el = canvas.current;
     if (!el) return;
-    const dpr = window.devicePixelRatio || 1;
     el.width = Math.round(width * dpr);
     el.height = Math.round(height * dpr);
-    const ctx = el.getContext('2d');
-    if (!ctx) return;
-    const draw = () => {
-      raf.current = 0;
-      const f = frameRef.current;
-      const css = getComputedStyle(el);
-      const stripBg = css.getPropertyValue('--strip-bg').trim() || '#e3e6eb';
-      const fg = css.getPropertyValue('--fg').trim() || '#1d2330';
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, width, height);
-      ctx.font = '11px "Liberation Sans", sans-serif';
-      ctx.textBaseline = 'middle';
-      let offset = 0;
-      const starts = [0, 0, 0, 0];
-      for (let l = 0; l < 4; l++) {
-        starts[l] = offset;
-        offset += Math.ceil(f.listFrames[l]! / f.bucket);
+  }, [width, height, dpr]);
+
+  // One draw per animation frame at most: cells, marks, then the particles on top; the loop
+  // keeps going while particles fly.
+  const geometry = useRef({ width, height, stripW, info });
+  geometry.current = { width, height, stripW, info };
+  const drawRef = useRef<() => void>(() => {});
+  drawRef.current = () => {
+    raf.current = 0;
+    const el = canvas.current;
+    const ctx = el?.getContext('2d');
+    if (!el || !ctx) return;
+    const { width, height, stripW, info } = geometry.current;
+    const f = frameRef.current;
+    const css = getComputedStyle(el);
+    const stripBg = css.getPropertyValue('--strip-bg').trim() || '#e3e6eb';
+    const fg = css.getPropertyValue('--fg').trim() || '#1d2330';
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    ctx.font = '11px "Liberation Sans", sans-serif';
+    ctx.textBaseline = 'middle';
+    const w = stripW / Math.max(1, Math.ceil(info.frames / f.bucket));
+    let offset = 0;
+    for (let index = 0; index < 4; index++) {
+      const row = rowOf(index);
+      const y = stripY(row);
+      ctx.fillStyle = stripBg;
+      ctx.fillRect(LEFT, y, stripW, STRIP_H);
+      const len = f.listFrames[index]!;
+      const n = Math.ceil(len / f.bucket);
+      // Runs of equal owners are drawn as one rectangle.
+      let c = 0;
+      while (c < n) {
+        const owner = f.cells[offset + c]!;
+        let e = c + 1;
+        while (e < n && f.cells[offset + e] === owner) e++;
+        const end = e === n ? len / f.bucket : e; // the last cell may be a partial bucket
+        ctx.fillStyle = owner > 0 ? ownerColor(owner - 1) : '#777777';
+        ctx.fillRect(LEFT + c * w, y, Math.max((end - c) * w, 0.8), STRIP_H);
+        c = e;
       }
-      for (const { index } of LISTS) {
-        const row = rowOf(index);
-        const y = stripY(row);
-        ctx.fillStyle = stripBg;
-        ctx.fillRect(LEFT, y, stripW, STRIP_H);
-        const n = Math.ceil(f.listFrames[index]! / f.bucket);
-        const s = starts[index]!;
-        const w = stripW / Math.max(1, Math.ceil(info.frames / f.bucket));
-        for (let c = 0; c < n; c++) {
-          const owner = f.cells[s + c]!;
-          ctx.fillStyle = owner > 0 ? ownerColor(owner - 1) : '#777';
-          // The last cell may be a partial bucket.
-          const frac = c === n - 1 ? (f.listFrames[index]! - c * f.bucket) / f.bucket : 1;
-          ctx.fillRect(LEFT + c * w, y, Math.max(w * frac, 0.6), STRIP_H);
-        }
-        // Head and tail marks.
-        ctx.fillStyle = fg;
-        ctx.textAlign = 'right';
-        ctx.fillText('head', LEFT - 4, y + STRIP_H / 2);
-        const tailX = LEFT + Math.max(2, (f.listFrames[index]! / f.bucket) * w);
-        ctx.fillRect(tailX, y - 3, 1.5, STRIP_H + 6);
-        ctx.textAlign = 'left';
-        ctx.fillText('tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
-      }
-      // Particles.
-      const now = performance.now();
-      particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
-      for (const p of particles.current) {
-        const t = (now - p.start) / MOVE_MS;
-        if (t < 0) continue;
-        const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
-        const x = p.x0 + (p.x1 - p.x0) * e;
-        const y = p.y0 + (p.y1 - p.y0) * e - Math.sin(Math.PI * e) * (p.y0 === p.y1 ? 14 : 0);
-        ctx.globalAlpha = 1 - 0.6 * t;
-        ctx.fillStyle = p.color;
-        ctx.beginPath();
-        ctx.arc(x, y, 3.2, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.strokeStyle = fg;
-        ctx.lineWidth = 0.5;
-        ctx.stroke();
-      }
-      ctx.globalAlpha = 1;
-      if (particles.current.length > 0) raf.current = requestAnimationFrame(draw);
-    };
-    draw();
-    return () => {
+      offset += n;
+      ctx.fillStyle = fg;
+      ctx.textAlign = 'right';
+      ctx.fillText('head', LEFT - 4, y + STRIP_H / 2);
+      const tailX = LEFT + Math.max(2, (len / f.bucket) * w);
+      ctx.fillRect(tailX, y - 3, 1.5, STRIP_H + 6);
+      ctx.textAlign = 'left';
+      ctx.fillText('tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
+    }
+    const now = performance.now();
+    particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
+    ctx.lineWidth = 0.5;
+    ctx.strokeStyle = fg;
+    for (const p of particles.current) {
+      const t = (now - p.start) / MOVE_MS;
+      if (t < 0) continue;
+      const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
+      const x = p.x0 + (p.x1 - p.x0) * e;
+      const y = p.y0 + (p.y1 - p.y0) * e - Math.sin(Math.PI * e) * (p.y0 === p.y1 ? 14 : 0);
+      ctx.globalAlpha = 1 - 0.6 * t;
+      ctx.fillStyle = p.color;
+      ctx.beginPath();
+      ctx.arc(x, y, 3.2, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    if (particles.current.length > 0) raf.current = requestAnimationFrame(() => drawRef.current());
+  };
+  useEffect(() => {
+    if (raf.current === 0) raf.current = requestAnimationFrame(() => drawRef.current());
+  }, [frame, width, height, info, theme]);
+  useEffect(
+    () => () => {
       if (raf.current) cancelAnimationFrame(raf.current);
       raf.current = 0;
-    };
-  }, [frame, width, height, info, stripW]);
+    },
+    [],
+  );
 
   const present = new Set<number>();
   for (const c of frame.cells) if (c > 0) present.add(c - 1);

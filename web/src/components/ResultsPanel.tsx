@@ -1,13 +1,14 @@
 // The seed-style before/after table: every variant run to the end in the
 // report worker, headline metrics with the change against the first variant,
 // and the scenario's expected bands as text.
+import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
 import { resultsTable } from '../lib/report';
 
 const fmt = (v: number, digits: number) =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }) : '—';
 
-export function ResultsPanel({ reports, expect }: { reports: ReportsState; expect: string[] }) {
+export const ResultsPanel = memo(function ResultsPanel({ reports, expect }: { reports: ReportsState; expect: string[] }) {
   const rows = resultsTable(reports.reports);
   return (
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
@@ -66,4 +67,4 @@ export function ResultsPanel({ reports, expect }: { reports: ReportsState; expec
       )}
     </section>
   );
-}
+});

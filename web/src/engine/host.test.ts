@@ -70,6 +70,26 @@ describe('EngineHost with the wasm engine', () => {
       expect([...r.listFrames]).toEqual([0, 1, 2, 3].map((l) => ref.list_frames(l).length));
       expect(r.listFrames[2]! * 64).toBe(r.lru[2]);
       expect(r.bucket).toBe(Math.ceil(524_288 / 64 / CELLS));
+      // The cells are the majority owner of each bucket, computed here from the raw frames.
+      const spaces = ref.frame_spaces();
+      const cells: number[] = [];
+      for (let l = 0; l < 4; l++) {
+        const list = ref.list_frames(l);
+        for (let s = 0; s < list.length; s += r.bucket) {
+          const n = new Map<number, number>();
+          let best = 0;
+          let bestN = 0;
+          for (const f of list.subarray(s, s + r.bucket)) {
+            const o = spaces[f] === 0xffffffff ? 0 : spaces[f]! + 1;
+            const c = (n.get(o) ?? 0) + 1;
+            n.set(o, c);
+            if (c > bestN) [best, bestN] = [o, c];
+          }
+          cells.push(best);
+        }
+      }
+      expect([...r.cells]).toEqual(cells);
+      expect(cells.some((c) => c > 0)).toBe(true);
       ref.free();
     }
   });
@@ -84,7 +104,12 @@ describe('EngineHost with the wasm engine', () => {
     const f = frames.at(-1)!.runs[0]!;
     expect(f.movesSeen).toBeGreaterThan(0);
     expect(f.moves.length / 5).toBe(Math.min(MOVES_PER_FRAME, f.movesSeen));
-    for (let k = 0; k < f.moves.length; k += 5) expect(f.moves[k + 2]).toBeLessThanOrEqual(6); // a reason
+    for (let k = 0; k < f.moves.length; k += 5) {
+      expect(f.moves[k + 2]).toBeLessThanOrEqual(6); // a reason
+      const [to, toIdx] = [f.moves[k + 1]!, f.moves[k + 4]!];
+      if (to < 4) expect(toIdx).toBeLessThan(f.listFrames[to]!);
+      else expect(toIdx).toBe(-1);
+    }
     const rows = frames.reduce((n, fr) => n + fr.runs[0]!.series.length / loaded!.seriesWidth, 0);
     const ref = WasmSimulation.fromScenario(small, 'after');
     ref.step(2_000_000_000);

@@ -30,9 +30,11 @@ export interface EngineSimulation {
   lru_sizes(): Float64Array;
   watermarks(): Float64Array;
   balance(): Float64Array;
-  frame_spaces(): Uint32Array;
   space_names(): string[];
-  list_frames(lru: number): Uint32Array;
+  /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
+  lru_cells(bucket: number): Uint16Array;
+  /** Index in its list of each probed frame, -1 when on no LRU list (facade helper). */
+  list_positions(probe: Uint32Array): Int32Array;
   series_len(): number;
   series_width(): number;
   series_from(from: number): Float64Array;
@@ -215,55 +217,24 @@ export class EngineHost {
 export function frameOf(run: Run): RunFrame {
   const { sim, info } = run;
   const bucket = Math.max(1, Math.ceil(info.frames / CELLS));
-  const spaces = sim.frame_spaces();
-  const lists = [0, 1, 2, 3].map((l) => sim.list_frames(l));
-  const listFrames = Uint32Array.from(lists, (l) => l.length);
-  const nCells = lists.reduce((s, l) => s + Math.ceil(l.length / bucket), 0);
-  const cells = new Uint16Array(nCells);
-  // Position of each frame in its list, for the moves.
-  const pos = new Int32Array(spaces.length).fill(-1);
-  const spaceNames = sim.space_names();
-  const tally = new Uint32Array(Math.min(spaceNames.length + 1, 0xfffe));
-  let c = 0;
-  for (const list of lists) {
-    for (let start = 0; start < list.length; start += bucket) {
-      const end = Math.min(list.length, start + bucket);
-      let best = 0;
-      let bestCount = 0;
-      for (let i = start; i < end; i++) {
-        const f = list[i]!;
-        pos[f] = i;
-        const s = spaces[f]!;
-        const owner = s < tally.length - 1 ? s + 1 : 0;
-        const n = ++tally[owner]!;
-        if (n > bestCount) {
-          bestCount = n;
-          best = owner;
-        }
-      }
-      for (let i = start; i < end; i++) {
-        const s = spaces[list[i]!]!;
-        tally[s < tally.length - 1 ? s + 1 : 0] = 0;
-      }
-      cells[c++] = best;
-    }
-  }
+  const lru = sim.lru_sizes();
+  const listFrames = Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
+  const cells = sim.lru_cells(bucket);
 
   const raw = sim.drain_moves();
   const seen = raw.length / 5;
   const take = Math.min(seen, MOVES_PER_FRAME);
+  const picked = Array.from({ length: take }, (_, k) => Math.floor((k * seen) / take) * 5);
+  const pos = sim.list_positions(Uint32Array.from(picked, (j) => raw[j + 1]!));
   const moves = new Float64Array(take * 5);
-  for (let k = 0; k < take; k++) {
-    const j = Math.floor((k * seen) / take) * 5;
-    const frame = raw[j + 1]!;
+  picked.forEach((j, k) => {
     const from = raw[j + 2]!;
     const to = raw[j + 3]!;
-    const reason = raw[j + 4]!;
     // Reclaim takes pages from a list's tail; new pages and refaults come from outside.
     const fromIdx = from < 4 ? Math.max(0, listFrames[from]! - 1) : -1;
-    const toIdx = to < 4 ? Math.max(0, pos[frame] ?? 0) : -1;
-    moves.set([from, to, reason, fromIdx, toIdx], k * 5);
-  }
+    const toIdx = to < 4 ? Math.max(0, pos[k]!) : -1;
+    moves.set([from, to, raw[j + 4]!, fromIdx, toIdx], k * 5);
+  });
 
   const series = sim.series_from(run.seriesSent);
   run.seriesSent = sim.series_len();
@@ -272,7 +243,7 @@ export function frameOf(run: Run): RunFrame {
     nowNs: sim.now_ns(),
     finished: sim.finished(),
     counters: sim.counter_values(),
-    lru: sim.lru_sizes(),
+    lru,
     watermarks: sim.watermarks(),
     balance: sim.balance(),
     bucket,
@@ -280,7 +251,7 @@ export function frameOf(run: Run): RunFrame {
     cells,
     moves,
     movesSeen: seen,
-    spaceNames,
+    spaceNames: sim.space_names(),
     series,
   };
 }

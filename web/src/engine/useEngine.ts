@@ -88,10 +88,15 @@ export function reducer(state: EngineState, action: Action): EngineState {
       };
     case 'frame': {
       if (msg.runs.length !== state.runs.length) return state;
-      const series = state.series.map((s, i) => {
+      // A new series array only when rows arrived, so the charts redraw only then.
+      let grew = false;
+      const next = state.series.map((s, i) => {
         const add = rows(msg.runs[i]!.series, state.seriesWidth);
-        return add.length ? s.concat(add) : s;
+        if (add.length === 0) return s;
+        grew = true;
+        return s.concat(add);
       });
+      const series = grew ? next : state.series;
       const finished = msg.runs.every((r) => r.finished);
       return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
