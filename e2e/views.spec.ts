@@ -187,10 +187,30 @@ test('dark theme and a large screen', async ({ page }, testInfo) => {
   await ready(page);
   await page.getByTestId('theme-toggle').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.getByTestId('speed-slider').fill('16');
+  await page.getByTestId('speed-slider').fill('12');
   await page.getByTestId('play-toggle').click();
   await page.waitForTimeout(1500);
   await shot(page, testInfo, 'dark-2560');
+});
+
+test("bad scenario text shows the engine's line-numbered message, and the page keeps working", async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByText('Scenario text').click();
+  const area = page.getByTestId('scenario-text');
+  const text = await area.inputValue();
+  await area.fill(text.replace('ram = "2GiB"', 'ram = "lots"'));
+  await page.getByTestId('scenario-text-apply').click();
+  const alert = page.getByTestId('engine-error');
+  await expect(alert).toContainText('The scenario could not be loaded');
+  await expect(alert).toContainText(/line \d+/);
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'error');
+  await shot(page, testInfo, 'bad-scenario');
+  await page.getByTestId('scenario-text-revert').click();
+  await expect(alert).toHaveCount(0);
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
 });
 
 test('an engine that fails to load shows a clear message, not a blank page', async ({ page }) => {

@@ -5,6 +5,7 @@ import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
 import { LruView, type ListRates } from './components/LruView';
 import { ResultsPanel } from './components/ResultsPanel';
+import { ScenarioEditor } from './components/ScenarioEditor';
 import type { ScenarioSource } from './engine/protocol';
 import { useEngine } from './engine/useEngine';
 import { useReports } from './engine/useReports';
@@ -36,6 +37,8 @@ export function App() {
   const [compare, setCompare] = useState(false);
   const [variantB, setVariantB] = useState<string | null>(null);
   const [knobs, setKnobs] = useState<Knobs>({});
+  /** The scenario text as edited by hand (null: the file as it is). */
+  const [edited, setEdited] = useState<string | null>(null);
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
   const [theme, setTheme] = useState<'light' | 'dark'>(() =>
     typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
@@ -43,8 +46,8 @@ export function App() {
 
   const file = SCENARIOS.find((s) => s.name === scenarioName) ?? null;
   const source: ScenarioSource | null = useMemo(
-    () => (file ? { name: file.name, text: applyOverrides(file.text, knobs) } : null),
-    [file, knobs],
+    () => (file ? { name: file.name, text: applyOverrides(edited ?? file.text, knobs) } : null),
+    [file, knobs, edited],
   );
   const reports = useReports(source);
   const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
@@ -132,6 +135,7 @@ export function App() {
           setVariant(null);
           setVariantB(null);
           setKnobs({});
+          setEdited(null);
         }}
         description={file?.description ?? ''}
         variants={variants}
@@ -154,10 +158,12 @@ export function App() {
         nowNs={nowNs}
         endNs={endNs}
         status={state.phase === 'error' ? 'error' : !ready ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused'}
-        scenarioText={file?.text ?? ''}
+        scenarioText={edited ?? file?.text ?? ''}
         knobs={knobs}
         onKnobs={setKnobs}
       />
+
+      {file && <ScenarioEditor key={file.name} original={file.text} edited={edited} onApply={setEdited} />}
 
       {ready && (
         <>
@@ -170,6 +176,7 @@ export function App() {
                     {formatNs(frames[i]!.nowNs)}
                   </span>
                 </h2>
+                <div className="run-body">
                 <LruView
                   info={run}
                   frame={frames[i]!}
@@ -178,6 +185,7 @@ export function App() {
                   theme={theme}
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                </div>
               </article>
             ))}
           </section>

@@ -76,6 +76,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         xFormat={secs}
         xLabel="virtual time (s)"
         yFormat={formatCount}
+        minXSpan={1e8}
         testId="chart-counters"
       />
       <LineChart
@@ -86,6 +87,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         xFormat={secs}
         xLabel="virtual time (s)"
         yFormat={formatCount}
+        minXSpan={1e8}
         testId="chart-free"
       />
     </>

@@ -25,6 +25,8 @@ interface Props {
   yFormat: (y: number) => string;
   xLabel: string;
   testId: string;
+  /** Smallest x range drawn (so a chart with one point still has a sensible axis). */
+  minXSpan?: number;
 }
 
 const W = 560;
@@ -41,7 +43,7 @@ export function decades([lo, hi]: [number, number]): number[] {
   return out.length ? out : [lo, hi];
 }
 
-export function LineChart({ title, series, refLines = [], log = false, xFormat, yFormat, xLabel, testId }: Props) {
+export function LineChart({ title, series, refLines = [], log = false, xFormat, yFormat, xLabel, testId, minXSpan = 1 }: Props) {
   const ref = useRef<SVGSVGElement | null>(null);
 
   useLayoutEffect(() => {
@@ -50,7 +52,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
     const all = series.flatMap((s) => s.points);
     const [x0, x1] = extent(all, (p) => p[0]) as [number | undefined, number | undefined];
     const x = scaleLinear()
-      .domain([x0 ?? 0, Math.max(x1 ?? 1, (x0 ?? 0) + 1e-9)])
+      .domain([x0 ?? 0, Math.max(x1 ?? 0, (x0 ?? 0) + minXSpan)])
       .range([M.left, W - M.right]);
     const ys = [...all.map((p) => p[1]), ...refLines.map((r) => r.y)];
     const y = log
@@ -129,7 +131,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .attr('stroke', (d) => d.color)
       .attr('stroke-dasharray', (d) => d.dash ?? null)
       .attr('d', (d) => path(d.points));
-  }, [series, refLines, log, xFormat, yFormat, xLabel]);
+  }, [series, refLines, log, xFormat, yFormat, xLabel, minXSpan]);
 
   return (
     <figure className="chart" data-testid={testId}>
