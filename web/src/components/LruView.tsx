@@ -76,10 +76,12 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       const r0 = rowOf(from);
       const r1 = rowOf(to);
       if (r0 < 0 && r1 < 0) continue;
-      const y0 = r0 >= 0 ? stripY(r0) + STRIP_H / 2 : stripY(r1) + STRIP_H / 2;
-      const y1 = r1 >= 0 ? stripY(r1) + STRIP_H / 2 : y0;
-      const x0 = r0 >= 0 ? xAt(fromIdx) : 6; // from outside: enters on the left
-      const x1 = r1 >= 0 ? xAt(toIdx) : width - 10; // to outside (evicted, freed): leaves on the right
+      // From outside (a new page, a refault) it drops in from above its place; to outside
+      // (evicted, freed) it falls out below the strip.
+      const x1 = r1 >= 0 ? xAt(toIdx) : xAt(fromIdx);
+      const x0 = r0 >= 0 ? xAt(fromIdx) : x1;
+      const y1 = r1 >= 0 ? stripY(r1) + STRIP_H / 2 : stripY(r0) + STRIP_H + 14;
+      const y0 = r0 >= 0 ? stripY(r0) + STRIP_H / 2 : stripY(r1) - 14;
       particles.current.push({ x0, y0, x1, y1, color: MOVE_COLORS[reason] ?? '#999', start: now + Math.random() * 250 });
     }
     if (particles.current.length > 2000) particles.current.splice(0, particles.current.length - 2000);
