@@ -165,6 +165,15 @@ test('a knob change alters the result (swappiness 0 stops swapping in S000)', as
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(page.getByTestId('result-pswpout-1')).not.toHaveText(before!);
   await expect(page.getByTestId('result-pswpout-1')).toHaveText(/^0\b/);
+  // The live run uses the knobs too: with 4 GiB of RAM it starts with about 1 M free pages.
+  await page.getByTestId('knob-ram').selectOption('4GiB');
+  await page.getByTestId('knobs-apply').click();
+  await expect
+    .poll(async () => Number(await page.getByTestId('run-0-lru-size-free').getAttribute('data-pages')))
+    .toBeGreaterThan(1_000_000);
+  await expect(page.getByTestId('run-0-balance-swappiness')).toHaveText('0');
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('result-pgmajfault-0')).not.toHaveText('31,861'); // S000 "before" at 2 GiB
 });
 
 test('keyboard: space plays and pauses, the right arrow steps, + speeds up', async ({ page }) => {

@@ -3,7 +3,8 @@ import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
-import { LruView, type ListRates } from './components/LruView';
+import { LruView } from './components/LruView';
+import { ratesOf } from './lib/rates';
 import { ResultsPanel } from './components/ResultsPanel';
 import { ScenarioEditor } from './components/ScenarioEditor';
 import type { ScenarioSource } from './engine/protocol';
@@ -14,21 +15,6 @@ import { applyOverrides, expectTexts } from './lib/scenarioText';
 import { SCENARIOS } from './scenarios';
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
-
-/** Scan rates per engine list from the last two series rows (pages per virtual second). */
-function ratesOf(rows: Float64Array[], names: string[], scale: number): ListRates {
-  const a = rows.at(-2);
-  const b = rows.at(-1);
-  const nan = [NaN, NaN, NaN, NaN];
-  if (!a || !b || b[0]! <= a[0]!) return { scan: nan };
-  const dt = (b[0]! - a[0]!) / 1e9;
-  const rate = (name: string) => {
-    const c = 9 + names.indexOf(name);
-    return c < 9 ? NaN : ((b[c]! - a[c]!) * scale) / dt;
-  };
-  const refill = rate('pgrefill');
-  return { scan: [rate('pgscan_anon'), refill, rate('pgscan_file'), refill] };
-}
 
 export function App() {
   const { state, load, setPlaying, step, setSpeed, reset } = useEngine();

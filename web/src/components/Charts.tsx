@@ -55,6 +55,18 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
       })),
     [runs, series],
   );
+  const costSeries = useMemo(
+    () =>
+      runs.flatMap((run, r) =>
+        (['anon cost', 'file cost'] as const).map((label, k) => ({
+          name: runs.length > 1 ? `${label} (${run.variant})` : label,
+          color: OKABE_ITO[k]!,
+          dash: DASHES[r],
+          points: (series[r] ?? []).map((row) => [row[0]!, row[7 + k]!] as [number, number]),
+        })),
+      ),
+    [runs, series],
+  );
   const wm = frames[0]?.watermarks;
   const refLines: RefLine[] = useMemo(
     () =>
@@ -89,6 +101,15 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-free"
+      />
+      <LineChart
+        title="Reclaim cost, anon vs file (the balance's inputs)"
+        series={costSeries}
+        xFormat={secs}
+        xLabel="virtual time (s)"
+        yFormat={formatCount}
+        minXSpan={1e8}
+        testId="chart-cost"
       />
     </>
   );

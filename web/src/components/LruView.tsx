@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount, formatRate } from '../format';
 import { LISTS, MOVE_COLORS, MOVE_REASONS, ownerColor } from '../lib/palette';
+import type { ListRates } from '../lib/rates';
 
 const ROW = 58;
 const LABEL_H = 20;
@@ -14,10 +15,6 @@ const LEFT = 40;
 const RIGHT = 46;
 const MOVE_MS = 700;
 
-export interface ListRates {
-  /** Pages scanned per virtual second on each of the four engine lists (NaN: unknown). */
-  scan: number[];
-}
 
 interface Particle {
   x0: number;

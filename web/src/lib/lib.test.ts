@@ -6,6 +6,7 @@ import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPE
 import { median, resultsTable, type RunReport } from './report';
 import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from './scenarioText';
 import { decades } from '../components/LineChart';
+import { ratesOf } from './rates';
 
 const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
 const s004 = readFileSync(new URL('../../../scenarios/s004-pgbench.toml', import.meta.url), 'utf8');
@@ -115,5 +116,15 @@ describe('results table', () => {
     expect(swp.changes).toEqual(['0.0%', '+300.0%']);
     expect(rows.find((r) => r.label === 't median round (s)')!.values).toEqual([1, 0.01]);
     expect(median([3, 1, 2, 4])).toBe(2.5);
+  });
+});
+
+describe('scan rates', () => {
+  it('come from the last two series rows, in pages per virtual second', () => {
+    const names = ['pgrefill', 'pgscan_anon', 'pgscan_file'];
+    const row = (t: number, refill: number, anon: number, file: number) => [t, 0, 0, 0, 0, 0, 0, 0, 0, refill, anon, file];
+    const r = ratesOf([row(0, 0, 0, 0), row(1e8, 10, 0, 0), row(2e8, 30, 5, 100)], names, 4);
+    expect(r.scan).toEqual([200, 800, 4000, 800]);
+    expect(ratesOf([row(0, 0, 0, 0)], names, 1).scan.every(Number.isNaN)).toBe(true);
   });
 });
