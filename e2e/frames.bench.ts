@@ -2,6 +2,7 @@
 // for 10 s of wall time; writes the median and p95 into BENCHMARKS.md under
 // "## Browser frame times" (only that section is replaced).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
 
 const PLAY_MS = 10_000;
@@ -62,7 +63,8 @@ test('frame times while playing full-scale S000', async ({ page, browser }) => {
   const body = `
 Measured by \`npm run bench:web\` (e2e/frames.bench.ts): full-scale S000 (2 GB, 524,288 frames,
 variant "before"), played at the default speed (${speed}) for ${PLAY_MS / 1000} s of wall time in
-Debian Chromium (headless, no GPU) at 1280x720, ${when}; browser ${browser.version()}.
+Debian Chromium (headless, no GPU) at 1280x720, ${when}; browser ${browser.version()};
+${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} when it ended (the machine is shared: expect noise).
 Frame time = interval between animation frames on the page (the LRU canvas, charts and
 labels update on every engine frame; the engine runs in its worker).
 

@@ -159,26 +159,6 @@ impl WasmSimulation {
         }
         out
     }
-    /// For the LRU view's moves (added for the visualizer; read-only): the index from its
-    /// list's head of each frame of `probe` (-1 when it is on none of lists 0..4).
-    pub fn list_positions(&self, probe: Vec<u32>) -> Vec<i32> {
-        let mut out = vec![-1i32; probe.len()];
-        if probe.is_empty() {
-            return out;
-        }
-        let mut want: Vec<(u32, usize)> = probe.iter().enumerate().map(|(i, &f)| (f, i)).collect();
-        want.sort_unstable();
-        for lru in 0..4 {
-            for (idx, f) in self.inner.list_frames(lru).into_iter().enumerate() {
-                let mut k = want.partition_point(|&(w, _)| w < f);
-                while k < want.len() && want[k].0 == f {
-                    out[want[k].1] = idx as i32;
-                    k += 1;
-                }
-            }
-        }
-        out
-    }
     /// Number of time-series rows so far.
     pub fn series_len(&self) -> u32 {
         self.inner.series().len() as u32

@@ -33,8 +33,6 @@ export interface EngineSimulation {
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
-  /** Index in its list of each probed frame, -1 when on no LRU list (facade helper). */
-  list_positions(probe: Uint32Array): Int32Array;
   series_len(): number;
   series_width(): number;
   series_from(from: number): Float64Array;
@@ -224,17 +222,17 @@ export function frameOf(run: Run): RunFrame {
   const raw = sim.drain_moves();
   const seen = raw.length / 5;
   const take = Math.min(seen, MOVES_PER_FRAME);
-  const picked = Array.from({ length: take }, (_, k) => Math.floor((k * seen) / take) * 5);
-  const pos = sim.list_positions(Uint32Array.from(picked, (j) => raw[j + 1]!));
   const moves = new Float64Array(take * 5);
-  picked.forEach((j, k) => {
+  for (let k = 0; k < take; k++) {
+    const j = Math.floor((k * seen) / take) * 5;
     const from = raw[j + 2]!;
     const to = raw[j + 3]!;
-    // Reclaim takes pages from a list's tail; new pages and refaults come from outside.
+    // Where the move happened: reclaim takes pages from a list's tail, and every list add
+    // (new page, activation, deactivation, putback) goes to the head, as in the kernel.
     const fromIdx = from < 4 ? Math.max(0, listFrames[from]! - 1) : -1;
-    const toIdx = to < 4 ? Math.max(0, pos[k]!) : -1;
+    const toIdx = to < 4 ? 0 : -1;
     moves.set([from, to, raw[j + 4]!, fromIdx, toIdx], k * 5);
-  });
+  }
 
   const series = sim.series_from(run.seriesSent);
   run.seriesSent = sim.series_len();

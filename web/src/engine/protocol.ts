@@ -80,7 +80,8 @@ export interface RunFrame {
    *  bucket's majority of frames (0: none). List i has ceil(listFrames[i] / bucket) cells. */
   cells: Uint16Array;
   /** Sampled page moves, 5 numbers each: from list, to list, reason, from index, to index
-   *  (index in frames from the list head; -1 outside the four lists). */
+   *  (index in frames from the list head where the move took place: the tail for pages
+   *  reclaim takes, the head for pages added; -1 outside the four lists). */
   moves: Float64Array;
   /** Owner space names so far (spaces appear as tasks map memory); cell owner k names spaceNames[k - 1]. */
   spaceNames: string[];
