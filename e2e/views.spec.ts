@@ -151,6 +151,22 @@ test('compare mode runs two variants in lockstep and highlights differences', as
   await expect(page.getByTestId('diff-table')).toBeVisible();
   await expect(page.getByTestId('chart-counters').locator('path.series')).toHaveCount(12);
   await shot(page, testInfo, 'compare');
+  // One picture per view.
+  const views = {
+    'view-lru': page.locator('.lru-view').first(),
+    'view-balance': page.locator('.balance').first(),
+    'view-diff': page.getByTestId('diff-table'),
+    'view-chart-counters': page.getByTestId('chart-counters'),
+    'view-chart-free': page.getByTestId('chart-free'),
+    'view-chart-cost': page.getByTestId('chart-cost'),
+    'view-chart-rounds': page.getByTestId('chart-rounds'),
+    'view-results': page.getByTestId('results'),
+  };
+  for (const [name, locator] of Object.entries(views)) {
+    const path = testInfo.outputPath(`${name}.png`);
+    await locator.screenshot({ path });
+    await testInfo.attach(name, { path, contentType: 'image/png' });
+  }
 });
 
 test('a knob change alters the result (swappiness 0 stops swapping in S000)', async ({ page }) => {

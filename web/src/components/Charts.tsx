@@ -18,6 +18,8 @@ export const COUNTER_GROUPS: { label: string; counters: string[] }[] = [
   { label: 'pgmajfault', counters: ['pgmajfault'] },
 ];
 
+/** Okabe-Ito indices of the groups (skipping the yellow, too light on white for a line). */
+const GROUP_COLORS = [0, 1, 2, 6, 4, 5];
 const DASHES = [undefined, '6 3', '2 2', '8 2 2 2'];
 const secs = (ns: number) => `${Number((ns / 1e9).toPrecision(3))}`;
 
@@ -36,7 +38,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         const cols = g.counters.map((c) => 9 + counterNames.indexOf(c)).filter((c) => c >= 9);
         out.push({
           name: runs.length > 1 ? `${g.label} (${run.variant})` : g.label,
-          color: OKABE_ITO[gi]!,
+          color: OKABE_ITO[GROUP_COLORS[gi]!]!,
           dash: DASHES[r],
           points: (series[r] ?? []).map((row) => [row[0]!, cols.reduce((s, c) => s + row[c]!, 0) * run.scale]),
         });
@@ -115,6 +117,9 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
   );
 }
 
+const roundLabel = (x: number) => (Number.isInteger(x) ? String(x) : '');
+const secondsLabel = (y: number) => `${Number(y.toPrecision(2))}`;
+
 export function RoundsChart({ reports }: { reports: RunReport[] }) {
   const series = useMemo(() => {
     const out: Series[] = [];
@@ -137,9 +142,9 @@ export function RoundsChart({ reports }: { reports: RunReport[] }) {
       title="Time per round, every variant run to the end (s, log)"
       series={series}
       log
-      xFormat={(x) => (Number.isInteger(x) ? String(x) : '')}
+      xFormat={roundLabel}
       xLabel="round"
-      yFormat={(y) => `${Number(y.toPrecision(2))}`}
+      yFormat={secondsLabel}
       testId="chart-rounds"
     />
   );
