@@ -126,6 +126,39 @@ impl WasmSimulation {
     pub fn list_frames(&self, lru: u32) -> Vec<u32> {
         self.inner.list_frames((lru as usize).min(4))
     }
+    /// For the LRU view (added for the visualizer; read-only): lists 0..4, head to tail, cut
+    /// into buckets of `bucket` frames; per bucket the majority owner (space id + 1, 0 = none),
+    /// the four lists one after the other (list i has ceil(len_i / bucket) cells).
+    pub fn lru_cells(&self, bucket: u32) -> Vec<u16> {
+        let bucket = bucket.max(1) as usize;
+        let spaces = self.inner.frame_spaces();
+        let owners = self.inner.space_names().len().min(0xfffe);
+        let mut tally = vec![0u32; owners + 1];
+        let owner = |f: u32| -> usize {
+            let s = spaces[f as usize] as usize;
+            if s < owners { s + 1 } else { 0 }
+        };
+        let mut out = Vec::new();
+        for lru in 0..4 {
+            let list = self.inner.list_frames(lru);
+            for chunk in list.chunks(bucket) {
+                let (mut best, mut best_n) = (0usize, 0u32);
+                for &f in chunk {
+                    let o = owner(f);
+                    tally[o] += 1;
+                    if tally[o] > best_n {
+                        best_n = tally[o];
+                        best = o;
+                    }
+                }
+                for &f in chunk {
+                    tally[owner(f)] = 0;
+                }
+                out.push(best as u16);
+            }
+        }
+        out
+    }
     /// Number of time-series rows so far.
     pub fn series_len(&self) -> u32 {
         self.inner.series().len() as u32

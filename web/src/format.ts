@@ -15,3 +15,45 @@ const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 export function formatCount(n: number): string {
   return Number.isFinite(n) ? countFormat.format(n) : '—';
 }
+
+/** Virtual time per wall-clock second, e.g. "250 ms/s", "2 s/s", "100 s/s". */
+export function formatSpeed(nsPerSecond: number): string {
+  if (!Number.isFinite(nsPerSecond) || nsPerSecond <= 0) return '—';
+  const s = nsPerSecond / 1e9;
+  if (s >= 1) return `${Number(s.toPrecision(3))} s/s`;
+  if (s >= 1e-3) return `${Number((s * 1e3).toPrecision(3))} ms/s`;
+  return `${Number((s * 1e6).toPrecision(3))} µs/s`;
+}
+
+/** Speed slider: position 0..SPEED_STEPS maps logarithmically from 1 ms/s to 1000 s/s. */
+export const SPEED_STEPS = 24;
+export function speedAt(step: number): number {
+  const clamped = Math.min(SPEED_STEPS, Math.max(0, Math.round(step)));
+  return Math.round(1e6 * 10 ** ((clamped * 6) / SPEED_STEPS));
+}
+
+/** Change relative to a base as text: "+12.3%", "-50.0%", "0.0%", "new" when the base is 0. */
+export function formatChange(value: number, base: number): string {
+  if (!Number.isFinite(value) || !Number.isFinite(base)) return '—';
+  if (base === 0) return value === 0 ? '0.0%' : 'new';
+  const c = ((value - base) / Math.abs(base)) * 100;
+  return `${c > 0 ? '+' : ''}${c.toFixed(1)}%`;
+}
+
+/** A rate per second, compact: "0", "950", "12.3k", "4.56M". */
+export function formatRate(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  if (a < 1e6) return `${Number((n / 1e3).toPrecision(3))}k`;
+  return `${Number((n / 1e6).toPrecision(3))}M`;
+}
+
+/** Pages (4 KiB) as bytes with a binary unit: "512 KiB", "48.0 MiB", "2.00 GiB". */
+export function formatPagesAsBytes(pages: number): string {
+  const kib = pages * 4;
+  if (!Number.isFinite(kib)) return '—';
+  if (kib < 1024) return `${Math.round(kib)} KiB`;
+  if (kib < 1024 * 1024) return `${(kib / 1024).toFixed(1)} MiB`;
+  return `${(kib / 1024 / 1024).toFixed(2)} GiB`;
+}

@@ -1,145 +1,158 @@
-// The engine host against the real wasm engine (web/pkg, built by `npm run wasm`),
-// instantiated synchronously in Node.
+// The engine host against the real wasm engine (web/pkg, built by `npm run wasm`)
+// and the real scenario files, instantiated synchronously in Node.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, WasmSimulation } from '../../pkg/reclaim_core.js';
-import { EngineHost, type EngineModule, type HostDeps } from './host';
+import { initSync, engine_version, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { parseFromWorker, type FromWorker } from './protocol';
 
-const crateVersion = /^version\s*=\s*"([^"]+)"/m.exec(
-  readFileSync(new URL('../../../wasm-core/Cargo.toml', import.meta.url), 'utf8'),
-)?.[1];
+const text = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
+// A small S000 (64 pages per frame) keeps the tests fast.
+const small = text.replace('[machine]', '[machine]\nframe_scale = 64');
+const scenario = { name: 's000-thrash.toml', text: small };
 
 const realEngine: EngineModule = {
   engineVersion: () => engine_version(),
-  create: () => new WasmSimulation(),
+  scenarioInfo: (t) => scenario_info(t),
+  create: (t, v) => WasmSimulation.fromScenario(t, v),
 };
 
-/** A host whose timer is driven by hand, recording (and validating) what it posts. */
+/** A host recording (and validating) what it posts. */
 function harness(load: () => Promise<EngineModule> = async () => realEngine) {
   const posted: FromWorker[] = [];
-  let pending: (() => void) | null = null;
-  const deps: HostDeps = {
-    load,
-    post: (msg) => posted.push(parseFromWorker(msg)),
-    schedule(fn) {
-      pending = fn;
-      return () => {
-        if (pending === fn) pending = null;
-      };
-    },
-  };
-  const fire = () => {
-    const fn = pending;
-    pending = null;
-    fn?.();
-    return fn !== null;
-  };
-  return { host: new EngineHost(deps), posted, fire, ticking: () => pending !== null };
+  const deps: HostDeps = { load, post: (msg) => posted.push(parseFromWorker(msg)) };
+  return { host: new EngineHost(deps), posted };
 }
 
-const snapshots = (posted: FromWorker[]) =>
-  posted.filter((m): m is Extract<FromWorker, { type: 'snapshot' }> => m.type === 'snapshot');
+type Of<T extends FromWorker['type']> = Extract<FromWorker, { type: T }>;
+const all = <T extends FromWorker['type']>(posted: FromWorker[], type: T) => posted.filter((m): m is Of<T> => m.type === type);
 
 beforeAll(() => {
   initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
 });
 
 describe('EngineHost with the wasm engine', () => {
-  it('reports ready with the crate version, then the demo counters', async () => {
+  it('loads a scenario file: ready, loaded with its variants, then a first frame at t=0', async () => {
     const { host, posted } = harness();
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
-    expect(crateVersion).toMatch(/^\d+\.\d+\.\d+/);
-    expect(posted[0]).toEqual({ type: 'ready', protocol: 1, engineVersion: crateVersion });
-    const loaded = posted[1];
-    expect(loaded?.type).toBe('loaded');
-    if (loaded?.type !== 'loaded') return;
-    expect(loaded.counterNames.length).toBeGreaterThan(0);
-    const [first] = snapshots(posted);
-    expect(first?.nowNs).toBe(0);
-    expect(first?.counters.length).toBe(loaded.counterNames.length);
+    await host.handle({ type: 'load', scenario, variants: [] });
+    expect(posted[0]).toMatchObject({ type: 'ready', engineVersion: engine_version() });
+    const [loaded] = all(posted, 'loaded');
+    expect(loaded!.title).toMatch(/^S000/);
+    expect(loaded!.variants).toEqual([
+      { name: 'before', preset: 'linux-5.2' },
+      { name: 'after', preset: 'linux-5.3' },
+    ]);
+    expect(loaded!.runs.map((r) => r.variant)).toEqual(['before']);
+    expect(loaded!.runs[0]!.scale).toBe(64);
+    expect(loaded!.runs[0]!.frames).toBe(524_288 / 64);
+    const [first] = all(posted, 'frame');
+    expect(first!.runs[0]!.nowNs).toBe(0);
+    expect(first!.runs[0]!.counters.length).toBe(loaded!.counterNames.length);
   });
 
-  it('advances virtual time and counters on step', async () => {
+  it('steps every run in lockstep and reports what the engine reports', async () => {
     const { host, posted } = harness();
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
-    await host.handle({ type: 'step', ns: 5_000_000 });
-    const [before, after] = snapshots(posted);
-    expect(after!.nowNs).toBeGreaterThanOrEqual(5_000_000);
-    expect(after!.seq).toBe(before!.seq + 1);
-    expect(after!.counters.length).toBe(before!.counters.length);
-    expect([...after!.counters]).not.toEqual([...before!.counters]);
+    await host.handle({ type: 'load', scenario, variants: ['before', 'after'] });
+    await host.handle({ type: 'step', ns: 300_000_000 });
+    await host.handle({ type: 'step', ns: 300_000_000 });
+    const last = all(posted, 'frame').at(-1)!;
+    expect(last.seq).toBe(2);
+    expect(last.runs.map((r) => r.nowNs)).toEqual([600_000_000, 600_000_000]);
+    // The same steps on a fresh simulation give the same list sizes and counters.
+    for (const [i, v] of ['before', 'after'].entries()) {
+      const ref = WasmSimulation.fromScenario(small, v);
+      ref.step(300_000_000);
+      ref.step(300_000_000);
+      expect([...last.runs[i]!.lru]).toEqual([...ref.lru_sizes()]);
+      expect([...last.runs[i]!.counters]).toEqual([...ref.counter_values()]);
+      // Cells: every list's frames, bucketed.
+      const r = last.runs[i]!;
+      expect([...r.listFrames]).toEqual([0, 1, 2, 3].map((l) => ref.list_frames(l).length));
+      expect(r.listFrames[2]! * 64).toBe(r.lru[2]);
+      expect(r.bucket).toBe(Math.ceil(524_288 / 64 / CELLS));
+      // The cells are the majority owner of each bucket, computed here from the raw frames.
+      const spaces = ref.frame_spaces();
+      const cells: number[] = [];
+      for (let l = 0; l < 4; l++) {
+        const list = ref.list_frames(l);
+        for (let s = 0; s < list.length; s += r.bucket) {
+          const n = new Map<number, number>();
+          let best = 0;
+          let bestN = 0;
+          for (const f of list.subarray(s, s + r.bucket)) {
+            const o = spaces[f] === 0xffffffff ? 0 : spaces[f]! + 1;
+            const c = (n.get(o) ?? 0) + 1;
+            n.set(o, c);
+            if (c > bestN) [best, bestN] = [o, c];
+          }
+          cells.push(best);
+        }
+      }
+      expect([...r.cells]).toEqual(cells);
+      expect(cells.some((c) => c > 0)).toBe(true);
+      ref.free();
+    }
   });
 
-  it('runs on its timer until paused', async () => {
-    const { host, posted, fire, ticking } = harness();
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
-    await host.handle({ type: 'run', sliceNs: 1_000_000 });
-    expect(host.running).toBe(true);
-    expect(fire()).toBe(true);
-    expect(fire()).toBe(true);
-    const running = snapshots(posted).at(-1)!;
-    expect(running.running).toBe(true);
-    expect(running.nowNs).toBeGreaterThanOrEqual(2_000_000);
-    await host.handle({ type: 'pause' });
-    expect(ticking()).toBe(false);
-    const paused = snapshots(posted).at(-1)!;
-    expect(paused).toMatchObject({ running: false, nowNs: running.nowNs });
+  it('samples page moves and sends each time-series row once', async () => {
+    const { host, posted } = harness();
+    await host.handle({ type: 'load', scenario, variants: ['after'] });
+    await host.handle({ type: 'step', ns: 1_000_000_000 });
+    await host.handle({ type: 'step', ns: 1_000_000_000 });
+    const [loaded] = all(posted, 'loaded');
+    const frames = all(posted, 'frame');
+    const f = frames.at(-1)!.runs[0]!;
+    expect(f.movesSeen).toBeGreaterThan(0);
+    expect(f.moves.length / 5).toBe(Math.min(MOVES_PER_FRAME, f.movesSeen));
+    for (let k = 0; k < f.moves.length; k += 5) {
+      expect(f.moves[k + 2]).toBeLessThanOrEqual(6); // a reason
+      const [to, toIdx] = [f.moves[k + 1]!, f.moves[k + 4]!];
+      expect(toIdx).toBe(to < 4 ? 0 : -1); // lists are added to at the head
+    }
+    const rows = frames.reduce((n, fr) => n + fr.runs[0]!.series.length / loaded!.seriesWidth, 0);
+    const ref = WasmSimulation.fromScenario(small, 'after');
+    ref.step(2_000_000_000);
+    expect(rows).toBe(ref.series_len());
+    ref.free();
   });
 
-  it('reports a malformed message as a protocol error and keeps working', async () => {
+  it('runs every variant to the end for a report', async () => {
+    const { host, posted } = harness();
+    await host.handle({ type: 'report', scenario });
+    const [reports] = all(posted, 'reports');
+    const parsed = reports!.reports.map((r) => JSON.parse(r));
+    expect(parsed.map((r) => r.variant)).toEqual(['before', 'after']);
+    expect(parsed[0].tasks[0].rounds_s).toHaveLength(10);
+  });
+
+  it('reports a bad scenario with its line, and keeps the current runs', async () => {
+    const { host, posted } = harness();
+    await host.handle({ type: 'load', scenario, variants: [] });
+    await host.handle({ type: 'load', scenario: { name: 'bad.toml', text: small.replace('ram = "2GiB"', 'ram = "lots"') }, variants: [] });
+    const err = posted.at(-1)!;
+    expect(err).toMatchObject({ type: 'error', phase: 'scenario' });
+    expect(err.type === 'error' && err.message).toMatch(/line \d+/);
+    expect(host.runCount).toBe(1);
+    await host.handle({ type: 'step', ns: 1000 });
+    expect(posted.at(-1)!.type).toBe('frame');
+    await host.handle({ type: 'load', scenario, variants: ['nope'] });
+    expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario', message: 'Error: scenario s000-thrash.toml has no variant "nope"' });
+  });
+
+  it('reports a malformed message as a protocol error and stepping before a load as an engine error', async () => {
     const { host, posted } = harness();
     await host.handle({ type: 'step', ns: -1 });
     expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'protocol' });
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
-    expect(posted.at(-1)?.type).toBe('snapshot');
-  });
-
-  it('reports stepping before a scenario is loaded as an engine error', async () => {
-    const { host, posted } = harness();
     await host.handle({ type: 'step', ns: 1000 });
-    expect(posted.at(-1)).toEqual({
-      type: 'error',
-      phase: 'engine',
-      message: "Error: no scenario loaded: send a 'load' message first",
-    });
+    expect(posted.at(-1)).toEqual({ type: 'error', phase: 'engine', message: "Error: no scenario loaded: send a 'load' message first" });
   });
 
   it('reports a failed engine load as an init error, once', async () => {
     const { host, posted } = harness(async () => {
       throw new TypeError('WebAssembly.instantiate(): expected magic word');
     });
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
+    await host.handle({ type: 'load', scenario, variants: [] });
     await host.handle({ type: 'step', ns: 1000 });
-    expect(posted).toEqual([
-      { type: 'error', phase: 'init', message: 'TypeError: WebAssembly.instantiate(): expected magic word' },
-    ]);
-  });
-
-  it('stops running and reports when the engine throws mid-run', async () => {
-    const { host, posted, fire } = harness(async () => ({
-      engineVersion: () => 'test',
-      create: () => {
-        const sim = new WasmSimulation();
-        let calls = 0;
-        return {
-          step: (ns: number) => {
-            if (++calls === 2) throw new WebAssembly.RuntimeError('unreachable');
-            sim.step(ns);
-          },
-          now_ns: () => sim.now_ns(),
-          counter_names: () => sim.counter_names(),
-          counter_values: () => sim.counter_values(),
-          free: () => sim.free(),
-        };
-      },
-    }));
-    await host.handle({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
-    await host.handle({ type: 'run', sliceNs: 1000 });
-    fire();
-    fire();
-    expect(posted.at(-1)).toEqual({ type: 'error', phase: 'engine', message: 'RuntimeError: unreachable' });
-    expect(host.running).toBe(false);
-    expect(fire()).toBe(false);
+    expect(posted).toEqual([{ type: 'error', phase: 'init', message: 'TypeError: WebAssembly.instantiate(): expected magic word' }]);
   });
 });

@@ -1,53 +1,79 @@
 // The engine host: everything the worker does, without the worker globals, so
 // Vitest can drive it in Node against the real wasm engine.
 //
-// It loads the engine, answers `ready`, holds one simulation, advances it on
-// `step` / on a timer while running, and sends snapshots. Every failure —
-// loading the wasm, a malformed message, a throw or panic inside the engine —
-// is sent to the page as an `error` message.
+// It loads the engine, answers `ready`, holds the runs of one scenario (one per
+// variant, advanced in lockstep), and answers each `step` with a frame. Every
+// failure — loading the wasm, a malformed message, a bad scenario, a throw or
+// panic inside the engine — is sent to the page as an `error` message.
 import {
   encodeError,
-  encodeSnapshot,
+  encodeFrame,
   parseToWorker,
   PROTOCOL_VERSION,
   type FromWorker,
+  type RunFrame,
+  type RunInfo,
   type ScenarioSource,
   type ToWorker,
+  type VariantInfo,
 } from './protocol';
 
 /** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
 export interface EngineSimulation {
   step(ns: number): void;
   now_ns(): number;
+  end_ns(): number;
+  finished(): boolean;
+  scale(): number;
   counter_names(): string[];
   counter_values(): Float64Array;
+  lru_sizes(): Float64Array;
+  watermarks(): Float64Array;
+  balance(): Float64Array;
+  space_names(): string[];
+  /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
+  lru_cells(bucket: number): Uint16Array;
+  series_len(): number;
+  series_width(): number;
+  series_from(from: number): Float64Array;
+  set_move_trace(capacity: number): void;
+  drain_moves(): Float64Array;
+  run_to_end_json(): string;
   free(): void;
 }
 
 export interface EngineModule {
   engineVersion(): string;
-  /** A new simulation of a scenario (`new WasmSimulation()` for the built-in demo). */
-  create(scenario: ScenarioSource): EngineSimulation;
+  /** JSON {title, description, variants: [{name, preset}]}; throws on a bad scenario. */
+  scenarioInfo(text: string): string;
+  /** A new simulation of `variant` of the scenario text; throws on a bad scenario. */
+  create(text: string, variant: string): EngineSimulation;
 }
 
 export interface HostDeps {
   /** Load (instantiate) the wasm engine. */
   load(): Promise<EngineModule>;
   post(message: FromWorker, transfer?: Transferable[]): void;
-  /** Schedule the next run tick; returns a cancel function. */
-  schedule(fn: () => void, ms: number): () => void;
 }
 
-/** Real time between two run ticks (one snapshot per tick). */
-export const TICK_MS = 16;
+/** Cells per LRU strip when one list holds all of memory: a bucket is frames / CELLS frames. */
+export const CELLS = 1024;
+/** Page moves recorded per step (the rest are counted, not kept). */
+export const MOVE_CAPACITY = 4096;
+/** Page moves sent per run per frame (sampled evenly from those recorded). */
+export const MOVES_PER_FRAME = 160;
+
+interface Run {
+  sim: EngineSimulation;
+  info: RunInfo;
+  seriesSent: number;
+}
 
 export class EngineHost {
   private engine: EngineModule | null = null;
   private ready: Promise<boolean> | null = null;
-  private sim: EngineSimulation | null = null;
+  private runs: Run[] = [];
   private seq = 0;
-  private sliceNs = 0;
-  private cancelTick: (() => void) | null = null;
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -80,74 +106,150 @@ export class EngineHost {
     try {
       this.dispatch(msg);
     } catch (err) {
-      this.stopTicking();
       this.deps.post(encodeError('engine', err));
     }
   }
 
-  get running(): boolean {
-    return this.cancelTick !== null;
+  get runCount(): number {
+    return this.runs.length;
   }
 
   private dispatch(msg: ToWorker): void {
     switch (msg.type) {
-      case 'load': {
-        this.stopTicking();
-        this.sim?.free();
-        this.sim = null;
-        const sim = this.engine!.create(msg.scenario);
-        this.sim = sim;
-        this.seq = 0;
-        this.deps.post({ type: 'loaded', scenario: msg.scenario.name, counterNames: sim.counter_names() });
-        this.sendSnapshot();
-        return;
-      }
-      case 'run':
-        this.requireSim();
-        this.sliceNs = msg.sliceNs;
-        if (!this.running) this.scheduleTick();
-        this.sendSnapshot();
-        return;
-      case 'pause':
-        this.stopTicking();
-        if (this.sim) this.sendSnapshot();
+      case 'load':
+        this.load(msg.scenario, msg.variants);
         return;
       case 'step':
-        this.requireSim().step(msg.ns);
-        this.sendSnapshot();
+        if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
+        for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
+        this.sendFrame();
+        return;
+      case 'report':
+        this.report(msg.scenario);
         return;
     }
   }
 
-  private requireSim(): EngineSimulation {
-    if (!this.sim) throw new Error("no scenario loaded: send a 'load' message first");
-    return this.sim;
-  }
-
-  private scheduleTick(): void {
-    this.cancelTick = this.deps.schedule(() => this.tick(), TICK_MS);
-  }
-
-  private stopTicking(): void {
-    this.cancelTick?.();
-    this.cancelTick = null;
-  }
-
-  private tick(): void {
-    if (!this.sim || !this.cancelTick) return;
+  /** Parse the scenario; a bad one is a `scenario` error and keeps the current runs. */
+  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[] } | null {
     try {
-      this.sim.step(this.sliceNs);
-      this.scheduleTick();
-      this.sendSnapshot();
+      return JSON.parse(this.engine!.scenarioInfo(scenario.text));
     } catch (err) {
-      this.stopTicking();
-      this.deps.post(encodeError('engine', err));
+      this.deps.post(encodeError('scenario', err));
+      return null;
     }
   }
 
-  private sendSnapshot(): void {
-    const sim = this.requireSim();
-    const out = encodeSnapshot(this.seq++, sim.now_ns(), this.running, sim.counter_values());
+  private load(scenario: ScenarioSource, wanted: string[]): void {
+    const info = this.parse(scenario);
+    if (!info) return;
+    const names = wanted.length > 0 ? wanted : info.variants.slice(0, 1).map((v) => v.name);
+    const runs: Run[] = [];
+    try {
+      for (const name of names) {
+        const variant = info.variants.find((v) => v.name === name);
+        if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
+        const sim = this.engine!.create(scenario.text, name);
+        sim.set_move_trace(MOVE_CAPACITY);
+        const frames = Math.round((sim.lru_sizes().reduce((a, b) => a + b, 0)) / sim.scale());
+        runs.push({
+          sim,
+          seriesSent: 0,
+          info: {
+            variant: name,
+            preset: variant.preset,
+            scale: sim.scale(),
+            frames,
+            endNs: sim.end_ns(),
+            spaceNames: sim.space_names(),
+          },
+        });
+      }
+    } catch (err) {
+      for (const r of runs) r.sim.free();
+      this.deps.post(encodeError('scenario', err));
+      return;
+    }
+    for (const r of this.runs) r.sim.free();
+    this.runs = runs;
+    this.seq = 0;
+    const first = runs[0]!.sim;
+    this.deps.post({
+      type: 'loaded',
+      scenario: scenario.name,
+      title: info.title,
+      description: info.description,
+      variants: info.variants,
+      counterNames: first.counter_names(),
+      seriesWidth: first.series_width(),
+      runs: runs.map((r) => r.info),
+    });
+    this.sendFrame();
+  }
+
+  private report(scenario: ScenarioSource): void {
+    const info = this.parse(scenario);
+    if (!info) return;
+    const reports: string[] = [];
+    for (const v of info.variants) {
+      const sim = this.engine!.create(scenario.text, v.name);
+      try {
+        reports.push(sim.run_to_end_json());
+      } finally {
+        sim.free();
+      }
+    }
+    this.deps.post({ type: 'reports', scenario: scenario.name, reports });
+  }
+
+  private sendFrame(): void {
+    const out = encodeFrame(
+      this.seq++,
+      this.runs.map((r) => frameOf(r)),
+    );
     this.deps.post(out.message, out.transfer);
   }
+}
+
+/** The compact state of one run: LRU cells by majority owner, sampled moves, new series rows. */
+export function frameOf(run: Run): RunFrame {
+  const { sim, info } = run;
+  const bucket = Math.max(1, Math.ceil(info.frames / CELLS));
+  const lru = sim.lru_sizes();
+  const listFrames = Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
+  const cells = sim.lru_cells(bucket);
+
+  const raw = sim.drain_moves();
+  const seen = raw.length / 5;
+  const take = Math.min(seen, MOVES_PER_FRAME);
+  const moves = new Float64Array(take * 5);
+  for (let k = 0; k < take; k++) {
+    const j = Math.floor((k * seen) / take) * 5;
+    const from = raw[j + 2]!;
+    const to = raw[j + 3]!;
+    // Where the move happened: reclaim takes pages from a list's tail, and every list add
+    // (new page, activation, deactivation, putback) goes to the head, as in the kernel.
+    const fromIdx = from < 4 ? Math.max(0, listFrames[from]! - 1) : -1;
+    const toIdx = to < 4 ? 0 : -1;
+    moves.set([from, to, raw[j + 4]!, fromIdx, toIdx], k * 5);
+  }
+
+  const series = sim.series_from(run.seriesSent);
+  run.seriesSent = sim.series_len();
+
+  return {
+    nowNs: sim.now_ns(),
+    finished: sim.finished(),
+    counters: sim.counter_values(),
+    lru,
+    watermarks: sim.watermarks(),
+    balance: sim.balance(),
+    bucket,
+    listFrames,
+    cells,
+    moves,
+    movesSeen: seen,
+    spaceNames: sim.space_names(),
+    series,
+  };
 }

@@ -5,52 +5,110 @@
 // `parseFromWorker` on the page): a malformed message becomes a ProtocolError,
 // reported as an `error` message, never a crash or a silent hang.
 //
-// Shape, meant to grow:
-//   page -> worker   load (a scenario in), run / pause / step (virtual time)
-//   worker -> page   ready (engine version), loaded (counter names),
-//                    snapshot (time + counter values, typed array), events
-//                    (page movements for the animation), error
+//   page -> worker   load (scenario text + the variants to run in lockstep),
+//                    step (advance every run by the same virtual time; answered by a frame),
+//                    report (run every variant of a scenario to the end; answered by reports)
+//   worker -> page   ready (engine version), loaded (scenario info and per-run constants),
+//                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
+//                    moves, new time-series rows; all typed arrays, transferred),
+//                    reports (the CLI's RunReport JSON per variant), error
+//
+// The page pulls: it sends `step` once per animation frame while playing and the
+// next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
-/** Largest single advance of virtual time accepted in one message (10 s):
- *  a bigger one could keep the worker busy for a long time. */
-export const MAX_STEP_NS = 10_000_000_000;
+/** Largest single advance of virtual time accepted in one message (60 s). */
+export const MAX_STEP_NS = 60_000_000_000;
+/** At most this many runs in lockstep (compare mode shows two). */
+export const MAX_RUNS = 4;
 
 // ---------------------------------------------------------------- page -> worker
 
-/** Where a scenario comes from. Only the engine's built-in demo exists so far;
- *  scenario files (TOML text) will be a second kind. */
-export type ScenarioSource = { kind: 'builtin'; name: 'demo' };
+/** A scenario file: its name (e.g. "s000-thrash.toml") and TOML text. */
+export interface ScenarioSource {
+  name: string;
+  text: string;
+}
 
 export type ToWorker =
-  /** Replace the current simulation with a new one of this scenario (paused, at t=0). */
-  | { type: 'load'; scenario: ScenarioSource }
-  /** Run until paused: each tick advances `sliceNs` of virtual time, then sends a snapshot. */
-  | { type: 'run'; sliceNs: number }
-  | { type: 'pause' }
-  /** Advance `ns` of virtual time once, then send a snapshot. */
-  | { type: 'step'; ns: number };
+  /** Replace the runs with new ones: `variants` of this scenario (empty: its first variant), at t=0. */
+  | { type: 'load'; scenario: ScenarioSource; variants: string[] }
+  /** Advance every run `ns` of virtual time (runs that finished stay put), then send a frame. */
+  | { type: 'step'; ns: number }
+  /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
+  | { type: 'report'; scenario: ScenarioSource };
 
 // ---------------------------------------------------------------- worker -> page
 
-/** One thing the engine did, for the animation (none are produced yet). */
-export interface EngineEvent {
-  tNs: number;
-  kind: string;
+export type ErrorPhase = 'init' | 'protocol' | 'engine' | 'scenario';
+
+export interface VariantInfo {
+  name: string;
+  preset: string;
 }
 
-export type ErrorPhase = 'init' | 'protocol' | 'engine';
+/** Constants of one run, sent once on load. */
+export interface RunInfo {
+  variant: string;
+  preset: string;
+  /** Pages per simulated frame. */
+  scale: number;
+  /** Simulated frames (RAM / 4 KiB / scale). */
+  frames: number;
+  endNs: number;
+  spaceNames: string[];
+}
+
+/** The state of one run after a step. Sizes and counters in pages unless noted. */
+export interface RunFrame {
+  nowNs: number;
+  finished: boolean;
+  counters: Float64Array;
+  /** inactive_anon, active_anon, inactive_file, active_file, unevictable, free (pages). */
+  lru: Float64Array;
+  /** min, low, high (pages). */
+  watermarks: Float64Array;
+  /** anon_cost, file_cost, swappiness, balance kind, ap, fp, denominator. */
+  balance: Float64Array;
+  /** Frames per LRU cell (the same for the four lists of a run). */
+  bucket: number;
+  /** Length of each of the four LRU lists in frames (head to tail). */
+  listFrames: Uint32Array;
+  /** The cells of the four lists one after the other, head to tail: owner space id + 1 of the
+   *  bucket's majority of frames (0: none). List i has ceil(listFrames[i] / bucket) cells. */
+  cells: Uint16Array;
+  /** Sampled page moves, 5 numbers each: from list, to list, reason, from index, to index
+   *  (index in frames from the list head where the move took place: the tail for pages
+   *  reclaim takes, the head for pages added; -1 outside the four lists). */
+  moves: Float64Array;
+  /** Owner space names so far (spaces appear as tasks map memory); cell owner k names spaceNames[k - 1]. */
+  spaceNames: string[];
+  /** Moves recorded since the previous frame (before sampling). */
+  movesSeen: number;
+  /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
+  series: Float64Array;
+}
 
 export type FromWorker =
   /** The wasm engine is loaded. */
   | { type: 'ready'; protocol: number; engineVersion: string }
-  /** A scenario is loaded; `counterNames[i]` names `snapshot.counters[i]`. */
-  | { type: 'loaded'; scenario: string; counterNames: string[] }
-  /** The simulation's state after a step or tick (`seq` increases by one each time). */
-  | { type: 'snapshot'; seq: number; nowNs: number; running: boolean; counters: Float64Array }
-  | { type: 'events'; events: EngineEvent[] }
+  /** A scenario is loaded; `counterNames[i]` names `counters[i]` of every frame. */
+  | {
+      type: 'loaded';
+      scenario: string;
+      title: string;
+      description: string;
+      variants: VariantInfo[];
+      counterNames: string[];
+      seriesWidth: number;
+      runs: RunInfo[];
+    }
+  /** The runs' state after a load or a step (`seq` increases by one each time). */
+  | { type: 'frame'; seq: number; runs: RunFrame[] }
+  /** RunReport JSON per variant (scenario order) of a `report` request. */
+  | { type: 'reports'; scenario: string; reports: string[] }
   /** Something failed; `phase` says where. The page shows `message`. */
   | { type: 'error'; phase: ErrorPhase; message: string };
 
@@ -77,9 +135,8 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : typeof v;
 }
 
-/** What a validation error names: "'step' message", "event", … */
 function what(msg: Obj): string {
-  return typeof msg.type === 'string' ? `'${msg.type}' message` : 'event';
+  return typeof msg.type === 'string' ? `'${msg.type}' message` : 'value';
 }
 
 function field(msg: Obj, key: string): unknown {
@@ -116,6 +173,20 @@ function num(msg: Obj, key: string, min: number, max: number, integer = false): 
   return v;
 }
 
+function strings(msg: Obj, key: string): string[] {
+  const v = field(msg, key);
+  if (!Array.isArray(v) || !v.every((n) => typeof n === 'string')) {
+    throw new ProtocolError(`'${key}' must be an array of strings`);
+  }
+  return [...v] as string[];
+}
+
+function typed<T>(msg: Obj, key: string, ctor: { new (n: number): T; name: string }): T {
+  const v = field(msg, key);
+  if (!(v instanceof ctor)) throw new ProtocolError(`'${key}' must be a ${ctor.name}, got ${describe(v)}`);
+  return v;
+}
+
 function envelope(data: unknown): Obj & { type: string } {
   if (!isObj(data)) throw new ProtocolError(`message must be an object, got ${describe(data)}`);
   if (typeof data.type !== 'string') throw new ProtocolError(`message 'type' must be a string, got ${describe(data.type)}`);
@@ -123,31 +194,73 @@ function envelope(data: unknown): Obj & { type: string } {
 }
 
 function parseScenario(v: unknown): ScenarioSource {
-  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object, got ${describe(v)}`);
-  if (v.kind !== 'builtin') throw new ProtocolError(`scenario 'kind' must be "builtin", got ${describe(v.kind)}`);
-  if (v.name !== 'demo') throw new ProtocolError(`unknown built-in scenario ${describe(v.name)} (known: "demo")`);
-  return { kind: 'builtin', name: 'demo' };
+  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object {name, text}, got ${describe(v)}`);
+  onlyKeys(v, ['name', 'text']);
+  return { name: str(v, 'name'), text: str(v, 'text') };
 }
 
 /** Validate a message the worker received. Throws ProtocolError. */
 export function parseToWorker(data: unknown): ToWorker {
   const m = envelope(data);
   switch (m.type) {
-    case 'load':
-      onlyKeys(m, ['type', 'scenario']);
-      return { type: 'load', scenario: parseScenario(field(m, 'scenario')) };
-    case 'run':
-      onlyKeys(m, ['type', 'sliceNs']);
-      return { type: 'run', sliceNs: num(m, 'sliceNs', 1, MAX_STEP_NS, true) };
-    case 'pause':
-      onlyKeys(m, ['type']);
-      return { type: 'pause' };
+    case 'load': {
+      onlyKeys(m, ['type', 'scenario', 'variants']);
+      const variants = strings(m, 'variants');
+      if (variants.length > MAX_RUNS) throw new ProtocolError(`at most ${MAX_RUNS} variants run in lockstep, got ${variants.length}`);
+      return { type: 'load', scenario: parseScenario(field(m, 'scenario')), variants };
+    }
     case 'step':
       onlyKeys(m, ['type', 'ns']);
       return { type: 'step', ns: num(m, 'ns', 1, MAX_STEP_NS, true) };
+    case 'report':
+      onlyKeys(m, ['type', 'scenario']);
+      return { type: 'report', scenario: parseScenario(field(m, 'scenario')) };
     default:
       throw new ProtocolError(`unknown message type ${describe(m.type)} sent to the engine worker`);
   }
+}
+
+const BIG = Number.MAX_SAFE_INTEGER;
+
+function parseRunInfo(v: unknown): RunInfo {
+  if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames']);
+  return {
+    variant: str(v, 'variant'),
+    preset: str(v, 'preset'),
+    scale: num(v, 'scale', 1, BIG, true),
+    frames: num(v, 'frames', 0, BIG, true),
+    endNs: num(v, 'endNs', 0, Number.MAX_VALUE),
+    spaceNames: strings(v, 'spaceNames'),
+  };
+}
+
+function parseRunFrame(v: unknown): RunFrame {
+  if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames']);
+  const f: RunFrame = {
+    nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
+    finished: bool(v, 'finished'),
+    counters: typed(v, 'counters', Float64Array),
+    lru: typed(v, 'lru', Float64Array),
+    watermarks: typed(v, 'watermarks', Float64Array),
+    balance: typed(v, 'balance', Float64Array),
+    bucket: num(v, 'bucket', 1, BIG, true),
+    listFrames: typed(v, 'listFrames', Uint32Array),
+    cells: typed(v, 'cells', Uint16Array),
+    moves: typed(v, 'moves', Float64Array),
+    movesSeen: num(v, 'movesSeen', 0, BIG, true),
+    spaceNames: strings(v, 'spaceNames'),
+    series: typed(v, 'series', Float64Array),
+  };
+  if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
+  if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
+  if (f.balance.length !== 7) throw new ProtocolError(`'balance' must hold 7 values, got ${f.balance.length}`);
+  if (f.listFrames.length !== 4) throw new ProtocolError(`'listFrames' must hold 4 lengths, got ${f.listFrames.length}`);
+  const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
+  if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
+  if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
+  return f;
 }
 
 /** Validate a message the page received from the worker. Throws ProtocolError. */
@@ -156,52 +269,47 @@ export function parseFromWorker(data: unknown): FromWorker {
   switch (m.type) {
     case 'ready': {
       onlyKeys(m, ['type', 'protocol', 'engineVersion']);
-      const protocol = num(m, 'protocol', 0, Number.MAX_SAFE_INTEGER, true);
+      const protocol = num(m, 'protocol', 0, BIG, true);
       if (protocol !== PROTOCOL_VERSION) {
         throw new ProtocolError(`engine worker speaks protocol ${protocol}, the page speaks ${PROTOCOL_VERSION}`);
       }
       return { type: 'ready', protocol, engineVersion: str(m, 'engineVersion') };
     }
     case 'loaded': {
-      onlyKeys(m, ['type', 'scenario', 'counterNames']);
-      const names = field(m, 'counterNames');
-      if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && n.length > 0)) {
-        throw new ProtocolError("'counterNames' must be an array of non-empty strings");
-      }
-      return { type: 'loaded', scenario: str(m, 'scenario'), counterNames: [...names] as string[] };
-    }
-    case 'snapshot': {
-      onlyKeys(m, ['type', 'seq', 'nowNs', 'running', 'counters']);
-      const counters = field(m, 'counters');
-      if (!(counters instanceof Float64Array)) {
-        throw new ProtocolError(`'counters' must be a Float64Array, got ${describe(counters)}`);
-      }
+      onlyKeys(m, ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'seriesWidth', 'runs']);
+      const variants = field(m, 'variants');
+      const runs = field(m, 'runs');
+      if (!Array.isArray(variants)) throw new ProtocolError("'variants' must be an array");
+      if (!Array.isArray(runs) || runs.length < 1) throw new ProtocolError("'runs' must be a non-empty array");
       return {
-        type: 'snapshot',
-        seq: num(m, 'seq', 0, Number.MAX_SAFE_INTEGER, true),
-        nowNs: num(m, 'nowNs', 0, Number.MAX_VALUE),
-        running: bool(m, 'running'),
-        counters,
-      };
-    }
-    case 'events': {
-      onlyKeys(m, ['type', 'events']);
-      const events = field(m, 'events');
-      if (!Array.isArray(events)) throw new ProtocolError(`'events' must be an array, got ${describe(events)}`);
-      return {
-        type: 'events',
-        events: events.map((e: unknown) => {
-          if (!isObj(e) || 'type' in e) throw new ProtocolError(`each event must be an object {tNs, kind}, got ${describe(e)}`);
-          onlyKeys(e, ['tNs', 'kind']);
-          return { tNs: num(e, 'tNs', 0, Number.MAX_VALUE), kind: str(e, 'kind') };
+        type: 'loaded',
+        scenario: str(m, 'scenario'),
+        title: str(m, 'title'),
+        description: str(m, 'description'),
+        variants: variants.map((v: unknown) => {
+          if (!isObj(v)) throw new ProtocolError('each variant must be an object {name, preset}');
+          onlyKeys(v, ['name', 'preset']);
+          return { name: str(v, 'name'), preset: str(v, 'preset') };
         }),
+        counterNames: strings(m, 'counterNames'),
+        seriesWidth: num(m, 'seriesWidth', 1, 10_000, true),
+        runs: runs.map(parseRunInfo),
       };
     }
+    case 'frame': {
+      onlyKeys(m, ['type', 'seq', 'runs']);
+      const runs = field(m, 'runs');
+      if (!Array.isArray(runs) || runs.length < 1) throw new ProtocolError("'runs' must be a non-empty array");
+      return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), runs: runs.map(parseRunFrame) };
+    }
+    case 'reports':
+      onlyKeys(m, ['type', 'scenario', 'reports']);
+      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports') };
     case 'error': {
       onlyKeys(m, ['type', 'phase', 'message']);
       const phase = str(m, 'phase');
-      if (phase !== 'init' && phase !== 'protocol' && phase !== 'engine') {
-        throw new ProtocolError(`error 'phase' must be init, protocol or engine, got ${describe(phase)}`);
+      if (phase !== 'init' && phase !== 'protocol' && phase !== 'engine' && phase !== 'scenario') {
+        throw new ProtocolError(`error 'phase' must be init, protocol, engine or scenario, got ${describe(phase)}`);
       }
       return { type: 'error', phase, message: str(m, 'message') };
     }
@@ -218,9 +326,15 @@ export interface Outgoing<M> {
   transfer: Transferable[];
 }
 
-/** A snapshot; the counters' buffer is transferred to the page. */
-export function encodeSnapshot(seq: number, nowNs: number, running: boolean, counters: Float64Array): Outgoing<FromWorker> {
-  return { message: { type: 'snapshot', seq, nowNs, running, counters }, transfer: [counters.buffer] };
+/** A frame message; every typed array's buffer is transferred to the page. */
+export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
+  const transfer: Transferable[] = [];
+  for (const r of runs) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series]) {
+      if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
+    }
+  }
+  return { message: { type: 'frame', seq, runs }, transfer };
 }
 
 /** An error message; any thrown value becomes readable text. */

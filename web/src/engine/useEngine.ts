@@ -1,84 +1,191 @@
-// React state for one engine worker: version, counters, virtual time, running,
-// a bounded history for the chart, and the error text if anything failed.
+// React state for the engine worker: scenario info, the runs' latest frames,
+// their accumulated time series, and the play loop. The page pulls: while
+// playing, each animation frame sends one `step` of speed x elapsed wall time,
+// and the next one only after the frame came back.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
-import type { FromWorker } from './protocol';
-
-/** Virtual time advanced per run tick (about 60 ticks per second): 1 ms. */
-export const RUN_SLICE_NS = 1_000_000;
-/** Samples kept for the chart. */
-export const HISTORY_LEN = 400;
-
-export interface Sample {
-  nowNs: number;
-  values: Float64Array;
-}
+import { MAX_STEP_NS, type FromWorker, type RunFrame, type RunInfo, type ScenarioSource, type VariantInfo } from './protocol';
 
 export interface EngineState {
   phase: 'loading' | 'ready' | 'error';
   engineVersion: string | null;
-  scenario: string | null;
-  counterNames: string[];
-  counters: Float64Array | null;
-  nowNs: number;
-  running: boolean;
-  history: Sample[];
+  /** The last non-fatal error (bad scenario text…), shown until the next load. */
   error: string | null;
+  scenario: string | null;
+  title: string;
+  description: string;
+  variants: VariantInfo[];
+  counterNames: string[];
+  seriesWidth: number;
+  runs: RunInfo[];
+  frames: RunFrame[];
+  /** Per run: time-series rows so far. */
+  series: Float64Array[][];
+  seq: number;
+  playing: boolean;
 }
 
 export const initialState: EngineState = {
   phase: 'loading',
   engineVersion: null,
-  scenario: null,
-  counterNames: [],
-  counters: null,
-  nowNs: 0,
-  running: false,
-  history: [],
   error: null,
+  scenario: null,
+  title: '',
+  description: '',
+  variants: [],
+  counterNames: [],
+  seriesWidth: 1,
+  runs: [],
+  frames: [],
+  series: [],
+  seq: -1,
+  playing: false,
 };
 
-type Action = { type: 'message'; msg: Exclude<FromWorker, { type: 'error' }> } | { type: 'error'; message: string };
+type Action =
+  | { type: 'message'; msg: Exclude<FromWorker, { type: 'error' }> }
+  | { type: 'error'; message: string; fatal: boolean }
+  | { type: 'playing'; playing: boolean }
+  | { type: 'loading' };
+
+function rows(flat: Float64Array, width: number): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (let i = 0; i + width <= flat.length; i += width) out.push(flat.subarray(i, i + width));
+  return out;
+}
 
 export function reducer(state: EngineState, action: Action): EngineState {
-  if (action.type === 'error') return { ...state, phase: 'error', running: false, error: action.message };
-  if (state.phase === 'error') return state; // stay on the error until reload
+  if (state.phase === 'error') return state; // stay on a fatal error until reload
+  switch (action.type) {
+    case 'error':
+      return action.fatal
+        ? { ...state, phase: 'error', playing: false, error: action.message }
+        : { ...state, playing: false, error: action.message };
+    case 'playing':
+      return { ...state, playing: action.playing };
+    case 'loading':
+      return { ...state, error: null, playing: false };
+  }
   const msg = action.msg;
   switch (msg.type) {
     case 'ready':
       return { ...state, engineVersion: msg.engineVersion };
     case 'loaded':
-      return { ...state, phase: 'ready', scenario: msg.scenario, counterNames: msg.counterNames, history: [], counters: null, nowNs: 0 };
-    case 'snapshot': {
-      const history = [...state.history, { nowNs: msg.nowNs, values: msg.counters }];
-      if (history.length > HISTORY_LEN) history.splice(0, history.length - HISTORY_LEN);
-      return { ...state, counters: msg.counters, nowNs: msg.nowNs, running: msg.running, history };
+      return {
+        ...state,
+        phase: 'ready',
+        error: null,
+        scenario: msg.scenario,
+        title: msg.title,
+        description: msg.description,
+        variants: msg.variants,
+        counterNames: msg.counterNames,
+        seriesWidth: msg.seriesWidth,
+        runs: msg.runs,
+        frames: [],
+        series: msg.runs.map(() => []),
+        seq: -1,
+      };
+    case 'frame': {
+      if (msg.runs.length !== state.runs.length) return state;
+      // A new series array only when rows arrived, so the charts redraw only then.
+      let grew = false;
+      const next = state.series.map((s, i) => {
+        const add = rows(msg.runs[i]!.series, state.seriesWidth);
+        if (add.length === 0) return s;
+        grew = true;
+        return s.concat(add);
+      });
+      const series = grew ? next : state.series;
+      const finished = msg.runs.every((r) => r.finished);
+      return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
-    case 'events':
-      return state; // no view consumes events yet
+    case 'reports':
+      return state; // answered by the report worker (useReports)
   }
 }
 
 export function useEngine() {
   const [state, dispatch] = useReducer(reducer, initialState);
   const client = useRef<EngineClient | null>(null);
+  const speed = useRef(250_000_000); // ns of virtual time per wall second
+  const playing = useRef(false);
+  const waiting = useRef(false);
+  const lastWall = useRef(0);
+  const raf = useRef(0);
+  const lastLoad = useRef<{ scenario: ScenarioSource; variants: string[] } | null>(null);
+
+  const tick = useCallback((now: number) => {
+    raf.current = 0;
+    if (!playing.current || waiting.current) return;
+    const dt = Math.min(250, Math.max(1, now - lastWall.current));
+    lastWall.current = now;
+    const ns = Math.min(MAX_STEP_NS, Math.max(1, Math.round((speed.current * dt) / 1000)));
+    waiting.current = true;
+    client.current?.send({ type: 'step', ns });
+  }, []);
+
+  const schedule = useCallback(() => {
+    if (playing.current && !waiting.current && raf.current === 0) raf.current = requestAnimationFrame(tick);
+  }, [tick]);
 
   useEffect(() => {
     const c = startEngineWorker({
-      onMessage: (msg) => dispatch({ type: 'message', msg }),
-      onError: (message) => dispatch({ type: 'error', message }),
+      onMessage: (msg) => {
+        if (msg.type === 'frame' || msg.type === 'loaded') waiting.current = false;
+        if (msg.type === 'frame' && msg.runs.every((r) => r.finished)) playing.current = false;
+        dispatch({ type: 'message', msg });
+        schedule();
+      },
+      onError: (message, fatal) => {
+        waiting.current = false;
+        playing.current = false;
+        dispatch({ type: 'error', message, fatal });
+      },
     });
     client.current = c;
-    c.send({ type: 'load', scenario: { kind: 'builtin', name: 'demo' } });
+    if (lastLoad.current) c.send({ type: 'load', ...lastLoad.current });
     return () => {
+      if (raf.current) cancelAnimationFrame(raf.current);
+      raf.current = 0;
       c.dispose();
       client.current = null;
     };
+  }, [schedule]);
+
+  const load = useCallback((scenario: ScenarioSource, variants: string[]) => {
+    playing.current = false;
+    waiting.current = false;
+    lastLoad.current = { scenario, variants };
+    dispatch({ type: 'loading' });
+    client.current?.send({ type: 'load', scenario, variants });
   }, []);
 
-  const toggleRun = useCallback(() => {
-    client.current?.send(state.running ? { type: 'pause' } : { type: 'run', sliceNs: RUN_SLICE_NS });
-  }, [state.running]);
+  const setPlaying = useCallback(
+    (on: boolean) => {
+      playing.current = on;
+      lastWall.current = performance.now();
+      dispatch({ type: 'playing', playing: on });
+      schedule();
+    },
+    [schedule],
+  );
 
-  return { state, toggleRun };
+  const step = useCallback((ns: number) => {
+    if (waiting.current) return;
+    playing.current = false;
+    dispatch({ type: 'playing', playing: false });
+    waiting.current = true;
+    client.current?.send({ type: 'step', ns: Math.min(MAX_STEP_NS, Math.max(1, Math.round(ns))) });
+  }, []);
+
+  const setSpeed = useCallback((nsPerSecond: number) => {
+    speed.current = nsPerSecond;
+  }, []);
+
+  const reset = useCallback(() => {
+    if (lastLoad.current) load(lastLoad.current.scenario, lastLoad.current.variants);
+  }, [load]);
+
+  return { state, load, setPlaying, step, setSpeed, reset };
 }

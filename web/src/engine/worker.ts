@@ -1,10 +1,9 @@
-// The engine's Web Worker: loads the wasm engine and hands every message to the
-// EngineHost (host.ts). Kept thin so the logic is testable outside a worker.
-import init, { engine_version, WasmSimulation } from '../../pkg/reclaim_core.js';
+// The engine worker: loads the wasm engine and hands every message to EngineHost.
+import init, { engine_version, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
-// The worker global, typed by hand: the project compiles against the DOM lib.
+// The worker global scope, typed by hand: the project compiles against the DOM lib.
 interface WorkerScope {
   postMessage(message: FromWorker, transfer: Transferable[]): void;
   addEventListener(type: 'message', listener: (e: MessageEvent) => void): void;
@@ -17,14 +16,11 @@ const host = new EngineHost({
     await init(); // fetches and instantiates reclaim_core_bg.wasm next to the glue
     return {
       engineVersion: () => engine_version(),
-      create: () => new WasmSimulation(), // only the built-in demo exists so far
+      scenarioInfo: (text) => scenario_info(text),
+      create: (text, variant) => WasmSimulation.fromScenario(text, variant),
     };
   },
   post: (message, transfer = []) => scope.postMessage(message, transfer),
-  schedule(fn, ms) {
-    const id = setTimeout(fn, ms);
-    return () => clearTimeout(id);
-  },
 });
 
 scope.addEventListener('message', (e) => void host.handle(e.data));

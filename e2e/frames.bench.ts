@@ -1,0 +1,84 @@
+// Frame times of the page while playing full-scale S000 (2 GB = 524,288 frames)
+// for 10 s of wall time; writes the median and p95 into BENCHMARKS.md under
+// "## Browser frame times" (only that section is replaced).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { expect, test } from '@playwright/test';
+
+const PLAY_MS = 10_000;
+const FILE = new URL('../BENCHMARKS.md', import.meta.url);
+const HEADING = '## Browser frame times';
+
+function quantile(sorted: number[], q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/** Replace (or append) the section under HEADING, up to the next "## " heading. */
+export function replaceSection(doc: string, body: string): string {
+  const section = `${HEADING}\n\n${body.trim()}\n`;
+  const start = doc.indexOf(`${HEADING}\n`);
+  if (start < 0) return `${doc.trimEnd()}${doc.trim() ? '\n\n' : ''}${section}`;
+  const next = doc.indexOf('\n## ', start + HEADING.length);
+  return doc.slice(0, start) + section + (next < 0 ? '' : `\n${doc.slice(next + 1)}`);
+}
+
+test('frame times while playing full-scale S000', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/');
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 30_000 });
+  await expect(page.getByTestId('scenario-select')).toHaveValue('s000-thrash.toml');
+  const pages = Number(await page.getByTestId('run-0-lru-size-free').getAttribute('data-pages'));
+  expect(pages).toBeGreaterThan(500_000); // full scale: nearly all of 2 GB free at t=0
+  const speed = await page.getByTestId('speed').textContent();
+  const seq0 = Number(await page.getByTestId('runs').getAttribute('data-seq'));
+
+  await page.getByTestId('play-toggle').click();
+  const deltas: number[] = await page.evaluate(
+    (ms) =>
+      new Promise<number[]>((resolve) => {
+        const out: number[] = [];
+        let last = performance.now();
+        const end = last + ms;
+        const tick = (now: number) => {
+          out.push(now - last);
+          last = now;
+          if (now < end) requestAnimationFrame(tick);
+          else resolve(out);
+        };
+        requestAnimationFrame(tick);
+      }),
+    PLAY_MS,
+  );
+  const seq1 = Number(await page.getByTestId('runs').getAttribute('data-seq'));
+  const virtual = await page.getByTestId('virtual-time').textContent();
+  const status = await page.getByTestId('status').textContent();
+
+  const sorted = deltas.slice(1).sort((a, b) => a - b);
+  const median = quantile(sorted, 0.5);
+  const p95 = quantile(sorted, 0.95);
+  const max = sorted.at(-1)!;
+  const engineFps = (seq1 - seq0) / (PLAY_MS / 1000);
+  const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const body = `
+Measured by \`npm run bench:web\` (e2e/frames.bench.ts): full-scale S000 (2 GB, 524,288 frames,
+variant "before"), played at the default speed (${speed}) for ${PLAY_MS / 1000} s of wall time in
+Debian Chromium (headless, no GPU) at 1280x720, ${when}; browser ${browser.version()};
+${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} when it ended (the machine is shared: expect noise).
+Frame time = interval between animation frames on the page (the LRU canvas, charts and
+labels update on every engine frame; the engine runs in its worker).
+
+| metric | value |
+|---|---|
+| animation frames | ${sorted.length} |
+| frame time, median | ${median.toFixed(1)} ms |
+| frame time, p95 | ${p95.toFixed(1)} ms |
+| frame time, max | ${max.toFixed(1)} ms |
+| engine frames received per second | ${engineFps.toFixed(1)} |
+| virtual time reached | ${virtual} (${status}) |
+`;
+  const doc = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '# Benchmarks\n';
+  writeFileSync(FILE, replaceSection(doc, body));
+  console.log(body);
+  expect(sorted.length).toBeGreaterThan(10);
+});

@@ -1,0 +1,250 @@
+// The page in a real browser: page -> worker -> wasm engine -> views, checked
+// against the same engine run independently here in Node.
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+
+const scenarioDir = new URL('../scenarios/', import.meta.url);
+const scenarioFiles = readdirSync(scenarioDir).filter((f) => f.endsWith('.toml')).sort();
+const scenarioText = (f: string) => readFileSync(new URL(f, scenarioDir), 'utf8');
+const titleOf = (text: string) => /^title\s*=\s*"(.*)"/m.exec(text)![1]!;
+const LISTS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file'] as const;
+
+initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
+
+/** The crate version in wasm-core/Cargo.toml's [package] section. */
+function crateVersion(): string {
+  const manifest = readFileSync(new URL('../wasm-core/Cargo.toml', import.meta.url), 'utf8');
+  const pkg = manifest.split(/^\[/m).find((s) => s.startsWith('package]'));
+  const version = pkg && /^version\s*=\s*"([^"]+)"/m.exec(pkg)?.[1];
+  if (!version) throw new Error('no [package] version in wasm-core/Cargo.toml');
+  return version;
+}
+
+test.beforeEach(async ({ page }) => {
+  page.on('pageerror', (err) => {
+    throw err;
+  });
+});
+
+async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+async function ready(page: Page) {
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+}
+
+/** The six list sizes the page shows (pages), read from the views' data attributes. */
+async function shownSizes(page: Page, prefix = 'run-0-') {
+  const get = async (key: string) => Number(await page.getByTestId(`${prefix}lru-size-${key}`).getAttribute('data-pages'));
+  return { lists: await Promise.all(LISTS.map(get)), free: await get('free') };
+}
+
+test('the engine loads and the first scenario is shown', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Reclaim Lab' })).toBeVisible();
+  await expect(page.getByTestId('engine-version')).toHaveText(crateVersion());
+  await ready(page);
+  await expect(page.getByTestId('virtual-time')).toHaveText('0 ns');
+  const options = await page.getByTestId('scenario-select').locator('option').allTextContents();
+  expect(options).toEqual(scenarioFiles.map((f) => titleOf(scenarioText(f))));
+});
+
+for (const file of scenarioFiles) {
+  test(`${file}: play, pause, and the list sizes shown equal the engine's`, async ({ page }, testInfo) => {
+    const text = scenarioText(file);
+    await page.goto('/');
+    await ready(page);
+    await page.getByTestId('scenario-select').selectOption({ label: titleOf(text) });
+    const description = /^description\s*=\s*"(.*)"/m.exec(text)![1]!;
+    await expect(page.getByTestId('scenario-description')).toHaveText(description);
+    await ready(page);
+    const variant = /\[\[variants\]\]\s*\nname\s*=\s*"([^"]+)"\s*\npreset\s*=\s*"([^"]+)"/.exec(text)!;
+    await expect(page.getByTestId('variant-select-preset')).toHaveText(`kernel ${variant[2]}`);
+
+    // Play for a while (fast), then pause: time advances and stops.
+    await page.getByTestId('speed-slider').fill('18');
+    await page.getByTestId('play-toggle').click();
+    await expect(page.getByTestId('status')).toHaveText(/running|finished/);
+    await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+    await page.waitForTimeout(1200);
+    await shot(page, testInfo, `${file}-playing`);
+    if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
+    await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+    await page.waitForTimeout(300); // the step in flight when Pause was pressed still lands
+    const t = await page.getByTestId('virtual-time').textContent();
+    await page.waitForTimeout(300);
+    await expect(page.getByTestId('virtual-time')).toHaveText(t!);
+
+    // The sizes shown are consistent: six lists add up to all of memory.
+    const shown = await shownSizes(page);
+    const sim = WasmSimulation.fromScenario(text, variant[1]!);
+    const total = [...sim.lru_sizes()].reduce((a, b) => a + b, 0);
+    sim.free();
+    const unevictable = total - shown.free - shown.lists.reduce((a, b) => a + b, 0);
+    expect(unevictable).toBeGreaterThanOrEqual(0);
+    await expect(page.locator('[data-testid="run-0-lru-canvas"]')).toHaveAttribute('data-cells', /^[1-9]/);
+    await expect(page.getByTestId('chart-counters').locator('path.series').first()).toHaveAttribute('d', /L/);
+
+    // Reset, then three single steps: exactly what the engine gives for the same steps in Node.
+    await page.getByTestId('reset').click();
+    await expect(page.getByTestId('virtual-time')).toHaveText('0 ns');
+    await ready(page);
+    await page.getByTestId('speed-slider').fill('10'); // steps of 25 ms
+    const stepNs = Number(await page.getByTestId('step').getAttribute('data-step-ns'));
+    const ref = WasmSimulation.fromScenario(text, variant[1]!);
+    for (let i = 1; i <= 3; i++) {
+      const before = await page.getByTestId('virtual-time').textContent();
+      await page.getByTestId('step').click();
+      await expect(page.getByTestId('virtual-time')).not.toHaveText(before!);
+      ref.step(stepNs);
+    }
+    const engine = [...ref.lru_sizes()];
+    ref.free();
+    const after = await shownSizes(page);
+    expect(after.lists).toEqual([engine[0], engine[1], engine[2], engine[3]]);
+    expect(after.free).toBe(engine[5]);
+    // The labels show the same numbers as text.
+    await expect(page.getByTestId('run-0-lru-size-inactive_file')).toHaveText(engine[2]!.toLocaleString('en-US'));
+  });
+}
+
+test('S000: results table, expect bands and the per-round chart of both variants', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption({ label: titleOf(scenarioText('s000-thrash.toml')) });
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('expect').locator('li')).toHaveCount(3);
+  await expect(page.getByTestId('chart-rounds').locator('path.series')).toHaveCount(2);
+  await expect(page.getByTestId('chart-rounds').locator('path.series').first()).toHaveAttribute('data-points', '10');
+  // The table's values are the engine's: the same reports computed here.
+  const text = scenarioText('s000-thrash.toml');
+  for (const [i, v] of ['before', 'after'].entries()) {
+    const sim = WasmSimulation.fromScenario(text, v);
+    const report = JSON.parse(sim.run_to_end_json());
+    sim.free();
+    await expect(page.getByTestId(`result-pswpout-${i}`)).toContainText(report.measured.pswpout.toLocaleString('en-US'));
+  }
+  await page.getByTestId('chart-rounds').scrollIntoViewIfNeeded();
+  await shot(page, testInfo, 's000-results');
+});
+
+test('compare mode runs two variants in lockstep and highlights differences', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption({ label: titleOf(scenarioText('s000-thrash.toml')) });
+  await ready(page);
+  await page.getByTestId('compare-toggle').check();
+  await expect(page.getByTestId('run-1')).toBeVisible();
+  await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'before');
+  await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'after');
+  await ready(page);
+  await page.getByTestId('speed-slider').fill('10');
+  await page.getByTestId('play-toggle').click();
+  await page.waitForTimeout(2500);
+  await page.getByTestId('play-toggle').click();
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await expect(page.getByTestId('run-0-time')).toHaveText((await page.getByTestId('run-1-time').textContent())!);
+  await expect(page.getByTestId('diff-table')).toBeVisible();
+  await expect(page.getByTestId('chart-counters').locator('path.series')).toHaveCount(12);
+  await shot(page, testInfo, 'compare');
+  // One picture per view.
+  const views = {
+    'view-lru': page.locator('.lru-view').first(),
+    'view-balance': page.locator('.balance').first(),
+    'view-diff': page.getByTestId('diff-table'),
+    'view-chart-counters': page.getByTestId('chart-counters'),
+    'view-chart-free': page.getByTestId('chart-free'),
+    'view-chart-cost': page.getByTestId('chart-cost'),
+    'view-chart-rounds': page.getByTestId('chart-rounds'),
+    'view-results': page.getByTestId('results'),
+  };
+  for (const [name, locator] of Object.entries(views)) {
+    const path = testInfo.outputPath(`${name}.png`);
+    await locator.screenshot({ path });
+    await testInfo.attach(name, { path, contentType: 'image/png' });
+  }
+});
+
+test('a knob change alters the result (swappiness 0 stops swapping in S000)', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption({ label: titleOf(scenarioText('s000-thrash.toml')) });
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const before = await page.getByTestId('result-pswpout-1').textContent();
+  await page.getByTestId('knob-swappiness-on').check();
+  await page.getByTestId('knob-swappiness').fill('0');
+  await page.getByTestId('knobs-apply').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('result-pswpout-1')).not.toHaveText(before!);
+  await expect(page.getByTestId('result-pswpout-1')).toHaveText(/^0\b/);
+  // The live run uses the knobs too: with 4 GiB of RAM it starts with about 1 M free pages.
+  await page.getByTestId('knob-ram').selectOption('4GiB');
+  await page.getByTestId('knobs-apply').click();
+  await expect
+    .poll(async () => Number(await page.getByTestId('run-0-lru-size-free').getAttribute('data-pages')))
+    .toBeGreaterThan(1_000_000);
+  await expect(page.getByTestId('run-0-balance-swappiness')).toHaveText('0');
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(page.getByTestId('result-pgmajfault-0')).not.toHaveText('31,861'); // S000 "before" at 2 GiB
+});
+
+test('keyboard: space plays and pauses, the right arrow steps, + speeds up', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  const speed = await page.getByTestId('speed').textContent();
+  await page.keyboard.press('+');
+  await expect(page.getByTestId('speed')).not.toHaveText(speed!);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('status')).toHaveText('running');
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('status')).toHaveText('paused');
+});
+
+test('dark theme and a large screen', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 2560, height: 1440 });
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('speed-slider').fill('12');
+  await page.getByTestId('play-toggle').click();
+  await page.waitForTimeout(1500);
+  await shot(page, testInfo, 'dark-2560');
+});
+
+test("bad scenario text shows the engine's line-numbered message, and the page keeps working", async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByText('Scenario text').click();
+  const area = page.getByTestId('scenario-text');
+  const text = await area.inputValue();
+  await area.fill(text.replace('ram = "2GiB"', 'ram = "lots"'));
+  await page.getByTestId('scenario-text-apply').click();
+  const alert = page.getByTestId('engine-error');
+  await expect(alert).toContainText('The scenario could not be loaded');
+  await expect(alert).toContainText(/line \d+/);
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'error');
+  await shot(page, testInfo, 'bad-scenario');
+  await page.getByTestId('scenario-text-revert').click();
+  await expect(alert).toHaveCount(0);
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+});
+
+test('an engine that fails to load shows a clear message, not a blank page', async ({ page }) => {
+  await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto('/');
+  const alert = page.getByTestId('engine-error');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('The engine failed to load');
+  await expect(page.getByTestId('play-toggle')).toBeDisabled();
+  await expect(page.getByTestId('engine-version')).toHaveText('not loaded');
+  await expect(page.getByRole('heading', { name: 'Reclaim Lab' })).toBeVisible();
+});

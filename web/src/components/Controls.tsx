@@ -1,0 +1,211 @@
+// The control bar: scenario and variant pickers, compare mode, play / pause /
+// step / reset, speed, progress, and the knobs that rewrite the scenario text.
+import { useEffect, useState } from 'react';
+import type { VariantInfo } from '../engine/protocol';
+import { formatNs, formatSpeed, SPEED_STEPS } from '../format';
+import { deviceNames, type Overrides } from '../lib/scenarioText';
+import type { ScenarioFile } from '../scenarios';
+
+export type Knobs = Overrides;
+
+const RAM_CHOICES = ['512MiB', '1GiB', '2GiB', '3GiB', '4GiB', '7GiB', '8GiB', '16GiB'];
+const SCALE_CHOICES = [1, 2, 4, 8, 16, 32, 64];
+
+interface Props {
+  scenarios: ScenarioFile[];
+  scenarioName: string;
+  onScenario(name: string): void;
+  description: string;
+  variants: VariantInfo[];
+  variant: string | null;
+  onVariant(name: string): void;
+  compare: boolean;
+  onCompare(on: boolean): void;
+  variantB: string | null;
+  onVariantB(name: string): void;
+  ready: boolean;
+  playing: boolean;
+  finished: boolean;
+  onPlay(): void;
+  onStep(): void;
+  stepNs: number;
+  onReset(): void;
+  speedStep: number;
+  onSpeedStep(step: number): void;
+  speed: number;
+  nowNs: number;
+  endNs: number;
+  status: string;
+  scenarioText: string;
+  knobs: Knobs;
+  onKnobs(k: Knobs): void;
+}
+
+function VariantSelect({ id, label, variants, value, onChange }: { id: string; label: string; variants: VariantInfo[]; value: string | null; onChange(v: string): void }) {
+  const preset = variants.find((v) => v.name === value)?.preset;
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <select data-testid={id} aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)} disabled={variants.length === 0}>
+        {variants.map((v) => (
+          <option key={v.name} value={v.name}>
+            {v.name} ({v.preset})
+          </option>
+        ))}
+      </select>
+      <span className="muted small" data-testid={`${id}-preset`}>
+        kernel {preset ?? '—'}
+      </span>
+    </label>
+  );
+}
+
+export function Controls(p: Props) {
+  const progress = p.finished ? 1 : p.endNs > 0 ? Math.min(1, p.nowNs / p.endNs) : 0;
+  return (
+    <section className="controls" aria-label="Simulation controls">
+      <div className="control-row">
+        <label className="field scenario-field">
+          <span>Scenario</span>
+          <select data-testid="scenario-select" aria-label="Scenario" value={p.scenarioName} onChange={(e) => p.onScenario(e.target.value)}>
+            {p.scenarios.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+          <span className="muted small" data-testid="scenario-description">
+            {p.description}
+          </span>
+        </label>
+        <VariantSelect id="variant-select" label="Variant" variants={p.variants} value={p.variant} onChange={p.onVariant} />
+        <label className="field checkbox">
+          <input type="checkbox" data-testid="compare-toggle" checked={p.compare} onChange={(e) => p.onCompare(e.target.checked)} />
+          <span>Compare two variants in lockstep</span>
+        </label>
+        {p.compare && <VariantSelect id="variant-b-select" label="Against" variants={p.variants} value={p.variantB} onChange={p.onVariantB} />}
+      </div>
+      <div className="control-row transport">
+        <button type="button" data-testid="play-toggle" onClick={p.onPlay} disabled={!p.ready || p.finished} aria-keyshortcuts="Space">
+          {p.playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" data-testid="step" onClick={p.onStep} disabled={!p.ready || p.finished} aria-keyshortcuts="ArrowRight" data-step-ns={p.stepNs}>
+          Step +{formatNs(p.stepNs)}
+        </button>
+        <button type="button" data-testid="reset" onClick={p.onReset} disabled={!p.ready} aria-keyshortcuts="r">
+          Reset
+        </button>
+        <label className="field speed">
+          <span>
+            Speed <strong data-testid="speed">{formatSpeed(p.speed)}</strong> <span className="muted small">virtual per wall second</span>
+          </span>
+          <input
+            type="range"
+            min={0}
+            max={SPEED_STEPS}
+            step={1}
+            value={p.speedStep}
+            onChange={(e) => p.onSpeedStep(Number(e.target.value))}
+            aria-label="Speed (logarithmic)"
+            aria-valuetext={formatSpeed(p.speed)}
+            aria-keyshortcuts="+ -"
+            data-testid="speed-slider"
+          />
+        </label>
+        <div className="progress-box">
+          <div className="facts">
+            <span>
+              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span data-testid="end-time" title="the run ends here at the latest, or earlier when every task has exited">{formatNs(p.endNs)}</span>
+            </span>
+            <span className="status" data-testid="status">
+              {p.status}
+            </span>
+          </div>
+          <progress max={1} value={progress} aria-label="Progress through the run" data-testid="progress" />
+        </div>
+      </div>
+      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} />
+      <p className="muted small keys">Keys: Space play/pause · → step · + / − speed · r reset</p>
+    </section>
+  );
+}
+
+function KnobsPanel({ text, knobs, onKnobs }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void }) {
+  const [draft, setDraft] = useState<Knobs>(knobs);
+  useEffect(() => setDraft(knobs), [knobs]);
+  const devices = deviceNames(text);
+  const dirty = JSON.stringify(draft) !== JSON.stringify(knobs);
+  const set = (patch: Partial<Knobs>) => {
+    const next: Knobs = { ...draft, ...patch };
+    for (const k of Object.keys(next) as (keyof Knobs)[]) if (next[k] === undefined) delete next[k];
+    setDraft(next);
+  };
+  return (
+    <form
+      className="knobs"
+      aria-label="Knobs (override the scenario)"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onKnobs(draft);
+      }}
+    >
+      <label className="field">
+        <span>
+          <input type="checkbox" checked={draft.swappiness !== undefined} onChange={(e) => set({ swappiness: e.target.checked ? 60 : undefined })} data-testid="knob-swappiness-on" /> swappiness{' '}
+          <strong>{draft.swappiness ?? 'scenario'}</strong>
+        </span>
+        <input type="range" min={0} max={200} value={draft.swappiness ?? 60} disabled={draft.swappiness === undefined} onChange={(e) => set({ swappiness: Number(e.target.value) })} aria-label="swappiness" data-testid="knob-swappiness" />
+      </label>
+      <label className="field">
+        <span>RAM</span>
+        <select value={draft.ram ?? ''} onChange={(e) => set({ ram: e.target.value || undefined })} aria-label="RAM" data-testid="knob-ram">
+          <option value="">scenario</option>
+          {RAM_CHOICES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>swap device</span>
+        <select value={draft.swapDevice ?? ''} onChange={(e) => set({ swapDevice: e.target.value || undefined })} aria-label="swap device" data-testid="knob-swap-device">
+          <option value="">scenario</option>
+          {devices.map((d) => (
+            <option key={d}>{d}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>file device</span>
+        <select value={draft.fileDevice ?? ''} onChange={(e) => set({ fileDevice: e.target.value || undefined })} aria-label="file device" data-testid="knob-file-device">
+          <option value="">scenario</option>
+          {devices.map((d) => (
+            <option key={d}>{d}</option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>frame scale</span>
+        <select value={draft.frameScale ?? ''} onChange={(e) => set({ frameScale: e.target.value ? Number(e.target.value) : undefined })} aria-label="frame scale (pages per simulated frame)" data-testid="knob-frame-scale">
+          <option value="">scenario</option>
+          {SCALE_CHOICES.map((s) => (
+            <option key={s} value={s}>
+              {s} page{s > 1 ? 's' : ''}/frame
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>seed</span>
+        <input type="number" min={0} step={1} value={draft.seed ?? ''} placeholder="scenario" onChange={(e) => set({ seed: e.target.value === '' ? undefined : Math.max(0, Math.round(Number(e.target.value))) })} aria-label="seed" data-testid="knob-seed" className="seed" />
+      </label>
+      <div className="field knob-buttons">
+        <button type="submit" disabled={!dirty} data-testid="knobs-apply">
+          Apply knobs
+        </button>
+        <button type="button" className="ghost" disabled={Object.keys(knobs).length === 0 && !dirty} onClick={() => onKnobs({})} data-testid="knobs-clear">
+          Scenario defaults
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { explainBalance, readBalance, scanShares } from './explain';
+import { mix, ownerColor, OKABE_ITO } from './palette';
+import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPEED_STEPS } from '../format';
+import { median, resultsTable, type RunReport } from './report';
+import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from './scenarioText';
+import { decades } from '../components/LineChart';
+import { ratesOf } from './rates';
+
+const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
+const s004 = readFileSync(new URL('../../../scenarios/s004-pgbench.toml', import.meta.url), 'utf8');
+
+describe('scenario text', () => {
+  it('reads title, description and expect bands', () => {
+    expect(scenarioMeta(s000, 'f').title).toMatch(/^S000: thrash/);
+    expect(scenarioMeta(s000, 'f').description).toMatch(/^2 GB RAM/);
+    expect(scenarioMeta('x = 1', 'file.toml')).toEqual({ title: 'file.toml', description: '' });
+    expect(expectTexts(s000)).toHaveLength(3);
+    expect(deviceNames(s004)).toEqual(['hdd', 'ssd']);
+  });
+
+  it('sets keys in tables, adding a missing key or table', () => {
+    expect(setKey('[a]\nx = 1\n[b]\n', 'a', 'x', '2')).toBe('[a]\nx = 2\n[b]\n');
+    expect(setKey('[a]\nx = 1\n', 'a', 'y', '3')).toBe('[a]\ny = 3\nx = 1\n');
+    expect(setKey('[a]\nx = 1\n', 'c', 'z', '4')).toBe('[a]\nx = 1\n\n[c]\nz = 4\n');
+    expect(setKey('seed = 1\n[a]\n', null, 'seed', '9')).toBe('seed = 9\n[a]\n');
+  });
+
+  it('applies the knobs to the right tables', () => {
+    const t = applyOverrides(s000, { swappiness: 0, ram: '1GiB', frameScale: 4, seed: 7, swapDevice: 'disk', fileDevice: 'disk' });
+    expect(t).toMatch(/\[sysctl\]\nswappiness = 0/);
+    expect(t).toMatch(/\[machine\]\nframe_scale = 4\nram = "1GiB"/);
+    expect(t).toMatch(/^seed = 7$/m);
+    const p = applyOverrides(s004, { swappiness: 200, swapDevice: 'hdd', fileDevice: 'ssd' });
+    expect(p).toMatch(/^swappiness = 200$/m);
+    expect(p).not.toMatch(/swappiness = 115/);
+    expect(p).toMatch(/swap = \{ device = "hdd", size = "8GiB" \}/);
+    expect(p).toMatch(/device = "tmpfs"/); // tmpfs files stay in memory
+    expect(p.match(/device = "ssd"/g)).toHaveLength(3); // the three HDD files moved to the SSD
+    expect(applyOverrides(s000, {})).toBe(s000);
+  });
+});
+
+describe('balance explanation', () => {
+  it('names the decision and why, in one line', () => {
+    expect(explainBalance(readBalance([0, 0, 60, 2, 1, 1, 1]))).toMatch(/^SCAN_FILE: inactive file is plentiful and not thrashing/);
+    expect(explainBalance(readBalance([0, 0, 0, 2, 1, 1, 1]))).toMatch(/swappiness is 0/);
+    expect(explainBalance(readBalance([0, 0, 60, 3, 0, 0, 0]))).toMatch(/^SCAN_ANON/);
+    expect(explainBalance(readBalance([0, 0, 200, 0, 0, 0, 0]))).toMatch(/^SCAN_EQUAL/);
+    expect(explainBalance(readBalance([0, 0, 0, -1, 0, 0, 0]))).toMatch(/^No reclaim yet/);
+    const fract = readBalance([10, 30, 60, 1, 25, 75, 101]);
+    expect(explainBalance(fract)).toBe('SCAN_FRACT: anon gets 25% of the scan pressure and file 74%; swappiness 60 weighs it, and anon has been cheaper to reclaim (fewer refaults and rotations).');
+    for (const text of [explainBalance(fract)]) expect(text).not.toMatch(/\n/);
+  });
+
+  it('gives the scan shares of each decision', () => {
+    expect(scanShares(readBalance([0, 0, 60, 2, 0, 0, 0]))).toEqual([0, 1]);
+    expect(scanShares(readBalance([0, 0, 60, 3, 0, 0, 0]))).toEqual([1, 0]);
+    expect(scanShares(readBalance([0, 0, 60, 1, 1, 3, 4]))).toEqual([0.25, 0.75]);
+  });
+});
+
+describe('formatting and scales', () => {
+  it('speed slider is logarithmic from 1 ms/s to 1000 s/s', () => {
+    expect(speedAt(0)).toBe(1e6);
+    expect(speedAt(SPEED_STEPS)).toBe(1e12);
+    expect(speedAt(SPEED_STEPS / 2)).toBe(1e9);
+    expect(speedAt(10)).toBe(Math.round(1e6 * 10 ** 2.5));
+    expect(formatSpeed(250e6)).toBe('250 ms/s');
+    expect(formatSpeed(2e9)).toBe('2 s/s');
+    expect(formatSpeed(1e5)).toBe('100 µs/s');
+  });
+
+  it('changes, rates and sizes', () => {
+    expect(formatChange(150, 100)).toBe('+50.0%');
+    expect(formatChange(50, 100)).toBe('-50.0%');
+    expect(formatChange(0, 0)).toBe('0.0%');
+    expect(formatChange(3, 0)).toBe('new');
+    expect(formatRate(950)).toBe('950');
+    expect(formatRate(12_345)).toBe('12.3k');
+    expect(formatRate(4_560_000)).toBe('4.56M');
+    expect(formatPagesAsBytes(524_288)).toBe('2.00 GiB');
+    expect(formatPagesAsBytes(12_288)).toBe('48.0 MiB');
+  });
+
+  it('log axis ticks at powers of ten', () => {
+    expect(decades([0.0005, 2])).toEqual([0.001, 0.01, 0.1, 1]);
+    expect(decades([2, 3])).toEqual([2, 3]);
+  });
+
+  it('owner colours are Okabe-Ito, then tints', () => {
+    expect(ownerColor(0)).toBe(OKABE_ITO[0]);
+    expect(ownerColor(8)).toMatch(/^#[0-9a-f]{6}$/);
+    expect(ownerColor(8)).not.toBe(OKABE_ITO[0]);
+    expect(mix('#000000', '#ffffff', 0.5)).toBe('#808080');
+  });
+});
+
+describe('results table', () => {
+  const rep = (variant: string, pswpout: number, rounds: number[]): RunReport => ({
+    scenario: 'S',
+    variant,
+    preset: 'p',
+    swappiness: 60,
+    virtual_s: 1,
+    counters: {},
+    measured: { pswpout },
+    tasks: [{ name: 't', rounds_s: rounds, major_faults: 1, killed: false }],
+    oom_kills: [],
+  });
+  it('shows values and the change against the first variant', () => {
+    const rows = resultsTable([rep('before', 100, [1, 1, 1]), rep('after', 400, [1, 0.01, 0.01])]);
+    const swp = rows.find((r) => r.label === 'pswpout')!;
+    expect(swp.values).toEqual([100, 400]);
+    expect(swp.changes).toEqual(['0.0%', '+300.0%']);
+    expect(rows.find((r) => r.label === 't median round (s)')!.values).toEqual([1, 0.01]);
+    expect(median([3, 1, 2, 4])).toBe(2.5);
+  });
+});
+
+describe('scan rates', () => {
+  it('come from the last two series rows, in pages per virtual second', () => {
+    const names = ['pgrefill', 'pgscan_anon', 'pgscan_file'];
+    const row = (t: number, refill: number, anon: number, file: number) => [t, 0, 0, 0, 0, 0, 0, 0, 0, refill, anon, file];
+    const r = ratesOf([row(0, 0, 0, 0), row(1e8, 10, 0, 0), row(2e8, 30, 5, 100)], names, 4);
+    expect(r.scan).toEqual([200, 800, 4000, 800]);
+    expect(ratesOf([row(0, 0, 0, 0)], names, 1).scan.every(Number.isNaN)).toBe(true);
+  });
+});

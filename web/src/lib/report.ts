@@ -1,0 +1,102 @@
+// The engine's RunReport (the CLI's `run --json` document) and the seed-style
+// before/after table built from several of them.
+import { formatChange } from '../format';
+
+export interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  count: number;
+}
+
+export interface TaskReport {
+  name: string;
+  rounds_s?: number[];
+  ops_per_s?: number;
+  latency_ms?: Latency;
+  alloc_stall_ms?: Latency;
+  major_faults: number;
+  killed: boolean;
+}
+
+export interface RunReport {
+  scenario: string;
+  variant: string;
+  preset: string;
+  swappiness: number;
+  virtual_s: number;
+  counters: Record<string, number>;
+  measured: Record<string, number>;
+  tasks: TaskReport[];
+  oom_kills: { task: string; time_s: number; freed_pages: number }[];
+}
+
+export function parseReport(json: string): RunReport {
+  const r = JSON.parse(json) as RunReport;
+  if (typeof r !== 'object' || r === null || typeof r.variant !== 'string' || typeof r.measured !== 'object' || !Array.isArray(r.tasks)) {
+    throw new Error('the engine report is not a RunReport');
+  }
+  return r;
+}
+
+/** Counters of the measured window shown in the results table, in this order. */
+export const HEADLINE_COUNTERS = [
+  'pgscan_anon',
+  'pgscan_file',
+  'pgsteal_anon',
+  'pgsteal_file',
+  'workingset_refault_anon',
+  'workingset_refault_file',
+  'pswpin',
+  'pswpout',
+  'pgmajfault',
+  'allocstall',
+  'oom_kill',
+];
+
+export interface TableRow {
+  label: string;
+  /** One value per report (NaN when missing). */
+  values: number[];
+  /** Change of each value against the first report's, as text. */
+  changes: string[];
+  /** Digits to show. */
+  digits: number;
+}
+
+function row(label: string, values: number[], digits: number): TableRow {
+  const base = values[0] ?? NaN;
+  return { label, values, digits, changes: values.map((v) => formatChange(v, base)) };
+}
+
+/** The seed-style table: headline measured counters, then per-task metrics. */
+export function resultsTable(reports: RunReport[]): TableRow[] {
+  if (reports.length === 0) return [];
+  const rows = HEADLINE_COUNTERS.map((k) => row(k, reports.map((r) => r.measured[k] ?? NaN), 0));
+  const tasks = reports[0]!.tasks.map((t) => t.name);
+  const task = (r: RunReport, name: string) => r.tasks.find((t) => t.name === name);
+  for (const name of tasks) {
+    const first = task(reports[0]!, name)!;
+    if (first.rounds_s && first.rounds_s.length > 0) {
+      const med = (r: RunReport) => median(task(r, name)?.rounds_s ?? []);
+      rows.push(row(`${name} round 0 (s)`, reports.map((r) => task(r, name)?.rounds_s?.[0] ?? NaN), 4));
+      rows.push(row(`${name} median round (s)`, reports.map(med), 4));
+    }
+    if (first.ops_per_s !== undefined) rows.push(row(`${name} ops/s`, reports.map((r) => task(r, name)?.ops_per_s ?? NaN), 2));
+    if (first.latency_ms) {
+      rows.push(row(`${name} latency p50 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p50 ?? NaN), 3));
+      rows.push(row(`${name} latency p99 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p99 ?? NaN), 3));
+    }
+    if (first.alloc_stall_ms) rows.push(row(`${name} alloc stall p99 (ms)`, reports.map((r) => task(r, name)?.alloc_stall_ms?.p99 ?? NaN), 2));
+    rows.push(row(`${name} major faults`, reports.map((r) => task(r, name)?.major_faults ?? NaN), 0));
+  }
+  return rows;
+}
+
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
