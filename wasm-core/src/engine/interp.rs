@@ -376,7 +376,7 @@ impl Simulation {
                         }
                         Acc::Wait(self.mm.ready_at[fi])
                     } else {
-                        self.fault(ti, r, idx, now, slot, page)
+                        self.fault(ti, r, idx, now)
                     }
                 }
                 Kind::Read => {
@@ -471,7 +471,7 @@ impl Simulation {
     }
 
     /// A page fault on a non-resident page of a region.
-    fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64, _slot: usize, _page: u64) -> Acc {
+    fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
         let sp = r.space;
         match self.mm.spaces[sp as usize].kind {
             SpaceKind::Anon | SpaceKind::Shmem => {

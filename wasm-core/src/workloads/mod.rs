@@ -5,9 +5,6 @@ use std::rc::Rc;
 use crate::engine::rng::Zipf;
 use crate::scenario::{Hint, Pattern, Record};
 
-/// Bytes per page.
-pub const PAGE: u64 = 4096;
-
 /// One compiled instruction.
 #[derive(Debug, Clone)]
 pub enum Instr {
