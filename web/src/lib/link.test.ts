@@ -1,6 +1,6 @@
 // The link codec: round trip, the frozen v1 fixture, and hostile inputs.
 import { describe, expect, it } from 'vitest';
-import { decodeLink, encodeLink, fromBase64Url, LinkError, MAX_LINK_CHARS, toBase64Url, type LinkState } from './link';
+import { DECODERS, decodeLink, encodeLink, fromBase64Url, LinkError, MAX_LINK_CHARS, toBase64Url, type LinkState } from './link';
 
 const SCENARIOS = ['s000-thrash.toml', 's001-used-once.toml'];
 
@@ -64,6 +64,21 @@ describe('link codec', () => {
       view: 'lru',
       timeNs: 125_000_000,
     });
+  });
+
+  it('still decodes the v1 fixture after a (simulated) format change to v2', async () => {
+    // A hypothetical v2: long field names, time in µs. The page would read both versions.
+    const parseV2 = (p: unknown): LinkState => {
+      const o = p as { scenario: string; variants: string[]; timeUs: number };
+      return { scenario: o.scenario, knobs: {}, edited: null, variants: o.variants, compare: false, speedStep: 10, view: null, timeNs: o.timeUs * 1000 };
+    };
+    const decoders = { ...DECODERS, 2: parseV2 };
+    const v1 = await decodeLink(V1_FIXTURE, ['s000-thrash.toml'], decoders);
+    expect(v1.timeNs).toBe(125_000_000);
+    expect(v1.variants).toEqual(['before', 'after']);
+    const v2 = await decodeLink(`v2=${await payload(JSON.stringify({ scenario: 's000-thrash.toml', variants: ['after'], timeUs: 7 }))}`, ['s000-thrash.toml'], decoders);
+    expect(v2.timeNs).toBe(7000);
+    expect(await failure(`v3=${await payload('{}')}`)).toMatch(/format version 3; this page reads version 1/);
   });
 
   it('rejects a huge link quickly, before decoding it', async () => {
