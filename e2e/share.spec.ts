@@ -203,3 +203,22 @@ test('a link naming an unknown variant says so and shows the default page', asyn
   await ready(page);
   await expect(page.getByTestId('virtual-time')).toHaveText('0 ns');
 });
+
+test('embedded views fit a small iframe, one run or two', async ({ page }, testInfo) => {
+  const hash = await encodeLink({ scenario: 's000-thrash.toml', knobs: {}, edited: null, variants: ['before', 'after'], compare: true, speedStep: 10, view: null, timeNs: 800_000_000 });
+  for (const view of ['lru', 'balance', 'charts', 'results'] as const) {
+    await page.setContent(`<!doctype html><iframe id="lab" src="${baseURL}/?embed&view=${view}#${hash}" width="560" height="340"></iframe>`);
+    const lab = page.frameLocator('#lab');
+    await expect(lab.getByTestId('embed')).toHaveAttribute('data-view', view);
+    await expect(lab.getByTestId('virtual-time')).toHaveText('800.000 ms', { timeout: 20_000 });
+    await expect(lab.getByTestId('status')).toHaveText('paused');
+    if (view === 'lru' || view === 'balance') await expect(lab.locator('[data-variant]')).toHaveCount(2);
+    if (view === 'charts') await expect(lab.getByTestId('chart-counters')).toBeVisible();
+    if (view === 'results') await expect(lab.getByTestId('results')).toBeVisible();
+    // The embed fills the iframe without a horizontal scrollbar on the page itself.
+    const box = await lab.getByTestId('embed').evaluate((e) => [e.clientWidth, e.clientHeight, document.documentElement.scrollWidth]);
+    expect(box[0]).toBeLessThanOrEqual(560);
+    expect(box[2]).toBeLessThanOrEqual(560);
+    await shot(page, testInfo, `embed-${view}`);
+  }
+});

@@ -85,6 +85,15 @@ export function App() {
     if (source && boot === 'done') load(source, wantedKey ? wantedKey.split('\u0000') : []);
   }, [source, wantedKey, load, boot]);
 
+  // Another link pasted into the address bar of an open page: start over from it.
+  useEffect(() => {
+    const onHash = () => {
+      if (isLinkHash(location.hash) && location.hash !== initialHash.current) location.reload();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
   // A link in the URL: restore its state (or explain why not and keep the default page).
   useEffect(() => {
     if (boot !== 'decoding') return;
