@@ -222,3 +222,14 @@ test('embedded views fit a small iframe, one run or two', async ({ page }, testI
     await shot(page, testInfo, `embed-${view}`);
   }
 });
+
+test("an embed takes the link's view when the URL names none, and autoplay=1 plays", async ({ page }) => {
+  const hash = await encodeLink({ scenario: 's001b-worst-case.toml', knobs: {}, edited: null, variants: [], compare: false, speedStep: 8, view: 'balance', timeNs: 0 });
+  await page.goto(`/?embed#${hash}`);
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'balance');
+  await expect(page.getByTestId('run-0-balance-kind')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await page.goto(`/?embed&view=lru&autoplay=1#${hash}`);
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'lru');
+  await expect(page.getByTestId('status')).toHaveText(/running|finished/, { timeout: 20_000 });
+});

@@ -10,7 +10,7 @@ import { ScenarioEditor } from './components/ScenarioEditor';
 import { SharePanel, type Exporters } from './components/SharePanel';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
-import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState } from './lib/link';
+import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
 import { resultsTable } from './lib/report';
 import type { ScenarioSource } from './engine/protocol';
 import { useEngine } from './engine/useEngine';
@@ -48,6 +48,8 @@ export function App() {
   const [boot, setBoot] = useState<'decoding' | 'done'>(() => (isLinkHash(initialHash.current) ? 'decoding' : 'done'));
   const [linkError, setLinkError] = useState<string | null>(null);
   const [seek, setSeek] = useState<Seek | null>(null);
+  const [linkView, setLinkView] = useState<View | null>(null);
+  const embedView: View = embed.view ?? linkView ?? 'lru';
   const [scenarioName, setScenarioName] = useState(SCENARIOS[0]?.name ?? '');
   const [variant, setVariant] = useState<string | null>(null);
   const [compare, setCompare] = useState(false);
@@ -109,6 +111,7 @@ export function App() {
         setVariant(s.variants[0] ?? null);
         setVariantB(s.variants[1] ?? null);
         setSpeedStep(s.speedStep);
+        setLinkView(s.view);
         if (s.timeNs > 0) setSeek({ ns: s.timeNs, load: 1 });
       })
       .catch((e: unknown) => {
@@ -213,7 +216,7 @@ export function App() {
     variants: compare ? (a && b ? [a, b] : []) : variant ? [variant] : [],
     compare: compare && !!a && !!b,
     speedStep,
-    view: null,
+    view: embed.embed ? embedView : null,
     timeNs: nowNs,
   });
   const makeLink = () => encodeLink(linkState());
@@ -245,7 +248,7 @@ export function App() {
 
   if (embed.embed) {
     return (
-      <main className="embed" data-testid="embed" data-view={embed.view}>
+      <main className="embed" data-testid="embed" data-view={embedView}>
         {banner}
         {state.error && (
           <div className="error" role="alert" data-testid="engine-error">
@@ -267,9 +270,9 @@ export function App() {
             Reclaim Lab ↗
           </a>
         </div>
-        {ready && embed.view !== 'results' && (
+        {ready && embedView !== 'results' && (
           <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
-            {embed.view === 'charts' ? (
+            {embedView === 'charts' ? (
               <section className="charts" aria-label="Charts">
                 <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} />
               </section>
@@ -279,7 +282,7 @@ export function App() {
                   <h2>
                     {run.variant} <span className="muted">({run.preset})</span>
                   </h2>
-                  {embed.view === 'lru' ? (
+                  {embedView === 'lru' ? (
                     <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
                   ) : (
                     <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
@@ -289,7 +292,7 @@ export function App() {
             )}
           </section>
         )}
-        {embed.view === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
       </main>
     );
   }

@@ -9,7 +9,8 @@ import type { Overrides } from './scenarioText';
 
 export interface EmbedParams {
   embed: boolean;
-  view: View;
+  /** The view asked for; null: the link's view, else 'lru'. */
+  view: View | null;
   autoplay: boolean;
 }
 
@@ -18,7 +19,7 @@ export function parseEmbedParams(search: string): EmbedParams {
   const view = q.get('view');
   return {
     embed: q.has('embed'),
-    view: VIEWS.includes(view as View) ? (view as View) : 'lru',
+    view: VIEWS.includes(view as View) ? (view as View) : null,
     autoplay: q.get('autoplay') === '1',
   };
 }

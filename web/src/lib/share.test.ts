@@ -7,7 +7,7 @@ import { resultsMarkdown, seriesCsv } from './exports';
 describe('embed', () => {
   it('reads the query parameters', () => {
     expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true });
-    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: 'lru', autoplay: false });
+    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false });
   });
 
   it('writes an escaped iframe snippet', () => {
