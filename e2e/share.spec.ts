@@ -233,3 +233,37 @@ test("an embed takes the link's view when the URL names none, and autoplay=1 pla
   await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'lru');
   await expect(page.getByTestId('status')).toHaveText(/running|finished/, { timeout: 20_000 });
 });
+
+test('a link carries hand-edited scenario text, and the embed dialog writes an iframe snippet', async ({ page, browser }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByText('Scenario text').click();
+  const original = await page.getByTestId('scenario-text').inputValue();
+  const edited = original.replace(/^title = "(.*)"$/m, 'title = "$1 (edited in a test)"');
+  expect(edited).not.toBe(original);
+  await page.getByTestId('scenario-text').fill(edited);
+  await page.getByTestId('scenario-text-apply').click();
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  await page.getByTestId('copy-link').click();
+  const link = await page.getByTestId('link-field').inputValue();
+  const time = await page.getByTestId('virtual-time').textContent();
+
+  await page.getByTestId('embed-open').click();
+  await expect(page.getByTestId('embed-dialog')).toBeVisible();
+  await page.getByTestId('embed-view').selectOption('charts');
+  const snippet = await page.getByTestId('embed-snippet').inputValue();
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;view=charts#v1=[A-Za-z0-9_-]+" width="800" height="450" title="Reclaim Lab"/);
+  await shot(page, testInfo, 'embed-dialog');
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await ready(other);
+  await expect(other.getByTestId('virtual-time')).toHaveText(time!);
+  await other.getByText('Scenario text').click();
+  await expect(other.getByTestId('scenario-text')).toHaveValue(edited);
+  await expect(other.getByText('(edited)')).toBeVisible();
+  await fresh.close();
+});

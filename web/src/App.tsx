@@ -359,7 +359,7 @@ export function App() {
 
       <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
 
-      {file && <ScenarioEditor key={file.name} original={file.text} edited={edited} onApply={setEdited} />}
+      {file && <ScenarioEditor key={`${file.name}:${boot}`} original={file.text} edited={edited} onApply={setEdited} />}
 
       {ready && (
         <>
