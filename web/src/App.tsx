@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
@@ -7,17 +7,49 @@ import { LruView } from './components/LruView';
 import { ratesOf } from './lib/rates';
 import { ResultsPanel } from './components/ResultsPanel';
 import { ScenarioEditor } from './components/ScenarioEditor';
+import { SharePanel, type Exporters } from './components/SharePanel';
+import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
+import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
+import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
+import { resultsTable } from './lib/report';
 import type { ScenarioSource } from './engine/protocol';
 import { useEngine } from './engine/useEngine';
 import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
-import { applyOverrides, expectTexts } from './lib/scenarioText';
+import { applyOverrides, deviceNames, expectTexts, variantNames } from './lib/scenarioText';
 import { SCENARIOS } from './scenarios';
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
 
+/** A link's state checked against the bundled scenario: unknown variants or devices are errors. */
+function checkAgainstScenario(s: LinkState): void {
+  const file = SCENARIOS.find((f) => f.name === s.scenario)!;
+  const text = s.edited ?? file.text;
+  const known = variantNames(text);
+  const unknown = s.variants.find((v) => !known.includes(v));
+  if (unknown !== undefined) throw new LinkError(`the link names an unknown variant ${JSON.stringify(unknown)} of ${s.scenario} (known: ${known.join(', ')})`);
+  const devices = deviceNames(text);
+  for (const d of [s.knobs.swapDevice, s.knobs.fileDevice]) {
+    if (d !== undefined && !devices.includes(d)) throw new LinkError(`the link names an unknown device ${JSON.stringify(d)} of ${s.scenario} (known: ${devices.join(', ')})`);
+  }
+}
+
+/** Where to go in virtual time, once the engine has done `load` loads. */
+interface Seek {
+  ns: number;
+  load: number;
+}
+
 export function App() {
   const { state, load, setPlaying, step, setSpeed, reset } = useEngine();
+  const embed = useMemo(() => parseEmbedParams(location.search), []);
+  const initialHash = useRef(location.hash);
+  /** 'decoding' while a link in the URL is read: nothing loads before it is. */
+  const [boot, setBoot] = useState<'decoding' | 'done'>(() => (isLinkHash(initialHash.current) ? 'decoding' : 'done'));
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const [seek, setSeek] = useState<Seek | null>(null);
+  const [linkView, setLinkView] = useState<View | null>(null);
+  const embedView: View = embed.view ?? linkView ?? 'lru';
   const [scenarioName, setScenarioName] = useState(SCENARIOS[0]?.name ?? '');
   const [variant, setVariant] = useState<string | null>(null);
   const [compare, setCompare] = useState(false);
@@ -35,7 +67,7 @@ export function App() {
     () => (file ? { name: file.name, text: applyOverrides(edited ?? file.text, knobs) } : null),
     [file, knobs, edited],
   );
-  const reports = useReports(source);
+  const reports = useReports(boot === 'done' ? source : null);
   const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
   const speed = speedAt(speedStep);
 
@@ -52,16 +84,102 @@ export function App() {
   const wanted = compare ? (a && b ? [a, b] : []) : variant ? [variant] : [];
   const wantedKey = wanted.join('\u0000');
   useEffect(() => {
-    if (source) load(source, wantedKey ? wantedKey.split('\u0000') : []);
-  }, [source, wantedKey, load]);
+    if (source && boot === 'done') load(source, wantedKey ? wantedKey.split('\u0000') : []);
+  }, [source, wantedKey, load, boot]);
+
+  // Another link pasted into the address bar of an open page: start over from it.
+  useEffect(() => {
+    const onHash = () => {
+      if (isLinkHash(location.hash) && location.hash !== initialHash.current) location.reload();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  // A link in the URL: restore its state (or explain why not and keep the default page).
+  useEffect(() => {
+    if (boot !== 'decoding') return;
+    let live = true;
+    decodeLink(initialHash.current, SCENARIOS.map((f) => f.name))
+      .then((s) => {
+        checkAgainstScenario(s);
+        if (!live) return;
+        setScenarioName(s.scenario);
+        setKnobs(s.knobs);
+        setEdited(s.edited);
+        setCompare(s.compare);
+        setVariant(s.variants[0] ?? null);
+        setVariantB(s.variants[1] ?? null);
+        setSpeedStep(s.speedStep);
+        setLinkView(s.view);
+        if (s.timeNs > 0) setSeek({ ns: s.timeNs, load: 1 });
+      })
+      .catch((e: unknown) => {
+        if (live) setLinkError(`This link could not be opened: ${linkErrorText(e)}. Showing the default page instead.`);
+      })
+      .finally(() => {
+        if (live) setBoot('done');
+      });
+    return () => {
+      live = false;
+    };
+  }, [boot]);
 
   const frames = state.frames;
   const ready = state.phase === 'ready' && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
   const stepNs = Math.max(1_000_000, Math.round(speed / 10));
+
+  // Go to a virtual time (a restored link, or a host's seek): step until there, paused.
+  // Stepping is exact whatever the step sizes, so the state equals the one linked.
+  const seeking = seek !== null;
+  useEffect(() => {
+    if (!seek || !ready || state.loads < seek.load) return;
+    const now = frames[0]!.nowNs;
+    if (finished || now >= seek.ns) setSeek(null);
+    else step(seek.ns - now);
+  }, [seek, ready, finished, state.loads, state.seq, frames, step]);
+  const seekTo = useCallback(
+    (ns: number) => {
+      const now = frames[0]?.nowNs ?? 0;
+      if (ns >= now) setSeek({ ns, load: state.loads });
+      else {
+        reset();
+        setSeek({ ns, load: state.loads + 1 });
+      }
+    },
+    [frames, state.loads, reset],
+  );
+
+  // Embed autoplay: once, when the linked state is in place.
+  const autoplayed = useRef(false);
+  useEffect(() => {
+    if (embed.embed && embed.autoplay && !autoplayed.current && ready && !seeking && !finished && boot === 'done') {
+      autoplayed.current = true;
+      setPlaying(true);
+    }
+  }, [embed, ready, seeking, finished, boot, setPlaying]);
+
   const togglePlay = useCallback(() => {
-    if (ready && !finished) setPlaying(!state.playing);
-  }, [ready, finished, state.playing, setPlaying]);
+    if (ready && !finished && !seeking) setPlaying(!state.playing);
+  }, [ready, finished, seeking, state.playing, setPlaying]);
+
+  // The postMessage API (README): a host page plays, pauses, seeks and sets knobs.
+  useEffect(() => {
+    const onMessage = (e: MessageEvent) => {
+      const m = parseControlMessage(e.data);
+      if (!m) return;
+      if (m.action === 'play') {
+        if (ready && !finished && !seeking) setPlaying(true);
+      } else if (m.action === 'pause') setPlaying(false);
+      else if (m.action === 'seek') {
+        setPlaying(false);
+        seekTo(m.ns);
+      } else setKnobs((k) => applySet(k, m));
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [ready, finished, seeking, setPlaying, seekTo]);
 
   // Keyboard: space play/pause, right arrow step, +/- speed, r reset.
   useEffect(() => {
@@ -74,7 +192,7 @@ export function App() {
         togglePlay();
       } else if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
         e.preventDefault();
-        if (ready && !finished) step(stepNs);
+        if (ready && !finished && !seeking) step(stepNs);
       } else if (e.key === '+' || e.key === '=') {
         setSpeedStep((s) => Math.min(24, s + 1));
       } else if (e.key === '-' || e.key === '_') {
@@ -85,10 +203,99 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [togglePlay, step, stepNs, ready, finished, reset]);
+  }, [togglePlay, step, stepNs, ready, finished, seeking, reset]);
 
   const nowNs = frames[0]?.nowNs ?? 0;
   const endNs = state.runs[0]?.endNs ?? 0;
+  const status = state.phase === 'error' ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
+
+  const linkState = (): LinkState => ({
+    scenario: scenarioName,
+    knobs,
+    edited,
+    variants: compare ? (a && b ? [a, b] : []) : variant ? [variant] : [],
+    compare: compare && !!a && !!b,
+    speedStep,
+    view: embed.embed ? embedView : null,
+    timeNs: nowNs,
+  });
+  const makeLink = () => encodeLink(linkState());
+  const resultsReady = reports.status === 'done' && reports.text === source?.text;
+  const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
+  const exporters: Exporters = {
+    csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
+    json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
+    markdown: () => downloadText(`${scenarioName.replace(/\.toml$/, '')}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable(reports.reports)), 'text/markdown'),
+    toml: () => downloadText(scenarioName, source?.text ?? '', 'application/toml'),
+    png: () => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="run-0-lru-canvas"]');
+      canvas?.toBlob((blob) => blob && download(`${base}-lru.png`, blob), 'image/png');
+    },
+    svg: () => {
+      const svg = document.querySelector<SVGSVGElement>('[data-testid="chart-counters"] svg[role="img"]');
+      if (svg) downloadText(`${base}-counters.svg`, svgText(svg), 'image/svg+xml');
+    },
+  };
+
+  const banner = linkError && (
+    <div className="error link-error" role="alert" data-testid="link-error">
+      {linkError}{' '}
+      <button type="button" className="ghost" onClick={() => setLinkError(null)} aria-label="Dismiss the link message">
+        Dismiss
+      </button>
+    </div>
+  );
+
+  if (embed.embed) {
+    return (
+      <main className="embed" data-testid="embed" data-view={embedView}>
+        {banner}
+        {state.error && (
+          <div className="error" role="alert" data-testid="engine-error">
+            {state.error}
+          </div>
+        )}
+        <div className="embed-bar">
+          <button type="button" data-testid="play-toggle" onClick={togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
+            {state.playing ? 'Pause' : 'Play'}
+          </button>
+          <button type="button" data-testid="step" onClick={() => step(stepNs)} disabled={!ready || finished || seeking} aria-keyshortcuts="ArrowRight" aria-label={`Step ${formatNs(stepNs)}`}>
+            +{formatNs(stepNs)}
+          </button>
+          <strong data-testid="virtual-time">{formatNs(nowNs)}</strong>
+          <span className="status" data-testid="status">
+            {status}
+          </span>
+          <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
+            Reclaim Lab ↗
+          </a>
+        </div>
+        {ready && embedView !== 'results' && (
+          <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
+            {embedView === 'charts' ? (
+              <section className="charts" aria-label="Charts">
+                <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} />
+              </section>
+            ) : (
+              state.runs.map((run, i) => (
+                <article key={run.variant + i} className="run" data-testid={`run-${i}`} data-variant={run.variant}>
+                  <h2>
+                    {run.variant} <span className="muted">({run.preset})</span>
+                  </h2>
+                  {embedView === 'lru' ? (
+                    <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+                  ) : (
+                    <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                  )}
+                </article>
+              ))
+            )}
+          </section>
+        )}
+        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+      </main>
+    );
+  }
 
   return (
     <main className="app">
@@ -107,6 +314,7 @@ export function App() {
         </div>
       </header>
 
+      {banner}
       {state.error && (
         <div className="error" role="alert" data-testid="engine-error">
           {state.error}
@@ -131,7 +339,7 @@ export function App() {
         onCompare={setCompare}
         variantB={b}
         onVariantB={setVariantB}
-        ready={ready}
+        ready={ready && !seeking}
         playing={state.playing}
         finished={finished}
         onPlay={togglePlay}
@@ -143,13 +351,15 @@ export function App() {
         speed={speed}
         nowNs={nowNs}
         endNs={endNs}
-        status={state.phase === 'error' ? 'error' : !ready ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused'}
+        status={status}
         scenarioText={edited ?? file?.text ?? ''}
         knobs={knobs}
         onKnobs={setKnobs}
       />
 
-      {file && <ScenarioEditor key={file.name} original={file.text} edited={edited} onApply={setEdited} />}
+      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
+
+      {file && <ScenarioEditor key={`${file.name}:${boot}`} original={file.text} edited={edited} onApply={setEdited} />}
 
       {ready && (
         <>

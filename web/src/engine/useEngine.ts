@@ -23,6 +23,8 @@ export interface EngineState {
   series: Float64Array[][];
   seq: number;
   playing: boolean;
+  /** Scenarios loaded so far (a load's frames follow its `loaded`). */
+  loads: number;
 }
 
 export const initialState: EngineState = {
@@ -40,6 +42,7 @@ export const initialState: EngineState = {
   series: [],
   seq: -1,
   playing: false,
+  loads: 0,
 };
 
 type Action =
@@ -85,6 +88,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
         frames: [],
         series: msg.runs.map(() => []),
         seq: -1,
+        loads: state.loads + 1,
       };
     case 'frame': {
       if (msg.runs.length !== state.runs.length) return state;

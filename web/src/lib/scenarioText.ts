@@ -128,3 +128,15 @@ export function expectTexts(text: string): string[] {
     })
     .filter((t): t is string => t !== null);
 }
+
+/** Names of the `[[variants]]` of the scenario, in file order. */
+export function variantNames(text: string): string[] {
+  const lines = text.split('\n');
+  return sections(lines)
+    .filter((s) => s.name === 'variants' && s.array)
+    .map((s) => {
+      const i = keyLine(lines, s, 'name');
+      return i >= 0 ? quoted(lines[i]!) : null;
+    })
+    .filter((n): n is string => !!n);
+}

@@ -1,0 +1,86 @@
+// Embed mode: the query parameters (`?embed&view=lru&autoplay=1`), the iframe
+// snippet, and the postMessage API a host page drives the embed with:
+//   {type:'reclaimlab', action:'play'|'pause'}
+//   {type:'reclaimlab', action:'seek', ns}            (virtual time to go to, ns >= 0)
+//   {type:'reclaimlab', action:'set', knob, value}    (knob: swappiness|ram|frameScale|seed)
+// Anything else (other shapes, extra fields, bad values) is ignored.
+import { VIEWS, type View } from './link';
+import type { Overrides } from './scenarioText';
+
+export interface EmbedParams {
+  embed: boolean;
+  /** The view asked for; null: the link's view, else 'lru'. */
+  view: View | null;
+  autoplay: boolean;
+}
+
+export function parseEmbedParams(search: string): EmbedParams {
+  const q = new URLSearchParams(search);
+  const view = q.get('view');
+  return {
+    embed: q.has('embed'),
+    view: VIEWS.includes(view as View) ? (view as View) : null,
+    autoplay: q.get('autoplay') === '1',
+  };
+}
+
+/** The embed URL of a page URL (origin + path) and a state hash (without '#'). */
+export function embedUrl(base: string, hash: string, view: View, autoplay: boolean): string {
+  return `${base}?embed&view=${view}${autoplay ? '&autoplay=1' : ''}#${hash}`;
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export function iframeSnippet(src: string, width: number, height: number): string {
+  return `<iframe src="${escapeAttr(src)}" width="${width}" height="${height}" title="Reclaim Lab" style="border:0" loading="lazy"></iframe>`;
+}
+
+export type KnobName = 'swappiness' | 'ram' | 'frameScale' | 'seed';
+
+export type ControlMessage =
+  | { action: 'play' }
+  | { action: 'pause' }
+  | { action: 'seek'; ns: number }
+  | { action: 'set'; knob: KnobName; value: number | string };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const keysAre = (o: Record<string, unknown>, keys: string[]) => {
+  const k = Object.keys(o).sort();
+  return k.length === keys.length && [...keys].sort().every((x, i) => x === k[i]);
+};
+const intIn = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** A host page's message, validated strictly; null for anything that is not exactly one of the API's shapes. */
+export function parseControlMessage(data: unknown): ControlMessage | null {
+  if (!isObj(data) || data.type !== 'reclaimlab') return null;
+  switch (data.action) {
+    case 'play':
+    case 'pause':
+      return keysAre(data, ['type', 'action']) ? { action: data.action } : null;
+    case 'seek':
+      return keysAre(data, ['type', 'action', 'ns']) && intIn(data.ns, 0, 3_600e9) ? { action: 'seek', ns: data.ns as number } : null;
+    case 'set': {
+      if (!keysAre(data, ['type', 'action', 'knob', 'value'])) return null;
+      const v = data.value;
+      switch (data.knob) {
+        case 'swappiness':
+          return intIn(v, 0, 200) ? { action: 'set', knob: 'swappiness', value: v as number } : null;
+        case 'frameScale':
+          return intIn(v, 1, 1024) ? { action: 'set', knob: 'frameScale', value: v as number } : null;
+        case 'seed':
+          return intIn(v, 0, Number.MAX_SAFE_INTEGER) ? { action: 'set', knob: 'seed', value: v as number } : null;
+        case 'ram':
+          return typeof v === 'string' && /^\d+(\.\d+)?\s*[KMGT]i?B$/.test(v) ? { action: 'set', knob: 'ram', value: v } : null;
+        default:
+          return null;
+      }
+    }
+    default:
+      return null;
+  }
+}
+
+/** The knobs after a `set` message. */
+export function applySet(knobs: Overrides, m: Extract<ControlMessage, { action: 'set' }>): Overrides {
+  return { ...knobs, [m.knob]: m.value };
+}

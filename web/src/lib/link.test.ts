@@ -1,0 +1,134 @@
+// The link codec: round trip, the frozen v1 fixture, and hostile inputs.
+import { describe, expect, it } from 'vitest';
+import { DECODERS, decodeLink, encodeLink, fromBase64Url, LinkError, MAX_LINK_CHARS, toBase64Url, type LinkState } from './link';
+
+const SCENARIOS = ['s000-thrash.toml', 's001-used-once.toml'];
+
+/** Written by the v1 encoder on 2026-11-21. Frozen: it must decode forever, whatever the current version. */
+const V1_FIXTURE =
+  'v1=HcjBCoJQEEDRf7nrSZ5BBPMr0eKVI0qWj5lnLsR_D7ubA3cjUCKldKqD5xiaOr8nhC9642H97IaQ-2rOXXii1RcToqDtWagHl_RPeKEbseZSxo9FoO1xw6xDr7uwoky-sP8A';
+
+const state: LinkState = {
+  scenario: 's001-used-once.toml',
+  knobs: { ram: '2GiB', frameScale: 4, swapDevice: 'ssd', fileDevice: 'hdd' },
+  edited: 'title = "edited ✓"\n[machine]\nram = "1GiB"\n',
+  variants: ['after'],
+  compare: false,
+  speedStep: 0,
+  view: null,
+  timeNs: 3_000_000_123,
+};
+
+/** A payload: deflate-raw of arbitrary text, base64url. */
+async function payload(text: string): Promise<string> {
+  const cs = new CompressionStream('deflate-raw');
+  const w = cs.writable.getWriter();
+  void w.write(new TextEncoder().encode(text));
+  void w.close();
+  return toBase64Url(new Uint8Array(await new Response(cs.readable).arrayBuffer()));
+}
+
+async function failure(hash: string): Promise<string> {
+  try {
+    await decodeLink(hash, SCENARIOS);
+  } catch (e) {
+    expect(e).toBeInstanceOf(LinkError);
+    return (e as Error).message;
+  }
+  throw new Error(`decoded: ${hash.slice(0, 60)}`);
+}
+
+describe('link codec', () => {
+  it('round-trips the page state, with or without #', async () => {
+    const hash = await encodeLink(state);
+    expect(hash).toMatch(/^v1=[A-Za-z0-9_-]+$/);
+    expect(await decodeLink(hash, SCENARIOS)).toStrictEqual(state);
+    expect(await decodeLink(`#${hash}`, SCENARIOS)).toStrictEqual(state);
+  });
+
+  it('base64url round-trips every length', () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 255);
+      expect(fromBase64Url(toBase64Url(bytes))).toStrictEqual(bytes);
+    }
+  });
+
+  it('decodes the frozen v1 fixture through the v1 migration into the current shape', async () => {
+    expect(await decodeLink(V1_FIXTURE, ['s000-thrash.toml'])).toStrictEqual({
+      scenario: 's000-thrash.toml',
+      knobs: { swappiness: 100, seed: 7 },
+      edited: null,
+      variants: ['before', 'after'],
+      compare: true,
+      speedStep: 12,
+      view: 'lru',
+      timeNs: 125_000_000,
+    });
+  });
+
+  it('still decodes the v1 fixture after a (simulated) format change to v2', async () => {
+    // A hypothetical v2: long field names, time in µs. The page would read both versions.
+    const parseV2 = (p: unknown): LinkState => {
+      const o = p as { scenario: string; variants: string[]; timeUs: number };
+      return { scenario: o.scenario, knobs: {}, edited: null, variants: o.variants, compare: false, speedStep: 10, view: null, timeNs: o.timeUs * 1000 };
+    };
+    const decoders = { ...DECODERS, 2: parseV2 };
+    const v1 = await decodeLink(V1_FIXTURE, ['s000-thrash.toml'], decoders);
+    expect(v1.timeNs).toBe(125_000_000);
+    expect(v1.variants).toEqual(['before', 'after']);
+    const v2 = await decodeLink(`v2=${await payload(JSON.stringify({ scenario: 's000-thrash.toml', variants: ['after'], timeUs: 7 }))}`, ['s000-thrash.toml'], decoders);
+    expect(v2.timeNs).toBe(7000);
+    expect(await failure(`v3=${await payload('{}')}`)).toMatch(/format version 3; this page reads version 1/);
+  });
+
+  it('rejects a huge link quickly, before decoding it', async () => {
+    const huge = 'v1=' + 'A'.repeat(MAX_LINK_CHARS + 10);
+    const t0 = performance.now();
+    expect(await failure(huge)).toMatch(/too long/);
+    expect(performance.now() - t0).toBeLessThan(50);
+  });
+
+  it('rejects a truncated link', async () => {
+    const hash = await encodeLink(state);
+    for (const cut of [hash.length - 5, hash.length - 20, Math.floor(hash.length / 2)]) {
+      expect(await failure(hash.slice(0, cut))).toMatch(/truncated|damaged/);
+    }
+    expect(await failure('v1=')).toMatch(/truncated/);
+  });
+
+  it('rejects a wrong or missing version', async () => {
+    const body = (await encodeLink(state)).slice(3);
+    expect(await failure(`v2=${body}`)).toMatch(/format version 2/);
+    expect(await failure(`v0=${body}`)).toMatch(/format version 0/);
+    expect(await failure(body)).toMatch(/does not start with a format version/);
+  });
+
+  it('rejects characters outside base64url', async () => {
+    expect(await failure('v1=abc+def/ghi=')).toMatch(/not base64url: "\+" at position 3/);
+    expect(await failure('v1=abc def')).toMatch(/not base64url/);
+  });
+
+  it('rejects valid compression of invalid JSON', async () => {
+    expect(await failure(`v1=${await payload('{"s": "s000-thrash.toml", ')}`)).toMatch(/not valid JSON/);
+  });
+
+  it('rejects a decompression bomb', async () => {
+    expect(await failure(`v1=${await payload(' '.repeat(3_000_000))}`)).toMatch(/expands to more than/);
+  });
+
+  it('rejects unknown fields, unknown scenarios and bad values, naming them', async () => {
+    const base = { s: 's000-thrash.toml', v: [], c: false, sp: 10, t: 0 };
+    const bad = async (v: unknown) => failure(`v1=${await payload(JSON.stringify(v))}`);
+    expect(await bad({ ...base, zz: 1 })).toMatch(/unknown field 'zz'/);
+    expect(await bad({ ...base, k: { swappiness: 60, turbo: true } })).toMatch(/unknown field 'turbo' in its knobs/);
+    expect(await bad({ ...base, s: 'nope.toml' })).toMatch(/unknown scenario "nope.toml"/);
+    expect(await bad({ ...base, w: 'graphs' })).toMatch(/unknown view "graphs"/);
+    expect(await bad({ ...base, k: { swappiness: 900 } })).toMatch(/swappiness must be a whole number from 0 to 200/);
+    expect(await bad({ ...base, t: -1 })).toMatch(/virtual time/);
+    expect(await bad({ ...base, c: true })).toMatch(/compare mode must name two variants/);
+    expect(await bad({ ...base, k: { ram: '2 lots' } })).toMatch(/RAM must be a size/);
+    expect(await bad([1, 2])).toMatch(/not an object/);
+    const { t: _t, ...noTime } = base;
+    expect(await bad(noTime)).toMatch(/missing its 't' field/);
+  });
+});

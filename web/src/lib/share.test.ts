@@ -1,0 +1,75 @@
+// Embed parameters, the postMessage API's validation, and the export formats.
+import { describe, expect, it } from 'vitest';
+import type { RunInfo } from '../engine/protocol';
+import { applySet, embedUrl, iframeSnippet, parseControlMessage, parseEmbedParams } from './embed';
+import { resultsMarkdown, seriesCsv } from './exports';
+
+describe('embed', () => {
+  it('reads the query parameters', () => {
+    expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true });
+    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false });
+  });
+
+  it('writes an escaped iframe snippet', () => {
+    const src = embedUrl('http://h/', 'v1=abc', 'balance', true);
+    expect(src).toBe('http://h/?embed&view=balance&autoplay=1#v1=abc');
+    expect(iframeSnippet(src, 640, 360)).toBe('<iframe src="http://h/?embed&amp;view=balance&amp;autoplay=1#v1=abc" width="640" height="360" title="Reclaim Lab" style="border:0" loading="lazy"></iframe>');
+  });
+
+  it('accepts exactly the API shapes', () => {
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'play' })).toEqual({ action: 'play' });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'pause' })).toEqual({ action: 'pause' });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'seek', ns: 5 })).toEqual({ action: 'seek', ns: 5 });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'set', knob: 'swappiness', value: 100 })).toEqual({ action: 'set', knob: 'swappiness', value: 100 });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'set', knob: 'ram', value: '2GiB' })).toEqual({ action: 'set', knob: 'ram', value: '2GiB' });
+  });
+
+  it('ignores everything else', () => {
+    for (const m of [
+      null,
+      'play',
+      [],
+      { type: 'reclaimlab' },
+      { type: 'other', action: 'play' },
+      { type: 'reclaimlab', action: 'play', extra: true },
+      { type: 'reclaimlab', action: 'seek' },
+      { type: 'reclaimlab', action: 'seek', ns: -1 },
+      { type: 'reclaimlab', action: 'seek', ns: 1.5 },
+      { type: 'reclaimlab', action: 'seek', ns: '5' },
+      { type: 'reclaimlab', action: 'set', knob: 'swappiness', value: 201 },
+      { type: 'reclaimlab', action: 'set', knob: 'ram', value: 'lots' },
+      { type: 'reclaimlab', action: 'set', knob: '__proto__', value: 1 },
+      { type: 'reclaimlab', action: 'stop' },
+    ]) {
+      expect(parseControlMessage(m)).toBeNull();
+    }
+  });
+
+  it('applies a set to the knobs', () => {
+    expect(applySet({ seed: 3 }, { action: 'set', knob: 'swappiness', value: 10 })).toEqual({ seed: 3, swappiness: 10 });
+  });
+});
+
+describe('exports', () => {
+  const run: RunInfo = { variant: 'a,b', preset: 'linux-5.2', scale: 2, frames: 10, endNs: 1e9, spaceNames: [] };
+  it('writes the series as CSV in pages', () => {
+    const row = Float64Array.from([1000, 1, 2, 3, 4, 0, 5, 0.5, 0.25, 7]);
+    expect(seriesCsv([run], [[row]], ['pgscan_kswapd'])).toBe(
+      'variant,t_ns,inactive_anon,active_anon,inactive_file,active_file,unevictable,free,anon_cost,file_cost,pgscan_kswapd\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
+    );
+  });
+
+  it('writes the results table as Markdown', () => {
+    const md = resultsMarkdown('T | x', [{ variant: 'before', preset: 'p', swappiness: 60 } as never, { variant: 'after', preset: 'q', swappiness: 60 } as never], [
+      { label: 'pswpout', values: [10, 20], changes: ['0.0%', '+100.0%'], digits: 0 },
+    ]);
+    expect(md.split('\n')).toEqual([
+      '### T \\| x',
+      '',
+      '| metric (measured window) | before (p, swappiness 60) | after (q, swappiness 60) |',
+      '| --- | ---: | ---: |',
+      '| pswpout | 10 | 20 (+100.0%) |',
+      '',
+    ]);
+  });
+});
