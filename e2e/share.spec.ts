@@ -2,25 +2,12 @@
 // iframe answers keys and postMessage, every export downloads a well-formed file, and a
 // bad link explains itself over a working default page.
 import { readFileSync } from 'node:fs';
-import { expect, test, type Download, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Download, type Page } from '@playwright/test';
+import { failOnPageErrors, ready, shot } from './support/page';
 import { baseURL } from './support/base';
 import { encodeLink } from '../web/src/lib/link';
 
-test.beforeEach(async ({ page }) => {
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-});
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
-
-async function ready(page: Page) {
-  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
-}
+failOnPageErrors();
 
 const KEYS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'free'];
 

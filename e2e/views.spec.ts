@@ -1,7 +1,8 @@
 // The page in a real browser: page -> worker -> wasm engine -> views, checked
 // against the same engine run independently here in Node.
 import { readdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const scenarioDir = new URL('../scenarios/', import.meta.url);
@@ -21,21 +22,7 @@ function crateVersion(): string {
   return version;
 }
 
-test.beforeEach(async ({ page }) => {
-  page.on('pageerror', (err) => {
-    throw err;
-  });
-});
-
-async function shot(page: Page, testInfo: TestInfo, name: string) {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
-
-async function ready(page: Page) {
-  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
-}
+failOnPageErrors();
 
 /** The six list sizes the page shows (pages), read from the views' data attributes. */
 async function shownSizes(page: Page, prefix = 'run-0-') {

@@ -130,6 +130,23 @@ export function Controls(p: Props) {
   );
 }
 
+/** A knob that is either "scenario" (no override) or one of `choices` ([value, label]). */
+function KnobSelect(p: { label: string; ariaLabel?: string; testId: string; value: string | undefined; choices: [string, string][]; onChange(v: string | undefined): void }) {
+  return (
+    <label className="field">
+      <span>{p.label}</span>
+      <select value={p.value ?? ''} onChange={(e) => p.onChange(e.target.value || undefined)} aria-label={p.ariaLabel ?? p.label} data-testid={p.testId}>
+        <option value="">scenario</option>
+        {p.choices.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function KnobsPanel({ text, knobs, onKnobs }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void }) {
   const [draft, setDraft] = useState<Knobs>(knobs);
   useEffect(() => setDraft(knobs), [knobs]);
@@ -156,44 +173,17 @@ function KnobsPanel({ text, knobs, onKnobs }: { text: string; knobs: Knobs; onKn
         </span>
         <input type="range" min={0} max={200} value={draft.swappiness ?? 60} disabled={draft.swappiness === undefined} onChange={(e) => set({ swappiness: Number(e.target.value) })} aria-label="swappiness" data-testid="knob-swappiness" />
       </label>
-      <label className="field">
-        <span>RAM</span>
-        <select value={draft.ram ?? ''} onChange={(e) => set({ ram: e.target.value || undefined })} aria-label="RAM" data-testid="knob-ram">
-          <option value="">scenario</option>
-          {RAM_CHOICES.map((r) => (
-            <option key={r}>{r}</option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>swap device</span>
-        <select value={draft.swapDevice ?? ''} onChange={(e) => set({ swapDevice: e.target.value || undefined })} aria-label="swap device" data-testid="knob-swap-device">
-          <option value="">scenario</option>
-          {devices.map((d) => (
-            <option key={d}>{d}</option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>file device</span>
-        <select value={draft.fileDevice ?? ''} onChange={(e) => set({ fileDevice: e.target.value || undefined })} aria-label="file device" data-testid="knob-file-device">
-          <option value="">scenario</option>
-          {devices.map((d) => (
-            <option key={d}>{d}</option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>frame scale</span>
-        <select value={draft.frameScale ?? ''} onChange={(e) => set({ frameScale: e.target.value ? Number(e.target.value) : undefined })} aria-label="frame scale (pages per simulated frame)" data-testid="knob-frame-scale">
-          <option value="">scenario</option>
-          {SCALE_CHOICES.map((s) => (
-            <option key={s} value={s}>
-              {s} page{s > 1 ? 's' : ''}/frame
-            </option>
-          ))}
-        </select>
-      </label>
+      <KnobSelect label="RAM" testId="knob-ram" value={draft.ram} choices={RAM_CHOICES.map((r) => [r, r])} onChange={(v) => set({ ram: v })} />
+      <KnobSelect label="swap device" testId="knob-swap-device" value={draft.swapDevice} choices={devices.map((d) => [d, d])} onChange={(v) => set({ swapDevice: v })} />
+      <KnobSelect label="file device" testId="knob-file-device" value={draft.fileDevice} choices={devices.map((d) => [d, d])} onChange={(v) => set({ fileDevice: v })} />
+      <KnobSelect
+        label="frame scale"
+        ariaLabel="frame scale (pages per simulated frame)"
+        testId="knob-frame-scale"
+        value={draft.frameScale === undefined ? undefined : String(draft.frameScale)}
+        choices={SCALE_CHOICES.map((n) => [String(n), `${n} page${n > 1 ? 's' : ''}/frame`])}
+        onChange={(v) => set({ frameScale: v === undefined ? undefined : Number(v) })}
+      />
       <label className="field">
         <span>seed</span>
         <input type="number" min={0} step={1} value={draft.seed ?? ''} placeholder="scenario" onChange={(e) => set({ seed: e.target.value === '' ? undefined : Math.max(0, Math.round(Number(e.target.value))) })} aria-label="seed" data-testid="knob-seed" className="seed" />

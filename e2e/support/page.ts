@@ -1,0 +1,24 @@
+// Helpers every spec uses: fail on uncaught page errors, full-page screenshots attached to the
+// report, and waiting until the engine is loaded and the page can play.
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+
+/** Make any uncaught exception in the page fail the test. */
+export function failOnPageErrors() {
+  test.beforeEach(async ({ page }) => {
+    page.on('pageerror', (err) => {
+      throw err;
+    });
+  });
+}
+
+/** A full-page screenshot in the test's output folder, attached to the report. */
+export async function shot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Wait until a scenario is loaded and Play is enabled. */
+export async function ready(page: Page) {
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+}
