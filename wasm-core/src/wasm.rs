@@ -136,7 +136,11 @@ impl WasmSimulation {
         let mut tally = vec![0u32; owners + 1];
         let owner = |f: u32| -> usize {
             let s = spaces[f as usize] as usize;
-            if s < owners { s + 1 } else { 0 }
+            if s < owners {
+                s + 1
+            } else {
+                0
+            }
         };
         let mut out = Vec::new();
         for lru in 0..4 {

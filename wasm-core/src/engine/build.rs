@@ -271,7 +271,6 @@ impl Compiler<'_> {
                     offset: off,
                     pages,
                     exec: prot.contains('x'),
-                    write: prot.contains('w'),
                     recency,
                     advance: advance.then_some(flen),
                 });

@@ -43,7 +43,6 @@ counters!(
     nr_vmscan_write,
     nr_vmscan_immediate_reclaim,
     kswapd_low_wmark_hit_quickly,
-    kswapd_high_wmark_hit_quickly,
     oom_kill,
 );
 

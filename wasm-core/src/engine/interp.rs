@@ -58,7 +58,6 @@ impl Simulation {
                     offset,
                     pages,
                     exec,
-                    write,
                     recency,
                     advance,
                 } => {
@@ -79,7 +78,6 @@ impl Simulation {
                         bit,
                         vmflags: if *exec { VM_EXEC } else { 0 },
                         recency: *recency,
-                        writable: *write,
                         live: true,
                     };
                     self.unmap_count(ti, *region);
@@ -243,7 +241,6 @@ impl Simulation {
             bit,
             vmflags: 0,
             recency: true,
-            writable: true,
             live: true,
         };
         set_region(&mut self.tasks[ti].regions, region, r);
@@ -584,7 +581,6 @@ fn set_region(regions: &mut Vec<Region>, idx: usize, r: Region) {
                 bit: 0,
                 vmflags: 0,
                 recency: false,
-                writable: false,
                 live: false,
             },
         );

@@ -86,14 +86,13 @@ pub enum MoveReason {
     Free = 6,
 }
 
-/// A bounded record of page moves (sampled by the consumer, dropped when full).
+/// A bounded record of page moves (sampled by the consumer; moves past `capacity` are not kept).
 #[derive(Debug, Default)]
 pub struct MoveTrace {
     pub enabled: bool,
     pub capacity: usize,
     /// (time, frame, from list, to list, reason)
     pub moves: Vec<(u64, u32, u8, u8, u8)>,
-    pub dropped: u64,
 }
 
 impl MoveTrace {
@@ -104,8 +103,6 @@ impl MoveTrace {
         }
         if self.moves.len() < self.capacity {
             self.moves.push((t, f, from, to, why as u8));
-        } else {
-            self.dropped += 1;
         }
     }
 }
@@ -205,7 +202,6 @@ impl Mm {
                 enabled: false,
                 capacity: 0,
                 moves: Vec::new(),
-                dropped: 0,
             },
             dirty_fifo: std::collections::VecDeque::new(),
             nr_dirty: 0,

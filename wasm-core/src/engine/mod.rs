@@ -330,7 +330,6 @@ impl Simulation {
     }
     /// Take the recorded moves: (time ns, frame, from list, to list, reason).
     pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
-        self.mm.trace.dropped = 0;
         std::mem::take(&mut self.mm.trace.moves)
     }
     /// The frames of each list from head to tail (for views; O(frames)).

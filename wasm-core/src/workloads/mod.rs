@@ -22,7 +22,6 @@ pub enum Instr {
         offset: u64,
         pages: u64,
         exec: bool,
-        write: bool,
         recency: bool,
         /// `advance`: the file's length in frames (each run maps the next chunk, wrapping).
         advance: Option<u64>,
@@ -89,7 +88,6 @@ pub struct Region {
     pub vmflags: u8,
     /// `vma_has_recency`: references through this mapping count.
     pub recency: bool,
-    pub writable: bool,
     pub live: bool,
 }
 

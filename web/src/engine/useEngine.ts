@@ -4,20 +4,17 @@
 // and the next one only after the frame came back.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
-import { MAX_STEP_NS, type FromWorker, type RunFrame, type RunInfo, type ScenarioSource, type VariantInfo } from './protocol';
+import { MAX_STEP_NS, type FromWorker, type RunFrame, type ScenarioSource } from './protocol';
 
-export interface EngineState {
+/** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
+type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
+
+export interface EngineState extends LoadedInfo {
   phase: 'loading' | 'ready' | 'error';
   engineVersion: string | null;
   /** The last non-fatal error (bad scenario text…), shown until the next load. */
   error: string | null;
   scenario: string | null;
-  title: string;
-  description: string;
-  variants: VariantInfo[];
-  counterNames: string[];
-  seriesWidth: number;
-  runs: RunInfo[];
   frames: RunFrame[];
   /** Per run: time-series rows so far. */
   series: Float64Array[][];
