@@ -95,6 +95,10 @@ fn invariants_hold_under_anon_and_file_pressure() {
         "linux-5.7",
         "linux-5.8",
         "linux-6.1",
+        "linux-6.1-mglru",
+        "linux-6.3",
+        "linux-6.3-mglru",
+        "linux-6.14-mglru",
     ] {
         let r = run_checked(
             &scenario(16, 64, "ssd", "hdd", 60, preset, 20, 12, 4, 1),
@@ -110,14 +114,13 @@ fn invariants_hold_under_anon_and_file_pressure() {
 
 #[test]
 fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
-    let r = run_checked(
-        &scenario(16, 0, "ssd", "ssd", 60, "linux-6.1", 40, 4, 1, 0),
-        "v",
-    );
-    assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
-    assert_eq!(r.oom_kills[0].task, "main");
-    assert!(r.tasks[0].killed);
-    assert_eq!(r.counters["pswpout"], 0);
+    for preset in ["linux-6.1", "linux-6.1-mglru", "linux-6.14-mglru"] {
+        let r = run_checked(&scenario(16, 0, "ssd", "ssd", 60, preset, 40, 4, 1, 0), "v");
+        assert_eq!(r.oom_kills.len(), 1, "{preset}: {:?}", r.oom_kills);
+        assert_eq!(r.oom_kills[0].task, "main");
+        assert!(r.tasks[0].killed);
+        assert_eq!(r.counters["pswpout"], 0);
+    }
 }
 
 #[test]
@@ -139,7 +142,13 @@ fn stalled_allocators_wait_for_io_instead_of_spinning() {
 
 #[test]
 fn writer_mix_keeps_the_invariants_in_every_dirty_handling_variant() {
-    for preset in ["linux-4.10", "linux-4.11", "linux-6.1"] {
+    for preset in [
+        "linux-4.10",
+        "linux-4.11",
+        "linux-6.1",
+        "linux-6.1-mglru",
+        "linux-6.14-mglru",
+    ] {
         for laptop in [false, true] {
             let text = scenario(16, 64, "ssd", "ssd", 60, preset, 12, 24, 2, 4).replace(
                 "[sysctl]\n",
@@ -196,7 +205,7 @@ fn swappiness_above_a_kernels_cap_is_refused() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
     #[test]
     fn random_scenarios_keep_the_invariants(
         ram in 16u64..32,
@@ -204,7 +213,7 @@ proptest! {
         swap_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("zram"), Just("pmem")],
         file_dev in prop_oneof![Just("hdd"), Just("ssd"), Just("nvme"), Just("ramdisk")],
         swappiness in 0u32..=200,
-        preset in prop_oneof![Just("linux-2.6.33"), Just("linux-2.6.34"), Just("linux-4.10"), Just("linux-4.11"), Just("linux-5.2"), Just("linux-5.3"), Just("linux-5.7"), Just("linux-5.8"), Just("linux-6.1")],
+        preset in prop_oneof![Just("linux-2.6.33"), Just("linux-2.6.34"), Just("linux-4.10"), Just("linux-4.11"), Just("linux-5.2"), Just("linux-5.3"), Just("linux-5.7"), Just("linux-5.8"), Just("linux-6.1"), Just("linux-6.1-mglru"), Just("linux-6.3-mglru"), Just("linux-6.14-mglru")],
         anon in 1u64..32,
         file in 1u64..32,
         rounds in 1u64..4,

@@ -50,6 +50,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         60
     };
     mm.laptop_mode = scn.sysctl.laptop_mode;
+    mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     mm.young_fault_ns = scn.machine.young_fault.ns();
     mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
@@ -264,14 +265,13 @@ impl Compiler<'_> {
                     return Err(format!("{at}: mapping of {file:?} lies outside the file"));
                 }
                 let region = self.new_region(name, pages);
-                let recency = *hint != crate::scenario::Hint::Sequential;
                 self.out.push(Instr::Mmap {
                     region,
                     space,
                     offset: off,
                     pages,
                     exec: prot.contains('x'),
-                    recency,
+                    hint: *hint,
                     advance: advance.then_some(flen),
                 });
             }

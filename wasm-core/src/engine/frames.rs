@@ -16,6 +16,9 @@ pub const PG_SWAPCACHE: u16 = 1 << 7;
 pub const PG_UNEVICTABLE: u16 = 1 << 8;
 /// Locked for read IO in flight (not yet uptodate): reclaim cannot take it.
 pub const PG_LOCKED: u16 = 1 << 9;
+/// MGLRU's access counter beyond PG_referenced (`LRU_REFS_MASK`, 2 bits: `MAX_NR_TIERS - 2`).
+pub const LRU_REFS_SHIFT: u32 = 10;
+pub const LRU_REFS_MASK: u16 = 3 << LRU_REFS_SHIFT;
 
 // VM flags of mappings, accumulated per frame from the young mappings (mm.h).
 pub const VM_EXEC: u8 = 1 << 0;
@@ -32,6 +35,21 @@ pub const NR_LRU_LISTS: usize = 5;
 pub const LIST_FREE: u8 = 250;
 /// Frame is isolated from the LRU by a reclaimer.
 pub const LIST_ISOLATED: u8 = 251;
+/// MGLRU generation lists: `LIST_GEN_BASE + gen * 2 + type` (type 0 anon, 1 file).
+pub const LIST_GEN_BASE: u8 = 16;
+pub const NR_GEN_LISTS: u8 = 8;
+
+/// The list id of MGLRU generation slot `gen` (0..MAX_NR_GENS) of `file` pages.
+#[inline]
+pub fn gen_list_id(gen: usize, file: bool) -> u8 {
+    LIST_GEN_BASE + (gen * 2) as u8 + file as u8
+}
+
+/// Is `list` an LRU list (classic or MGLRU), i.e. not free or isolated?
+#[inline]
+pub fn on_lru_list(list: u8) -> bool {
+    (list as usize) < NR_LRU_LISTS || (LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list)
+}
 
 pub const LRU_NAMES: [&str; NR_LRU_LISTS] = [
     "inactive_anon",
@@ -93,6 +111,9 @@ pub struct Frames {
     pub young: Vec<u8>,
     /// Union of the VM flags of the young mappings.
     pub vmflags: Vec<u8>,
+    /// MGLRU generation counter (`LRU_GEN_MASK`): slot + 1 while on a generation list, else
+    /// 0. It can differ from the list the frame sits on until eviction sorts it (lazy sorting).
+    pub gen: Vec<u8>,
 }
 
 impl Frames {
@@ -108,6 +129,7 @@ impl Frames {
             mapped: vec![0; n],
             young: vec![0; n],
             vmflags: vec![0; n],
+            gen: vec![0; n],
         }
     }
 

@@ -58,7 +58,7 @@ impl Simulation {
                     offset,
                     pages,
                     exec,
-                    recency,
+                    hint,
                     advance,
                 } => {
                     let mut offset = *offset;
@@ -71,13 +71,19 @@ impl Simulation {
                     }
                     let bit = 1u8 << (self.next_mapping_bit % 8);
                     self.next_mapping_bit += 1;
+                    let (recency, fault_recency) = crate::workloads::mapping_recency(
+                        *hint,
+                        self.mm.flags.vma_has_recency,
+                    );
                     let r = Region {
                         space: *space,
                         offset,
                         pages: *pages,
                         bit,
                         vmflags: if *exec { VM_EXEC } else { 0 },
-                        recency: *recency,
+                        recency,
+                        fault_recency,
+                        hint: *hint,
                         live: true,
                     };
                     self.unmap_count(ti, *region);
@@ -241,6 +247,8 @@ impl Simulation {
             bit,
             vmflags: 0,
             recency: true,
+            fault_recency: true,
+            hint: Hint::Normal,
             live: true,
         };
         set_region(&mut self.tasks[ti].regions, region, r);
@@ -469,6 +477,14 @@ impl Simulation {
 
     /// A page fault on a non-resident page of a region.
     fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
+        // `lru_gen_enter_fault` / `lru_gen_exit_fault`.
+        self.mm.in_lru_fault = r.fault_recency;
+        let res = self.fault_inner(ti, r, idx, now);
+        self.mm.in_lru_fault = false;
+        res
+    }
+
+    fn fault_inner(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
         let sp = r.space;
         match self.mm.spaces[sp as usize].kind {
             SpaceKind::Anon | SpaceKind::Shmem => {
@@ -492,10 +508,11 @@ impl Simulation {
             }
             SpaceKind::File => {
                 self.mm.counters.add(C::pgfault, 1);
-                let hint_none = r.vmflags & VM_LOCKED != 0;
-                let ra = if hint_none {
+                // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
+                // reads ahead, otherwise read-around.
+                let ra = if r.vmflags & VM_LOCKED != 0 || r.hint == Hint::Random {
                     Readahead::None
-                } else if !r.recency {
+                } else if r.hint == Hint::Sequential {
                     Readahead::Forward
                 } else {
                     Readahead::Around
@@ -581,6 +598,8 @@ fn set_region(regions: &mut Vec<Region>, idx: usize, r: Region) {
                 bit: 0,
                 vmflags: 0,
                 recency: false,
+                fault_recency: false,
+                hint: Hint::Normal,
                 live: false,
             },
         );

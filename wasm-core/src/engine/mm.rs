@@ -26,6 +26,8 @@ pub struct Lruvec {
     /// <= 5.7: `reclaim_stat.recent_scanned/recent_rotated`, [anon, file].
     pub recent_scanned: [u64; 2],
     pub recent_rotated: [u64; 2],
+    /// The multi-gen LRU's generations (`lruvec->lrugen`), used when `Flags::lru_gen` is on.
+    pub lrugen: crate::kernel::mglru::LruGen,
 }
 
 impl Lruvec {
@@ -171,6 +173,13 @@ pub struct Mm {
     pub last_fault_major: bool,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::kernel::vmscan::Kswapd,
+    /// `current->in_lru_fault`: the running task is in a page fault on a mapping with recency
+    /// (`lru_gen_enter_fault`), so MGLRU adds the pages it brings in as active.
+    pub in_lru_fault: bool,
+    /// /sys/kernel/mm/lru_gen/min_ttl_ms, in ns (0 = off).
+    pub lru_gen_min_ttl_ns: u64,
+    /// kswapd found every generation younger than min_ttl_ms: the OOM killer must run.
+    pub oom_requested: bool,
 }
 
 impl Mm {
@@ -222,6 +231,9 @@ impl Mm {
                 sleeping: true,
                 ..Default::default()
             },
+            in_lru_fault: false,
+            lru_gen_min_ttl_ns: 0,
+            oom_requested: false,
         }
     }
 
@@ -286,7 +298,10 @@ impl Mm {
         self.swap.as_ref().map_or(0, |s| s.total())
     }
     pub fn lru_size(&self, lru: usize) -> u64 {
-        self.lruvecs.iter().map(|l| l.lists[lru].len).sum()
+        if self.flags.lru_gen && lru < 4 {
+            return self.lruvecs.iter().map(|l| l.lrugen.abi_sizes()[lru]).sum();
+        }
+        self.lruvecs.iter().map(|l| l.size(lru)).sum()
     }
     /// Frames per given number of 4 KiB pages (at least one).
     pub fn pages_to_frames(&self, pages: u64) -> u64 {
@@ -295,18 +310,26 @@ impl Mm {
 
     // ---- LRU list operations ---------------------------------------------------------------
 
-    /// Put a frame on the head of the list its flags select (`lruvec_add_folio`).
+    /// Put a frame on the head of the list its flags select (`lruvec_add_folio`); with MGLRU
+    /// on, the generation its flags select (`lru_gen_add_folio`).
     #[inline]
     pub fn lru_add_head(&mut self, f: u32) {
+        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
+            return self.lru_gen_add_folio(f, false);
+        }
         let lru = lru_of(self.frames.flags[f as usize]);
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
         self.frames.push_head(l, f, lru as u8);
     }
 
-    /// Put a frame on the tail of the list its flags select (`lruvec_add_folio_tail`).
+    /// Put a frame on the tail of the list its flags select (`lruvec_add_folio_tail`); with
+    /// MGLRU, the tail of the oldest generation (`lru_gen_add_folio` with `reclaiming`).
     #[inline]
     pub fn lru_add_tail(&mut self, f: u32) {
+        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
+            return self.lru_gen_add_folio(f, true);
+        }
         let lru = lru_of(self.frames.flags[f as usize]);
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
@@ -316,6 +339,9 @@ impl Mm {
     /// Take a frame off whatever LRU list it is on (`lruvec_del_folio`); no-op if not on one.
     #[inline]
     pub fn lru_del(&mut self, f: u32) {
+        if self.frames.gen[f as usize] != 0 {
+            return self.lru_gen_del_folio(f);
+        }
         let list = self.frames.list[f as usize] as usize;
         if list < NR_LRU_LISTS {
             let lv = self.frames.lruvec[f as usize] as usize;
@@ -336,6 +362,19 @@ impl Mm {
             self.frames.unlink(l, f);
             out.push(f);
         }
+    }
+
+    // ---- memcg hooks (root-only until memory cgroups land) ---------------------------------
+
+    /// `mem_cgroup_below_min` for the memcg of lruvec `lv` under reclaim `sc`.
+    pub fn memcg_below_min(&self, _lv: usize, _sc: &crate::kernel::vmscan::ScanControl) -> bool {
+        false
+    }
+    /// Count a memory.stat event for the memcg owning lruvec `lv`.
+    pub fn memcg_count(&mut self, _lv: usize, _c: C, _n: u64) {}
+    /// The lruvecs a reclaim visits, in `mem_cgroup_iter` pre-order of its target subtree.
+    pub fn reclaim_targets(&self, _sc: &crate::kernel::vmscan::ScanControl) -> Vec<usize> {
+        (0..self.lruvecs.len()).collect()
     }
 
     // ---- frame allocation and freeing --------------------------------------------------------
@@ -505,6 +544,36 @@ impl Mm {
                     return Err(format!("list {lru}: length {} but {count} linked", l.len));
                 }
             }
+        }
+        for lv in &self.lruvecs {
+            for g in lv.lrugen.lists.iter() {
+                for (ty, l) in g.iter().enumerate() {
+                    let mut f = l.head;
+                    let mut count = 0u64;
+                    while f != NIL {
+                        let fi = f as usize;
+                        if on_list[fi] {
+                            return Err(format!("frame {f} on two lists"));
+                        }
+                        on_list[fi] = true;
+                        if !on_lru_list(self.frames.list[fi]) || self.frames.list[fi] < LIST_GEN_BASE
+                        {
+                            return Err(format!("frame {f} on a generation list but tagged otherwise"));
+                        }
+                        if (self.frames.list[fi] - LIST_GEN_BASE) as usize % 2 != ty {
+                            return Err(format!("frame {f}: generation list type mismatch"));
+                        }
+                        count += 1;
+                        f = self.frames.next[fi];
+                    }
+                    if count != l.len {
+                        return Err(format!("generation list: length {} but {count}", l.len));
+                    }
+                }
+            }
+        }
+        if self.flags.lru_gen {
+            self.check_lru_gen()?;
         }
         for &f in &self.free {
             if on_list[f as usize] {

@@ -133,6 +133,9 @@ impl Simulation {
                 let mut k = std::mem::take(&mut self.mm.kswapd);
                 let r = self.mm.kswapd_step(&mut k);
                 self.mm.kswapd = k;
+                if std::mem::take(&mut self.mm.oom_requested) {
+                    self.oom_kill();
+                }
                 match r {
                     Some(cpu) => self.mm.schedule(t + cpu, Event::Kswapd),
                     None => {

@@ -10,6 +10,11 @@ impl Mm {
     pub fn lru_add_new(&mut self, f: u32) {
         let lv = self.frames.lruvec[f as usize] as usize;
         let file = !self.frames.has(f, PG_SWAPBACKED);
+        // `folio_add_lru` with MGLRU: a page brought in by a fault on a mapping with recency
+        // starts active (`lru_gen_in_fault`).
+        if self.flags.lru_gen && self.in_lru_fault && !self.frames.has(f, PG_UNEVICTABLE) {
+            self.frames.set(f, PG_ACTIVE);
+        }
         let active = self.frames.has(f, PG_ACTIVE);
         self.note_reclaim_stat(lv, file, 1, active as u64);
         self.lru_add_head(f);
@@ -22,6 +27,9 @@ impl Mm {
     /// activates the page (`folio_activate`, counted as pgactivate) and ages the nonresident
     /// clock (`workingset_activation`).
     pub fn mark_accessed(&mut self, f: u32) {
+        if self.flags.lru_gen {
+            return self.lru_gen_inc_refs(f);
+        }
         let flags = self.frames.flags[f as usize];
         if flags & PG_REFERENCED == 0 {
             self.frames.set(f, PG_REFERENCED);
@@ -39,7 +47,7 @@ impl Mm {
             return;
         }
         let from = self.frames.list[fi];
-        let on_lru = (from as usize) < NR_LRU_LISTS;
+        let on_lru = on_lru_list(from);
         if on_lru {
             self.lru_del(f);
         }
@@ -70,7 +78,7 @@ impl Mm {
         if self.frames.test_clear(f, PG_RECLAIM) {
             let fi = f as usize;
             let flags = self.frames.flags[fi];
-            let on_lru = (self.frames.list[fi] as usize) < NR_LRU_LISTS;
+            let on_lru = on_lru_list(self.frames.list[fi]);
             let active_ok = self.flags.kswapd_writeback_4_11 || flags & PG_ACTIVE == 0;
             if on_lru && active_ok && flags & (PG_DIRTY | PG_UNEVICTABLE | PG_LOCKED) == 0 {
                 let from = self.frames.list[fi];

@@ -65,6 +65,31 @@ pub struct Flags {
     /// (`shrink_page_list`). Before (2.6.33, 2.6.34) any reclaimer, direct or kswapd, wrote a
     /// dirty file page that the reference check let go (not RECLAIM_CLEAN / referenced).
     pub file_writeback_kswapd_only: bool,
+    /// 6.1 ("mm: multi-gen LRU: minimal implementation" and the series, `lru_gen_enabled`,
+    /// /sys/kernel/mm/lru_gen/enabled): the multi-generational LRU replaces the active/inactive
+    /// lists — generations per type, aging by page-table walks, eviction from the oldest
+    /// generation with tiers and a PID controller (kernel/mglru.rs).
+    pub lru_gen: bool,
+    /// Seed 003, 6.3 ("mm: multi-gen LRU: memcg LRU", `shrink_many`, `lru_gen_rotate_memcg`):
+    /// global (root) reclaim under MGLRU picks memcgs from a per-node LRU of memcgs (old/young
+    /// generations x 8 random bins) and stops as soon as the goal is met, starting at
+    /// `set_initial_priority`; aging moved out of kswapd's `lru_gen_age_node` into the eviction
+    /// path. Before, every memcg is shrunk in turn by `shrink_node_memcgs` at each priority.
+    pub memcg_lru: bool,
+    /// Seed 003, 6.3 ("mm: add vma_has_recency()", "mm: support POSIX_FADV_NOREUSE"): the
+    /// accessed bit of MADV_RANDOM, MADV_SEQUENTIAL and FADV_NOREUSE mappings is ignored by rmap
+    /// and by the MGLRU walker, and their faults do not count as recent, in both LRUs. Before,
+    /// the classic LRU ignored only VM_SEQ_READ, MGLRU only VM_SEQ_READ and VM_RAND_READ.
+    pub vma_has_recency: bool,
+    /// 6.14 (Dec-2024 MGLRU rework: "rework aging feedback", "rework type selection", "rework
+    /// refault detection", "rework workingset protection"): placement by distance from
+    /// max_seq, fd accesses count to 4 before PG_workingset, a page-table hit first only marks
+    /// PG_referenced, types chosen by all-tier refault rates and tiers protected at 1.5x tier
+    /// 0's rate, refaults recent within MAX_NR_GENS of max_seq, aging only by generation count.
+    /// Before (6.1-6.13): active -> max_seq else min_seq (+1 for anon), 2nd fd access sets
+    /// PG_workingset, young PTEs promote at once, tier-0 comparison with the older type first,
+    /// refaults recent only from min_seq, aging also by the generations' distribution.
+    pub mglru_rework: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -79,6 +104,10 @@ pub const FLAG_NAMES: &[&str] = &[
     "kswapd_writeback_4_11",
     "pgdat_flags_per_node",
     "file_writeback_kswapd_only",
+    "lru_gen",
+    "memcg_lru",
+    "vma_has_recency",
+    "mglru_rework",
 ];
 
 impl Flags {
@@ -95,6 +124,10 @@ impl Flags {
             "kswapd_writeback_4_11" => &mut self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => &mut self.pgdat_flags_per_node,
             "file_writeback_kswapd_only" => &mut self.file_writeback_kswapd_only,
+            "lru_gen" => &mut self.lru_gen,
+            "memcg_lru" => &mut self.memcg_lru,
+            "vma_has_recency" => &mut self.vma_has_recency,
+            "mglru_rework" => &mut self.mglru_rework,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -118,6 +151,10 @@ impl Flags {
             "kswapd_writeback_4_11" => self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => self.pgdat_flags_per_node,
             "file_writeback_kswapd_only" => self.file_writeback_kswapd_only,
+            "lru_gen" => self.lru_gen,
+            "memcg_lru" => self.memcg_lru,
+            "vma_has_recency" => self.vma_has_recency,
+            "mglru_rework" => self.mglru_rework,
             _ => return None,
         })
     }
@@ -158,8 +195,20 @@ const fn f(
         kswapd_writeback_4_11: true,
         pgdat_flags_per_node: true,
         file_writeback_kswapd_only: true,
+        lru_gen: false,
+        memcg_lru: false,
+        vma_has_recency: false,
+        mglru_rework: false,
     }
 }
+
+/// 6.1 classic, plus: 6.2 rotation cost; 6.3 memcg LRU and recency hints.
+const L6_3: Flags = Flags {
+    rotation_cost: true,
+    memcg_lru: true,
+    vma_has_recency: true,
+    ..f(true, true, true, true, false)
+};
 
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
@@ -176,6 +225,10 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         kswapd_writeback_4_11: wb_4_11,
         pgdat_flags_per_node: false,
         file_writeback_kswapd_only: shared_exec,
+        lru_gen: false,
+        memcg_lru: false,
+        vma_has_recency: false,
+        mglru_rework: false,
     }
 }
 
@@ -224,6 +277,36 @@ pub const PRESETS: &[Preset] = &[
         name: "linux-6.1",
         description: "6.1 classic LRU: anon workingset protection and anon shadows",
         flags: f(true, true, true, true, false),
+    },
+    Preset {
+        name: "linux-6.1-mglru",
+        description: "6.1 with the multi-gen LRU enabled: memcgs shrunk in turn",
+        flags: Flags {
+            lru_gen: true,
+            ..f(true, true, true, true, false)
+        },
+    },
+    Preset {
+        name: "linux-6.3",
+        description: "6.3 classic LRU: rotation cost, recency hints (vma_has_recency)",
+        flags: L6_3,
+    },
+    Preset {
+        name: "linux-6.3-mglru",
+        description: "6.3 multi-gen LRU with the memcg LRU and recency hints",
+        flags: Flags {
+            lru_gen: true,
+            ..L6_3
+        },
+    },
+    Preset {
+        name: "linux-6.14-mglru",
+        description: "6.14 multi-gen LRU after the Dec-2024 rework of tiers, types and refaults",
+        flags: Flags {
+            lru_gen: true,
+            mglru_rework: true,
+            ..L6_3
+        },
     },
 ];
 

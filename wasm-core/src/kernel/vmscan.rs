@@ -39,6 +39,25 @@ pub struct ScanControl {
     pub cpu_ns: u64,
     /// Last scan decision, for the balance view.
     pub last_balance: Option<(ScanBalance, [u64; 2], u64)>,
+    /// `sc->target_mem_cgroup`: None for global reclaim (kswapd, direct), else the memcg whose
+    /// subtree is reclaimed (limit reclaim, memory.high, memory.reclaim; 0 = the root).
+    pub target_memcg: Option<u16>,
+    /// `sc->proactive_swappiness` (memory.reclaim `swappiness=`).
+    pub proactive_swappiness: Option<u32>,
+    /// Anon pages written to swap during this reclaim (MGLRU 6.1's "need_swapping").
+    pub nr_anon_pageout: u64,
+}
+
+impl ScanControl {
+    /// `root_reclaim`: global reclaim or reclaim targeted at the root memcg.
+    pub fn root_reclaim(&self) -> bool {
+        matches!(self.target_memcg, None | Some(0))
+    }
+    /// `cgroup_reclaim`: reclaim targeted at a memcg (the global vmstat scan/steal events
+    /// are not counted for it).
+    pub fn cgroup_reclaim(&self) -> bool {
+        self.target_memcg.is_some()
+    }
 }
 
 /// `sc->nr`: writeback state of the pages a `shrink_node` pass met.
@@ -405,25 +424,30 @@ impl Mm {
                 Outcome::Keep
             };
         }
-        let in_use = self.page_mapping_inuse(f);
-        let (rp, vmf) = self.folio_referenced(f);
-        let rf = self.frames.test_clear(f, PG_REFERENCED);
-        let (refs, referenced) = check_references(
-            RefState {
-                young: rp,
-                referenced: rf,
-                exec: vmf & VM_EXEC != 0,
-                locked: vmf & VM_LOCKED != 0,
-                file,
-                in_use,
-            },
-            self.flags.used_once_mapped,
-            self.flags.activate_shared_exec,
-            self.flags.anon_workingset,
-        );
-        if referenced {
-            self.frames.set(f, PG_REFERENCED);
-        }
+        let refs = if self.flags.lru_gen {
+            self.lru_gen_check_references(f)
+        } else {
+            let in_use = self.page_mapping_inuse(f);
+            let (rp, vmf) = self.folio_referenced(f);
+            let rf = self.frames.test_clear(f, PG_REFERENCED);
+            let (refs, referenced) = check_references(
+                RefState {
+                    young: rp,
+                    referenced: rf,
+                    exec: vmf & VM_EXEC != 0,
+                    locked: vmf & VM_LOCKED != 0,
+                    file,
+                    in_use,
+                },
+                self.flags.used_once_mapped,
+                self.flags.activate_shared_exec,
+                self.flags.anon_workingset,
+            );
+            if referenced {
+                self.frames.set(f, PG_REFERENCED);
+            }
+            refs
+        };
         match refs {
             Refs::Activate => return self.activate_outcome(f),
             Refs::Keep => return Outcome::Keep,
@@ -469,6 +493,22 @@ impl Mm {
         }
         self.remove_mapping(f);
         Outcome::Freed
+    }
+
+    /// `shrink_folio_list` for one isolated folio of MGLRU's `evict_folios`: None if freed,
+    /// else whether it is to be activated.
+    pub(crate) fn shrink_folio_mglru(
+        &mut self,
+        f: u32,
+        sc: &mut ScanControl,
+        stat: &mut NrStat,
+        nr_pageout: &mut u64,
+    ) -> Option<bool> {
+        match self.shrink_folio(f, sc, stat, nr_pageout) {
+            Outcome::Freed => None,
+            Outcome::Activate => Some(true),
+            Outcome::Keep => Some(false),
+        }
     }
 
     /// May this reclaimer write a dirty file page with flags `flags` itself (`pageout`)?
@@ -663,6 +703,13 @@ impl Mm {
     pub fn shrink_node(&mut self, sc: &mut ScanControl) {
         sc.nr = NrStat::default();
         let before = sc.nr_reclaimed;
+        if self.flags.lru_gen {
+            self.lru_gen_shrink_node(sc);
+            if sc.nr_reclaimed > before {
+                self.pgdat.kswapd_failures = 0;
+            }
+            return;
+        }
         for lv in 0..self.lruvecs.len() {
             if self.flags.scan_decisions_per_node {
                 self.prepare_scan_control(lv, sc);
@@ -832,13 +879,18 @@ impl Mm {
             kswapd: true,
             ..Default::default()
         };
-        // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists.
-        if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0) {
+        if self.flags.lru_gen {
+            // `lru_gen_age_node`: 6.1 ages memcgs here; min_ttl_ms thrashing protection.
+            sc.cpu_ns += self.lru_gen_age_node(&mut sc);
+        } else if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0) {
+            // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists.
             let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
             self.shrink_active_list(0, LRU_ACTIVE_ANON, chunk, &mut sc);
         }
         sc.nr_scanned = 0;
         self.shrink_node(&mut sc);
+        // `set_initial_priority` may have lowered the priority of this run.
+        k.priority = k.priority.min(sc.priority.max(1));
         let reclaimed = sc.nr_reclaimed;
         k.reclaimed_this_run += reclaimed;
         let raise_priority = sc.nr_scanned < sc.nr_to_reclaim;

@@ -29,6 +29,9 @@ impl Mm {
     /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
     /// 5.8+: read the clock, then advance it by the page; <= 5.7: advance by one, then read.
     pub fn workingset_eviction(&mut self, f: u32) -> u64 {
+        if self.flags.lru_gen {
+            return self.lru_gen_eviction(f);
+        }
         let lv = self.frames.lruvec[f as usize] as usize;
         let age = if self.flags.io_cost_balance {
             let a = self.lruvecs[lv].nonresident_age;
@@ -72,6 +75,10 @@ impl Mm {
     /// `workingset_refault`: a page is faulted back while its shadow entry exists. Sets
     /// PG_active (and PG_workingset) on frame `f` before it is added to the LRU.
     pub fn workingset_refault(&mut self, f: u32, packed: u64) -> Option<RefaultOutcome> {
+        if self.flags.lru_gen {
+            self.lru_gen_refault(f, packed);
+            return None;
+        }
         let shadow = Shadow::unpack(packed)?;
         let file = !self.frames.has(f, PG_SWAPBACKED);
         self.counters.add(

@@ -82,6 +82,9 @@ pub struct Sysctl {
     /// vm.laptop_mode.
     #[serde(default)]
     pub laptop_mode: bool,
+    /// /sys/kernel/mm/lru_gen/min_ttl_ms (MGLRU thrashing protection; 0 = off).
+    #[serde(default)]
+    pub lru_gen_min_ttl: Duration,
 }
 
 impl Default for Sysctl {
@@ -93,6 +96,7 @@ impl Default for Sysctl {
             dirty_ratio: default_dirty_ratio(),
             dirty_background_ratio: default_dirty_bg_ratio(),
             laptop_mode: false,
+            lru_gen_min_ttl: Duration::default(),
         }
     }
 }

@@ -22,7 +22,8 @@ pub enum Instr {
         offset: u64,
         pages: u64,
         exec: bool,
-        recency: bool,
+        /// madvise/fadvise hint of the mapping (MADV_SEQUENTIAL, MADV_RANDOM, FADV_NOREUSE).
+        hint: Hint,
         /// `advance`: the file's length in frames (each run maps the next chunk, wrapping).
         advance: Option<u64>,
     },
@@ -86,8 +87,11 @@ pub struct Region {
     /// Mapping slot bit (`young`/`mapped` masks of frames).
     pub bit: u8,
     pub vmflags: u8,
-    /// `vma_has_recency`: references through this mapping count.
+    /// `vma_has_recency`: references through this mapping count (young bits are kept).
     pub recency: bool,
+    /// `lru_gen_enter_fault`: faults on this mapping count as recent (MGLRU adds active).
+    pub fault_recency: bool,
+    pub hint: Hint,
     pub live: bool,
 }
 
@@ -153,5 +157,19 @@ impl Task {
             self.throttle_waits_ns
                 .push(std::mem::take(&mut self.acc_throttle_wait));
         }
+    }
+}
+
+/// Which accesses through a mapping with this hint count for reclaim: (references, faults).
+/// 6.3+ (`vma_has_recency`, `Flags::vma_has_recency`): neither for MADV_SEQUENTIAL,
+/// MADV_RANDOM or FADV_NOREUSE mappings, in both LRUs. Before: the classic LRU's rmap ignored
+/// only VM_SEQ_READ (`folio_referenced_one`), and MGLRU's fault entry ignored VM_SEQ_READ and
+/// VM_RAND_READ (`lru_gen_enter_fault`, 6.1).
+pub fn mapping_recency(hint: Hint, vma_has_recency: bool) -> (bool, bool) {
+    match hint {
+        Hint::Normal => (true, true),
+        Hint::Sequential => (false, false),
+        Hint::Random => (!vma_has_recency, false),
+        Hint::Noreuse => (!vma_has_recency, !vma_has_recency),
     }
 }

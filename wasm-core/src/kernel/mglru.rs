@@ -1,0 +1,1482 @@
+//! The multi-generational LRU (mm/vmscan.c `CONFIG_LRU_GEN`, include/linux/mm_inline.h,
+//! mm/workingset.c): generations per type, aging by page-table walks, eviction from the oldest
+//! generation with tiers and a PID controller, and shadow entries that record generation and
+//! tier. Two shapes, switched by `Flags::mglru_rework`: 6.1-6.13 and 6.14+ (the Dec-2024
+//! rework). Pure arithmetic is in free functions (unit-tested below); `impl Mm` holds the
+//! list operations.
+use super::balance::DEF_PRIORITY;
+use super::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
+use crate::engine::counters::C;
+use crate::engine::frames::*;
+use crate::engine::mm::{Mm, MoveReason};
+use crate::engine::space::Shadow;
+
+/// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
+pub const MIN_NR_GENS: u64 = 2;
+/// `MAX_NR_GENS`: the ring of generation slots.
+pub const MAX_NR_GENS: u64 = 4;
+/// `MAX_NR_TIERS`: tiers per generation, derived from the access-count bits.
+pub const MAX_NR_TIERS: usize = 4;
+/// `LRU_REFS_WIDTH`.
+pub const LRU_REFS_WIDTH: u32 = 2;
+/// `MIN_LRU_BATCH` (BITS_PER_LONG) and `MAX_LRU_BATCH`, in pages.
+pub const MIN_LRU_BATCH: u64 = 64;
+pub const MAX_LRU_BATCH: u64 = MIN_LRU_BATCH * 64;
+/// `MAX_SWAPPINESS`; 201 (`SWAPPINESS_ANON_ONLY`) means "anon only".
+pub const MAX_SWAPPINESS: u32 = 200;
+pub const SWAPPINESS_ANON_ONLY: u32 = MAX_SWAPPINESS + 1;
+pub const ANON: usize = 0;
+pub const FILE: usize = 1;
+
+/// CPU cost of the aging walk per mapped page it visits: a PTE test-and-clear and a folio
+/// lookup in a cache-friendly linear walk (`walk_pte_range`), an order of magnitude cheaper
+/// than the rmap walk of a classic inactive-list check (`SCAN_INACTIVE_NS`).
+pub const WALK_PTE_NS: u64 = 20;
+/// CPU cost of sorting one folio to another generation list (`sort_folio`, a list move).
+pub const SORT_NS: u64 = 30;
+
+/// `struct lru_gen_folio` (`lruvec->lrugen`), one zone.
+#[derive(Debug, Clone)]
+pub struct LruGen {
+    pub max_seq: u64,
+    pub min_seq: [u64; 2],
+    /// Birth time (virtual ns) of each generation slot.
+    pub timestamps: [u64; MAX_NR_GENS as usize],
+    /// The lists folios sit on: `[gen][type]`, head = youngest insertions, tail = eviction end.
+    pub lists: [[ListHead; 2]; MAX_NR_GENS as usize],
+    /// Pages per generation by their generation counter (lazily sorted, so a promoted folio
+    /// counts in its new generation while it still sits on its old list).
+    pub nr_pages: [[i64; 2]; MAX_NR_GENS as usize],
+    /// PID controller state, `[type][tier]` (NR_HIST_GENS = 1).
+    pub avg_refaulted: [[u64; MAX_NR_TIERS]; 2],
+    pub avg_total: [[u64; MAX_NR_TIERS]; 2],
+    pub protected: [[u64; MAX_NR_TIERS]; 2],
+    pub evicted: [[u64; MAX_NR_TIERS]; 2],
+    pub refaulted: [[u64; MAX_NR_TIERS]; 2],
+}
+
+impl Default for LruGen {
+    /// `lru_gen_init_lruvec`: max_seq = MIN_NR_GENS + 1, min_seq = 0 (four empty generations).
+    fn default() -> Self {
+        LruGen {
+            max_seq: MIN_NR_GENS + 1,
+            min_seq: [0; 2],
+            timestamps: [0; MAX_NR_GENS as usize],
+            lists: Default::default(),
+            nr_pages: [[0; 2]; MAX_NR_GENS as usize],
+            avg_refaulted: [[0; MAX_NR_TIERS]; 2],
+            avg_total: [[0; MAX_NR_TIERS]; 2],
+            protected: [[0; MAX_NR_TIERS]; 2],
+            evicted: [[0; MAX_NR_TIERS]; 2],
+            refaulted: [[0; MAX_NR_TIERS]; 2],
+        }
+    }
+}
+
+/// `lru_gen_from_seq`: the slot of a sequence number.
+#[inline]
+pub fn gen_from_seq(seq: u64) -> usize {
+    (seq % MAX_NR_GENS) as usize
+}
+
+/// The evictable types at a swappiness (`for_each_evictable_type`, 6.14): anon iff s >= 1,
+/// file iff s <= 200.
+#[inline]
+pub fn evictable_types(s: u32) -> std::ops::RangeInclusive<usize> {
+    let min = if s == 0 { FILE } else { ANON };
+    let max = if s < SWAPPINESS_ANON_ONLY { FILE } else { ANON };
+    min..=max
+}
+
+/// `order_base_2`: ceil(log2(n)), 0 for n <= 1.
+#[inline]
+pub fn order_base_2(n: u64) -> usize {
+    if n <= 1 {
+        0
+    } else {
+        (64 - (n - 1).leading_zeros()) as usize
+    }
+}
+
+/// `folio_lru_refs` + `lru_tier_from_refs` from a frame's flags.
+/// 6.14+: refs = 0 without PG_referenced, else LRU_REFS + 1 (1..4); tier 3 if PG_workingset,
+/// else order_base_2(refs). 6.1-6.13: refs = LRU_REFS + PG_workingset (accesses beyond the
+/// first), tier = order_base_2(refs + 1).
+/// Returns (refs, tier).
+#[inline]
+pub fn refs_and_tier(flags: u16, rework: bool) -> (u64, usize) {
+    let bits = ((flags & LRU_REFS_MASK) >> LRU_REFS_SHIFT) as u64;
+    let ws = flags & PG_WORKINGSET != 0;
+    if rework {
+        let refs = if flags & PG_REFERENCED != 0 { bits + 1 } else { 0 };
+        let tier = if ws {
+            MAX_NR_TIERS - 1
+        } else {
+            order_base_2(refs)
+        };
+        (refs, tier)
+    } else {
+        let refs = bits + ws as u64;
+        (refs, order_base_2(refs + 1))
+    }
+}
+
+/// Is this the fd-saturated folio that sort/inc_min_seq move up without counting it as
+/// protected ("workingset being lazily promoted")? 6.14: refs 4 + workingset; 6.7-6.13:
+/// refs == 4 (counted without PG_referenced).
+#[inline]
+pub fn fd_saturated(flags: u16, rework: bool) -> bool {
+    let (refs, _) = refs_and_tier(flags, rework);
+    let ws = flags & PG_WORKINGSET != 0;
+    if rework {
+        refs + ws as u64 == (1 << LRU_REFS_WIDTH) + 1
+    } else {
+        refs == 1 << LRU_REFS_WIDTH
+    }
+}
+
+/// `struct ctrl_pos`: a position of the PID controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CtrlPos {
+    pub refaulted: u64,
+    pub total: u64,
+    pub gain: u64,
+}
+
+/// `read_ctrl_pos`: refaults and (evicted + protected) of one tier, or of all tiers when
+/// `tier == MAX_NR_TIERS`, as the EMA plus the current generation's counts.
+pub fn read_ctrl_pos(lg: &LruGen, ty: usize, tier: usize, gain: u64) -> CtrlPos {
+    let tiers = if tier >= MAX_NR_TIERS {
+        0..MAX_NR_TIERS
+    } else {
+        tier..tier + 1
+    };
+    let mut pos = CtrlPos {
+        refaulted: 0,
+        total: 0,
+        gain,
+    };
+    for i in tiers {
+        pos.refaulted += lg.avg_refaulted[ty][i] + lg.refaulted[ty][i];
+        pos.total += lg.avg_total[ty][i] + lg.protected[ty][i] + lg.evicted[ty][i];
+    }
+    pos
+}
+
+/// `positive_ctrl_err`: true if the PV has few refaults (< MIN_LRU_BATCH) or a refault rate,
+/// scaled by its gain, no higher than the SP's. `batch` is MIN_LRU_BATCH in frames.
+pub fn positive_ctrl_err(sp: CtrlPos, pv: CtrlPos, batch: u64) -> bool {
+    pv.refaulted < batch
+        || (pv.refaulted as u128) * (sp.total + batch) as u128 * sp.gain as u128
+            <= (sp.refaulted + 1) as u128 * pv.total as u128 * pv.gain as u128
+}
+
+/// `reset_ctrl_pos` with NR_HIST_GENS = 1: on each `min_seq` advance fold the generation's
+/// counts into the EMA (factor 1/2) and clear them.
+pub fn reset_ctrl_pos(lg: &mut LruGen, ty: usize) {
+    for t in 0..MAX_NR_TIERS {
+        lg.avg_refaulted[ty][t] = (lg.avg_refaulted[ty][t] + lg.refaulted[ty][t]) / 2;
+        lg.avg_total[ty][t] =
+            (lg.avg_total[ty][t] + lg.protected[ty][t] + lg.evicted[ty][t]) / 2;
+        lg.refaulted[ty][t] = 0;
+        lg.evicted[ty][t] = 0;
+        lg.protected[ty][t] = 0;
+    }
+}
+
+/// `get_tier_idx`: the highest tier still evictable. SP = tier 0, PV = each higher tier; a
+/// tier is protected once its refault rate exceeds tier 0's by the gain ratio: 3:2 (6.14+),
+/// 2:1 (6.1-6.13).
+pub fn get_tier_idx(lg: &LruGen, ty: usize, rework: bool, batch: u64) -> usize {
+    let (g0, g) = if rework { (2, 3) } else { (1, 2) };
+    let sp = read_ctrl_pos(lg, ty, 0, g0);
+    let mut tier = 1;
+    while tier < MAX_NR_TIERS {
+        if !positive_ctrl_err(sp, read_ctrl_pos(lg, ty, tier, g), batch) {
+            break;
+        }
+        tier += 1;
+    }
+    tier - 1
+}
+
+/// `get_type_to_scan` (6.14+): file at s <= 1, anon at s >= 200, otherwise compare all tiers of
+/// anon (gain s) with all tiers of file (gain 200 - s): file unless its refault rate is
+/// higher. Returns (type, tier threshold if already decided).
+/// 6.1-6.13 (`isolate_folios` + `get_type_to_scan`): file at s = 0; anon if its min_seq is
+/// older; file at s = 1, anon at s = 200; else tier 0 of anon vs tier 0 of file picks the type
+/// and each higher tier of it is compared with tier 0 of the other type.
+pub fn get_type_to_scan(
+    lg: &LruGen,
+    s: u32,
+    rework: bool,
+    batch: u64,
+) -> (usize, Option<usize>) {
+    let s = s as u64;
+    if rework {
+        if s <= 1 {
+            return (FILE, None);
+        }
+        if s >= MAX_SWAPPINESS as u64 {
+            return (ANON, None);
+        }
+        let sp = read_ctrl_pos(lg, ANON, MAX_NR_TIERS, s);
+        let pv = read_ctrl_pos(lg, FILE, MAX_NR_TIERS, 200 - s);
+        return (positive_ctrl_err(sp, pv, batch) as usize, None);
+    }
+    if s == 0 {
+        return (FILE, None);
+    }
+    if lg.min_seq[ANON] < lg.min_seq[FILE] {
+        return (ANON, None);
+    }
+    if s == 1 {
+        return (FILE, None);
+    }
+    if s >= MAX_SWAPPINESS as u64 {
+        return (ANON, None);
+    }
+    let gain = [s, 200 - s];
+    let sp = read_ctrl_pos(lg, ANON, 0, gain[ANON]);
+    let pv = read_ctrl_pos(lg, FILE, 0, gain[FILE]);
+    let ty = positive_ctrl_err(sp, pv, batch) as usize;
+    let sp = read_ctrl_pos(lg, 1 - ty, 0, gain[1 - ty]);
+    let mut tier = 1;
+    while tier < MAX_NR_TIERS {
+        if !positive_ctrl_err(sp, read_ctrl_pos(lg, ty, tier, gain[ty]), batch) {
+            break;
+        }
+        tier += 1;
+    }
+    (ty, Some(tier - 1))
+}
+
+/// The insertion sequence of a folio (`lru_gen_folio_seq`), from its flags.
+/// 6.14+: a distance d from max_seq — active+workingset 1, active 2, reclaiming 4, anon not in
+/// swap cache or reclaim-pending dirty/writeback 2, workingset 3, else 4 — clamped to min_seq.
+/// 6.1-6.6: active -> max_seq; anon not in swap cache or reclaim-pending -> min_seq + 1; else
+/// min_seq.
+pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool) -> u64 {
+    let ty = (flags & PG_SWAPBACKED == 0) as usize;
+    let active = flags & PG_ACTIVE != 0;
+    let ws = flags & PG_WORKINGSET != 0;
+    let anon_fresh = ty == ANON && flags & PG_SWAPCACHE == 0;
+    let pending = flags & PG_RECLAIM != 0 && flags & (PG_DIRTY | PG_WRITEBACK) != 0;
+    if rework {
+        let d = if active && ws {
+            1
+        } else if active {
+            2
+        } else if reclaiming {
+            4
+        } else if anon_fresh || pending {
+            2
+        } else if ws {
+            3
+        } else {
+            4
+        };
+        return (lg.max_seq + 1 - d).max(lg.min_seq[ty]);
+    }
+    if active {
+        lg.max_seq
+    } else if anon_fresh || pending {
+        lg.min_seq[ty] + 1
+    } else {
+        lg.min_seq[ty]
+    }
+}
+
+impl LruGen {
+    #[inline]
+    pub fn nr_gens(&self, ty: usize) -> u64 {
+        self.max_seq - self.min_seq[ty] + 1
+    }
+    /// `evictable_min_seq`.
+    #[inline]
+    pub fn evictable_min_seq(&self, s: u32) -> u64 {
+        evictable_types(s).map(|t| self.min_seq[t]).min().unwrap()
+    }
+    /// Pages in every generation of the evictable types (`should_run_aging`'s size).
+    pub fn evictable_size(&self, s: u32) -> u64 {
+        let mut size = 0i64;
+        for ty in evictable_types(s) {
+            for seq in self.min_seq[ty]..=self.max_seq {
+                size += self.nr_pages[gen_from_seq(seq)][ty].max(0);
+            }
+        }
+        size as u64
+    }
+    /// The classic list sizes reported for compatibility: the two youngest generations are
+    /// "active" (`lru_gen_is_active`), the rest "inactive".
+    pub fn abi_sizes(&self) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for ty in 0..2 {
+            for seq in self.min_seq[ty]..=self.max_seq {
+                let n = self.nr_pages[gen_from_seq(seq)][ty].max(0) as u64;
+                let active = seq + 1 >= self.max_seq;
+                out[ty * 2 + active as usize] += n;
+            }
+        }
+        out
+    }
+}
+
+impl Mm {
+    #[inline]
+    fn refs_batch(&self) -> u64 {
+        (MIN_LRU_BATCH / self.scale).max(1)
+    }
+
+    // ---- list operations ------------------------------------------------------------------
+
+    /// `lru_gen_add_folio`: insert at the head (tail when `reclaiming`) of the generation its
+    /// flags select; PG_active is consumed.
+    pub fn lru_gen_add_folio(&mut self, f: u32, reclaiming: bool) {
+        let fi = f as usize;
+        let lv = self.frames.lruvec[fi] as usize;
+        let flags = self.frames.flags[fi];
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let rework = self.flags.mglru_rework;
+        let seq = folio_seq(&self.lruvecs[lv].lrugen, flags, reclaiming, rework);
+        let gen = gen_from_seq(seq);
+        self.frames.flags[fi] &= !PG_ACTIVE;
+        self.frames.gen[fi] = gen as u8 + 1;
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.nr_pages[gen][ty] += 1;
+        let id = gen_list_id(gen, ty == FILE);
+        let l = &mut lg.lists[gen][ty];
+        if reclaiming {
+            self.frames.push_tail(l, f, id);
+        } else {
+            self.frames.push_head(l, f, id);
+        }
+    }
+
+    /// `lru_gen_del_folio`: off its generation list; its counter is cleared.
+    pub fn lru_gen_del_folio(&mut self, f: u32) {
+        let fi = f as usize;
+        let list = self.frames.list[fi];
+        let slot = (list - LIST_GEN_BASE) as usize;
+        let (lgen, ty) = (slot / 2, slot % 2);
+        let lv = self.frames.lruvec[fi] as usize;
+        let gen = self.frames.gen[fi] as usize - 1;
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.nr_pages[gen][ty] -= 1;
+        self.frames.unlink(&mut lg.lists[lgen][ty], f);
+        self.frames.gen[fi] = 0;
+    }
+
+    /// `lru_gen_inc_refs` (`folio_mark_accessed` with MGLRU): an fd access only counts.
+    /// 6.14+: #1 sets PG_referenced, #2-#4 count LRU_REFS up to 3, #5+ set PG_workingset.
+    /// 6.1-6.13: #1 PG_referenced, #2 PG_workingset, #3+ count LRU_REFS up to 3.
+    pub fn lru_gen_inc_refs(&mut self, f: u32) {
+        let fi = f as usize;
+        let flags = self.frames.flags[fi];
+        if flags & PG_UNEVICTABLE != 0 {
+            return;
+        }
+        let bits = (flags & LRU_REFS_MASK) >> LRU_REFS_SHIFT;
+        if flags & PG_REFERENCED == 0 {
+            self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+            return;
+        }
+        if self.flags.mglru_rework {
+            if bits == 3 {
+                self.frames.flags[fi] |= PG_WORKINGSET;
+            } else {
+                self.frames.flags[fi] = (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
+            }
+        } else if flags & PG_WORKINGSET == 0 {
+            self.frames.flags[fi] |= PG_WORKINGSET;
+        } else if bits < 3 {
+            self.frames.flags[fi] = (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
+        }
+    }
+
+    /// `folio_update_gen`: a young PTE seen by the aging walk or look-around.
+    /// 6.14+: the first sighting only sets PG_referenced; later ones promote to `gen` and set
+    /// PG_workingset, clearing the access counts. 6.1-6.13: promote at once, clearing
+    /// PG_referenced, PG_workingset and the counts.
+    fn folio_update_gen(&mut self, f: u32, gen: usize) {
+        let fi = f as usize;
+        let flags = self.frames.flags[fi];
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        if self.flags.mglru_rework {
+            if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
+                self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+                return;
+            }
+            self.frames.flags[fi] =
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+        } else {
+            self.frames.flags[fi] = flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET);
+        }
+        let old = self.frames.gen[fi] as usize;
+        if old == 0 || old - 1 == gen {
+            return;
+        }
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.nr_pages[old - 1][ty] -= 1;
+        lg.nr_pages[gen][ty] += 1;
+        self.frames.gen[fi] = gen as u8 + 1;
+    }
+
+    /// `folio_inc_gen`: move a folio of the oldest generation one generation up (unless it was
+    /// promoted meanwhile: then to its own generation), clearing its access counts; with
+    /// `reclaiming` set PG_reclaim so writeback completion rotates it. Returns the new slot.
+    fn folio_inc_gen(&mut self, f: u32, reclaiming: bool) -> usize {
+        let fi = f as usize;
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
+        let old_gen = gen_from_seq(self.lruvecs[lv].lrugen.min_seq[ty]);
+        let cur = self.frames.gen[fi] as usize - 1;
+        if cur != old_gen {
+            return cur;
+        }
+        let new_gen = (old_gen + 1) % MAX_NR_GENS as usize;
+        let refs_flags = if self.flags.mglru_rework {
+            LRU_REFS_MASK | PG_REFERENCED
+        } else {
+            LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET
+        };
+        self.frames.flags[fi] &= !refs_flags;
+        if reclaiming {
+            self.frames.flags[fi] |= PG_RECLAIM;
+        }
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.nr_pages[old_gen][ty] -= 1;
+        lg.nr_pages[new_gen][ty] += 1;
+        self.frames.gen[fi] = new_gen as u8 + 1;
+        new_gen
+    }
+
+    // ---- aging ----------------------------------------------------------------------------
+
+    /// The page-table walk of `try_to_inc_max_seq` (`walk_mm` over the memcg's mm list):
+    /// every young PTE of a recency mapping of this lruvec's pages is cleared and the page
+    /// promoted into max_seq (`folio_update_gen`). Anon/shmem is skipped at swappiness 0, file
+    /// at "anon only" (`should_skip_vma`). Returns the CPU time.
+    fn lru_gen_walk(&mut self, lv: usize, s: u32) -> u64 {
+        let gen = gen_from_seq(self.lruvecs[lv].lrugen.max_seq);
+        let mut visited = 0u64;
+        for g in 0..MAX_NR_GENS as usize {
+            for ty in 0..2 {
+                if (ty == ANON && s == 0) || (ty == FILE && s > MAX_SWAPPINESS) {
+                    continue;
+                }
+                let mut f = self.lruvecs[lv].lrugen.lists[g][ty].head;
+                while f != NIL {
+                    let next = self.frames.next[f as usize];
+                    let fi = f as usize;
+                    if self.frames.mapped[fi] != 0 {
+                        visited += 1;
+                        if self.frames.young[fi] != 0 {
+                            self.frames.young[fi] = 0;
+                            self.frames.vmflags[fi] = 0;
+                            self.folio_update_gen(f, gen);
+                        }
+                    }
+                    f = next;
+                }
+            }
+        }
+        visited * WALK_PTE_NS
+    }
+
+    /// `inc_min_seq`: retire the oldest generation of a type that has MAX_NR_GENS: its folios
+    /// move one generation up (counted as protected by tier, 6.14+), or, for a type not
+    /// evictable at this swappiness, `min_seq` simply advances.
+    fn inc_min_seq(&mut self, lv: usize, ty: usize, s: u32) {
+        let evictable = evictable_types(s).contains(&ty);
+        if evictable {
+            let old_gen = gen_from_seq(self.lruvecs[lv].lrugen.min_seq[ty]);
+            let rework = self.flags.mglru_rework;
+            loop {
+                let f = self.lruvecs[lv].lrugen.lists[old_gen][ty].tail;
+                if f == NIL {
+                    break;
+                }
+                let flags = self.frames.flags[f as usize];
+                let new_gen = self.folio_inc_gen(f, false);
+                self.lru_gen_move_list(f, new_gen, true);
+                if rework && !fd_saturated(flags, rework) {
+                    let (_, tier) = refs_and_tier(flags, rework);
+                    self.lruvecs[lv].lrugen.protected[ty][tier] += 1;
+                }
+            }
+        }
+        let lg = &mut self.lruvecs[lv].lrugen;
+        reset_ctrl_pos(lg, ty);
+        lg.min_seq[ty] += 1;
+    }
+
+    /// Relink a folio whose counter is already `gen` onto that generation's list.
+    fn lru_gen_move_list(&mut self, f: u32, gen: usize, tail: bool) {
+        let fi = f as usize;
+        let slot = (self.frames.list[fi] - LIST_GEN_BASE) as usize;
+        let (lgen, ty) = (slot / 2, slot % 2);
+        let lv = self.frames.lruvec[fi] as usize;
+        let lg = &mut self.lruvecs[lv].lrugen;
+        self.frames.unlink(&mut lg.lists[lgen][ty], f);
+        let id = gen_list_id(gen, ty == FILE);
+        if tail {
+            self.frames.push_tail(&mut lg.lists[gen][ty], f, id);
+        } else {
+            self.frames.push_head(&mut lg.lists[gen][ty], f, id);
+        }
+    }
+
+    /// `try_to_inc_min_seq`: skip empty oldest generations of the evictable types; with both
+    /// types evictable keep them within one generation of each other (6.14+), or anon never
+    /// past file (6.1-6.13). Returns whether anything advanced.
+    pub fn try_to_inc_min_seq(&mut self, lv: usize, s: u32) -> bool {
+        let lg = &self.lruvecs[lv].lrugen;
+        let mut min_seq = lg.min_seq;
+        let mut moved = false;
+        for ty in evictable_types(s) {
+            while min_seq[ty] + MIN_NR_GENS <= lg.max_seq
+                && lg.lists[gen_from_seq(min_seq[ty])][ty].len == 0
+            {
+                min_seq[ty] += 1;
+                moved = true;
+            }
+        }
+        if !moved {
+            return false;
+        }
+        if self.flags.mglru_rework {
+            if s > 0 && s <= MAX_SWAPPINESS {
+                let seq = lg.max_seq - MIN_NR_GENS;
+                if min_seq[ANON] > seq && min_seq[FILE] < seq {
+                    min_seq[ANON] = seq;
+                } else if min_seq[FILE] > seq && min_seq[ANON] < seq {
+                    min_seq[FILE] = seq;
+                }
+            }
+        } else if s > 0 {
+            // 6.1: anon may not pass file; file may not fall behind anon.
+            min_seq[ANON] = min_seq[ANON].min(min_seq[FILE]);
+            min_seq[FILE] = min_seq[FILE].max(lg.min_seq[FILE]);
+        }
+        let mut success = false;
+        for ty in evictable_types(s) {
+            if min_seq[ty] <= self.lruvecs[lv].lrugen.min_seq[ty] {
+                continue;
+            }
+            let lg = &mut self.lruvecs[lv].lrugen;
+            reset_ctrl_pos(lg, ty);
+            lg.min_seq[ty] = min_seq[ty];
+            success = true;
+        }
+        success
+    }
+
+    /// `inc_max_seq`: open a new youngest generation, first retiring the oldest generation of
+    /// any type that already has MAX_NR_GENS.
+    fn inc_max_seq(&mut self, lv: usize, s: u32) {
+        for ty in 0..2 {
+            if self.lruvecs[lv].lrugen.nr_gens(ty) == MAX_NR_GENS {
+                self.inc_min_seq(lv, ty, s);
+            }
+        }
+        let now = self.now;
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.timestamps[gen_from_seq(lg.max_seq + 1)] = now;
+        lg.max_seq += 1;
+    }
+
+    /// `try_to_inc_max_seq`: the aging — walk the page tables (when the hardware sets accessed
+    /// bits: `should_walk_mmu`) and then increment max_seq. Returns the CPU time.
+    pub fn try_to_inc_max_seq(&mut self, lv: usize, s: u32) -> u64 {
+        let cpu = if self.young_fault_ns == 0 {
+            self.lru_gen_walk(lv, s)
+        } else {
+            0
+        };
+        self.inc_max_seq(lv, s);
+        cpu
+    }
+
+    /// `should_run_aging`: (must or should age, evictable size).
+    /// 6.14+: age when only MIN_NR_GENS + 1 generations are left (must when MIN_NR_GENS).
+    /// 6.1-6.13: with exactly three generations also look at the distribution: age if the
+    /// youngest holds more than 1/2 or the oldest less than 1/4 of the pages.
+    fn should_run_aging(&self, lv: usize, s: u32) -> (bool, u64) {
+        let lg = &self.lruvecs[lv].lrugen;
+        let min = lg.evictable_min_seq(s);
+        if min + MIN_NR_GENS > lg.max_seq {
+            return (true, 0);
+        }
+        let size = lg.evictable_size(s);
+        if self.flags.mglru_rework {
+            return (min + MIN_NR_GENS == lg.max_seq, size);
+        }
+        if min + MIN_NR_GENS < lg.max_seq {
+            return (false, size);
+        }
+        let (mut young, mut old) = (0i64, 0i64);
+        for ty in evictable_types(s) {
+            young += lg.nr_pages[gen_from_seq(lg.max_seq)][ty].max(0);
+            old += lg.nr_pages[gen_from_seq(lg.max_seq - MIN_NR_GENS)][ty].max(0);
+        }
+        let total = size as i64;
+        (
+            young * MIN_NR_GENS as i64 > total || old * (MIN_NR_GENS as i64 + 2) < total,
+            size,
+        )
+    }
+
+    /// `get_swappiness`: 0 without may_swap or with fewer than MIN_LRU_BATCH free swap slots;
+    /// the proactive (`memory.reclaim swappiness=`) value if given; else vm.swappiness.
+    pub fn lru_gen_swappiness(&self, sc: &ScanControl) -> u32 {
+        if !sc.may_swap || self.swap_free() < self.refs_batch() {
+            return 0;
+        }
+        sc.proactive_swappiness.unwrap_or(self.swappiness)
+    }
+
+    /// `get_nr_to_scan`: how much to scan in this lruvec, or -1 to stop (below min, or it was
+    /// just aged). At DEF_PRIORITY aging is never attempted. 6.1 without the memcg LRU: kswapd
+    /// leaves the aging to `lru_gen_age_node`.
+    fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32) -> i64 {
+        if self.memcg_below_min(lv, sc) {
+            return -1;
+        }
+        let (age, size) = self.should_run_aging(lv, s);
+        let nr = (size >> sc.priority) as i64;
+        if !age || sc.priority == DEF_PRIORITY {
+            if !self.flags.mglru_rework {
+                // 6.1-6.13: without cold generations there is nothing to scan.
+                let lg = &self.lruvecs[lv].lrugen;
+                if lg.evictable_min_seq(s) + MIN_NR_GENS > lg.max_seq {
+                    return 0;
+                }
+            }
+            return nr;
+        }
+        if sc.kswapd && !self.flags.memcg_lru {
+            return 0;
+        }
+        let max_seq = self.lruvecs[lv].lrugen.max_seq;
+        sc.cpu_ns += self.try_to_inc_max_seq(lv, s);
+        if self.lruvecs[lv].lrugen.max_seq > max_seq {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// `should_abort_scan`: root reclaim stops once its goal is met; kswapd also once every
+    /// zone is above high + MIN_LRU_BATCH. Memcg reclaim never aborts (fairness).
+    fn should_abort_scan(&self, sc: &ScanControl) -> bool {
+        if !sc.root_reclaim() {
+            return false;
+        }
+        if sc.nr_reclaimed >= sc.nr_to_reclaim {
+            return true;
+        }
+        sc.kswapd && self.nr_free() >= self.wmark.high + self.refs_batch()
+    }
+
+    // ---- eviction -------------------------------------------------------------------------
+
+    /// `sort_folio`: file a folio elsewhere instead of evicting it. Returns true if sorted.
+    fn sort_folio(&mut self, f: u32, tier_idx: usize, nr: &mut NrStat) -> bool {
+        let fi = f as usize;
+        let flags = self.frames.flags[fi];
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let rework = self.flags.mglru_rework;
+        let gen = self.frames.gen[fi] as usize - 1;
+        let min_gen = gen_from_seq(self.lruvecs[lv].lrugen.min_seq[ty]);
+        // Promoted by the walk or look-around: lazily sorted to its own generation.
+        if gen != min_gen {
+            self.lru_gen_move_list(f, gen, false);
+            return true;
+        }
+        // Protected by its tier (or fd-saturated).
+        let (_, tier) = refs_and_tier(flags, rework);
+        let saturated = fd_saturated(flags, rework);
+        if tier > tier_idx || saturated {
+            let g = self.folio_inc_gen(f, false);
+            self.lru_gen_move_list(f, g, false);
+            if !saturated {
+                self.lruvecs[lv].lrugen.protected[ty][tier] += 1;
+            }
+            return true;
+        }
+        let dirty = flags & PG_DIRTY != 0;
+        let writeback = flags & PG_WRITEBACK != 0;
+        if ty == FILE && dirty {
+            nr.file_taken += 1;
+            if !writeback {
+                nr.unqueued_dirty += 1;
+            }
+        }
+        // Waiting for writeback: one generation up, rotated to the tail when it completes.
+        if writeback || (ty == FILE && dirty) || flags & PG_LOCKED != 0 {
+            let g = self.folio_inc_gen(f, true);
+            self.lru_gen_move_list(f, g, false);
+            return true;
+        }
+        false
+    }
+
+    /// `scan_folios`: from the tail of the oldest generation of `ty`, sort or isolate folios
+    /// until MIN_LRU_BATCH are isolated or MAX_LRU_BATCH (or `nr_to_scan`) examined.
+    /// Returns (pages examined, or 0 if nothing isolated and budget left).
+    fn scan_folios(
+        &mut self,
+        lv: usize,
+        ty: usize,
+        tier: usize,
+        nr_to_scan: u64,
+        sc: &mut ScanControl,
+        out: &mut Vec<u32>,
+    ) -> u64 {
+        let lg = &self.lruvecs[lv].lrugen;
+        if lg.nr_gens(ty) == MIN_NR_GENS {
+            return 0;
+        }
+        let gen = gen_from_seq(lg.min_seq[ty]);
+        let max_batch = (MAX_LRU_BATCH / self.scale).max(1);
+        let min_batch = self.refs_batch();
+        let mut remaining = nr_to_scan.clamp(1, max_batch);
+        let (mut scanned, mut sorted, mut isolated) = (0u64, 0u64, 0u64);
+        let mut nr = NrStat::default();
+        loop {
+            let f = self.lruvecs[lv].lrugen.lists[gen][ty].tail;
+            if f == NIL {
+                break;
+            }
+            scanned += 1;
+            if self.sort_folio(f, tier, &mut nr) {
+                sorted += 1;
+            } else {
+                // `isolate_folio`: counts without PG_referenced are meaningless.
+                let fi = f as usize;
+                if self.frames.flags[fi] & PG_REFERENCED == 0 {
+                    self.frames.flags[fi] &= !LRU_REFS_MASK;
+                }
+                self.frames.flags[fi] &= !PG_RECLAIM;
+                self.lru_gen_del_folio(f);
+                out.push(f);
+                isolated += 1;
+            }
+            remaining -= 1;
+            if remaining == 0 || isolated >= min_batch {
+                break;
+            }
+        }
+        let item = if sc.kswapd {
+            C::pgscan_kswapd
+        } else {
+            C::pgscan_direct
+        };
+        if !sc.cgroup_reclaim() {
+            self.counters.add(item, isolated);
+            self.counters.add(C::pgrefill, sorted);
+        }
+        self.memcg_count(lv, item, isolated);
+        self.memcg_count(lv, C::pgrefill, sorted);
+        self.counters.add(
+            if ty == FILE {
+                C::pgscan_file
+            } else {
+                C::pgscan_anon
+            },
+            isolated,
+        );
+        sc.cpu_ns += sorted * SORT_NS;
+        if ty == FILE {
+            nr.file_taken += isolated;
+        }
+        sc.nr.file_taken += nr.file_taken;
+        sc.nr.unqueued_dirty += nr.unqueued_dirty;
+        if isolated > 0 || remaining == 0 {
+            scanned
+        } else {
+            0
+        }
+    }
+
+    /// `isolate_folios`: choose the type (and tier threshold) and scan it; if it yields
+    /// nothing, try the other evictable type.
+    fn isolate_folios(
+        &mut self,
+        lv: usize,
+        sc: &mut ScanControl,
+        s: u32,
+        nr_to_scan: u64,
+        out: &mut Vec<u32>,
+    ) -> (u64, usize) {
+        let rework = self.flags.mglru_rework;
+        let batch = self.refs_batch();
+        let (mut ty, mut tier) = get_type_to_scan(&self.lruvecs[lv].lrugen, s, rework, batch);
+        for _ in evictable_types(s) {
+            let t = tier.unwrap_or_else(|| get_tier_idx(&self.lruvecs[lv].lrugen, ty, rework, batch));
+            let scanned = self.scan_folios(lv, ty, t, nr_to_scan, sc, out);
+            if scanned > 0 {
+                return (scanned, ty);
+            }
+            ty = 1 - ty;
+            tier = None;
+        }
+        (0, ty)
+    }
+
+    /// `evict_folios`: isolate a batch, advance min_seq over empty generations, reclaim the
+    /// batch with `shrink_folio_list`, and put back the rest — never into the oldest
+    /// generation (they come back active). Returns the pages examined.
+    fn evict_folios(&mut self, lv: usize, sc: &mut ScanControl, s: u32, nr_to_scan: u64) -> u64 {
+        let mut list = Vec::new();
+        let (mut scanned, ty) = self.isolate_folios(lv, sc, s, nr_to_scan, &mut list);
+        scanned += self.try_to_inc_min_seq(lv, s) as u64;
+        {
+            let lg = &self.lruvecs[lv].lrugen;
+            if lg.evictable_min_seq(s) + MIN_NR_GENS > lg.max_seq {
+                scanned = 0;
+            }
+        }
+        if list.is_empty() {
+            return scanned;
+        }
+        let mut retry = true;
+        while !list.is_empty() {
+            let mut stat = NrStat::default();
+            let mut nr_pageout = 0u64;
+            let mut reclaimed = 0u64;
+            let mut clean = Vec::new();
+            let taken = list.len() as u64;
+            for &f in &list {
+                match self.shrink_folio_mglru(f, sc, &mut stat, &mut nr_pageout) {
+                    None => reclaimed += 1,
+                    Some(activate) => {
+                        let fi = f as usize;
+                        if activate {
+                            self.frames.flags[fi] |= PG_ACTIVE;
+                            self.counters.add(C::pgactivate, 1);
+                            self.memcg_count(lv, C::pgactivate, 1);
+                        }
+                        let flags = self.frames.flags[fi];
+                        if retry
+                            && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0
+                            && self.frames.mapped[fi] == 0
+                        {
+                            clean.push(f);
+                            continue;
+                        }
+                        let lg = &self.lruvecs[lv].lrugen;
+                        if folio_seq(lg, flags, false, self.flags.mglru_rework) == lg.min_seq[ty]
+                        {
+                            let refs_flags = if self.flags.mglru_rework {
+                                LRU_REFS_MASK | PG_REFERENCED
+                            } else {
+                                LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET
+                            };
+                            self.frames.flags[fi] = (flags & !refs_flags) | PG_ACTIVE;
+                        }
+                        self.lru_gen_add_folio(f, false);
+                        let to = self.frames.list[fi];
+                        self.trace.record(
+                            self.now,
+                            f,
+                            LIST_ISOLATED,
+                            to,
+                            if activate {
+                                MoveReason::Activate
+                            } else {
+                                MoveReason::Rotate
+                            },
+                        );
+                    }
+                }
+            }
+            sc.cpu_ns += taken * SCAN_INACTIVE_NS
+                + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS;
+            sc.nr_reclaimed += reclaimed;
+            let item = if sc.kswapd {
+                C::pgsteal_kswapd
+            } else {
+                C::pgsteal_direct
+            };
+            if !sc.cgroup_reclaim() {
+                self.counters.add(item, reclaimed);
+            }
+            self.memcg_count(lv, item, reclaimed);
+            self.counters.add(
+                if ty == FILE {
+                    C::pgsteal_file
+                } else {
+                    C::pgsteal_anon
+                },
+                reclaimed,
+            );
+            if nr_pageout > 0 {
+                sc.nr_anon_pageout += nr_pageout;
+            }
+            retry = false;
+            list = clean;
+        }
+        scanned
+    }
+
+    /// The reference check of `shrink_folio_list` under MGLRU.
+    /// 6.14+ (`lru_gen_folio_check_references`): VM_LOCKED activates; no young PTE reclaims; a
+    /// young PTE (after look-around) keeps the folio on the first sighting (PG_referenced) and
+    /// activates it on the second (PG_workingset). 6.1-6.13: a mapped folio the walker marked
+    /// PG_referenced is kept; otherwise the classic `folio_check_references`.
+    pub fn lru_gen_check_references(&mut self, f: u32) -> super::vmscan::Refs {
+        use super::vmscan::Refs;
+        let fi = f as usize;
+        let young = self.frames.young[fi];
+        let vmf = self.frames.vmflags[fi];
+        if young != 0 {
+            self.lru_gen_look_around(f);
+        }
+        self.frames.young[fi] = 0;
+        self.frames.vmflags[fi] = 0;
+        if vmf & VM_LOCKED != 0 {
+            return Refs::Activate;
+        }
+        if self.flags.mglru_rework {
+            if young == 0 {
+                return Refs::Reclaim;
+            }
+            let flags = self.frames.flags[fi];
+            if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
+                self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+                return Refs::Keep;
+            }
+            self.frames.flags[fi] = (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+            return Refs::Activate;
+        }
+        let flags = self.frames.flags[fi];
+        if self.frames.mapped[fi] != 0 && flags & PG_REFERENCED != 0 {
+            return Refs::Keep;
+        }
+        let referenced = self.frames.test_clear(f, PG_REFERENCED);
+        let (refs, set) = super::vmscan::check_references(
+            super::vmscan::RefState {
+                young: young.count_ones(),
+                referenced,
+                exec: vmf & VM_EXEC != 0,
+                locked: false,
+                file: flags & PG_SWAPBACKED == 0,
+                in_use: true,
+            },
+            true,
+            self.flags.activate_shared_exec,
+            self.flags.anon_workingset,
+        );
+        if set {
+            self.frames.set(f, PG_REFERENCED);
+        }
+        refs
+    }
+
+    /// `lru_gen_look_around`: a young PTE found by rmap during eviction also harvests the
+    /// young PTEs of up to MIN_LRU_BATCH neighbouring pages of the same mapping and PMD
+    /// (the 64-page window centred on the address), promoting them into max_seq.
+    fn lru_gen_look_around(&mut self, f: u32) {
+        let fi = f as usize;
+        let sp = self.frames.space[fi];
+        if sp == NIL {
+            return;
+        }
+        let lv = self.frames.lruvec[fi];
+        let idx = self.frames.index[fi] as u64;
+        let scale = self.scale;
+        let win = (MIN_LRU_BATCH / scale).max(1);
+        let pmd = (512 / scale).max(1);
+        let pmd_start = idx / pmd * pmd;
+        let len = self.spaces[sp as usize].pages.len() as u64;
+        let pmd_end = (pmd_start + pmd).min(len);
+        let (mut start, mut end) = (pmd_start, pmd_end);
+        if end - start > win {
+            if idx - start < win / 2 {
+                end = start + win;
+            } else if end - idx < win / 2 {
+                start = end - win;
+            } else {
+                start = idx - win / 2;
+                end = idx + win / 2;
+            }
+        }
+        let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
+        for i in start..end {
+            if i == idx {
+                continue;
+            }
+            let g = self.spaces[sp as usize].pages[i as usize];
+            if g == NIL {
+                continue;
+            }
+            let gi = g as usize;
+            if self.frames.young[gi] == 0
+                || self.frames.gen[gi] == 0
+                || self.frames.lruvec[gi] != lv
+            {
+                continue;
+            }
+            self.frames.young[gi] = 0;
+            self.frames.vmflags[gi] = 0;
+            self.folio_update_gen(g, gen);
+        }
+    }
+
+    /// `try_to_shrink_lruvec`: evict in batches until `get_nr_to_scan`'s target is examined or
+    /// root reclaim has enough; wake the flushers if the oldest file pages were all dirty.
+    /// Returns true if the lruvec should rotate (it aged or is below min).
+    pub fn try_to_shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) -> bool {
+        let s = self.lru_gen_swappiness(sc);
+        let mut scanned = 0u64;
+        let mut nr_to_scan;
+        loop {
+            nr_to_scan = self.get_nr_to_scan(lv, sc, s);
+            if nr_to_scan <= 0 {
+                break;
+            }
+            let delta = self.evict_folios(lv, sc, s, nr_to_scan as u64);
+            if delta == 0 {
+                break;
+            }
+            scanned += delta;
+            if scanned >= nr_to_scan as u64 {
+                break;
+            }
+            if self.flags.memcg_lru {
+                if self.should_abort_scan(sc) {
+                    break;
+                }
+            } else if self.should_abort_scan_6_1(sc) {
+                break;
+            }
+        }
+        if sc.nr.unqueued_dirty > 0 && sc.nr.unqueued_dirty == sc.nr.file_taken {
+            self.wake_flusher();
+        }
+        nr_to_scan < 0
+    }
+
+    /// 6.1 `should_abort_scan` (before the memcg LRU): direct reclaim stops once the goal is
+    /// met if it had to swap; memcg reclaim never stops; otherwise a global reclaimer stops at
+    /// priority <= DEF_PRIORITY - 2 once free memory is above the min watermark. (The 6.1 tree
+    /// is not in the search index; this follows kernel-mglru-memcg.md §7.5 and the 6.1 shape.)
+    fn should_abort_scan_6_1(&self, sc: &ScanControl) -> bool {
+        if !sc.kswapd {
+            if sc.nr_reclaimed >= sc.nr_to_reclaim && sc.nr_anon_pageout > 0 {
+                return true;
+            }
+            if sc.cgroup_reclaim() {
+                return false;
+            }
+        } else if sc.nr_reclaimed < sc.nr_to_reclaim {
+            return false;
+        }
+        if sc.priority > DEF_PRIORITY - 2 {
+            return false;
+        }
+        self.nr_free() > self.wmark.min
+    }
+
+    /// `set_initial_priority` (6.3+, root reclaim with the memcg LRU): start where one pass
+    /// over the inactive pages should meet the goal, clamped to [DEF_PRIORITY/2, DEF_PRIORITY].
+    pub fn set_initial_priority(&self, sc: &mut ScanControl) {
+        let batch = self.refs_batch();
+        if sc.priority != DEF_PRIORITY || sc.nr_to_reclaim < batch {
+            return;
+        }
+        let mut reclaimable = self.lru_size(LRU_INACTIVE_FILE);
+        if sc.may_swap && self.swap_free() > 0 {
+            reclaimable += self.lru_size(LRU_INACTIVE_ANON);
+        }
+        let fls = |x: u64| 64 - x.leading_zeros() as i64;
+        let p = fls(reclaimable) - 1 - fls(sc.nr_to_reclaim - 1);
+        sc.priority = p.clamp(DEF_PRIORITY as i64 / 2, DEF_PRIORITY as i64) as u32;
+    }
+
+    /// `shrink_one`: reclaim one memcg's lruvec for root reclaim and say how the memcg LRU
+    /// should move it (0 nop, 2 tail, 4 young — `MEMCG_LRU_*`).
+    pub fn lru_gen_shrink_one(&mut self, lv: usize, sc: &mut ScanControl) -> u8 {
+        if self.memcg_below_min(lv, sc) {
+            return MEMCG_LRU_YOUNG;
+        }
+        let aged = self.try_to_shrink_lruvec(lv, sc);
+        if aged {
+            return MEMCG_LRU_YOUNG;
+        }
+        let s = self.lru_gen_swappiness(sc);
+        if self.lruvecs[lv].lrugen.evictable_size(s) >> sc.priority > 0 {
+            return 0;
+        }
+        MEMCG_LRU_TAIL
+    }
+
+    /// `lru_gen_shrink_node` (root reclaim, 6.3+) / `shrink_node_memcgs` with
+    /// `lru_gen_shrink_lruvec` (6.1): one pass over the memcgs.
+    pub fn lru_gen_shrink_node(&mut self, sc: &mut ScanControl) {
+        if self.flags.memcg_lru && sc.root_reclaim() {
+            if !sc.may_writepage {
+                return;
+            }
+            self.set_initial_priority(sc);
+            let saved = sc.nr_reclaimed;
+            if sc.kswapd {
+                sc.nr_reclaimed = 0;
+            }
+            self.lru_gen_shrink_many(sc);
+            if sc.kswapd {
+                sc.nr_reclaimed += saved;
+            }
+            return;
+        }
+        for lv in self.reclaim_targets(sc) {
+            self.try_to_shrink_lruvec(lv, sc);
+        }
+    }
+
+    /// `shrink_many` over the lruvecs of the memcg LRU; without memcgs the root lruvec.
+    fn lru_gen_shrink_many(&mut self, sc: &mut ScanControl) {
+        for lv in self.reclaim_targets(sc) {
+            let _op = self.lru_gen_shrink_one(lv, sc);
+            if self.should_abort_scan(sc) {
+                break;
+            }
+        }
+    }
+
+    /// `lru_gen_age_node` (kswapd, each `balance_pgdat` iteration): 6.1 ages every memcg that
+    /// needs it; with `min_ttl_ms` set, if no memcg's oldest generation is older than it, the
+    /// OOM killer runs instead of evicting a recent working set. Returns the CPU time.
+    pub fn lru_gen_age_node(&mut self, sc: &mut ScanControl) -> u64 {
+        let mut cpu = 0;
+        if !self.flags.memcg_lru {
+            let s = self.lru_gen_swappiness(sc);
+            for lv in 0..self.lruvecs.len() {
+                if self.memcg_below_min(lv, sc) {
+                    continue;
+                }
+                if self.should_run_aging(lv, s).0 {
+                    cpu += self.try_to_inc_max_seq(lv, s);
+                }
+            }
+        }
+        if self.lru_gen_min_ttl_ns > 0 {
+            let s = self.lru_gen_swappiness(sc);
+            let now = self.now;
+            let ttl = self.lru_gen_min_ttl_ns;
+            let reclaimable = (0..self.lruvecs.len()).any(|lv| {
+                let lg = &self.lruvecs[lv].lrugen;
+                let sizable = lg.evictable_size(s) >> sc.priority > 0;
+                let birth = lg.timestamps[gen_from_seq(lg.evictable_min_seq(s))];
+                !self.memcg_below_min(lv, sc) && sizable && birth + ttl < now
+            });
+            if !reclaimable {
+                self.oom_requested = true;
+            }
+        }
+        cpu
+    }
+
+    // ---- refaults -------------------------------------------------------------------------
+
+    /// `lru_gen_eviction`: the shadow of an evicted folio — the token (min_seq of its type and
+    /// its access count) and PG_workingset; counts the eviction for its tier.
+    pub fn lru_gen_eviction(&mut self, f: u32) -> u64 {
+        let fi = f as usize;
+        let flags = self.frames.flags[fi];
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let (refs, tier) = refs_and_tier(flags, self.flags.mglru_rework);
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.evicted[ty][tier] += 1;
+        let token = (lg.min_seq[ty] << LRU_REFS_WIDTH) | refs.saturating_sub(1).min(3);
+        Shadow {
+            age: token,
+            workingset: flags & PG_WORKINGSET != 0,
+            lruvec: lv as u16,
+        }
+        .pack()
+    }
+
+    /// `lru_gen_refault`: a folio comes back while its shadow exists. Counted (6.14+: every
+    /// refault of the same lruvec; 6.1: only recent ones); a recent one (6.14+: evicted within
+    /// MAX_NR_GENS of max_seq; 6.1: from the still-oldest generation) adds to its tier's
+    /// refaults and restores PG_workingset (counted as restore) or the access count.
+    pub fn lru_gen_refault(&mut self, f: u32, packed: u64) {
+        let Some(shadow) = Shadow::unpack(packed) else {
+            return;
+        };
+        let fi = f as usize;
+        let lv = shadow.lruvec as usize;
+        if lv != self.frames.lruvec[fi] as usize || lv >= self.lruvecs.len() {
+            return;
+        }
+        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
+        let token = shadow.age;
+        let seq = token >> LRU_REFS_WIDTH;
+        let rework = self.flags.mglru_rework;
+        let lg = &self.lruvecs[lv].lrugen;
+        let recent = if rework {
+            lg.max_seq.abs_diff(seq) < MAX_NR_GENS
+        } else {
+            seq == lg.min_seq[ty]
+        };
+        let refault_item = if ty == FILE {
+            C::workingset_refault_file
+        } else {
+            C::workingset_refault_anon
+        };
+        if rework || recent {
+            self.counters.add(refault_item, 1);
+            self.memcg_count(lv, refault_item, 1);
+        }
+        self.trace
+            .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
+        if !recent {
+            return;
+        }
+        let bits = token & 3;
+        let (refs, tier) = if rework {
+            let refs = bits + 1;
+            let tier = if shadow.workingset {
+                MAX_NR_TIERS - 1
+            } else {
+                order_base_2(refs)
+            };
+            (refs, tier)
+        } else {
+            let refs = bits + shadow.workingset as u64;
+            (refs, order_base_2(refs + 1))
+        };
+        self.lruvecs[lv].lrugen.refaulted[ty][tier] += 1;
+        let (act, restore) = if ty == FILE {
+            (C::workingset_activate_file, C::workingset_restore_file)
+        } else {
+            (C::workingset_activate_anon, C::workingset_restore_anon)
+        };
+        if !rework || self.in_lru_fault {
+            self.counters.add(act, 1);
+            self.memcg_count(lv, act, 1);
+        }
+        let set_ws = if rework {
+            shadow.workingset
+        } else {
+            self.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
+        };
+        if set_ws {
+            self.frames.flags[fi] |= PG_WORKINGSET;
+            self.counters.add(restore, 1);
+            self.memcg_count(lv, restore, 1);
+        } else if rework {
+            self.frames.flags[fi] =
+                (self.frames.flags[fi] & !LRU_REFS_MASK) | (((refs - 1) as u16) << LRU_REFS_SHIFT);
+        }
+    }
+
+    /// Structural invariants of the generations: every folio on a generation list of its
+    /// lruvec with a counter inside the window, counts by counter match, MIN_NR_GENS kept.
+    pub fn check_lru_gen(&self) -> Result<(), String> {
+        for (lvi, lv) in self.lruvecs.iter().enumerate() {
+            let lg = &lv.lrugen;
+            let mut counts = [[0i64; 2]; MAX_NR_GENS as usize];
+            for ty in 0..2 {
+                let n = lg.nr_gens(ty);
+                if !(MIN_NR_GENS..=MAX_NR_GENS).contains(&n) {
+                    return Err(format!("lruvec {lvi} type {ty}: {n} generations"));
+                }
+                if lg.min_seq[ty] > lg.max_seq {
+                    return Err(format!("lruvec {lvi}: min_seq > max_seq"));
+                }
+            }
+            for g in 0..MAX_NR_GENS as usize {
+                for ty in 0..2 {
+                    let mut f = lg.lists[g][ty].head;
+                    while f != NIL {
+                        let fi = f as usize;
+                        let cg = self.frames.gen[fi] as usize;
+                        if cg == 0 {
+                            return Err(format!("frame {f} on a generation list without a counter"));
+                        }
+                        counts[cg - 1][ty] += 1;
+                        if self.frames.flags[fi] & PG_ACTIVE != 0 {
+                            return Err(format!("frame {f}: PG_active on a generation list"));
+                        }
+                        if (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize != ty {
+                            return Err(format!("frame {f} on the wrong type's list"));
+                        }
+                        f = self.frames.next[fi];
+                    }
+                }
+            }
+            for g in 0..MAX_NR_GENS as usize {
+                for ty in 0..2 {
+                    if counts[g][ty] != lg.nr_pages[g][ty] {
+                        return Err(format!(
+                            "lruvec {lvi} gen {g} type {ty}: nr_pages {} but {} folios",
+                            lg.nr_pages[g][ty], counts[g][ty]
+                        ));
+                    }
+                    let in_window = (lg.min_seq[ty]..=lg.max_seq).any(|s| gen_from_seq(s) == g);
+                    if counts[g][ty] != 0 && !in_window {
+                        return Err(format!(
+                            "lruvec {lvi}: folios of type {ty} in retired slot {g}"
+                        ));
+                    }
+                }
+            }
+            for ty in 0..2 {
+                for g in 0..MAX_NR_GENS as usize {
+                    let in_window = (lg.min_seq[ty]..=lg.max_seq).any(|s| gen_from_seq(s) == g);
+                    if !in_window && lg.lists[g][ty].len != 0 {
+                        return Err(format!("lruvec {lvi}: list of retired slot {g} not empty"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `MEMCG_LRU_*` operations.
+pub const MEMCG_LRU_NOP: u8 = 0;
+pub const MEMCG_LRU_HEAD: u8 = 1;
+pub const MEMCG_LRU_TAIL: u8 = 2;
+pub const MEMCG_LRU_OLD: u8 = 3;
+pub const MEMCG_LRU_YOUNG: u8 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lg_with(max: u64, min: [u64; 2]) -> LruGen {
+        LruGen {
+            max_seq: max,
+            min_seq: min,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn generation_arithmetic() {
+        let lg = LruGen::default();
+        assert_eq!(lg.nr_gens(ANON), 4);
+        assert_eq!(gen_from_seq(5), 1);
+        assert_eq!(evictable_types(0), FILE..=FILE);
+        assert_eq!(evictable_types(60), ANON..=FILE);
+        assert_eq!(evictable_types(201), ANON..=ANON);
+        let lg = lg_with(7, [5, 6]);
+        assert_eq!(lg.evictable_min_seq(60), 5);
+        assert_eq!(lg.evictable_min_seq(0), 6);
+    }
+
+    #[test]
+    fn tiers_from_fd_accesses() {
+        // 6.14+: accesses 0..5 through read() give tiers 0,0,1,2,2,3.
+        let mut fl = 0u16;
+        let mut tiers = vec![refs_and_tier(fl, true).1];
+        for _ in 0..5 {
+            // The inc_refs rules, as in `lru_gen_inc_refs`.
+            let bits = (fl & LRU_REFS_MASK) >> LRU_REFS_SHIFT;
+            if fl & PG_REFERENCED == 0 {
+                fl |= PG_REFERENCED;
+            } else if bits == 3 {
+                fl |= PG_WORKINGSET;
+            } else {
+                fl = (fl & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
+            }
+            tiers.push(refs_and_tier(fl, true).1);
+        }
+        assert_eq!(tiers, vec![0, 0, 1, 2, 2, 3]);
+        assert!(fd_saturated(fl, true));
+        // 6.1: the 2nd access sets workingset (tier 1); 5 accesses reach tier 3.
+        assert_eq!(refs_and_tier(PG_REFERENCED, false).1, 0);
+        assert_eq!(refs_and_tier(PG_REFERENCED | PG_WORKINGSET, false).1, 1);
+        let three = PG_REFERENCED | PG_WORKINGSET | (3 << LRU_REFS_SHIFT);
+        assert_eq!(refs_and_tier(three, false), (4, 3));
+        // A page-table promotion: workingset without counts is tier 3 in 6.14.
+        assert_eq!(refs_and_tier(PG_WORKINGSET, true).1, 3);
+    }
+
+    #[test]
+    fn placement_by_version() {
+        let lg = lg_with(10, [7, 8]);
+        let anon = PG_SWAPBACKED;
+        let file = 0;
+        // 6.14: active+workingset -> max_seq; active -> max_seq-1; fresh anon -> max_seq-1;
+        // file -> oldest (max_seq-3 clamped to min_seq); workingset file -> max_seq-2.
+        assert_eq!(folio_seq(&lg, anon | PG_ACTIVE | PG_WORKINGSET, false, true), 10);
+        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, true), 9);
+        assert_eq!(folio_seq(&lg, anon, false, true), 9);
+        assert_eq!(folio_seq(&lg, file, false, true), 8);
+        assert_eq!(folio_seq(&lg, file | PG_WORKINGSET, false, true), 8);
+        assert_eq!(folio_seq(&lg, anon | PG_SWAPCACHE, true, true), 7);
+        // 6.1: active -> max_seq; fresh anon -> min_seq+1; file -> min_seq.
+        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, false), 10);
+        assert_eq!(folio_seq(&lg, anon, false, false), 8);
+        assert_eq!(folio_seq(&lg, file, false, false), 8);
+    }
+
+    #[test]
+    fn pid_controller_decisions() {
+        let batch = 64;
+        // Few refaults: always "positive" (keep evicting that side).
+        let sp = CtrlPos { refaulted: 0, total: 1000, gain: 60 };
+        let pv = CtrlPos { refaulted: 63, total: 100, gain: 140 };
+        assert!(positive_ctrl_err(sp, pv, batch));
+        // File refaulting at 50% vs anon at 10%, s = 60: 0.5/140 > 0.1/60 -> scan anon.
+        let mut lg = LruGen::default();
+        lg.refaulted[ANON][0] = 100;
+        lg.evicted[ANON][0] = 1000;
+        lg.refaulted[FILE][0] = 500;
+        lg.evicted[FILE][0] = 1000;
+        assert_eq!(get_type_to_scan(&lg, 60, true, batch).0, ANON);
+        // File at 20%: 0.2/140 < 0.1/60 -> keep scanning file.
+        lg.refaulted[FILE][0] = 200;
+        assert_eq!(get_type_to_scan(&lg, 60, true, batch).0, FILE);
+        assert_eq!(get_type_to_scan(&lg, 0, true, batch).0, FILE);
+        assert_eq!(get_type_to_scan(&lg, 200, true, batch).0, ANON);
+        // Tier 2 refaulting at 3x tier 0's rate is protected (threshold 1 in 6.14 at 1.5x).
+        let mut lg = LruGen::default();
+        lg.refaulted[FILE][0] = 100;
+        lg.evicted[FILE][0] = 1000;
+        lg.refaulted[FILE][1] = 120;
+        lg.evicted[FILE][1] = 1000;
+        lg.refaulted[FILE][2] = 300;
+        lg.evicted[FILE][2] = 1000;
+        assert_eq!(get_tier_idx(&lg, FILE, true, batch), 1);
+        // 6.1's 2:1 gain protects tier 2 too (3x > 2x) but not tier 1 (1.2x).
+        assert_eq!(get_tier_idx(&lg, FILE, false, batch), 1);
+        lg.refaulted[FILE][1] = 250;
+        assert_eq!(get_tier_idx(&lg, FILE, true, batch), 0);
+        assert_eq!(get_tier_idx(&lg, FILE, false, batch), 0);
+    }
+
+    #[test]
+    fn ema_halves_on_each_generation() {
+        let mut lg = LruGen::default();
+        lg.refaulted[FILE][1] = 100;
+        lg.evicted[FILE][1] = 300;
+        lg.protected[FILE][1] = 100;
+        reset_ctrl_pos(&mut lg, FILE);
+        assert_eq!(lg.avg_refaulted[FILE][1], 50);
+        assert_eq!(lg.avg_total[FILE][1], 200);
+        assert_eq!(lg.refaulted[FILE][1], 0);
+        reset_ctrl_pos(&mut lg, FILE);
+        assert_eq!(lg.avg_total[FILE][1], 100);
+    }
+
+    #[test]
+    fn abi_sizes_split_the_two_youngest_as_active() {
+        let mut lg = lg_with(5, [2, 3]);
+        lg.nr_pages[gen_from_seq(2)][ANON] = 10;
+        lg.nr_pages[gen_from_seq(3)][ANON] = 20;
+        lg.nr_pages[gen_from_seq(4)][ANON] = 30;
+        lg.nr_pages[gen_from_seq(5)][FILE] = 7;
+        lg.nr_pages[gen_from_seq(3)][FILE] = 5;
+        assert_eq!(lg.abi_sizes(), [30, 30, 5, 7]);
+    }
+}
