@@ -115,6 +115,14 @@ impl WasmSimulation {
     pub fn frame_lists(&self) -> Vec<u8> {
         self.inner.frame_lists().to_vec()
     }
+    /// Whether the multi-gen LRU runs (the generations view applies).
+    pub fn lru_gen(&self) -> bool {
+        self.inner.lru_gen()
+    }
+    /// The generations of lruvec `lv` (0 = root): see `Simulation::lru_gen_view` for the layout.
+    pub fn lru_gen_view(&self, lv: u32) -> Vec<f64> {
+        self.inner.lru_gen_view(lv as usize)
+    }
     /// Per frame: its address space id (4294967295 when free).
     pub fn frame_spaces(&self) -> Vec<u32> {
         self.inner.frame_spaces().to_vec()

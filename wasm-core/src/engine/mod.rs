@@ -331,25 +331,127 @@ impl Simulation {
         self.mm.trace.enabled = capacity > 0;
         self.mm.trace.capacity = capacity;
     }
-    /// Take the recorded moves: (time ns, frame, from list, to list, reason).
+    /// Take the recorded moves: (time ns, frame, from list, to list, reason). MGLRU
+    /// generation lists are reported as the classic list they count as (two youngest
+    /// generations active).
     pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
-        std::mem::take(&mut self.mm.trace.moves)
+        let mut moves = std::mem::take(&mut self.mm.trace.moves);
+        if self.mm.flags.lru_gen {
+            for m in moves.iter_mut() {
+                m.2 = self.abi_list(m.2, 0);
+                m.3 = self.abi_list(m.3, 0);
+            }
+        }
+        moves
     }
-    /// The frames of each list from head to tail (for views; O(frames)).
+    /// The classic list a list id counts as: generation lists of lruvec `lv` map to
+    /// active (two youngest generations) or inactive of their type (`lru_gen_is_active`).
+    fn abi_list(&self, list: u8, lv: usize) -> u8 {
+        if list < LIST_GEN_BASE || list >= LIST_GEN_BASE + NR_GEN_LISTS {
+            return list;
+        }
+        let slot = (list - LIST_GEN_BASE) as usize;
+        let (gen, ty) = (slot / 2, slot % 2);
+        let max_seq = self.mm.lruvecs[lv].lrugen.max_seq;
+        let active = (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen);
+        (ty * 2 + active as usize) as u8
+    }
+    /// The frames of each list from head to tail (for views; O(frames)). With MGLRU the
+    /// generations that count as that list, youngest first, each from head to tail.
     pub fn list_frames(&self, lru: usize) -> Vec<u32> {
         let mut v = Vec::new();
         for lv in &self.mm.lruvecs {
-            let mut f = lv.lists[lru].head;
-            while f != NIL {
-                v.push(f);
-                f = self.mm.frames.next[f as usize];
+            let mut heads = vec![lv.lists[lru].head];
+            if self.mm.flags.lru_gen && lru < 4 {
+                let lg = &lv.lrugen;
+                let (ty, active) = (lru / 2, lru % 2 == 1);
+                heads.clear();
+                for seq in (lg.min_seq[ty]..=lg.max_seq).rev() {
+                    if (seq + 1 >= lg.max_seq) == active {
+                        heads.push(lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head);
+                    }
+                }
+            }
+            for mut f in heads {
+                while f != NIL {
+                    v.push(f);
+                    f = self.mm.frames.next[f as usize];
+                }
             }
         }
         v
     }
     /// Per frame: the list it is on (LRU index 0..4, or 250 free) — for the canvas views.
-    pub fn frame_lists(&self) -> &[u8] {
-        &self.mm.frames.list
+    /// Frames on MGLRU generation lists report the classic list they count as.
+    pub fn frame_lists(&self) -> std::borrow::Cow<'_, [u8]> {
+        if !self.mm.flags.lru_gen {
+            return std::borrow::Cow::Borrowed(&self.mm.frames.list);
+        }
+        let v = (0..self.mm.frames.len())
+            .map(|f| {
+                let lv = self.mm.frames.lruvec[f] as usize;
+                self.abi_list(self.mm.frames.list[f], lv)
+            })
+            .collect();
+        std::borrow::Cow::Owned(v)
+    }
+    /// The MGLRU state of lruvec `lv` for the generations view, flattened:
+    /// `[max_seq, min_seq_anon, min_seq_file, n]`, then `n` rows of
+    /// `[seq, age_ms, anon pages by tier (4), file pages by tier (4)]` from the oldest sequence
+    /// to max_seq, then the PID controller: refault rate (refaulted / total, -1 if no data)
+    /// for anon tiers 0..4 and file tiers 0..4, the tier thresholds `[anon, file]`, and the type
+    /// the next eviction picks at the current swappiness (0 anon, 1 file). Pages, not frames.
+    pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
+        use crate::kernel::mglru::*;
+        let Some(l) = self.mm.lruvecs.get(lv) else {
+            return Vec::new();
+        };
+        let lg = &l.lrugen;
+        let rework = self.mm.flags.mglru_rework;
+        let first = lg.min_seq[0].min(lg.min_seq[1]);
+        let n = (lg.max_seq - first + 1) as usize;
+        // Pages per (slot, type, tier) by the generation counter.
+        let mut by = [[[0u64; MAX_NR_TIERS]; 2]; MAX_NR_GENS as usize];
+        for g in 0..MAX_NR_GENS as usize {
+            for ty in 0..2 {
+                let mut f = lg.lists[g][ty].head;
+                while f != NIL {
+                    let fi = f as usize;
+                    let (_, tier) = refs_and_tier(self.mm.frames.flags[fi], rework);
+                    by[self.mm.frames.gen[fi] as usize - 1][ty][tier] += 1;
+                    f = self.mm.frames.next[fi];
+                }
+            }
+        }
+        let scale = self.mm.scale as f64;
+        let mut v = vec![lg.max_seq as f64, lg.min_seq[0] as f64, lg.min_seq[1] as f64, n as f64];
+        for seq in first..=lg.max_seq {
+            let g = gen_from_seq(seq);
+            v.push(seq as f64);
+            v.push(self.mm.now.saturating_sub(lg.timestamps[g]) as f64 / 1e6);
+            for ty in 0..2 {
+                for t in 0..MAX_NR_TIERS {
+                    let live = seq >= lg.min_seq[ty];
+                    v.push(if live { by[g][ty][t] as f64 * scale } else { 0.0 });
+                }
+            }
+        }
+        for ty in 0..2 {
+            for t in 0..MAX_NR_TIERS {
+                let p = read_ctrl_pos(lg, ty, t, 1);
+                v.push(if p.total == 0 {
+                    -1.0
+                } else {
+                    p.refaulted as f64 / p.total as f64
+                });
+            }
+        }
+        let batch = (MIN_LRU_BATCH / self.mm.scale).max(1);
+        v.push(get_tier_idx(lg, ANON, rework, batch) as f64);
+        v.push(get_tier_idx(lg, FILE, rework, batch) as f64);
+        let s = self.mm.swappiness;
+        v.push(get_type_to_scan(lg, s, rework, batch).0 as f64);
+        v
     }
     /// Per frame: the address space it holds (u32::MAX when free).
     pub fn frame_spaces(&self) -> &[u32] {
@@ -392,6 +494,10 @@ impl Simulation {
         )
     }
     /// The swappiness the kernel is running with.
+    /// Whether the multi-gen LRU runs in this variant.
+    pub fn lru_gen(&self) -> bool {
+        self.mm.flags.lru_gen
+    }
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
     }
