@@ -21,7 +21,17 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Run every variant of a scenario `RUNS` times; returns (median wall seconds of one pass over
 /// all variants, the counters of the last pass summed over variants).
 fn bench(path: &str) -> (f64, std::collections::BTreeMap<String, u64>) {
-    let scn = load(path);
+    bench_with(path, &[])
+}
+
+/// `bench` with the kernel presets renamed (e.g. every variant on the multi-gen LRU).
+fn bench_with(path: &str, presets: &[(&str, &str)]) -> (f64, std::collections::BTreeMap<String, u64>) {
+    let mut scn = load(path);
+    for v in scn.variants.iter_mut() {
+        if let Some((_, to)) = presets.iter().find(|(from, _)| *from == v.preset) {
+            v.preset = to.to_string();
+        }
+    }
     let mut walls = Vec::new();
     let mut sum = std::collections::BTreeMap::new();
     for _ in 0..RUNS {
@@ -59,6 +69,25 @@ fn main() {
     );
     let (wall, _) = bench("../scenarios/s000-thrash.toml");
     println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
+    // The same workloads on the multi-gen LRU (6.14 rules).
+    let mglru = [("linux-6.1", "linux-6.14-mglru")];
+    let (wall, c) = bench_with("benches/scenarios/hit-random.toml", &mglru);
+    let accesses = 40_000_000u64 + c["pgfault"];
+    println!(
+        r#"{{"bench":"mglru_hit_random","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#,
+        accesses as f64 / wall
+    );
+    let (wall, c) = bench_with("benches/scenarios/reclaim-anon.toml", &mglru);
+    let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
+    println!(
+        r#"{{"bench":"mglru_reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
+        scanned as f64 / wall
+    );
+    let (wall, _) = bench_with(
+        "../scenarios/s000-thrash.toml",
+        &[("linux-5.2", "linux-6.1-mglru"), ("linux-5.3", "linux-6.14-mglru")],
+    );
+    println!(r#"{{"bench":"mglru_s000_both_variants","wall_s":{wall}}}"#);
     // Dirty-heavy: S002 (streaming writers, flushers, kswapd writeback), both variants.
     let (wall, c) = bench("../scenarios/s002-kswapd-writeback.toml");
     let written = c["pgpgout"];
