@@ -119,6 +119,10 @@ impl WasmSimulation {
     pub fn lru_gen(&self) -> bool {
         self.inner.lru_gen()
     }
+    /// Switch the multi-gen LRU on or off now (/sys/kernel/mm/lru_gen/enabled).
+    pub fn set_lru_gen(&mut self, enabled: bool) {
+        self.inner.set_lru_gen(enabled)
+    }
     /// The generations of lruvec `lv` (0 = root): see `Simulation::lru_gen_view` for the layout.
     pub fn lru_gen_view(&self, lv: u32) -> Vec<f64> {
         self.inner.lru_gen_view(lv as usize)

@@ -498,6 +498,10 @@ impl Simulation {
     pub fn lru_gen(&self) -> bool {
         self.mm.flags.lru_gen
     }
+    /// Switch the multi-gen LRU on or off now, like writing /sys/kernel/mm/lru_gen/enabled.
+    pub fn set_lru_gen(&mut self, enabled: bool) {
+        self.mm.lru_gen_change_state(enabled);
+    }
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
     }

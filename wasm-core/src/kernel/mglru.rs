@@ -1181,6 +1181,67 @@ impl Mm {
         cpu
     }
 
+    // ---- the `enabled` switch -------------------------------------------------------------
+
+    /// `lru_gen_change_state` (writing /sys/kernel/mm/lru_gen/enabled): move every folio
+    /// between the classic lists and the generations. Enabling adds each folio by the normal
+    /// placement (active ones young: `fill_evictable`); disabling puts folios of the two youngest
+    /// generations on the active lists and the rest on the inactive ones (`drain_evictable`).
+    pub fn lru_gen_change_state(&mut self, enabled: bool) {
+        if enabled == self.flags.lru_gen {
+            return;
+        }
+        let mut frames = Vec::new();
+        for lv in 0..self.lruvecs.len() {
+            frames.clear();
+            if enabled {
+                for lru in [LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE] {
+                    // Tail first, so the oldest folios are added first and end up oldest.
+                    let mut f = self.lruvecs[lv].lists[lru].tail;
+                    while f != NIL {
+                        frames.push(f);
+                        f = self.frames.prev[f as usize];
+                    }
+                }
+                for &f in &frames {
+                    let l = self.frames.list[f as usize] as usize;
+                    self.frames.unlink(&mut self.lruvecs[lv].lists[l], f);
+                }
+                self.flags.lru_gen = true;
+                for &f in &frames {
+                    self.lru_gen_add_folio(f, false);
+                }
+            } else {
+                let lg = &self.lruvecs[lv].lrugen;
+                let max_seq = lg.max_seq;
+                let mut young = Vec::new();
+                for g in 0..MAX_NR_GENS as usize {
+                    for ty in 0..2 {
+                        let mut f = lg.lists[g][ty].tail;
+                        while f != NIL {
+                            frames.push(f);
+                            f = self.frames.prev[f as usize];
+                        }
+                    }
+                }
+                for &f in &frames {
+                    let gen = self.frames.gen[f as usize] as usize - 1;
+                    young.push((0..2).any(|d| gen_from_seq(max_seq - d) == gen));
+                    self.lru_gen_del_folio(f);
+                }
+                for (&f, &y) in frames.iter().zip(&young) {
+                    if y {
+                        self.frames.set(f, PG_ACTIVE);
+                    }
+                    let lru = lru_of(self.frames.flags[f as usize]);
+                    let l = &mut self.lruvecs[lv].lists[lru];
+                    self.frames.push_head(l, f, lru as u8);
+                }
+            }
+        }
+        self.flags.lru_gen = enabled;
+    }
+
     // ---- refaults -------------------------------------------------------------------------
 
     /// `lru_gen_eviction`: the shadow of an evicted folio — the token (min_seq of its type and
@@ -1467,6 +1528,52 @@ mod tests {
         assert_eq!(lg.refaulted[FILE][1], 0);
         reset_ctrl_pos(&mut lg, FILE);
         assert_eq!(lg.avg_total[FILE][1], 100);
+    }
+
+    #[test]
+    fn the_enabled_switch_moves_every_folio_and_back() {
+        let text = r#"
+title = "t"
+[machine]
+ram = "64MiB"
+swap = { device = "d", size = "64MiB" }
+[[devices]]
+name = "d"
+kind = "ssd"
+[[files]]
+name = "f"
+size = "32MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "t"
+program = [
+  { op = "anon", name = "a", size = "48MiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "read", file = "f" },
+  { op = "read", file = "f" },
+]
+[run]
+duration = "5s"
+"#;
+        let scn = crate::scenario::parse(text).unwrap();
+        let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+        sim.run_until(5_000_000_000);
+        let before = sim.lru_sizes();
+        let total = |s: [u64; 6]| s[0] + s[1] + s[2] + s[3];
+        assert!(before[1] + before[3] > 0, "some pages active: {before:?}");
+        sim.set_lru_gen(true);
+        sim.invariants().unwrap();
+        let on = sim.lru_sizes();
+        assert_eq!(total(on), total(before));
+        assert_eq!(on[0] + on[1], before[0] + before[1], "anon stays anon");
+        sim.set_lru_gen(false);
+        sim.invariants().unwrap();
+        let off = sim.lru_sizes();
+        assert_eq!(total(off), total(before));
+        assert_eq!(off[2] + off[3], before[2] + before[3], "file stays file");
     }
 
     #[test]
