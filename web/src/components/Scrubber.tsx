@@ -68,12 +68,15 @@ export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
       <span className="scrub-time" data-testid="scrub-target">
         {formatNs(value)}
       </span>
-      {seek && (
-        <span className="scrub-progress" role="status" data-testid="scrub-progress">
-          {seek.from === 0 ? 'replaying from the start' : 'running on'} to {formatNs(seek.ns)}{' '}
-          <progress max={1} value={done} aria-label={`Replay to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
-        </span>
-      )}
+      {/* The space is kept while no seek runs, so the slider does not jump under the pointer. */}
+      <span className="scrub-progress-box">
+        {seek && (
+          <span className="scrub-progress" role="status" data-testid="scrub-progress">
+            {seek.from === 0 ? 'replaying from the start' : 'running on'} to {formatNs(seek.ns)}{' '}
+            <progress max={1} value={done} aria-label={`Replay to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
+          </span>
+        )}
+      </span>
     </div>
   );
 }
