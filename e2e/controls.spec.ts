@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { applyOverrides } from '../web/src/lib/scenarioText';
+import { encodeLink } from '../web/src/lib/link';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 failOnPageErrors();
@@ -129,10 +130,41 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   expect(await shownRun(other, 0)).toStrictEqual(withFlag);
   await fresh.close();
 
-  // Unticking it again is the variant as written.
+  // Unticking it again is the variant as written; so is "Variant's flags".
   await box.uncheck();
   await expect(page.getByTestId('flags-0-custom')).toHaveCount(0);
   await expect(page.getByTestId('run-0-kernel')).toHaveAttribute('data-custom', 'false');
+  await page.getByTestId('flag-0-refault_scan_anon').check();
+  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.2 + refault_scan_anon on)custom');
+  await page.getByTestId('theme-toggle').click();
+  const panelShot = testInfo.outputPath('flags-panel-dark.png');
+  await page.getByTestId('flags-panel').screenshot({ path: panelShot });
+  await testInfo.attach('flags-panel-dark', { path: panelShot, contentType: 'image/png' });
+  await page.getByTestId('flags-0-restore').click();
+  await expect(page.getByTestId('flags-0-label')).toHaveText('linux-5.2');
+  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.2)');
+});
+
+test('a link naming a flag the engine does not know says so, and the rest of the link still loads', async ({ page }) => {
+  const hash = await encodeLink({
+    scenario: 's000-thrash.toml',
+    knobs: {},
+    edited: null,
+    variants: ['before'],
+    compare: false,
+    speedStep: 10,
+    view: null,
+    timeNs: 0,
+    flags: [{ refault_scan_anon: true, no_such_flag: true }],
+  });
+  await page.goto(`/#${hash}`);
+  const banner = page.getByTestId('link-error');
+  await expect(banner).toContainText('kernel flags this engine does not know: "no_such_flag"');
+  await expect(banner).toContainText('known: refault_scan_anon');
+  // The rest of the link holds: the known flag is applied and the run loads.
+  await ready(page);
+  await expect(page.getByTestId('engine-error')).toHaveCount(0);
+  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.2 + refault_scan_anon on)custom');
 });
 
 test('a capped kernel refusing swappiness 115 is explained beside the knob, per side', async ({ page }, testInfo) => {

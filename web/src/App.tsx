@@ -106,6 +106,16 @@ export function App() {
   // Until the user picks, the engine runs the first variant (no reload when its name arrives).
   const wanted = compare ? (a && b ? [a, b] : []) : variant ? [variant] : [];
   const wantedKey = wanted.join('\u0000');
+  // Flags the engine does not know (from a link) are dropped, with a message naming them.
+  useEffect(() => {
+    if (!state.kernel) return;
+    const known = state.kernel.flags.map((f) => f.name);
+    const unknown = sideFlags.flatMap((o) => Object.keys(o)).filter((n) => !known.includes(n));
+    if (unknown.length === 0) return;
+    const keep = (o: Record<string, boolean>) => Object.fromEntries(Object.entries(o).filter(([n]) => known.includes(n)));
+    setSideFlags([keep(sideFlags[0]), keep(sideFlags[1])]);
+    setLinkError(`This link names kernel flags this engine does not know: ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${known.join(', ')}); they were left out.`);
+  }, [state.kernel, sideFlags]);
   const runFlags = compare ? sideFlags : [sideFlags[0]];
   const flagsKey = JSON.stringify(runFlags);
   useEffect(() => {
