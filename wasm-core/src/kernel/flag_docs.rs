@@ -70,7 +70,10 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
 fn flags_json(f: &Flags) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     for n in FLAG_NAMES {
-        m.insert((*n).to_string(), serde_json::Value::Bool(f.get(n).unwrap_or(false)));
+        m.insert(
+            (*n).to_string(),
+            serde_json::Value::Bool(f.get(n).unwrap_or(false)),
+        );
     }
     serde_json::Value::Object(m)
 }
@@ -108,12 +111,23 @@ mod tests {
     fn every_flag_has_exactly_one_doc_and_every_doc_a_flag() {
         for n in FLAG_NAMES {
             let docs: Vec<_> = FLAG_DOCS.iter().filter(|d| d.name == *n).collect();
-            assert_eq!(docs.len(), 1, "flag {n} needs exactly one entry in FLAG_DOCS");
-            assert!(!docs[0].version.is_empty() && !docs[0].doc.is_empty(), "{n}");
+            assert_eq!(
+                docs.len(),
+                1,
+                "flag {n} needs exactly one entry in FLAG_DOCS"
+            );
+            assert!(
+                !docs[0].version.is_empty() && !docs[0].doc.is_empty(),
+                "{n}"
+            );
             assert!(!docs[0].doc.contains('\n'), "{n}: the doc is one line");
         }
         for d in FLAG_DOCS {
-            assert!(FLAG_NAMES.contains(&d.name), "FLAG_DOCS names an unknown flag {}", d.name);
+            assert!(
+                FLAG_NAMES.contains(&d.name),
+                "FLAG_DOCS names an unknown flag {}",
+                d.name
+            );
         }
     }
 
@@ -133,7 +147,12 @@ mod tests {
         // The two seed presets of 5.7/5.8 differ exactly in io_cost_balance here too.
         let get = |name: &str| presets.iter().find(|j| j["name"] == name).unwrap()["flags"].clone();
         let (a, b) = (get("linux-5.7"), get("linux-5.8"));
-        let differ: Vec<&String> = a.as_object().unwrap().keys().filter(|k| a[*k] != b[*k]).collect();
+        let differ: Vec<&String> = a
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| a[*k] != b[*k])
+            .collect();
         assert_eq!(differ, vec!["io_cost_balance"]);
     }
 }

@@ -39,8 +39,9 @@ pub fn parse_overrides(json: &str) -> Result<BTreeMap<String, bool>, String> {
     if json.trim().is_empty() {
         return Ok(BTreeMap::new());
     }
-    serde_json::from_str(json)
-        .map_err(|e| format!("flag overrides must be a JSON object of flag names to true/false: {e}"))
+    serde_json::from_str(json).map_err(|e| {
+        format!("flag overrides must be a JSON object of flag names to true/false: {e}")
+    })
 }
 
 #[cfg(test)]
@@ -78,12 +79,20 @@ mod tests {
         let mut o = BTreeMap::new();
         o.insert("refault_scan_anonn".to_string(), true);
         let e = with_flag_overrides(&scn, &name, &o).unwrap_err();
-        assert!(e.contains("\"refault_scan_anonn\"") && e.contains("known flags: refault_scan_anon"), "{e}");
+        assert!(
+            e.contains("\"refault_scan_anonn\"") && e.contains("known flags: refault_scan_anon"),
+            "{e}"
+        );
         let e = with_flag_overrides(&scn, "nope", &BTreeMap::new()).unwrap_err();
         assert!(e.contains("\"nope\""), "{e}");
         assert!(parse_overrides("[1]").unwrap_err().contains("JSON object"));
         assert!(parse_overrides("{\"x\": 1}").is_err());
         assert_eq!(parse_overrides("").unwrap().len(), 0);
-        assert_eq!(parse_overrides("{\"io_cost_balance\": false}").unwrap().get("io_cost_balance"), Some(&false));
+        assert_eq!(
+            parse_overrides("{\"io_cost_balance\": false}")
+                .unwrap()
+                .get("io_cost_balance"),
+            Some(&false)
+        );
     }
 }

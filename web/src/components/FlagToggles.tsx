@@ -3,7 +3,7 @@
 // "custom" (e.g. "linux-5.8 + refault_scan_anon off").
 import { useId } from 'react';
 import type { FlagOverrides, KernelInfo, RunInfo } from '../engine/protocol';
-import { kernelLabel, setFlag } from '../lib/flags';
+import { flagsByVersion, kernelLabel, setFlag } from '../lib/flags';
 import './extra.css';
 
 interface Props {
@@ -41,7 +41,7 @@ export function FlagToggles({ kernel, side, run, overrides, onChange, disabled }
         </button>
       </legend>
       <div className="flag-grid">
-        {kernel.flags.map((f) => {
+        {flagsByVersion(kernel).map((f) => {
           const on = !!flags[f.name];
           const changed = f.name in overrides && overrides[f.name] !== base[f.name];
           return (

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, kernel_info } from '../../pkg/reclaim_core.js';
 import type { KernelInfo, RunInfo } from '../engine/protocol';
 import { parseKernelInfo } from '../engine/protocol';
-import { isCustom, kernelLabel, setFlag, swappinessNote } from './flags';
+import { compareVersions, flagsByVersion, isCustom, kernelLabel, setFlag, swappinessNote } from './flags';
 
 let kernel: KernelInfo;
 beforeAll(() => {
@@ -38,6 +38,13 @@ describe('kernel flags in the page', () => {
     expect(setFlag({ x: false }, base, 'x', true)).toEqual({});
     expect(isCustom(run({ flags: base, baseFlags: base, swappiness: { asked: 60, cap: 100, runs: 60 } }))).toBe(false);
     expect(isCustom(run({ flags: { x: false, y: false }, baseFlags: base, swappiness: { asked: 60, cap: 100, runs: 60 } }))).toBe(true);
+  });
+
+  it('orders flags by the kernel version that brought them', () => {
+    expect(['5.10', '2.6.34', '4.11', '3.2', '5.8'].sort(compareVersions)).toEqual(['2.6.34', '3.2', '4.11', '5.8', '5.10']);
+    const sorted = flagsByVersion(kernel);
+    expect(sorted.map((f) => f.name).sort()).toEqual(kernel.flags.map((f) => f.name).sort());
+    for (let i = 1; i < sorted.length; i++) expect(compareVersions(sorted[i - 1]!.version, sorted[i]!.version)).toBeLessThanOrEqual(0);
   });
 
   it('notes a refused swappiness, and only then', () => {

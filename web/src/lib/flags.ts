@@ -46,3 +46,19 @@ export function swappinessNote(label: string, run: RunInfo): string | null {
   if (!s || s.asked <= s.cap) return null;
   return `${label} caps swappiness at ${s.cap}: ${s.asked} refused, runs ${s.runs}`;
 }
+
+/** Kernel versions in numeric order ("2.6.34" < "3.2" < "4.11" < "5.10"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return Number.isNaN(d) ? 0 : d;
+  }
+  return 0;
+}
+
+/** The engine's flags in the order the kernel gained them (stable for equal versions). */
+export function flagsByVersion(kernel: KernelInfo): KernelInfo['flags'] {
+  return [...kernel.flags].sort((x, y) => compareVersions(x.version, y.version));
+}
