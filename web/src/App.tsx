@@ -78,6 +78,7 @@ export function App() {
   const [knobs, setKnobs] = useState<Knobs>({});
   /** Flag overrides of side A (the run, or the first of two) and side B (its compare partner). */
   const [sideFlags, setSideFlags] = useState<SideFlags>(NO_FLAGS);
+  const [flagsOpen, setFlagsOpen] = useState(false);
   /** The scenario text as edited by hand (null: the file as it is). */
   const [edited, setEdited] = useState<string | null>(null);
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
@@ -420,8 +421,10 @@ export function App() {
           />
         }
         flagPanel={
-          state.kernel && ready && (
-            <details className="flags-panel" data-testid="flags-panel">
+          state.kernel &&
+          state.runs.length > 0 && (
+            // Kept mounted (and its open state held here) while a toggle reloads the runs.
+            <details className="flags-panel" data-testid="flags-panel" open={flagsOpen} onToggle={(e) => setFlagsOpen(e.currentTarget.open)}>
               <summary>Kernel flags: override a behaviour of {compare ? 'either run' : 'the run'} (each flag names the kernel version that changed it)</summary>
               <div className="flags-sides">
                 {state.runs.map((run, i) => (
@@ -431,7 +434,7 @@ export function App() {
                     side={i}
                     run={run}
                     overrides={sideFlags[i] ?? {}}
-                    disabled={seeking}
+                    disabled={seeking || !ready}
                     onChange={(o) => setSideFlags((f) => (i === 0 ? [o, f[1]] : [f[0], o]))}
                   />
                 ))}

@@ -5,10 +5,11 @@
 // `parseFromWorker` on the page): a malformed message becomes a ProtocolError,
 // reported as an `error` message, never a crash or a silent hang.
 //
-//   page -> worker   load (scenario text + the variants to run in lockstep),
+//   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports)
-//   worker -> page   ready (engine version), loaded (scenario info and per-run constants),
+//   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
+//                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
 //                    moves, new time-series rows; all typed arrays, transferred),
 //                    reports (the CLI's RunReport JSON per variant), error
@@ -17,7 +18,7 @@
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3; // 3: kernel info in ready, per-run flags in load and RunInfo
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
