@@ -33,9 +33,41 @@ pub fn presets() -> String {
     serde_json::Value::Array(v).to_string()
 }
 
+/// Every behaviour flag (name, kernel version, one-line doc) and every preset's values, as
+/// JSON: the page builds its per-flag toggles from this, never from a list of its own.
+#[wasm_bindgen]
+pub fn kernel_info() -> String {
+    crate::kernel::flag_docs::kernel_info().to_string()
+}
+
 #[wasm_bindgen]
 pub struct WasmSimulation {
     inner: crate::Simulation,
+    /// Flags of the variant as the scenario file writes it (preset + its `flags` table).
+    base_flags: crate::kernel::variant::Flags,
+    /// vm.swappiness as the scenario asked for it (a capped kernel may have refused it).
+    swappiness_asked: u32,
+}
+
+impl WasmSimulation {
+    fn with_flags(
+        scn: &crate::scenario::Scenario,
+        variant: &str,
+        overrides: &std::collections::BTreeMap<String, bool>,
+    ) -> Result<WasmSimulation, JsError> {
+        let spec = scn.variants.iter().find(|v| v.name == variant);
+        let base_flags = match spec {
+            Some(v) => crate::kernel::variant::resolve(&v.preset, &v.flags).map_err(|e| JsError::new(&e))?,
+            None => crate::kernel::variant::Flags::default(), // Simulation::new names the error
+        };
+        let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides).map_err(|e| JsError::new(&e))?;
+        let inner = crate::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
+        Ok(WasmSimulation {
+            inner,
+            base_flags,
+            swappiness_asked: scn.sysctl.swappiness,
+        })
+    }
 }
 
 impl Default for WasmSimulation {
@@ -49,16 +81,46 @@ impl WasmSimulation {
     /// The built-in demo scenario.
     #[wasm_bindgen(constructor)]
     pub fn new() -> WasmSimulation {
+        let inner = crate::Simulation::demo();
         WasmSimulation {
-            inner: crate::Simulation::demo(),
+            base_flags: inner.mm.flags,
+            swappiness_asked: inner.swappiness(),
+            inner,
         }
     }
     /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(text: &str, variant: &str) -> Result<WasmSimulation, JsError> {
         let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
-        let inner = crate::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
-        Ok(WasmSimulation { inner })
+        Self::with_flags(&scn, variant, &Default::default())
+    }
+    /// Like `fromScenario`, with per-run flag overrides `{"flag": bool, …}` (JSON) on top of the
+    /// variant as written; an unknown flag name throws an Error naming it.
+    #[wasm_bindgen(js_name = fromScenarioWithFlags)]
+    pub fn from_scenario_with_flags(text: &str, variant: &str, flags_json: &str) -> Result<WasmSimulation, JsError> {
+        let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let overrides = crate::scenario::overrides::parse_overrides(flags_json).map_err(|e| JsError::new(&e))?;
+        Self::with_flags(&scn, variant, &overrides)
+    }
+    /// The effective flags of this run, `{"flag": bool, …}` (JSON).
+    pub fn flags_json(&self) -> String {
+        crate::kernel::flag_docs::flag_values(&self.inner.mm.flags).to_string()
+    }
+    /// The flags of the variant as the scenario writes it, before per-run overrides (JSON).
+    pub fn base_flags_json(&self) -> String {
+        crate::kernel::flag_docs::flag_values(&self.base_flags).to_string()
+    }
+    /// vm.swappiness as the scenario asked for it; `swappiness()` is what the kernel runs with.
+    pub fn swappiness_asked(&self) -> u32 {
+        self.swappiness_asked
+    }
+    /// The largest vm.swappiness this run's kernel accepts.
+    pub fn swappiness_cap(&self) -> u32 {
+        self.inner.mm.flags.max_swappiness()
+    }
+    /// The vm.swappiness the kernel runs with.
+    pub fn swappiness(&self) -> u32 {
+        self.inner.swappiness()
     }
     /// Advance by `ns` virtual nanoseconds (or to the end of the run).
     pub fn step(&mut self, ns: f64) {

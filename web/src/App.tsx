@@ -18,6 +18,25 @@ import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
 import { applyOverrides, deviceNames, expectTexts, variantNames } from './lib/scenarioText';
 import { SCENARIOS } from './scenarios';
+// Per-flag toggles, the time scrubber, run counters and the refused-swappiness note (issue 6).
+import { FlagToggles } from './components/FlagToggles';
+import { RunCounters } from './components/RunCounters';
+import { Scrubber } from './components/Scrubber';
+import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
+import type { KernelInfo, RunInfo } from './engine/protocol';
+
+/** A seek goes in this many steps at most, so a long replay shows its progress. */
+const SEEK_PARTS = 20;
+
+/** A run's kernel as a title: "linux-5.8 + refault_scan_anon off" and a "custom" mark. */
+function RunKernel({ run, kernel, testId }: { run: RunInfo; kernel: KernelInfo | null; testId: string }) {
+  const custom = isCustom(run);
+  return (
+    <span className="muted" data-testid={testId} data-custom={custom}>
+      ({kernelLabel(kernel, run.preset, run.kernel?.flags)}){custom && <span className="custom-tag run-kernel-custom">custom</span>}
+    </span>
+  );
+}
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
 
@@ -38,6 +57,8 @@ function checkAgainstScenario(s: LinkState): void {
 interface Seek {
   ns: number;
   load: number;
+  /** Virtual time the seek started from (0 for a replay), for its progress. */
+  from: number;
 }
 
 export function App() {
@@ -55,6 +76,9 @@ export function App() {
   const [compare, setCompare] = useState(false);
   const [variantB, setVariantB] = useState<string | null>(null);
   const [knobs, setKnobs] = useState<Knobs>({});
+  /** Flag overrides of side A (the run, or the first of two) and side B (its compare partner). */
+  const [sideFlags, setSideFlags] = useState<SideFlags>(NO_FLAGS);
+  const [flagsOpen, setFlagsOpen] = useState(false);
   /** The scenario text as edited by hand (null: the file as it is). */
   const [edited, setEdited] = useState<string | null>(null);
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
@@ -83,9 +107,21 @@ export function App() {
   // Until the user picks, the engine runs the first variant (no reload when its name arrives).
   const wanted = compare ? (a && b ? [a, b] : []) : variant ? [variant] : [];
   const wantedKey = wanted.join('\u0000');
+  // Flags the engine does not know (from a link) are dropped, with a message naming them.
   useEffect(() => {
-    if (source && boot === 'done') load(source, wantedKey ? wantedKey.split('\u0000') : []);
-  }, [source, wantedKey, load, boot]);
+    if (!state.kernel) return;
+    const known = state.kernel.flags.map((f) => f.name);
+    const unknown = sideFlags.flatMap((o) => Object.keys(o)).filter((n) => !known.includes(n));
+    if (unknown.length === 0) return;
+    const keep = (o: Record<string, boolean>) => Object.fromEntries(Object.entries(o).filter(([n]) => known.includes(n)));
+    setSideFlags([keep(sideFlags[0]), keep(sideFlags[1])]);
+    setLinkError(`This link names kernel flags this engine does not know: ${unknown.map((n) => JSON.stringify(n)).join(', ')} (known: ${known.join(', ')}); they were left out.`);
+  }, [state.kernel, sideFlags]);
+  const runFlags = compare ? sideFlags : [sideFlags[0]];
+  const flagsKey = JSON.stringify(runFlags);
+  useEffect(() => {
+    if (source && boot === 'done') load(source, wantedKey ? wantedKey.split('\u0000') : [], JSON.parse(flagsKey));
+  }, [source, wantedKey, flagsKey, load, boot]);
 
   // Another link pasted into the address bar of an open page: start over from it.
   useEffect(() => {
@@ -112,7 +148,8 @@ export function App() {
         setVariantB(s.variants[1] ?? null);
         setSpeedStep(s.speedStep);
         setLinkView(s.view);
-        if (s.timeNs > 0) setSeek({ ns: s.timeNs, load: 1 });
+        setSideFlags([s.flags?.[0] ?? {}, s.flags?.[1] ?? {}]);
+        if (s.timeNs > 0) setSeek({ ns: s.timeNs, load: 1, from: 0 });
       })
       .catch((e: unknown) => {
         if (live) setLinkError(`This link could not be opened: ${linkErrorText(e)}. Showing the default page instead.`);
@@ -137,15 +174,15 @@ export function App() {
     if (!seek || !ready || state.loads < seek.load) return;
     const now = frames[0]!.nowNs;
     if (finished || now >= seek.ns) setSeek(null);
-    else step(seek.ns - now);
+    else step(Math.min(seek.ns - now, Math.max(1_000_000, Math.ceil((seek.ns - seek.from) / SEEK_PARTS))));
   }, [seek, ready, finished, state.loads, state.seq, frames, step]);
   const seekTo = useCallback(
     (ns: number) => {
       const now = frames[0]?.nowNs ?? 0;
-      if (ns >= now) setSeek({ ns, load: state.loads });
+      if (ns >= now) setSeek({ ns, load: state.loads, from: now });
       else {
         reset();
-        setSeek({ ns, load: state.loads + 1 });
+        setSeek({ ns, load: state.loads + 1, from: 0 });
       }
     },
     [frames, state.loads, reset],
@@ -207,6 +244,14 @@ export function App() {
 
   const nowNs = frames[0]?.nowNs ?? 0;
   const endNs = state.runs[0]?.endNs ?? 0;
+  // The scrubber spans the furthest time reached by this setup (scenario text, variants,
+  // flags); a replay or Reset keeps it, a new setup starts again at 0. Frames of the previous
+  // setup (still shown until its load lands) do not count.
+  const setupKey = `${source?.name}\u0000${source?.text}\u0000${wantedKey}\u0000${flagsKey}`;
+  const furthest = useRef({ key: '', loads: 0, ns: 0 });
+  if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
+  if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
+  const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
   const status = state.phase === 'error' ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   const linkState = (): LinkState => ({
@@ -218,6 +263,7 @@ export function App() {
     speedStep,
     view: embed.embed ? embedView : null,
     timeNs: nowNs,
+    ...(anyFlags(runFlags) ? { flags: runFlags } : {}),
   });
   const makeLink = () => encodeLink(linkState());
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
@@ -280,7 +326,7 @@ export function App() {
               state.runs.map((run, i) => (
                 <article key={run.variant + i} className="run" data-testid={`run-${i}`} data-variant={run.variant}>
                   <h2>
-                    {run.variant} <span className="muted">({run.preset})</span>
+                    {run.variant} <RunKernel run={run} kernel={state.kernel} testId={`run-${i}-kernel`} />
                   </h2>
                   {embedView === 'lru' ? (
                     <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
@@ -330,15 +376,22 @@ export function App() {
           setVariantB(null);
           setKnobs({});
           setEdited(null);
+          setSideFlags(NO_FLAGS);
         }}
         description={file?.description ?? ''}
         variants={variants}
         variant={a}
-        onVariant={setVariant}
+        onVariant={(v) => {
+          setVariant(v);
+          setSideFlags((f) => [{}, f[1]]);
+        }}
         compare={compare}
         onCompare={setCompare}
         variantB={b}
-        onVariantB={setVariantB}
+        onVariantB={(v) => {
+          setVariantB(v);
+          setSideFlags((f) => [f[0], {}]);
+        }}
         ready={ready && !seeking}
         playing={state.playing}
         finished={finished}
@@ -355,6 +408,55 @@ export function App() {
         scenarioText={edited ?? file?.text ?? ''}
         knobs={knobs}
         onKnobs={setKnobs}
+        scrubber={
+          <Scrubber
+            nowNs={nowNs}
+            maxNs={scrubMax}
+            seek={seek && { ns: seek.ns, from: seek.from }}
+            enabled={ready || seeking}
+            onSeek={(ns) => {
+              setPlaying(false);
+              seekTo(ns);
+            }}
+          />
+        }
+        flagPanel={
+          state.kernel &&
+          state.runs.length > 0 && (
+            // Kept mounted (and its open state held here) while a toggle reloads the runs.
+            <details className="flags-panel" data-testid="flags-panel" open={flagsOpen} onToggle={(e) => setFlagsOpen(e.currentTarget.open)}>
+              <summary>Kernel flags: override a behaviour of {compare ? 'either run' : 'the run'} (each flag names the kernel version that changed it)</summary>
+              <div className="flags-sides">
+                {state.runs.map((run, i) => (
+                  <FlagToggles
+                    key={i}
+                    kernel={state.kernel}
+                    side={i}
+                    run={run}
+                    overrides={sideFlags[i] ?? {}}
+                    disabled={seeking || !ready}
+                    onChange={(o) => setSideFlags((f) => (i === 0 ? [o, f[1]] : [f[0], o]))}
+                  />
+                ))}
+              </div>
+            </details>
+          )
+        }
+        swappinessNote={
+          <div className="swappiness-notes" aria-live="polite">
+            {state.runs.map((run, i) => {
+              const note = swappinessNote(kernelLabel(state.kernel, run.preset, run.kernel?.flags), run);
+              return (
+                note && (
+                  <p key={i} className="swappiness-note" data-testid={`swappiness-note-${i}`}>
+                    {state.runs.length > 1 && <strong>{run.variant}: </strong>}
+                    {note}
+                  </p>
+                )
+              );
+            })}
+          </div>
+        }
       />
 
       <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
@@ -367,7 +469,7 @@ export function App() {
             {state.runs.map((run, i) => (
               <article key={run.variant + i} className="run" data-testid={`run-${i}`} data-variant={run.variant}>
                 <h2>
-                  {run.variant} <span className="muted">({run.preset})</span>{' '}
+                  {run.variant} <RunKernel run={run} kernel={state.kernel} testId={`run-${i}-kernel`} />{' '}
                   <span className="muted small" data-testid={`run-${i}-time`}>
                     {formatNs(frames[i]!.nowNs)}
                   </span>
@@ -382,6 +484,7 @@ export function App() {
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                 </div>
+                <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} />
               </article>
             ))}
           </section>
@@ -393,6 +496,11 @@ export function App() {
         </>
       )}
 
+      {anyFlags(runFlags) && (
+        <p className="muted small" data-testid="results-flags-note">
+          The results table runs the scenario&apos;s variants as written; the kernel flag overrides apply to the live runs above.
+        </p>
+      )}
       <ResultsPanel reports={reports} expect={expect} />
     </main>
   );

@@ -1,4 +1,5 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod overrides;
 pub mod parse;
 pub mod schema;
 pub mod units;

@@ -1,6 +1,6 @@
 // The control bar: scenario and variant pickers, compare mode, play / pause /
 // step / reset, speed, progress, and the knobs that rewrite the scenario text.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { VariantInfo } from '../engine/protocol';
 import { formatNs, formatSpeed, SPEED_STEPS } from '../format';
 import { deviceNames, type Overrides } from '../lib/scenarioText';
@@ -39,6 +39,11 @@ interface Props {
   scenarioText: string;
   knobs: Knobs;
   onKnobs(k: Knobs): void;
+  /** Slots filled by the page: the time scrubber, the per-flag toggles, and the note shown
+   *  beside the swappiness knob when a kernel refused the value. */
+  scrubber?: ReactNode;
+  flagPanel?: ReactNode;
+  swappinessNote?: ReactNode;
 }
 
 function VariantSelect({ id, label, variants, value, onChange }: { id: string; label: string; variants: VariantInfo[]; value: string | null; onChange(v: string): void }) {
@@ -124,7 +129,9 @@ export function Controls(p: Props) {
           <progress max={1} value={progress} aria-label="Progress through the run" data-testid="progress" />
         </div>
       </div>
-      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} />
+      {p.scrubber}
+      {p.flagPanel}
+      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} />
       <p className="muted small keys">Keys: Space play/pause · → step · + / − speed · r reset</p>
     </section>
   );
@@ -147,7 +154,7 @@ function KnobSelect(p: { label: string; ariaLabel?: string; testId: string; valu
   );
 }
 
-function KnobsPanel({ text, knobs, onKnobs }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void }) {
+function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void; note?: ReactNode }) {
   const [draft, setDraft] = useState<Knobs>(knobs);
   useEffect(() => setDraft(knobs), [knobs]);
   const devices = deviceNames(text);
@@ -173,6 +180,7 @@ function KnobsPanel({ text, knobs, onKnobs }: { text: string; knobs: Knobs; onKn
         </span>
         <input type="range" min={0} max={200} value={draft.swappiness ?? 60} disabled={draft.swappiness === undefined} onChange={(e) => set({ swappiness: Number(e.target.value) })} aria-label="swappiness" data-testid="knob-swappiness" />
       </label>
+      {note}
       <KnobSelect label="RAM" testId="knob-ram" value={draft.ram} choices={RAM_CHOICES.map((r) => [r, r])} onChange={(v) => set({ ram: v })} />
       <KnobSelect label="swap device" testId="knob-swap-device" value={draft.swapDevice} choices={devices.map((d) => [d, d])} onChange={(v) => set({ swapDevice: v })} />
       <KnobSelect label="file device" testId="knob-file-device" value={draft.fileDevice} choices={devices.map((d) => [d, d])} onChange={(v) => set({ fileDevice: v })} />

@@ -2,7 +2,7 @@
 // and the real scenario files, instantiated synchronously in Node.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { initSync, engine_version, kernel_info, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { parseFromWorker, type FromWorker } from './protocol';
 
@@ -14,7 +14,8 @@ const scenario = { name: 's000-thrash.toml', text: small };
 const realEngine: EngineModule = {
   engineVersion: () => engine_version(),
   scenarioInfo: (t) => scenario_info(t),
-  create: (t, v) => WasmSimulation.fromScenario(t, v),
+  create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
+  kernelInfo: () => kernel_info(),
 };
 
 /** A host recording (and validating) what it posts. */
@@ -137,6 +138,33 @@ describe('EngineHost with the wasm engine', () => {
     expect(posted.at(-1)!.type).toBe('frame');
     await host.handle({ type: 'load', scenario, variants: ['nope'] });
     expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario', message: 'Error: scenario s000-thrash.toml has no variant "nope"' });
+  });
+
+  it('runs each side with its own flag overrides, reports its flags and a refused swappiness', async () => {
+    const { host, posted } = harness();
+    const capped = { name: 's000-thrash.toml', text: small.replace('[machine]', '[sysctl]\nswappiness = 150\n\n[machine]') };
+    await host.handle({ type: 'load', scenario: capped, variants: ['after', 'after'], flags: [{ refault_scan_anon: false }, { io_cost_balance: true }] });
+    const ready = all(posted, 'ready')[0]!;
+    expect(ready.kernel!.presets.map((p) => p.name)).toContain('linux-5.3');
+    const [loaded] = all(posted, 'loaded');
+    const [a, b] = loaded!.runs.map((r) => r.kernel!);
+    expect(a!.baseFlags.refault_scan_anon).toBe(true); // linux-5.3 as written
+    expect(a!.flags).toEqual({ ...a!.baseFlags, refault_scan_anon: false });
+    expect(b!.flags).toEqual({ ...b!.baseFlags, io_cost_balance: true });
+    // linux-5.3 refuses 150 and keeps the default; with io_cost_balance the cap is 200.
+    expect(a!.swappiness).toEqual({ asked: 150, cap: 100, runs: 60 });
+    expect(b!.swappiness).toEqual({ asked: 150, cap: 200, runs: 150 });
+    // The overrides change what the engine does: side A is the "before" kernel of S000.
+    await host.handle({ type: 'step', ns: 2_000_000_000 });
+    const ref = WasmSimulation.fromScenario(capped.text, 'before');
+    ref.step(2_000_000_000);
+    const last = all(posted, 'frame').at(-1)!;
+    expect([...last.runs[0]!.counters]).toEqual([...ref.counter_values()]);
+    ref.free();
+    // An unknown flag is a scenario error naming it.
+    await host.handle({ type: 'load', scenario, variants: ['after'], flags: [{ refault_scan_anonn: true }] });
+    expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });
+    expect(posted.at(-1)!.type === 'error' && (posted.at(-1) as { message: string }).message).toMatch(/unknown kernel flag "refault_scan_anonn"/);
   });
 
   it('reports a malformed message as a protocol error and stepping before a load as an engine error', async () => {

@@ -10,7 +10,9 @@ import {
   encodeFrame,
   parseToWorker,
   PROTOCOL_VERSION,
+  type FlagOverrides,
   type FromWorker,
+  type KernelInfo,
   type RunFrame,
   type RunInfo,
   type ScenarioSource,
@@ -39,6 +41,13 @@ export interface EngineSimulation {
   set_move_trace(capacity: number): void;
   drain_moves(): Float64Array;
   run_to_end_json(): string;
+  /** The run's effective flags and the variant's as written, JSON {name: bool}. */
+  flags_json(): string;
+  base_flags_json(): string;
+  /** vm.swappiness asked for, the kernel's cap, and what it runs with. */
+  swappiness_asked(): number;
+  swappiness_cap(): number;
+  swappiness(): number;
   free(): void;
 }
 
@@ -46,8 +55,11 @@ export interface EngineModule {
   engineVersion(): string;
   /** JSON {title, description, variants: [{name, preset}]}; throws on a bad scenario. */
   scenarioInfo(text: string): string;
-  /** A new simulation of `variant` of the scenario text; throws on a bad scenario. */
-  create(text: string, variant: string): EngineSimulation;
+  /** A new simulation of `variant` of the scenario text, with flag overrides on top of the
+   *  variant; throws on a bad scenario or an unknown flag. */
+  create(text: string, variant: string, flags?: FlagOverrides): EngineSimulation;
+  /** JSON KernelInfo: every flag with its version and doc, every preset's values. */
+  kernelInfo?(): string;
 }
 
 export interface HostDeps {
@@ -82,7 +94,9 @@ export class EngineHost {
     this.ready ??= this.deps.load().then(
       (engine) => {
         this.engine = engine;
-        this.deps.post({ type: 'ready', protocol: PROTOCOL_VERSION, engineVersion: engine.engineVersion() });
+        const ready: Extract<FromWorker, { type: 'ready' }> = { type: 'ready', protocol: PROTOCOL_VERSION, engineVersion: engine.engineVersion() };
+        if (engine.kernelInfo) ready.kernel = JSON.parse(engine.kernelInfo()) as KernelInfo;
+        this.deps.post(ready);
         return true;
       },
       (err: unknown) => {
@@ -117,7 +131,7 @@ export class EngineHost {
   private dispatch(msg: ToWorker): void {
     switch (msg.type) {
       case 'load':
-        this.load(msg.scenario, msg.variants);
+        this.load(msg.scenario, msg.variants, msg.flags ?? []);
         return;
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
@@ -140,16 +154,16 @@ export class EngineHost {
     }
   }
 
-  private load(scenario: ScenarioSource, wanted: string[]): void {
+  private load(scenario: ScenarioSource, wanted: string[], flags: FlagOverrides[]): void {
     const info = this.parse(scenario);
     if (!info) return;
     const names = wanted.length > 0 ? wanted : info.variants.slice(0, 1).map((v) => v.name);
     const runs: Run[] = [];
     try {
-      for (const name of names) {
+      for (const [i, name] of names.entries()) {
         const variant = info.variants.find((v) => v.name === name);
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
-        const sim = this.engine!.create(scenario.text, name);
+        const sim = this.engine!.create(scenario.text, name, flags[i] ?? {});
         sim.set_move_trace(MOVE_CAPACITY);
         const frames = Math.round((sim.lru_sizes().reduce((a, b) => a + b, 0)) / sim.scale());
         runs.push({
@@ -162,6 +176,11 @@ export class EngineHost {
             frames,
             endNs: sim.end_ns(),
             spaceNames: sim.space_names(),
+            kernel: {
+              flags: JSON.parse(sim.flags_json()) as FlagOverrides,
+              baseFlags: JSON.parse(sim.base_flags_json()) as FlagOverrides,
+              swappiness: { asked: sim.swappiness_asked(), cap: sim.swappiness_cap(), runs: sim.swappiness() },
+            },
           },
         });
       }

@@ -34,6 +34,8 @@ function frame(over: Partial<RunFrame> = {}): RunFrame {
 describe('parseToWorker (messages the worker accepts)', () => {
   it('accepts every well-formed message', () => {
     expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'] })).toEqual({ type: 'load', scenario, variants: ['a', 'b'] });
+    const flags = [{ io_cost_balance: false }, {}];
+    expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'], flags })).toEqual({ type: 'load', scenario, variants: ['a', 'b'], flags });
     expect(parseToWorker({ type: 'step', ns: MAX_STEP_NS })).toEqual({ type: 'step', ns: MAX_STEP_NS });
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
   });
@@ -53,6 +55,9 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['a scenario without text', { type: 'load', scenario: { name: 'x' }, variants: [] }, /missing 'text'/],
     ['variants that are not strings', { type: 'load', scenario, variants: [1] }, /array of strings/],
     ['too many variants', { type: 'load', scenario, variants: ['a', 'b', 'c', 'd', 'e'] }, /at most 4/],
+    ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
+    ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
+    ['a malformed flag name', { type: 'load', scenario, variants: [], flags: [{ 'x y': true }] }, /malformed flag name "x y"/],
   ])('rejects %s', (_what, data, message) => {
     expect(() => parseToWorker(data)).toThrow(ProtocolError);
     expect(() => parseToWorker(data)).toThrow(message);

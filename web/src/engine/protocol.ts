@@ -5,10 +5,11 @@
 // `parseFromWorker` on the page): a malformed message becomes a ProtocolError,
 // reported as an `error` message, never a crash or a silent hang.
 //
-//   page -> worker   load (scenario text + the variants to run in lockstep),
+//   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports)
-//   worker -> page   ready (engine version), loaded (scenario info and per-run constants),
+//   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
+//                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
 //                    moves, new time-series rows; all typed arrays, transferred),
 //                    reports (the CLI's RunReport JSON per variant), error
@@ -17,7 +18,7 @@
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3; // 3: kernel info in ready, per-run flags in load and RunInfo
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -33,8 +34,9 @@ export interface ScenarioSource {
 }
 
 export type ToWorker =
-  /** Replace the runs with new ones: `variants` of this scenario (empty: its first variant), at t=0. */
-  | { type: 'load'; scenario: ScenarioSource; variants: string[] }
+  /** Replace the runs with new ones: `variants` of this scenario (empty: its first variant), at t=0.
+   *  `flags[i]` (optional) overrides behaviour flags of run i on top of its variant. */
+  | { type: 'load'; scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[] }
   /** Advance every run `ns` of virtual time (runs that finished stay put), then send a frame. */
   | { type: 'step'; ns: number }
   /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
@@ -43,6 +45,25 @@ export type ToWorker =
 // ---------------------------------------------------------------- worker -> page
 
 export type ErrorPhase = 'init' | 'protocol' | 'engine' | 'scenario';
+
+/** Behaviour flag overrides of one run: flag name -> on/off (names as the engine exports them). */
+export type FlagOverrides = Record<string, boolean>;
+
+/** What the engine says about its kernels (wasm `kernel_info`): flags and preset values. */
+export interface KernelInfo {
+  flags: { name: string; version: string; doc: string }[];
+  presets: { name: string; description: string; flags: FlagOverrides }[];
+}
+
+/** The kernel of one run: its flags and what became of the swappiness the scenario asked for. */
+export interface RunKernel {
+  /** Effective flags of the run (variant + overrides). */
+  flags: FlagOverrides;
+  /** Flags of the variant as the scenario writes it. */
+  baseFlags: FlagOverrides;
+  /** vm.swappiness asked for, the kernel's cap, and what it runs with (a capped kernel refuses more). */
+  swappiness: { asked: number; cap: number; runs: number };
+}
 
 export interface VariantInfo {
   name: string;
@@ -59,6 +80,7 @@ export interface RunInfo {
   frames: number;
   endNs: number;
   spaceNames: string[];
+  kernel?: RunKernel;
 }
 
 /** The state of one run after a step. Sizes and counters in pages unless noted. */
@@ -93,7 +115,7 @@ export interface RunFrame {
 
 export type FromWorker =
   /** The wasm engine is loaded. */
-  | { type: 'ready'; protocol: number; engineVersion: string }
+  | { type: 'ready'; protocol: number; engineVersion: string; kernel?: KernelInfo }
   /** A scenario is loaded; `counterNames[i]` names `counters[i]` of every frame. */
   | {
       type: 'loaded';
@@ -204,10 +226,16 @@ export function parseToWorker(data: unknown): ToWorker {
   const m = envelope(data);
   switch (m.type) {
     case 'load': {
-      onlyKeys(m, ['type', 'scenario', 'variants']);
+      onlyKeys(m, ['type', 'scenario', 'variants', 'flags']);
       const variants = strings(m, 'variants');
       if (variants.length > MAX_RUNS) throw new ProtocolError(`at most ${MAX_RUNS} variants run in lockstep, got ${variants.length}`);
-      return { type: 'load', scenario: parseScenario(field(m, 'scenario')), variants };
+      const load: Extract<ToWorker, { type: 'load' }> = { type: 'load', scenario: parseScenario(field(m, 'scenario')), variants };
+      if ('flags' in m) {
+        const flags = m.flags;
+        if (!Array.isArray(flags) || flags.length > MAX_RUNS) throw new ProtocolError(`'flags' must be an array of at most ${MAX_RUNS} objects`);
+        load.flags = flags.map((f: unknown, i) => parseFlagMap(f, `flags[${i}]`));
+      }
+      return load;
     }
     case 'step':
       onlyKeys(m, ['type', 'ns']);
@@ -224,14 +252,62 @@ const BIG = Number.MAX_SAFE_INTEGER;
 
 function parseRunInfo(v: unknown): RunInfo {
   if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames']);
-  return {
+  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel']);
+  const info: RunInfo = {
     variant: str(v, 'variant'),
     preset: str(v, 'preset'),
     scale: num(v, 'scale', 1, BIG, true),
     frames: num(v, 'frames', 0, BIG, true),
     endNs: num(v, 'endNs', 0, Number.MAX_VALUE),
     spaceNames: strings(v, 'spaceNames'),
+  };
+  if ('kernel' in v) info.kernel = parseRunKernel(v.kernel);
+  return info;
+}
+
+/** flag name -> boolean; names are short identifiers. */
+export function parseFlagMap(v: unknown, key: string): FlagOverrides {
+  if (!isObj(v)) throw new ProtocolError(`'${key}' must be an object of flag names to true/false, got ${describe(v)}`);
+  const out: FlagOverrides = {};
+  for (const [name, on] of Object.entries(v)) {
+    if (!/^[a-z0-9_]{1,64}$/.test(name)) throw new ProtocolError(`'${key}' has a malformed flag name ${describe(name)}`);
+    if (typeof on !== 'boolean') throw new ProtocolError(`'${key}.${name}' must be true or false, got ${describe(on)}`);
+    out[name] = on;
+  }
+  return out;
+}
+
+function parseRunKernel(v: unknown): RunKernel {
+  if (!isObj(v)) throw new ProtocolError(`'kernel' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['flags', 'baseFlags', 'swappiness']);
+  const sw = field(v, 'swappiness');
+  if (!isObj(sw)) throw new ProtocolError(`'swappiness' must be an object {asked, cap, runs}, got ${describe(sw)}`);
+  onlyKeys(sw, ['asked', 'cap', 'runs']);
+  return {
+    flags: parseFlagMap(field(v, 'flags'), 'flags'),
+    baseFlags: parseFlagMap(field(v, 'baseFlags'), 'baseFlags'),
+    swappiness: { asked: num(sw, 'asked', 0, BIG, true), cap: num(sw, 'cap', 0, BIG, true), runs: num(sw, 'runs', 0, BIG, true) },
+  };
+}
+
+/** The engine's kernel description (flags with version and doc, presets with values). */
+export function parseKernelInfo(v: unknown): KernelInfo {
+  if (!isObj(v)) throw new ProtocolError(`'kernel' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['flags', 'presets']);
+  const flags = field(v, 'flags');
+  const presets = field(v, 'presets');
+  if (!Array.isArray(flags) || !Array.isArray(presets)) throw new ProtocolError("'kernel' must hold arrays 'flags' and 'presets'");
+  return {
+    flags: flags.map((f: unknown) => {
+      if (!isObj(f)) throw new ProtocolError('each kernel flag must be an object {name, version, doc}');
+      onlyKeys(f, ['name', 'version', 'doc']);
+      return { name: str(f, 'name'), version: str(f, 'version'), doc: str(f, 'doc') };
+    }),
+    presets: presets.map((p: unknown) => {
+      if (!isObj(p)) throw new ProtocolError('each kernel preset must be an object {name, description, flags}');
+      onlyKeys(p, ['name', 'description', 'flags']);
+      return { name: str(p, 'name'), description: str(p, 'description'), flags: parseFlagMap(field(p, 'flags'), 'flags') };
+    }),
   };
 }
 
@@ -268,12 +344,14 @@ export function parseFromWorker(data: unknown): FromWorker {
   const m = envelope(data);
   switch (m.type) {
     case 'ready': {
-      onlyKeys(m, ['type', 'protocol', 'engineVersion']);
+      onlyKeys(m, ['type', 'protocol', 'engineVersion', 'kernel']);
       const protocol = num(m, 'protocol', 0, BIG, true);
       if (protocol !== PROTOCOL_VERSION) {
         throw new ProtocolError(`engine worker speaks protocol ${protocol}, the page speaks ${PROTOCOL_VERSION}`);
       }
-      return { type: 'ready', protocol, engineVersion: str(m, 'engineVersion') };
+      const ready: Extract<FromWorker, { type: 'ready' }> = { type: 'ready', protocol, engineVersion: str(m, 'engineVersion') };
+      if ('kernel' in m) ready.kernel = parseKernelInfo(m.kernel);
+      return ready;
     }
     case 'loaded': {
       onlyKeys(m, ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'seriesWidth', 'runs']);

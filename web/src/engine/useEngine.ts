@@ -4,7 +4,7 @@
 // and the next one only after the frame came back.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
-import { MAX_STEP_NS, type FromWorker, type RunFrame, type ScenarioSource } from './protocol';
+import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource } from './protocol';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
@@ -12,6 +12,8 @@ type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenar
 export interface EngineState extends LoadedInfo {
   phase: 'loading' | 'ready' | 'error';
   engineVersion: string | null;
+  /** The engine's flags and presets (for the per-flag toggles); null until it has loaded. */
+  kernel: KernelInfo | null;
   /** The last non-fatal error (bad scenario text…), shown until the next load. */
   error: string | null;
   scenario: string | null;
@@ -27,6 +29,7 @@ export interface EngineState extends LoadedInfo {
 export const initialState: EngineState = {
   phase: 'loading',
   engineVersion: null,
+  kernel: null,
   error: null,
   scenario: null,
   title: '',
@@ -69,7 +72,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
   const msg = action.msg;
   switch (msg.type) {
     case 'ready':
-      return { ...state, engineVersion: msg.engineVersion };
+      return { ...state, engineVersion: msg.engineVersion, kernel: msg.kernel ?? null };
     case 'loaded':
       return {
         ...state,
@@ -114,7 +117,7 @@ export function useEngine() {
   const waiting = useRef(false);
   const lastWall = useRef(0);
   const raf = useRef(0);
-  const lastLoad = useRef<{ scenario: ScenarioSource; variants: string[] } | null>(null);
+  const lastLoad = useRef<{ scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[] } | null>(null);
 
   const tick = useCallback((now: number) => {
     raf.current = 0;
@@ -154,12 +157,14 @@ export function useEngine() {
     };
   }, [schedule]);
 
-  const load = useCallback((scenario: ScenarioSource, variants: string[]) => {
+  const load = useCallback((scenario: ScenarioSource, variants: string[], flags?: FlagOverrides[]) => {
     playing.current = false;
     waiting.current = false;
-    lastLoad.current = { scenario, variants };
+    // Per-run flag overrides travel only when there are some (a plain load stays as it was).
+    const hasFlags = !!flags && flags.some((f) => Object.keys(f).length > 0);
+    lastLoad.current = hasFlags ? { scenario, variants, flags } : { scenario, variants };
     dispatch({ type: 'loading' });
-    client.current?.send({ type: 'load', scenario, variants });
+    client.current?.send({ type: 'load', ...lastLoad.current });
   }, []);
 
   const setPlaying = useCallback(
@@ -185,7 +190,7 @@ export function useEngine() {
   }, []);
 
   const reset = useCallback(() => {
-    if (lastLoad.current) load(lastLoad.current.scenario, lastLoad.current.variants);
+    if (lastLoad.current) load(lastLoad.current.scenario, lastLoad.current.variants, lastLoad.current.flags);
   }, [load]);
 
   return { state, load, setPlaying, step, setSpeed, reset };

@@ -46,6 +46,14 @@ describe('link codec', () => {
     expect(await decodeLink(`#${hash}`, SCENARIOS)).toStrictEqual(state);
   });
 
+  it('round-trips per-run flag overrides (an optional v1 field), and drops empty ones', async () => {
+    const withFlags: LinkState = { ...state, variants: ['before', 'after'], compare: true, flags: [{ refault_scan_anon: false }, { io_cost_balance: true, rotation_cost: false }] };
+    const hash = await encodeLink(withFlags);
+    expect(hash).toMatch(/^v1=/);
+    expect(await decodeLink(hash, SCENARIOS)).toStrictEqual(withFlags);
+    expect(await decodeLink(await encodeLink({ ...state, flags: [{}, {}] }), SCENARIOS)).toStrictEqual(state);
+  });
+
   it('base64url round-trips every length', () => {
     for (let n = 0; n < 40; n++) {
       const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 255);
@@ -128,6 +136,10 @@ describe('link codec', () => {
     expect(await bad({ ...base, c: true })).toMatch(/compare mode must name two variants/);
     expect(await bad({ ...base, k: { ram: '2 lots' } })).toMatch(/RAM must be a size/);
     expect(await bad([1, 2])).toMatch(/not an object/);
+    expect(await bad({ ...base, f: { x: true } })).toMatch(/flag overrides must be a list of at most 1/);
+    expect(await bad({ ...base, f: [{}, {}] })).toMatch(/at most 1 \(one per variant\)/);
+    expect(await bad({ ...base, f: [{ 'Bad Name': true }] })).toMatch(/malformed kernel flag "Bad Name"/);
+    expect(await bad({ ...base, f: [{ io_cost_balance: 'yes' }] })).toMatch(/kernel flag io_cost_balance must be true or false, got "yes"/);
     const { t: _t, ...noTime } = base;
     expect(await bad(noTime)).toMatch(/missing its 't' field/);
   });

@@ -33,7 +33,12 @@ export interface LinkState {
   view: View | null;
   /** Virtual time position (ns). */
   timeNs: number;
+  /** Behaviour flag overrides per run (side A, side B), when any; absent otherwise. */
+  flags?: FlagOverrides[];
 }
+
+/** Flag name -> on/off, as the engine names its flags. */
+export type FlagOverrides = Record<string, boolean>;
 
 export const CURRENT_VERSION = 1;
 /** Longest link payload accepted (characters); anything longer is refused before decoding. */
@@ -132,7 +137,9 @@ async function inflate(bytes: Uint8Array): Promise<string> {
 
 // ---------------------------------------------------------------- v1 wire shape
 
-/** Version 1 as written in links (short keys). Frozen: never change it, add a v2 instead. */
+/** Version 1 as written in links (short keys). Frozen: what a v1 link decodes to never changes;
+ *  only optional fields may be added (`f`), so every older v1 link keeps its meaning. Anything
+ *  else is a v2. */
 export interface LinkV1 {
   /** scenario file name */
   s: string;
@@ -150,6 +157,8 @@ export interface LinkV1 {
   t: number;
   /** embed view */
   w?: View;
+  /** flag overrides per run (added after the frozen fixture; optional) */
+  f?: FlagOverrides[];
 }
 
 type Obj = Record<string, unknown>;
@@ -191,7 +200,7 @@ function parseKnobs(v: unknown): Overrides {
 /** Validate a decoded v1 payload. */
 export function parseV1(v: unknown): LinkV1 {
   if (!isObj(v)) throw new LinkError('the link does not hold a page state (not an object)');
-  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w'], '');
+  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w', 'f'], '');
   for (const key of ['s', 'v', 'c', 'sp', 't']) if (!(key in v)) throw new LinkError(`the link is missing its '${key}' field`);
   const out: LinkV1 = {
     s: shortStr(v.s, 'scenario name'),
@@ -214,7 +223,24 @@ export function parseV1(v: unknown): LinkV1 {
     if (!VIEWS.includes(v.w as View)) throw new LinkError(`the link names an unknown view ${JSON.stringify(v.w)} (known: ${VIEWS.join(', ')})`);
     out.w = v.w as View;
   }
+  if (v.f !== undefined) out.f = parseFlags(v.f, Math.max(1, out.v.length));
   return out;
+}
+
+/** Per-run flag overrides: at most one object per run, short flag names, true/false values.
+ *  Whether the engine knows a name is for the engine to say (it names an unknown flag). */
+function parseFlags(v: unknown, runs: number): FlagOverrides[] {
+  if (!Array.isArray(v) || v.length > runs) throw new LinkError(`the link's flag overrides must be a list of at most ${runs} (one per variant)`);
+  return v.map((o, i) => {
+    if (!isObj(o)) throw new LinkError(`the link's flag overrides of run ${i + 1} must be an object`);
+    const out: FlagOverrides = {};
+    for (const [name, on] of Object.entries(o)) {
+      if (!/^[a-z0-9_]{1,64}$/.test(name)) throw new LinkError(`the link names a malformed kernel flag ${JSON.stringify(name.slice(0, 70))}`);
+      if (typeof on !== 'boolean') throw new LinkError(`the link's kernel flag ${name} must be true or false, got ${JSON.stringify(on)}`);
+      out[name] = on;
+    }
+    return out;
+  });
 }
 
 /** v1 -> the current shape. */
@@ -228,6 +254,8 @@ export function migrateV1(v: LinkV1): LinkState {
     speedStep: v.sp,
     view: v.w ?? null,
     timeNs: v.t,
+    // Only when present, so that links without overrides decode exactly as before.
+    ...(v.f && v.f.some((o) => Object.keys(o).length > 0) ? { flags: v.f } : {}),
   };
 }
 
@@ -237,6 +265,7 @@ export function toV1(s: LinkState): LinkV1 {
   if (Object.keys(s.knobs).length > 0) out.k = s.knobs;
   if (s.edited !== null) out.x = s.edited;
   if (s.view) out.w = s.view;
+  if (s.flags && s.flags.some((o) => Object.keys(o).length > 0)) out.f = s.flags;
   return out;
 }
 
