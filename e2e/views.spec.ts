@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
+import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const scenarioDir = new URL('../scenarios/', import.meta.url);
@@ -223,10 +224,8 @@ test('dark theme and a large screen', async ({ page }, testInfo) => {
 test("bad scenario text shows the engine's line-numbered message, and the page keeps working", async ({ page }, testInfo) => {
   await page.goto('/');
   await ready(page);
-  await page.getByText('Scenario text').click();
-  const area = page.getByTestId('scenario-text');
-  const text = await area.inputValue();
-  await area.fill(text.replace('ram = "2GiB"', 'ram = "lots"'));
+  await openEditor(page);
+  await setEditorText(page, scenarioFile('s000-thrash.toml').replace('ram = "2GiB"', 'ram = "lots"'));
   await page.getByTestId('scenario-text-apply').click();
   const alert = page.getByTestId('engine-error');
   await expect(alert).toContainText('The scenario could not be loaded');

@@ -11,7 +11,7 @@ pub fn engine_version() -> String {
 }
 
 /// Parse and validate scenario text; returns JSON `{title, description, variants: [{name,
-/// preset}], lesson: [{at_ns, caption, pause, highlight}]}` (highlight: a view name or null)
+/// preset}], lesson: [{atNs, caption, pause, highlight}]}` (highlight: a view name or null)
 /// or throws an Error whose message names the line and what is wrong.
 #[wasm_bindgen]
 pub fn scenario_info(text: &str) -> Result<String, JsError> {
@@ -35,7 +35,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
         .iter()
         .map(|s| {
             serde_json::json!({
-                "at_ns": s.at.ns() as f64,
+                "atNs": s.at.ns() as f64,
                 "caption": s.caption.trim(),
                 "pause": s.pause,
                 "highlight": s.highlight.map(|v| v.name()),

@@ -2,7 +2,7 @@
 // and the real scenario files, instantiated synchronously in Node.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { initSync, engine_version, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { parseFromWorker, type FromWorker } from './protocol';
 
@@ -14,6 +14,7 @@ const scenario = { name: 's000-thrash.toml', text: small };
 const realEngine: EngineModule = {
   engineVersion: () => engine_version(),
   scenarioInfo: (t) => scenario_info(t),
+  scenarioCheck: (t) => scenario_check(t),
   create: (t, v) => WasmSimulation.fromScenario(t, v),
 };
 

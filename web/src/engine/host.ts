@@ -17,6 +17,7 @@ import {
   type ToWorker,
   type VariantInfo,
 } from './protocol';
+import { parseLessonSteps } from '../lib/lesson';
 
 /** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
 export interface EngineSimulation {
@@ -44,8 +45,10 @@ export interface EngineSimulation {
 
 export interface EngineModule {
   engineVersion(): string;
-  /** JSON {title, description, variants: [{name, preset}]}; throws on a bad scenario. */
+  /** JSON {title, description, variants: [{name, preset}], lesson: [...]}; throws on a bad scenario. */
   scenarioInfo(text: string): string;
+  /** JSON null for valid scenario text, else {line, column, field, message}; never throws. */
+  scenarioCheck(text: string): string;
   /** A new simulation of `variant` of the scenario text; throws on a bad scenario. */
   create(text: string, variant: string): EngineSimulation;
 }
@@ -127,11 +130,14 @@ export class EngineHost {
       case 'report':
         this.report(msg.scenario);
         return;
+      case 'check':
+        this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
+        return;
     }
   }
 
   /** Parse the scenario; a bad one is a `scenario` error and keeps the current runs. */
-  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[] } | null {
+  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[]; lesson: unknown } | null {
     try {
       return JSON.parse(this.engine!.scenarioInfo(scenario.text));
     } catch (err) {
@@ -183,6 +189,7 @@ export class EngineHost {
       counterNames: first.counter_names(),
       seriesWidth: first.series_width(),
       runs: runs.map((r) => r.info),
+      lesson: parseLessonSteps(info.lesson),
     });
     this.sendFrame();
   }

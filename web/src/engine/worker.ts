@@ -1,5 +1,5 @@
 // The engine worker: loads the wasm engine and hands every message to EngineHost.
-import init, { engine_version, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import init, { engine_version, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
@@ -17,6 +17,7 @@ const host = new EngineHost({
     return {
       engineVersion: () => engine_version(),
       scenarioInfo: (text) => scenario_info(text),
+      scenarioCheck: (text) => scenario_check(text),
       create: (text, variant) => WasmSimulation.fromScenario(text, variant),
     };
   },
