@@ -117,18 +117,31 @@ test('an invalid scenario in the editor shows its error inline at the right line
   await shot(page, testInfo, 'editor-inline-error');
 
   // A lesson step naming a view that does not exist, at the end of the file.
-  const lessonBad = `${file}\n[[lesson]]\nat = "1s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
+  // (S000 has five steps; this sixth one comes after them.)
+  const lessonBad = `${file}\n[[lesson]]\nat = "10s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
   const lessonLine = lineOf(lessonBad, 'highlight = "lruview"');
   await setEditorText(page, lessonBad);
   await expect(problem).toHaveAttribute('data-line', String(lessonLine));
-  await expect(problem).toContainText('lesson[0].highlight');
+  await expect(problem).toContainText('lesson[5].highlight');
   expect(await markerLine(page)).toBe(lessonLine);
+
+  // The dark theme colours the editor too.
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('scenario-problem-go').click();
+  await shot(page, testInfo, 'editor-inline-error-dark');
+  // Keyboard: a space typed in the editor is text, not play/pause; Tab leaves the editor.
+  await page.getByTestId('scenario-text').press('End');
+  await page.keyboard.type(' ');
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('.cm-editor'))).toBe(false);
 
   // Fixed text: no marker; Ctrl+Enter runs it, and its lesson appears.
   await setEditorText(page, lessonBad.replace('"lruview"', '"balance"'));
   await expect(problem).toHaveText('The scenario is valid.');
   await expect(page.locator('.cm-lint-marker-error')).toHaveCount(0);
   await page.getByTestId('scenario-text').press('Control+Enter');
-  await expect(page.getByTestId('lesson-progress')).toHaveText(/^1 step ·/, { timeout: 20_000 });
+  await expect(page.getByTestId('lesson-progress')).toHaveText(/^6 steps ·/, { timeout: 20_000 });
   await expect(page.getByText('(edited)')).toBeVisible();
 });

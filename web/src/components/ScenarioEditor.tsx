@@ -72,6 +72,7 @@ export function ScenarioEditor({ original, edited, onApply }: Props) {
           keymap.of([{ key: 'Mod-Enter', run: () => (apply.current(), true) }, ...defaultKeymap, ...historyKeymap]),
           StreamLanguage.define(toml),
           syntaxHighlighting(classHighlighter),
+          EditorView.lineWrapping, // long captions stay readable
           lintGutter(),
           lint,
           EditorView.contentAttributes.of({ 'aria-label': 'Scenario text (TOML); Ctrl+Enter runs it', 'data-testid': 'scenario-text' }),
