@@ -53,13 +53,16 @@ test('a lesson advances its captions while playing, pauses where a step says so,
   await expect(lesson).toHaveAttribute('data-step', '5');
   await expect(page.locator('html')).toHaveAttribute('data-lesson-highlight', 'charts');
   await expect(page.locator('.charts').first()).toHaveCSS('outline-style', 'solid');
+  await expect(page.locator('.charts').first()).not.toBeInViewport(); // below the fold at 1280x720
+  await page.getByTestId('lesson-show').click(); // brings the outlined view into sight
+  await expect(page.locator('.charts').first()).toBeInViewport();
   await expect(page.getByTestId('lesson-next')).toBeDisabled();
   await page.getByTestId('lesson-prev').click();
   await expect(lesson).toHaveAttribute('data-step', '4');
   await expect(page.getByTestId('virtual-time')).toHaveText('1.300 s');
 });
 
-test('a lesson shows in embed mode, and its next button works there', async ({ page }) => {
+test('a lesson shows in embed mode, and its next button works there', async ({ page }, testInfo) => {
   await page.goto('/');
   await ready(page);
   await page.getByTestId('scenario-select').selectOption(LESSON);
@@ -73,6 +76,8 @@ test('a lesson shows in embed mode, and its next button works there', async ({ p
   await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '1');
   await expect(page.getByTestId('lesson-caption')).toContainText('two lists');
   await expect(page.getByTestId('virtual-time')).toHaveText('50.000 ms');
+  await expect(page.locator('.lru-view').first()).toHaveCSS('outline-style', 'solid');
+  await shot(page, testInfo, 'lesson-embed');
 });
 
 /** The line number shown in the gutter row of the editor's lint marker. */

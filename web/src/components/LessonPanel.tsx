@@ -17,6 +17,15 @@ interface Props {
   compact?: boolean;
 }
 
+/** The root element of each view a step can point at (the selectors of lesson.css). */
+const VIEW_SELECTORS: Record<string, string> = {
+  lru: '.lru-view',
+  balance: '.balance',
+  charts: '.charts',
+  diff: '.diff',
+  results: '.results',
+};
+
 const VIEW_NAMES: Record<string, string> = {
   lru: 'the LRU lists',
   balance: 'the balance view',
@@ -68,7 +77,19 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }:
       </p>
       {step && (highlight || step.pause) && (
         <p className="muted small lesson-note" data-testid="lesson-note">
-          {highlight && <>Look at {VIEW_NAMES[highlight]} (outlined). </>}
+          {highlight && (
+            <>
+              Look at {VIEW_NAMES[highlight]} (outlined){' '}
+              <button
+                type="button"
+                className="ghost lesson-show"
+                onClick={() => document.querySelector(VIEW_SELECTORS[highlight]!)?.scrollIntoView({ block: 'center', behavior: 'smooth' })}
+                data-testid="lesson-show"
+              >
+                Show
+              </button>{' '}
+            </>
+          )}
           {step.pause && nowNs === step.atNs && <>Paused here: press Play to go on.</>}
         </p>
       )}
