@@ -105,7 +105,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
     }
     case 'reports':
     case 'checked':
-      return state; // answered by the report worker (useReports) and the editor's (useCheck)
+      return state; // answered by the report worker (useReports) and the editor's (checker.ts)
   }
 }
 
@@ -145,7 +145,8 @@ export function useEngine() {
         if (msg.type === 'frame' && msg.runs.every((r) => r.finished)) playing.current = false;
         dispatch({ type: 'message', msg });
         if (msg.type === 'frame') {
-          const now = msg.runs[0]!.nowNs;
+          // Runs that finished stay put; the others set the pace.
+          const now = Math.max(...msg.runs.map((r) => r.nowNs));
           if (playing.current && pauseAt.current !== null && nowNs.current < pauseAt.current && now >= pauseAt.current) {
             playing.current = false;
             dispatch({ type: 'playing', playing: false });
