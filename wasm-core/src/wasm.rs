@@ -11,7 +11,8 @@ pub fn engine_version() -> String {
 }
 
 /// Parse and validate scenario text; returns JSON `{title, description, variants: [{name,
-/// preset}]}` or throws an Error whose message names the line and what is wrong.
+/// preset}], lesson: [{atNs, caption, pause, highlight}]}` (highlight: a view name or null)
+/// or throws an Error whose message names the line and what is wrong.
 #[wasm_bindgen]
 pub fn scenario_info(text: &str) -> Result<String, JsError> {
     let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
@@ -20,7 +21,43 @@ pub fn scenario_info(text: &str) -> Result<String, JsError> {
         .iter()
         .map(|v| serde_json::json!({"name": v.name, "preset": v.preset}))
         .collect();
-    Ok(serde_json::json!({"title": scn.title, "description": scn.description, "variants": variants}).to_string())
+    Ok(serde_json::json!({
+        "title": scn.title,
+        "description": scn.description,
+        "variants": variants,
+        "lesson": lesson_json(&scn.lesson),
+    })
+    .to_string())
+}
+
+fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> {
+    steps
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "atNs": s.at.ns() as f64,
+                "caption": s.caption.trim(),
+                "pause": s.pause,
+                "highlight": s.highlight.map(|v| v.name()),
+            })
+        })
+        .collect()
+}
+
+/// Validate scenario text for the editor: JSON `null` when it is valid, else `{line, column,
+/// field, message}` (1-based line and column in characters). Never throws.
+#[wasm_bindgen]
+pub fn scenario_check(text: &str) -> String {
+    match crate::scenario::parse(text) {
+        Ok(_) => "null".to_string(),
+        Err(e) => serde_json::json!({
+            "line": e.line,
+            "column": e.column,
+            "field": e.field,
+            "message": e.message,
+        })
+        .to_string(),
+    }
 }
 
 /// Names of the kernel presets and their descriptions, as JSON.

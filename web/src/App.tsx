@@ -3,6 +3,7 @@ import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
+import { LessonPanel } from './components/LessonPanel';
 import { LruView } from './components/LruView';
 import { ratesOf } from './lib/rates';
 import { ResultsPanel } from './components/ResultsPanel';
@@ -62,7 +63,7 @@ interface Seek {
 }
 
 export function App() {
-  const { state, load, setPlaying, step, setSpeed, reset } = useEngine();
+  const { state, load, setPlaying, step, setSpeed, reset, setPauseAt } = useEngine();
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const initialHash = useRef(location.hash);
   /** 'decoding' while a link in the URL is read: nothing loads before it is. */
@@ -223,6 +224,7 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && (t as HTMLInputElement).type !== 'checkbox') return;
+      if (t?.isContentEditable) return; // the scenario editor
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === ' ') {
         e.preventDefault();
@@ -283,6 +285,18 @@ export function App() {
     },
   };
 
+  // Lessons (the scenario's [[lesson]] steps): captions follow the run; next/previous seek.
+  const lessonSeek = useCallback(
+    (ns: number) => {
+      setPlaying(false);
+      seekTo(ns);
+    },
+    [setPlaying, seekTo],
+  );
+  const lesson = ready && state.lesson.length > 0 && (
+    <LessonPanel steps={state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
+  );
+
   const banner = linkError && (
     <div className="error link-error" role="alert" data-testid="link-error">
       {linkError}{' '}
@@ -316,6 +330,7 @@ export function App() {
             Reclaim Lab ↗
           </a>
         </div>
+        {lesson}
         {ready && embedView !== 'results' && (
           <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
             {embedView === 'charts' ? (
@@ -458,6 +473,8 @@ export function App() {
           </div>
         }
       />
+
+      {lesson}
 
       <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
 

@@ -14,4 +14,9 @@ export const SCENARIOS: ScenarioFile[] = Object.entries(files)
     const name = path.split('/').pop()!;
     return { name, text, ...scenarioMeta(text, name) };
   })
-  .sort((a, b) => a.name.localeCompare(b.name));
+  // The seed experiments first (the page opens on the first, S000), then the basics lessons.
+  .sort((a, b) => Number(isLesson(a.name)) - Number(isLesson(b.name)) || a.name.localeCompare(b.name));
+
+function isLesson(name: string): boolean {
+  return name.startsWith('lesson-');
+}

@@ -1,9 +1,11 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod lesson;
 pub mod overrides;
 pub mod parse;
 pub mod schema;
 pub mod units;
 
+pub use lesson::{LessonStep, View};
 pub use parse::{parse, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};

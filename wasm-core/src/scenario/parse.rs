@@ -10,6 +10,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use super::lesson;
 use super::schema::{FileSpec, Op, Scenario};
 use super::units::Size;
 use crate::kernel::variant;
@@ -361,7 +362,13 @@ impl<'a> Checker<'a> {
         self.devices()?;
         self.files()?;
         let marks = self.tasks()?;
-        self.run(&marks)
+        self.run(&marks)?;
+        self.lesson()
+    }
+
+    fn lesson(&self) -> Check {
+        lesson::check(&self.scenario.lesson, self.scenario.run.duration)
+            .map_err(|p| self.index.error_at(&p.path, p.message))
     }
 
     fn machine(&self) -> Check {

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+use super::lesson::LessonStep;
 use super::units::{Duration, Size};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -33,6 +34,9 @@ pub struct Scenario {
     /// Expected outcomes (the bands of seed-experiments.md), as text for people and views.
     #[serde(default)]
     pub expect: Vec<Expectation>,
+    /// Lesson steps: captions shown at virtual times (see `lesson.rs`).
+    #[serde(default)]
+    pub lesson: Vec<LessonStep>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -1,32 +1,144 @@
-// The scenario's TOML text, editable: Apply runs the edited text (the engine
-// validates it; a bad file gets the engine's line-numbered message), Revert
-// goes back to the file.
-import { useState } from 'react';
+// The scenario's TOML text in a code editor (CodeMirror 6): TOML highlighting,
+// the core's validation error shown inline at its line while typing (checked in
+// a worker of its own), "Run this text" (or Ctrl/Cmd+Enter) runs the edited text,
+// "Revert" goes back to the file. Tab is left to move the focus (no tab trap);
+// the editor's colours come from the app's theme variables (ScenarioEditor.css).
+import { useEffect, useRef, useState } from 'react';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import { toml } from '@codemirror/legacy-modes/mode/toml';
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import { classHighlighter } from '@lezer/highlight';
+import { startChecker, type ScenarioChecker } from '../engine/checker';
+import type { ScenarioProblem } from '../engine/protocol';
+import { problemRange } from '../lib/diagnostic';
+import './ScenarioEditor.css';
 
-export function ScenarioEditor({ original, edited, onApply }: { original: string; edited: string | null; onApply(text: string | null): void }) {
+interface Props {
+  original: string;
+  edited: string | null;
+  onApply(text: string | null): void;
+}
+
+/** The problem shown under the editor: the core's, for the text it was found in. */
+interface Shown {
+  problem: ScenarioProblem | null;
+  text: string;
+}
+
+export function ScenarioEditor({ original, edited, onApply }: Props) {
+  const host = useRef<HTMLDivElement | null>(null);
+  const view = useRef<EditorView | null>(null);
+  const checker = useRef<ScenarioChecker | null>(null);
   const [draft, setDraft] = useState(edited ?? original);
+  const [open, setOpen] = useState(false);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const apply = useRef<() => void>(() => {});
+  apply.current = () => onApply(draft === original ? null : draft);
+
+  // Created when first opened, so a closed editor costs no checking worker.
+  useEffect(() => {
+    if (!open || view.current || !host.current) return;
+    const lint = linter(
+      async (v): Promise<Diagnostic[]> => {
+        const text = v.state.doc.toString();
+        checker.current ??= startChecker();
+        let problem: ScenarioProblem | null;
+        try {
+          problem = await checker.current.check(text);
+        } catch {
+          return []; // the engine is unusable; the page shows why
+        }
+        if (v.state.doc.toString() !== text) return []; // typed on meanwhile: the next check answers
+        setShown({ problem, text });
+        if (!problem) return [];
+        const { from, to } = problemRange(text, problem.line, problem.column);
+        const what = problem.field ? `${problem.field}: ${problem.message}` : problem.message;
+        return [{ from, to, severity: 'error', source: 'scenario', message: `line ${problem.line}, column ${problem.column}: ${what}` }];
+      },
+      { delay: 250 },
+    );
+    const v = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: draft,
+        extensions: [
+          lineNumbers(),
+          highlightActiveLineGutter(),
+          highlightActiveLine(),
+          history(),
+          keymap.of([{ key: 'Mod-Enter', run: () => (apply.current(), true) }, ...defaultKeymap, ...historyKeymap]),
+          StreamLanguage.define(toml),
+          syntaxHighlighting(classHighlighter),
+          EditorView.lineWrapping, // long captions stay readable
+          lintGutter(),
+          lint,
+          EditorView.contentAttributes.of({ 'aria-label': 'Scenario text (TOML); Ctrl+Enter runs it', 'data-testid': 'scenario-text' }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) setDraft(u.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+  }, [open, draft]);
+  // App remounts the editor (key) for another scenario.
+  useEffect(
+    () => () => {
+      view.current?.destroy();
+      view.current = null;
+      checker.current?.dispose();
+      checker.current = null;
+    },
+    [],
+  );
+
+  const setText = (text: string) => {
+    const v = view.current;
+    if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    setDraft(text);
+  };
+  const problem = shown && shown.text === draft ? shown.problem : null;
+  const goToProblem = () => {
+    const v = view.current;
+    if (!v || !problem) return;
+    const { from } = problemRange(v.state.doc.toString(), problem.line, problem.column);
+    v.dispatch({ selection: { anchor: from }, scrollIntoView: true });
+    v.focus();
+  };
+
   return (
-    <details className="editor">
+    <details className="editor" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary>
         Scenario text{edited !== null && <span className="muted"> (edited)</span>}
       </summary>
-      <textarea
-        value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        spellCheck={false}
-        aria-label="Scenario text (TOML)"
-        data-testid="scenario-text"
-        rows={18}
-      />
+      <div className="code-editor" ref={host} data-open={open} />
+      <p className={problem ? 'editor-status error' : 'editor-status muted small'} role="status" data-testid="scenario-problem" data-line={problem?.line ?? ''}>
+        {problem
+          ? `Line ${problem.line}, column ${problem.column}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}`
+          : shown && shown.text === draft
+            ? 'The scenario is valid.'
+            : 'Checked by the engine as you type; Ctrl+Enter runs the text.'}
+        {problem && (
+          <>
+            {' '}
+            <button type="button" className="ghost" onClick={goToProblem} data-testid="scenario-problem-go">
+              Go to line {problem.line}
+            </button>
+          </>
+        )}
+      </p>
       <div className="knob-buttons">
-        <button type="button" onClick={() => onApply(draft === original ? null : draft)} data-testid="scenario-text-apply">
+        <button type="button" onClick={() => apply.current()} data-testid="scenario-text-apply">
           Run this text
         </button>
         <button
           type="button"
           className="ghost"
           onClick={() => {
-            setDraft(original);
+            setText(original);
             onApply(null);
           }}
           data-testid="scenario-text-revert"

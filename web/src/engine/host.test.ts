@@ -2,7 +2,7 @@
 // and the real scenario files, instantiated synchronously in Node.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, kernel_info, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { initSync, engine_version, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { parseFromWorker, type FromWorker } from './protocol';
 
@@ -16,6 +16,7 @@ const realEngine: EngineModule = {
   scenarioInfo: (t) => scenario_info(t),
   create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
   kernelInfo: () => kernel_info(),
+  scenarioCheck: (t) => scenario_check(t),
 };
 
 /** A host recording (and validating) what it posts. */
@@ -165,6 +166,35 @@ describe('EngineHost with the wasm engine', () => {
     await host.handle({ type: 'load', scenario, variants: ['after'], flags: [{ refault_scan_anonn: true }] });
     expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });
     expect(posted.at(-1)!.type === 'error' && (posted.at(-1) as { message: string }).message).toMatch(/unknown kernel flag "refault_scan_anonn"/);
+  });
+
+  it("answers a check with the core's problem (line, column, field) or null", async () => {
+    const { host, posted } = harness();
+    await host.handle({ type: 'check', id: 1, text: small });
+    expect(posted.at(-1)).toEqual({ type: 'checked', id: 1, problem: null });
+    const bad = small.replace('ram = "2GiB"', 'ram = "lots"');
+    await host.handle({ type: 'check', id: 2, text: bad });
+    const line = bad.slice(0, bad.indexOf('ram = "lots"')).split('\n').length;
+    expect(posted.at(-1)).toMatchObject({ type: 'checked', id: 2, problem: { line, column: 7, field: 'machine.ram' } });
+    expect(host.runCount).toBe(0); // checking loads nothing
+  });
+
+  it("sends a scenario's lesson steps with loaded", async () => {
+    const { host, posted } = harness();
+    const lessonText = readFileSync(new URL('../../../scenarios/lesson-two-list-lru.toml', import.meta.url), 'utf8');
+    await host.handle({ type: 'load', scenario: { name: 'lesson-two-list-lru.toml', text: lessonText }, variants: [] });
+    const [loaded] = all(posted, 'loaded');
+    expect(loaded!.lesson.map((s) => [s.atNs, s.pause, s.highlight])).toEqual([
+      [50_000_000, false, 'lru'],
+      [750_000_000, true, 'lru'],
+      [1_150_000_000, true, 'lru'],
+      [1_300_000_000, false, 'lru'],
+      [2_080_000_000, false, 'charts'],
+    ]);
+    expect(loaded!.lesson[0]!.caption).toMatch(/^Linux keeps file pages on two lists/);
+    const noLesson = small.slice(0, small.indexOf('\n[[lesson]]'));
+    await host.handle({ type: 'load', scenario: { name: 's000-thrash.toml', text: noLesson }, variants: [] });
+    expect(all(posted, 'loaded').at(-1)!.lesson).toEqual([]);
   });
 
   it('reports a malformed message as a protocol error and stepping before a load as an engine error', async () => {

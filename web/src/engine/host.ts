@@ -19,6 +19,7 @@ import {
   type ToWorker,
   type VariantInfo,
 } from './protocol';
+import { parseLessonSteps } from '../lib/lesson';
 
 /** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
 export interface EngineSimulation {
@@ -53,13 +54,15 @@ export interface EngineSimulation {
 
 export interface EngineModule {
   engineVersion(): string;
-  /** JSON {title, description, variants: [{name, preset}]}; throws on a bad scenario. */
+  /** JSON {title, description, variants: [{name, preset}], lesson: [...]}; throws on a bad scenario. */
   scenarioInfo(text: string): string;
   /** A new simulation of `variant` of the scenario text, with flag overrides on top of the
    *  variant; throws on a bad scenario or an unknown flag. */
   create(text: string, variant: string, flags?: FlagOverrides): EngineSimulation;
   /** JSON KernelInfo: every flag with its version and doc, every preset's values. */
   kernelInfo?(): string;
+  /** JSON null for valid scenario text, else {line, column, field, message}; never throws. */
+  scenarioCheck(text: string): string;
 }
 
 export interface HostDeps {
@@ -141,11 +144,14 @@ export class EngineHost {
       case 'report':
         this.report(msg.scenario);
         return;
+      case 'check':
+        this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
+        return;
     }
   }
 
   /** Parse the scenario; a bad one is a `scenario` error and keeps the current runs. */
-  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[] } | null {
+  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[]; lesson: unknown } | null {
     try {
       return JSON.parse(this.engine!.scenarioInfo(scenario.text));
     } catch (err) {
@@ -202,6 +208,7 @@ export class EngineHost {
       counterNames: first.counter_names(),
       seriesWidth: first.series_width(),
       runs: runs.map((r) => r.info),
+      lesson: parseLessonSteps(info.lesson),
     });
     this.sendFrame();
   }

@@ -38,6 +38,7 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'], flags })).toEqual({ type: 'load', scenario, variants: ['a', 'b'], flags });
     expect(parseToWorker({ type: 'step', ns: MAX_STEP_NS })).toEqual({ type: 'step', ns: MAX_STEP_NS });
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
+    expect(parseToWorker({ type: 'check', id: 0, text: 'x' })).toEqual({ type: 'check', id: 0, text: 'x' });
   });
 
   it.each([
@@ -54,6 +55,8 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['a scenario string', { type: 'load', scenario: 'demo', variants: [] }, /'scenario' must be an object/],
     ['a scenario without text', { type: 'load', scenario: { name: 'x' }, variants: [] }, /missing 'text'/],
     ['variants that are not strings', { type: 'load', scenario, variants: [1] }, /array of strings/],
+    ['a check without text', { type: 'check', id: 1 }, /'check' message is missing 'text'/],
+    ['a check with a negative id', { type: 'check', id: -1, text: '' }, /'id' must be between 0/],
     ['too many variants', { type: 'load', scenario, variants: ['a', 'b', 'c', 'd', 'e'] }, /at most 4/],
     ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
     ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
@@ -76,8 +79,16 @@ describe('parseFromWorker (messages the page accepts)', () => {
       counterNames: ['pgscan_anon'],
       seriesWidth: 10,
       runs: [{ variant: 'before', preset: 'linux-5.2', scale: 1, frames: 8, endNs: 1e9, spaceNames: ['heap'] }],
+      lesson: [{ atNs: 0, caption: 'Look.', pause: true, highlight: 'lru' }],
     };
     expect(parseFromWorker(loaded)).toEqual(loaded);
+    expect(() => parseFromWorker({ ...loaded, lesson: [{ atNs: 0, caption: 'x', pause: false, highlight: 'canvas' }] })).toThrow(/'highlight' must be null or one of/);
+    expect(() => parseFromWorker({ ...loaded, lesson: undefined })).toThrow(ProtocolError);
+    const problem = { line: 3, column: 7, field: 'machine.ram', message: 'bad' };
+    expect(parseFromWorker({ type: 'checked', id: 4, problem })).toEqual({ type: 'checked', id: 4, problem });
+    expect(parseFromWorker({ type: 'checked', id: 5, problem: null })).toEqual({ type: 'checked', id: 5, problem: null });
+    expect(() => parseFromWorker({ type: 'checked', id: 5, problem: { ...problem, line: 0 } })).toThrow(/'line' must be between 1/);
+    expect(() => parseFromWorker({ type: 'checked', id: 5, problem: 'line 3' })).toThrow(/'problem' must be null or an object/);
     const f = parseFromWorker({ type: 'frame', seq: 0, runs: [frame()] });
     expect(f.type === 'frame' && f.runs[0]!.cells.length).toBe(3);
     expect(parseFromWorker({ type: 'reports', scenario: 's', reports: ['{}'] }).type).toBe('reports');

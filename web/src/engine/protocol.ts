@@ -7,18 +7,22 @@
 //
 //   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
-//                    report (run every variant of a scenario to the end; answered by reports)
+//                    report (run every variant of a scenario to the end; answered by reports),
+//                    check (validate scenario text for the editor; answered by checked)
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
 //                    moves, new time-series rows; all typed arrays, transferred),
-//                    reports (the CLI's RunReport JSON per variant), error
+//                    reports (the CLI's RunReport JSON per variant), checked (the problem
+//                    of a checked text, with its line and column, or null), error
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
 
-export const PROTOCOL_VERSION = 3; // 3: kernel info in ready, per-run flags in load and RunInfo
+import { parseLessonSteps, type LessonStep } from '../lib/lesson';
+
+export const PROTOCOL_VERSION = 4; // 3: kernel info in ready, per-run flags; 4: lessons, check
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -40,7 +44,9 @@ export type ToWorker =
   /** Advance every run `ns` of virtual time (runs that finished stay put), then send a frame. */
   | { type: 'step'; ns: number }
   /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
-  | { type: 'report'; scenario: ScenarioSource };
+  | { type: 'report'; scenario: ScenarioSource }
+  /** Validate scenario text (the editor's lint); answer `checked` with the same id. */
+  | { type: 'check'; id: number; text: string };
 
 // ---------------------------------------------------------------- worker -> page
 
@@ -113,6 +119,15 @@ export interface RunFrame {
   series: Float64Array;
 }
 
+/** What the core found wrong with scenario text: 1-based line and column (characters). */
+export interface ScenarioProblem {
+  line: number;
+  column: number;
+  /** Dotted path of the field, e.g. `lesson[2].at`; empty when unknown. */
+  field: string;
+  message: string;
+}
+
 export type FromWorker =
   /** The wasm engine is loaded. */
   | { type: 'ready'; protocol: number; engineVersion: string; kernel?: KernelInfo }
@@ -126,11 +141,15 @@ export type FromWorker =
       counterNames: string[];
       seriesWidth: number;
       runs: RunInfo[];
+      /** The scenario's lesson steps, in time order (empty: no lesson). */
+      lesson: LessonStep[];
     }
   /** The runs' state after a load or a step (`seq` increases by one each time). */
   | { type: 'frame'; seq: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
   | { type: 'reports'; scenario: string; reports: string[] }
+  /** The answer to `check`: null when the text is a valid scenario. */
+  | { type: 'checked'; id: number; problem: ScenarioProblem | null }
   /** Something failed; `phase` says where. The page shows `message`. */
   | { type: 'error'; phase: ErrorPhase; message: string };
 
@@ -243,12 +262,28 @@ export function parseToWorker(data: unknown): ToWorker {
     case 'report':
       onlyKeys(m, ['type', 'scenario']);
       return { type: 'report', scenario: parseScenario(field(m, 'scenario')) };
+    case 'check':
+      onlyKeys(m, ['type', 'id', 'text']);
+      return { type: 'check', id: num(m, 'id', 0, BIG, true), text: str(m, 'text') };
     default:
       throw new ProtocolError(`unknown message type ${describe(m.type)} sent to the engine worker`);
   }
 }
 
 const BIG = Number.MAX_SAFE_INTEGER;
+
+function lessonSteps(v: unknown): LessonStep[] {
+  try {
+    return parseLessonSteps(v);
+  } catch (err) {
+    throw new ProtocolError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function parseProblem(p: Obj): ScenarioProblem {
+  onlyKeys(p, ['line', 'column', 'field', 'message']);
+  return { line: num(p, 'line', 1, BIG, true), column: num(p, 'column', 1, BIG, true), field: str(p, 'field'), message: str(p, 'message') };
+}
 
 function parseRunInfo(v: unknown): RunInfo {
   if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
@@ -354,7 +389,7 @@ export function parseFromWorker(data: unknown): FromWorker {
       return ready;
     }
     case 'loaded': {
-      onlyKeys(m, ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'seriesWidth', 'runs']);
+      onlyKeys(m, ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'seriesWidth', 'runs', 'lesson']);
       const variants = field(m, 'variants');
       const runs = field(m, 'runs');
       if (!Array.isArray(variants)) throw new ProtocolError("'variants' must be an array");
@@ -372,6 +407,7 @@ export function parseFromWorker(data: unknown): FromWorker {
         counterNames: strings(m, 'counterNames'),
         seriesWidth: num(m, 'seriesWidth', 1, 10_000, true),
         runs: runs.map(parseRunInfo),
+        lesson: lessonSteps(field(m, 'lesson')),
       };
     }
     case 'frame': {
@@ -383,6 +419,12 @@ export function parseFromWorker(data: unknown): FromWorker {
     case 'reports':
       onlyKeys(m, ['type', 'scenario', 'reports']);
       return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports') };
+    case 'checked': {
+      onlyKeys(m, ['type', 'id', 'problem']);
+      const p = field(m, 'problem');
+      if (p !== null && !isObj(p)) throw new ProtocolError(`'problem' must be null or an object, got ${describe(p)}`);
+      return { type: 'checked', id: num(m, 'id', 0, BIG, true), problem: p === null ? null : parseProblem(p) };
+    }
     case 'error': {
       onlyKeys(m, ['type', 'phase', 'message']);
       const phase = str(m, 'phase');

@@ -38,6 +38,7 @@ export const initialState: EngineState = {
   counterNames: [],
   seriesWidth: 1,
   runs: [],
+  lesson: [],
   frames: [],
   series: [],
   seq: -1,
@@ -85,6 +86,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
         counterNames: msg.counterNames,
         seriesWidth: msg.seriesWidth,
         runs: msg.runs,
+        lesson: msg.lesson,
         frames: [],
         series: msg.runs.map(() => []),
         seq: -1,
@@ -105,7 +107,8 @@ export function reducer(state: EngineState, action: Action): EngineState {
       return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
     case 'reports':
-      return state; // answered by the report worker (useReports)
+    case 'checked':
+      return state; // answered by the report worker (useReports) and the editor's (checker.ts)
   }
 }
 
@@ -118,13 +121,18 @@ export function useEngine() {
   const lastWall = useRef(0);
   const raf = useRef(0);
   const lastLoad = useRef<{ scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[] } | null>(null);
+  // Lessons: a virtual time where play stops (null: none), and the runs' time so far.
+  const pauseAt = useRef<number | null>(null);
+  const nowNs = useRef(0);
 
   const tick = useCallback((now: number) => {
     raf.current = 0;
     if (!playing.current || waiting.current) return;
     const dt = Math.min(250, Math.max(1, now - lastWall.current));
     lastWall.current = now;
-    const ns = Math.min(MAX_STEP_NS, Math.max(1, Math.round((speed.current * dt) / 1000)));
+    let ns = Math.min(MAX_STEP_NS, Math.max(1, Math.round((speed.current * dt) / 1000)));
+    // Land exactly on a lesson's pause time rather than overshoot it.
+    if (pauseAt.current !== null && pauseAt.current > nowNs.current) ns = Math.min(ns, pauseAt.current - nowNs.current);
     waiting.current = true;
     client.current?.send({ type: 'step', ns });
   }, []);
@@ -139,6 +147,15 @@ export function useEngine() {
         if (msg.type === 'frame' || msg.type === 'loaded') waiting.current = false;
         if (msg.type === 'frame' && msg.runs.every((r) => r.finished)) playing.current = false;
         dispatch({ type: 'message', msg });
+        if (msg.type === 'frame') {
+          // Runs that finished stay put; the others set the pace.
+          const now = Math.max(...msg.runs.map((r) => r.nowNs));
+          if (playing.current && pauseAt.current !== null && nowNs.current < pauseAt.current && now >= pauseAt.current) {
+            playing.current = false;
+            dispatch({ type: 'playing', playing: false });
+          }
+          nowNs.current = now;
+        }
         schedule();
       },
       onError: (message, fatal) => {
@@ -193,5 +210,10 @@ export function useEngine() {
     if (lastLoad.current) load(lastLoad.current.scenario, lastLoad.current.variants, lastLoad.current.flags);
   }, [load]);
 
-  return { state, load, setPlaying, step, setSpeed, reset };
+  /** Stop playing when the runs reach this virtual time (a lesson's pausing step); null: never. */
+  const setPauseAt = useCallback((ns: number | null) => {
+    pauseAt.current = ns;
+  }, []);
+
+  return { state, load, setPlaying, step, setSpeed, reset, setPauseAt };
 }

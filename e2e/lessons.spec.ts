@@ -1,0 +1,152 @@
+// Lessons (a scenario's [[lesson]] steps) and the scenario editor's inline errors.
+import { expect, test } from '@playwright/test';
+import { failOnPageErrors, ready, shot } from './support/page';
+import { lineOf, openEditor, scenarioFile, setEditorText } from './support/editor';
+
+failOnPageErrors();
+
+const LESSON = 'lesson-two-list-lru.toml';
+
+test('a lesson advances its captions while playing, pauses where a step says so, and outlines the view', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption(LESSON);
+  await ready(page);
+  const lesson = page.getByTestId('lesson');
+  const caption = page.getByTestId('lesson-caption');
+  await expect(lesson).toHaveAttribute('data-step', '0');
+  await expect(page.getByTestId('lesson-progress')).toHaveText(/^5 steps/);
+
+  await page.getByTestId('speed-slider').fill('9'); // slower than the default: step 1 is short
+  await page.getByTestId('play-toggle').click();
+  // Step 1 (50 ms): its caption, and the LRU view outlined.
+  await expect(lesson).toHaveAttribute('data-step', '1');
+  await expect(caption).toContainText('Linux keeps file pages on two lists');
+  await expect(page.locator('html')).toHaveAttribute('data-lesson-highlight', 'lru');
+  await expect(page.locator('.lru-view').first()).toHaveCSS('outline-style', 'solid');
+  await expect(page.locator('.balance').first()).toHaveCSS('outline-style', 'none');
+
+  // Step 2 (750 ms) pauses the run exactly at its time.
+  await page.getByTestId('speed-slider').fill('12');
+  await expect(lesson).toHaveAttribute('data-step', '2', { timeout: 20_000 });
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await expect(page.getByTestId('virtual-time')).toHaveText('750.000 ms');
+  await expect(caption).toContainText('Second read of the same file');
+  await expect(page.getByTestId('lesson-progress')).toHaveText('step 2/5 · 750.000 ms');
+  // Captions are text: nothing in them is parsed as markup.
+  expect(await caption.evaluate((el) => el.children.length)).toBe(0);
+  await shot(page, testInfo, 'lesson-caption');
+
+  // Play on: the next pausing step (1150 ms) stops it again.
+  await page.getByTestId('play-toggle').click();
+  await expect(lesson).toHaveAttribute('data-step', '3', { timeout: 20_000 });
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await expect(page.getByTestId('virtual-time')).toHaveText('1.150 s');
+  await expect(caption).toContainText('streamed once');
+
+  // Next and previous seek to the steps' times.
+  await page.getByTestId('lesson-next').click();
+  await expect(lesson).toHaveAttribute('data-step', '4');
+  await expect(page.getByTestId('virtual-time')).toHaveText('1.300 s');
+  await expect(caption).toContainText('Deactivation');
+  await page.getByTestId('lesson-next').click();
+  await expect(lesson).toHaveAttribute('data-step', '5');
+  await expect(page.locator('html')).toHaveAttribute('data-lesson-highlight', 'charts');
+  await expect(page.locator('.charts').first()).toHaveCSS('outline-style', 'solid');
+  await expect(page.locator('.charts').first()).not.toBeInViewport(); // below the fold at 1280x720
+  await page.getByTestId('lesson-show').click(); // brings the outlined view into sight
+  await expect(page.locator('.charts').first()).toBeInViewport();
+  await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  await page.getByTestId('lesson-prev').click();
+  await expect(lesson).toHaveAttribute('data-step', '4');
+  await expect(page.getByTestId('virtual-time')).toHaveText('1.300 s');
+});
+
+test('a lesson shows in embed mode, and its next button works there', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption(LESSON);
+  await ready(page);
+  await page.getByTestId('copy-link').click();
+  const link = await page.getByTestId('link-field').inputValue();
+  await page.goto(`/?embed&view=lru${new URL(link).hash}`);
+  await expect(page.getByTestId('embed')).toBeVisible();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '0', { timeout: 20_000 });
+  await page.getByTestId('lesson-next').click();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', '1');
+  await expect(page.getByTestId('lesson-caption')).toContainText('two lists');
+  await expect(page.getByTestId('virtual-time')).toHaveText('50.000 ms');
+  await expect(page.locator('.lru-view').first()).toHaveCSS('outline-style', 'solid');
+  await shot(page, testInfo, 'lesson-embed');
+});
+
+/** The line number shown in the gutter row of the editor's lint marker. */
+async function markerLine(page: import('@playwright/test').Page): Promise<number> {
+  const marker = page.locator('.cm-lint-marker-error');
+  await expect(marker).toHaveCount(1);
+  const y = (await marker.boundingBox())!.y;
+  const rows = page.locator('.cm-lineNumbers .cm-gutterElement');
+  const n = await rows.count();
+  let best = { line: -1, dy: Infinity };
+  for (let i = 0; i < n; i++) {
+    const box = await rows.nth(i).boundingBox();
+    const text = (await rows.nth(i).textContent())?.trim() ?? '';
+    if (!box || !/^\d+$/.test(text)) continue;
+    const dy = Math.abs(box.y - y);
+    if (dy < best.dy) best = { line: Number(text), dy };
+  }
+  expect(best.dy).toBeLessThan(4);
+  return best.line;
+}
+
+test('an invalid scenario in the editor shows its error inline at the right line', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await ready(page);
+  await openEditor(page);
+  const file = scenarioFile('s000-thrash.toml');
+  await expect(page.getByTestId('scenario-problem')).toHaveText('The scenario is valid.');
+
+  // A bad size: the engine's error names machine.ram at its line.
+  const bad = file.replace('ram = "2GiB"', 'ram = "lots"');
+  const line = lineOf(bad, 'ram = "lots"');
+  await setEditorText(page, bad);
+  const problem = page.getByTestId('scenario-problem');
+  await expect(problem).toHaveAttribute('data-line', String(line));
+  await expect(problem).toContainText(`Line ${line}, column`);
+  await expect(problem).toContainText('machine.ram');
+  await page.getByTestId('scenario-problem-go').click(); // scrolls the editor to the error
+  expect(await markerLine(page)).toBe(line);
+  await expect(page.locator('.cm-lintRange-error')).toContainText('"lots"');
+  await page.locator('.cm-lintRange-error').hover(); // the diagnostic's tooltip
+  await expect(page.locator('.cm-tooltip-lint')).toContainText(`line ${line}, column`);
+  await shot(page, testInfo, 'editor-inline-error');
+
+  // A lesson step naming a view that does not exist, at the end of the file.
+  // (S000 has five steps; this sixth one comes after them.)
+  const lessonBad = `${file}\n[[lesson]]\nat = "10s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
+  const lessonLine = lineOf(lessonBad, 'highlight = "lruview"');
+  await setEditorText(page, lessonBad);
+  await expect(problem).toHaveAttribute('data-line', String(lessonLine));
+  await expect(problem).toContainText('lesson[5].highlight');
+  expect(await markerLine(page)).toBe(lessonLine);
+
+  // The dark theme colours the editor too.
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByTestId('scenario-problem-go').click();
+  await shot(page, testInfo, 'editor-inline-error-dark');
+  // Keyboard: a space typed in the editor is text, not play/pause; Tab leaves the editor.
+  await page.getByTestId('scenario-text').press('End');
+  await page.keyboard.type(' ');
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('.cm-editor'))).toBe(false);
+
+  // Fixed text: no marker; Ctrl+Enter runs it, and its lesson appears.
+  await setEditorText(page, lessonBad.replace('"lruview"', '"balance"'));
+  await expect(problem).toHaveText('The scenario is valid.');
+  await expect(page.locator('.cm-lint-marker-error')).toHaveCount(0);
+  await page.getByTestId('scenario-text').press('Control+Enter');
+  await expect(page.getByTestId('lesson-progress')).toHaveText(/^6 steps ·/, { timeout: 20_000 });
+  await expect(page.getByText('(edited)')).toBeVisible();
+});

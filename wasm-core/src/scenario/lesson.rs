@@ -1,0 +1,128 @@
+//! Lesson steps: captions a scenario shows at given virtual times, for teaching.
+//!
+//! ```toml
+//! [[lesson]]
+//! at = "2s"                 # virtual time the caption appears
+//! caption = "Watch the inactive file list shrink."
+//! pause = true              # optional: the page pauses here
+//! highlight = "lru"         # optional: the view to point at
+//! ```
+//!
+//! The engine never reads lessons; they travel with the scenario to the page, which shows each
+//! caption (as plain text) from its time until the next step's. Checks here keep a lesson
+//! usable: steps in time order, inside the run, with a caption short enough to read.
+use serde::{Deserialize, Serialize};
+
+use super::units::Duration;
+
+/// Longest caption, in characters: about four sentences, what fits under a view.
+pub const MAX_CAPTION_CHARS: usize = 500;
+/// Most steps in one lesson.
+pub const MAX_STEPS: usize = 100;
+
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonStep {
+    /// Virtual time at which the caption appears.
+    pub at: Duration,
+    /// Plain text (never markup), shown until the next step.
+    pub caption: String,
+    /// Pause the run when it reaches `at`.
+    #[serde(default)]
+    pub pause: bool,
+    /// The view the caption talks about.
+    #[serde(default)]
+    pub highlight: Option<View>,
+}
+
+/// The views of the page (web/src/components) a step can point at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum View {
+    /// The four LRU lists (LruView).
+    Lru,
+    /// The anon/file scan balance of get_scan_count (BalanceView).
+    Balance,
+    /// Counters and free memory over time (Charts).
+    Charts,
+    /// The side-by-side table of compare mode (DiffTable).
+    Diff,
+    /// The before/after results of full runs (ResultsPanel).
+    Results,
+}
+
+impl View {
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Lru => "lru",
+            View::Balance => "balance",
+            View::Charts => "charts",
+            View::Diff => "diff",
+            View::Results => "results",
+        }
+    }
+}
+
+/// What is wrong with a lesson: the dotted path of the field (`lesson[2].at`) and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonProblem {
+    pub path: String,
+    pub message: String,
+}
+
+/// Checks the steps against each other and against the run's length.
+pub fn check(steps: &[LessonStep], run_duration: Duration) -> Result<(), LessonProblem> {
+    let problem = |path: String, message: String| Err(LessonProblem { path, message });
+    if steps.len() > MAX_STEPS {
+        return problem(
+            format!("lesson[{MAX_STEPS}]"),
+            format!("a lesson has at most {MAX_STEPS} steps, this one has {}", steps.len()),
+        );
+    }
+    for (i, step) in steps.iter().enumerate() {
+        let caption = step.caption.trim();
+        if caption.is_empty() {
+            return problem(
+                format!("lesson[{i}].caption"),
+                "the caption must not be empty".into(),
+            );
+        }
+        let chars = caption.chars().count();
+        if chars > MAX_CAPTION_CHARS {
+            return problem(
+                format!("lesson[{i}].caption"),
+                format!("the caption is {chars} characters long; at most {MAX_CAPTION_CHARS} fit on screen, split it into two steps"),
+            );
+        }
+        if step.at >= run_duration {
+            return problem(
+                format!("lesson[{i}].at"),
+                format!(
+                    "at = {} is not inside the run, which lasts {}; a step must come before run.duration",
+                    secs(step.at),
+                    secs(run_duration)
+                ),
+            );
+        }
+        if let Some(prev) = i.checked_sub(1).map(|p| &steps[p]) {
+            if step.at <= prev.at {
+                return problem(
+                    format!("lesson[{i}].at"),
+                    format!(
+                        "steps must be in time order: step {} is at {}, not after step {} at {}",
+                        i + 1,
+                        secs(step.at),
+                        i,
+                        secs(prev.at)
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A duration as people write it in the file: "2.5s".
+fn secs(d: Duration) -> String {
+    format!("{}s", d.secs_f64())
+}

@@ -1,0 +1,98 @@
+// A scenario's lesson: the caption of the step the run has reached (plain text,
+// rendered as a text node), step n/N with previous/next (which seek the run to
+// that step's time), the view the step points at outlined, and play stopping at
+// steps that say pause (through `onPauseAt`, which the play loop honours).
+import { useEffect } from 'react';
+import './lesson.css';
+import { formatNs } from '../format';
+import { currentStep, nextPauseNs, type LessonStep } from '../lib/lesson';
+
+interface Props {
+  steps: LessonStep[];
+  nowNs: number;
+  /** Seeking is possible (the runs are loaded and not busy). */
+  ready: boolean;
+  onSeek(ns: number): void;
+  onPauseAt(ns: number | null): void;
+  compact?: boolean;
+}
+
+/** The root element of each view a step can point at (the selectors of lesson.css). */
+const VIEW_SELECTORS: Record<string, string> = {
+  lru: '.lru-view',
+  balance: '.balance',
+  charts: '.charts',
+  diff: '.diff',
+  results: '.results',
+};
+
+const VIEW_NAMES: Record<string, string> = {
+  lru: 'the LRU lists',
+  balance: 'the balance view',
+  charts: 'the charts',
+  diff: 'the side-by-side table',
+  results: 'the results',
+};
+
+export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }: Props) {
+  const k = currentStep(steps, nowNs);
+  const step = k >= 0 ? steps[k]! : null;
+  const pauseNs = nextPauseNs(steps, nowNs);
+  const highlight = step?.highlight ?? null;
+
+  useEffect(() => {
+    onPauseAt(pauseNs);
+  }, [pauseNs, onPauseAt]);
+  useEffect(() => () => onPauseAt(null), [onPauseAt]);
+
+  // The highlighted view is outlined by a style rule keyed on this attribute (styles.css).
+  useEffect(() => {
+    const root = document.documentElement;
+    if (highlight) root.dataset.lessonHighlight = highlight;
+    else delete root.dataset.lessonHighlight;
+    return () => {
+      delete root.dataset.lessonHighlight;
+    };
+  }, [highlight]);
+
+  const prev = k > 0 ? steps[k - 1]!.atNs : k === 0 && steps[0]!.atNs > 0 ? 0 : null;
+  const next = k + 1 < steps.length ? steps[k + 1]!.atNs : null;
+
+  return (
+    <section className={`lesson${compact ? ' compact' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''}>
+      <div className="lesson-bar">
+        <strong>Lesson</strong>
+        <span className="muted" data-testid="lesson-progress">
+          {step ? `step ${k + 1}/${steps.length} · ${formatNs(step.atNs)}` : `${steps.length} step${steps.length === 1 ? '' : 's'} · the first at ${formatNs(steps[0]!.atNs)}`}
+        </span>
+        <button type="button" className="ghost" disabled={!ready || prev === null} onClick={() => prev !== null && onSeek(prev)} data-testid="lesson-prev" aria-label="Previous lesson step">
+          ‹ Previous
+        </button>
+        <button type="button" className="ghost" disabled={!ready || next === null} onClick={() => next !== null && onSeek(next)} data-testid="lesson-next" aria-label="Next lesson step">
+          Next ›
+        </button>
+      </div>
+      <p className="lesson-caption" aria-live="polite" data-testid="lesson-caption">
+        {step ? step.caption : 'Press Play: the captions follow the run, and it pauses where a step asks you to look.'}
+      </p>
+      {step && (highlight || step.pause) && (
+        <p className="muted small lesson-note" data-testid="lesson-note">
+          {highlight && (
+            <>
+              Look at {VIEW_NAMES[highlight]} (outlined){' '}
+              <button
+                type="button"
+                className="ghost lesson-show"
+                onClick={() => document.querySelector(VIEW_SELECTORS[highlight]!)?.scrollIntoView({ block: 'center', behavior: 'smooth' })}
+                data-testid="lesson-show"
+              >
+                Show
+              </button>{' '}
+            </>
+          )}
+          {step.pause && nowNs === step.atNs && <>Paused here: press Play to go on.</>}
+        </p>
+      )}
+    </section>
+  );
+}

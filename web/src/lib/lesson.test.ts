@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { currentStep, nextPauseNs, parseLessonSteps, type LessonStep } from './lesson';
+import { problemRange } from './diagnostic';
+
+const step = (atNs: number, pause = false): LessonStep => ({ atNs, caption: `at ${atNs}`, pause, highlight: null });
+
+describe('lesson steps', () => {
+  it('accept the engine shape and reject anything else, naming the step', () => {
+    const good = [
+      { atNs: 0, caption: 'a', pause: false, highlight: null },
+      { atNs: 5, caption: 'b', pause: true, highlight: 'balance' },
+    ];
+    expect(parseLessonSteps(good)).toEqual(good);
+    expect(parseLessonSteps([])).toEqual([]);
+    expect(() => parseLessonSteps({})).toThrow(/must be an array/);
+    expect(() => parseLessonSteps([{ ...good[0], extra: 1 }])).toThrow(/step 1 has unknown field 'extra'/);
+    expect(() => parseLessonSteps([good[1], good[0]])).toThrow(/step 2: steps must be in time order/);
+    expect(() => parseLessonSteps([{ ...good[0], caption: '  ' }])).toThrow(/'caption' must be a non-empty string/);
+    expect(() => parseLessonSteps([{ ...good[0], atNs: -1 }])).toThrow(/'atNs' must be a number >= 0/);
+    expect(() => parseLessonSteps([{ ...good[0], pause: 'yes' }])).toThrow(/'pause' must be true or false/);
+    expect(() => parseLessonSteps([{ ...good[0], highlight: '<b>' }])).toThrow(/'highlight' must be null or one of lru, balance/);
+  });
+
+  it('show the last step whose time has come, and stop at the next pausing one', () => {
+    const steps = [step(100), step(200, true), step(300), step(400, true)];
+    expect(currentStep(steps, 0)).toBe(-1);
+    expect(currentStep(steps, 100)).toBe(0);
+    expect(currentStep(steps, 299)).toBe(1);
+    expect(currentStep(steps, 1e12)).toBe(3);
+    expect(currentStep([], 5)).toBe(-1);
+    expect(nextPauseNs(steps, 0)).toBe(200);
+    // Standing on a pausing step, play goes on to the next one.
+    expect(nextPauseNs(steps, 200)).toBe(400);
+    expect(nextPauseNs(steps, 400)).toBeNull();
+  });
+});
+
+describe("a problem's place in the editor", () => {
+  const text = 'a = 1\nram = "lots"\n\nlast';
+  it('runs from the column to the end of the line', () => {
+    expect(problemRange(text, 2, 7)).toEqual({ from: 12, to: 18, line: 2 });
+    expect(text.slice(12, 18)).toBe('"lots"');
+  });
+  it('counts columns in characters, not UTF-16 units', () => {
+    const t = 'x = "😀é" y\n';
+    const { from } = problemRange(t, 1, 9); // the 9th character: the space after the closing quote
+    expect(t.slice(from)).toBe(' y\n');
+  });
+  it('covers the whole line when the column is past its end, and clamps the line', () => {
+    expect(problemRange(text, 2, 40)).toEqual({ from: 6, to: 18, line: 2 });
+    expect(problemRange(text, 3, 1)).toEqual({ from: 19, to: 19, line: 3 });
+    expect(problemRange(text, 99, 1)).toEqual({ from: 20, to: 24, line: 4 });
+  });
+});
