@@ -203,6 +203,8 @@ fn shipped_lessons_are_valid() {
         "s002-kswapd-writeback.toml",
         "s004-pgbench.toml",
         "s004b-parallelio.toml",
+        "s003b-recency.toml",
+        "s003b-noreuse.toml",
     ] {
         assert!(with_lesson.iter().any(|n| n == want), "{want} has no lesson; lessons in: {with_lesson:?}");
     }

@@ -112,6 +112,9 @@ export function reducer(state: EngineState, action: Action): EngineState {
   }
 }
 
+/** Wall time one play step may take in the worker (ms): the step shrinks to fit it. */
+const STEP_BUDGET_MS = 120;
+
 export function useEngine() {
   const [state, dispatch] = useReducer(reducer, initialState);
   const client = useRef<EngineClient | null>(null);
@@ -124,6 +127,11 @@ export function useEngine() {
   // Lessons: a virtual time where play stops (null: none), and the runs' time so far.
   const pauseAt = useRef<number | null>(null);
   const nowNs = useRef(0);
+  // The engine's measured wall cost per ns of virtual time while playing (ms per ns; 0 until
+  // measured), and the step in flight: a heavy scenario gets smaller steps, so the worker
+  // answers within about STEP_BUDGET_MS and Pause or Reset act at once.
+  const costPerNs = useRef(0);
+  const inFlight = useRef<{ ns: number; sentAt: number } | null>(null);
 
   const tick = useCallback((now: number) => {
     raf.current = 0;
@@ -131,9 +139,11 @@ export function useEngine() {
     const dt = Math.min(250, Math.max(1, now - lastWall.current));
     lastWall.current = now;
     let ns = Math.min(MAX_STEP_NS, Math.max(1, Math.round((speed.current * dt) / 1000)));
+    if (costPerNs.current > 0) ns = Math.max(1, Math.min(ns, Math.round(STEP_BUDGET_MS / costPerNs.current)));
     // Land exactly on a lesson's pause time rather than overshoot it.
     if (pauseAt.current !== null && pauseAt.current > nowNs.current) ns = Math.min(ns, pauseAt.current - nowNs.current);
     waiting.current = true;
+    inFlight.current = { ns, sentAt: performance.now() };
     client.current?.send({ type: 'step', ns });
   }, []);
 
@@ -144,7 +154,15 @@ export function useEngine() {
   useEffect(() => {
     const c = startEngineWorker({
       onMessage: (msg) => {
-        if (msg.type === 'frame' || msg.type === 'loaded') waiting.current = false;
+        if (msg.type === 'frame' && inFlight.current) {
+          const cost = (performance.now() - inFlight.current.sentAt) / inFlight.current.ns;
+          costPerNs.current = costPerNs.current > 0 ? 0.7 * costPerNs.current + 0.3 * cost : cost;
+        }
+        if (msg.type === 'loaded') costPerNs.current = 0;
+        if (msg.type === 'frame' || msg.type === 'loaded') {
+          waiting.current = false;
+          inFlight.current = null;
+        }
         if (msg.type === 'frame' && msg.runs.every((r) => r.finished)) playing.current = false;
         dispatch({ type: 'message', msg });
         if (msg.type === 'frame') {
