@@ -29,6 +29,8 @@ enum Kind {
 impl Simulation {
     pub(crate) fn run_task(&mut self, ti: usize) {
         let prog = self.tasks[ti].prog.clone();
+        // `current`'s memcg while the task runs: its new pages are charged there.
+        self.mm.cur_memcg = self.tasks[ti].memcg;
         loop {
             let limit = self.limit();
             let t = &mut self.tasks[ti];
@@ -113,6 +115,19 @@ impl Simulation {
                 Instr::ScanInactiveFile => {
                     self.mm.now = self.tasks[ti].clock;
                     let cpu = self.mm.force_scan_inactive_file();
+                    self.tasks[ti].clock += cpu;
+                    Step::Next
+                }
+                Instr::MemoryReclaim {
+                    memcg,
+                    bytes,
+                    swappiness,
+                } => {
+                    let clock = self.tasks[ti].clock;
+                    let batch = self.mm.flags.reclaim_batch();
+                    let (_, cpu) =
+                        self.mm
+                            .memory_reclaim(*memcg, *bytes, *swappiness, batch, clock);
                     self.tasks[ti].clock += cpu;
                     Step::Next
                 }
@@ -346,7 +361,7 @@ impl Simulation {
                             let mut cost = a.cpu_ns;
                             if self.mm.frames.mapped[fi] & r.bit == 0 {
                                 self.mm.frames.mapped[fi] |= r.bit;
-                                self.mm.counters.add(C::pgfault, 1);
+                                self.mm.count_event(C::pgfault, 1);
                                 cost += MAP_FAULT_NS;
                             }
                             if r.recency {
@@ -355,13 +370,16 @@ impl Simulation {
                                     && cost == a.cpu_ns
                                 {
                                     // Software accessed bit: a minor fault marks it young.
-                                    self.mm.counters.add(C::pgfault, 1);
+                                    self.mm.count_event(C::pgfault, 1);
                                     cost += self.mm.young_fault_ns;
                                 }
                                 self.mm.frames.young[fi] |= r.bit;
                                 self.mm.frames.vmflags[fi] |= r.vmflags;
                             }
-                            if a.write {
+                            if a.write
+                                || (a.write_fraction > 0.0
+                                    && self.tasks[ti].rng.unit() < a.write_fraction)
+                            {
                                 self.write_hit(f);
                             }
                             let t = &mut self.tasks[ti];
@@ -491,7 +509,7 @@ impl Simulation {
                 res
             }
             SpaceKind::File => {
-                self.mm.counters.add(C::pgfault, 1);
+                self.mm.count_event(C::pgfault, 1);
                 let hint_none = r.vmflags & VM_LOCKED != 0;
                 let ra = if hint_none {
                     Readahead::None
@@ -539,11 +557,18 @@ impl Simulation {
     }
 
     /// The OOM killer (`out_of_memory` / `oom_badness`): kill the task with the most
-    /// resident plus swapped private memory, freeing it.
+    /// resident plus swapped private memory, freeing it. After a failed memcg charge
+    /// (`mem_cgroup_out_of_memory`) only tasks inside that memcg's subtree are candidates, the
+    /// kill is an `oom_kill` event of the victim's memcg, and if there is none the charge is
+    /// forced (`try_charge_memcg`'s `force:` path) rather than killing outside the memcg.
     pub(crate) fn oom_kill(&mut self) {
+        let scope = self.mm.oom_memcg.take();
         let mut best: Option<(u64, usize)> = None;
         for (ti, t) in self.tasks.iter().enumerate() {
             if matches!(t.state, TaskState::Done | TaskState::Killed) {
+                continue;
+            }
+            if scope.is_some_and(|m| !self.mm.memcgs.is_descendant(t.memcg, m)) {
                 continue;
             }
             let badness: u64 = self
@@ -557,8 +582,19 @@ impl Simulation {
                 best = Some((badness, ti));
             }
         }
-        let Some((_, victim)) = best else { return };
+        let Some((_, victim)) = best else {
+            if scope.is_some() {
+                self.mm.memcg_force_charge = true;
+            }
+            return;
+        };
         self.mm.counters.add(C::oom_kill, 1);
+        if scope.is_some() {
+            let m = self.tasks[victim].memcg;
+            self.mm
+                .memcgs
+                .event(m, super::memcg::MemcgEvent::OomKill);
+        }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];
         t.state = TaskState::Killed;

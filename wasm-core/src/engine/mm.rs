@@ -171,6 +171,16 @@ pub struct Mm {
     pub last_fault_major: bool,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::kernel::vmscan::Kswapd,
+    /// Memory cgroups: memcg id == index of its lruvec in `lruvecs` (root: 0).
+    pub memcgs: super::memcg::Memcgs,
+    /// The memcg of the task running now (`current`'s memcg), set by the interpreter; new
+    /// pages are charged to it.
+    pub cur_memcg: u16,
+    /// Set when an allocation failed because a memcg is at memory.max and reclaim could not
+    /// make room: the OOM killer then picks a victim inside that memcg (`mem_cgroup_out_of_memory`).
+    pub oom_memcg: Option<u16>,
+    /// The memcg OOM killer found no task to kill: the next charge is forced.
+    pub memcg_force_charge: bool,
 }
 
 impl Mm {
@@ -222,7 +232,50 @@ impl Mm {
                 sleeping: true,
                 ..Default::default()
             },
+            memcgs: Default::default(),
+            cur_memcg: 0,
+            oom_memcg: None,
+            memcg_force_charge: false,
         }
+    }
+
+    // ---- memcgs -------------------------------------------------------------------------------
+
+    /// Create a memcg under `parent` with its own lruvec (`mem_cgroup_css_alloc`); returns its
+    /// id, which is also its lruvec's index.
+    pub fn add_memcg(&mut self, name: &str, parent: u16) -> u16 {
+        let id = self.memcgs.create(name, parent);
+        self.lruvecs.push(Lruvec::default());
+        debug_assert_eq!(self.lruvecs.len(), self.memcgs.len());
+        id
+    }
+
+    /// The memcg side of an event counter (`__count_memcg_events` / `mod_lruvec_state`): counted
+    /// into the memcg owning lruvec `lv`.
+    #[inline]
+    pub fn count_memcg(&mut self, lv: usize, c: C, n: u64) {
+        self.memcgs.count(lv as u16, c, n);
+    }
+
+    /// A per-task event (`count_memcg_event_mm`: pgfault, pgmajfault): global and the current
+    /// task's memcg.
+    #[inline]
+    pub fn count_event(&mut self, c: C, n: u64) {
+        self.counters.add(c, n);
+        self.memcgs.count(self.cur_memcg, c, n);
+    }
+
+    /// `lruvec_page_state(lruvec, NR_LRU_BASE + lru)`: hierarchical size of one list (the
+    /// lruvec's own pages plus those of its memcg's descendants).
+    pub fn lruvec_state(&self, lv: usize, lru: usize) -> u64 {
+        if self.memcgs.list[lv].children.is_empty() {
+            return self.lruvecs[lv].size(lru);
+        }
+        self.memcgs
+            .preorder(lv as u16)
+            .iter()
+            .map(|&m| self.lruvecs[m as usize].size(lru))
+            .sum()
     }
 
     // ---- events -------------------------------------------------------------------------
@@ -346,6 +399,9 @@ impl Mm {
         let f = self.free.pop()?;
         self.counters.add(C::pgalloc, 1);
         let fi = f as usize;
+        // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
+        self.frames.lruvec[fi] = self.cur_memcg;
+        self.memcgs.charge(self.cur_memcg, 1);
         self.frames.flags[fi] = 0;
         self.frames.mapped[fi] = 0;
         self.frames.young[fi] = 0;
@@ -358,6 +414,8 @@ impl Mm {
     #[inline]
     pub fn free_frame(&mut self, f: u32) {
         debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
+        // `mem_cgroup_uncharge` when the folio is freed.
+        self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
         self.frames.flags[f as usize] = 0;
         self.frames.space[f as usize] = NIL;
         self.frames.list[f as usize] = LIST_FREE;

@@ -4,6 +4,7 @@
 pub mod counters;
 pub mod fault;
 pub mod frames;
+pub mod memcg;
 pub mod mm;
 pub mod rng;
 pub mod space;

@@ -65,6 +65,14 @@ pub struct Flags {
     /// (`shrink_page_list`). Before (2.6.33, 2.6.34) any reclaimer, direct or kswapd, wrote a
     /// dirty file page that the reference check let go (not RECLAIM_CLEAN / referenced).
     pub file_writeback_kswapd_only: bool,
+    // ---- memcg (issue 5) ----
+    /// ~6.8 (0388536ac291, "mm:vmscan: fix inaccurate reclaim during proactive reclaim"):
+    /// memory.reclaim asks `try_to_free_mem_cgroup_pages` for at most SWAP_CLUSTER_MAX pages
+    /// per call instead of the whole remainder (v5.19-6.7).
+    pub reclaim_batch_cluster: bool,
+    /// ~6.9 ("mm: memcg: use larger batches for proactive reclaim"): a quarter of the remainder
+    /// per call. Takes precedence over `reclaim_batch_cluster`.
+    pub reclaim_batch_quarter: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -79,6 +87,8 @@ pub const FLAG_NAMES: &[&str] = &[
     "kswapd_writeback_4_11",
     "pgdat_flags_per_node",
     "file_writeback_kswapd_only",
+    "reclaim_batch_cluster",
+    "reclaim_batch_quarter",
 ];
 
 impl Flags {
@@ -95,6 +105,8 @@ impl Flags {
             "kswapd_writeback_4_11" => &mut self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => &mut self.pgdat_flags_per_node,
             "file_writeback_kswapd_only" => &mut self.file_writeback_kswapd_only,
+            "reclaim_batch_cluster" => &mut self.reclaim_batch_cluster,
+            "reclaim_batch_quarter" => &mut self.reclaim_batch_quarter,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -118,8 +130,22 @@ impl Flags {
             "kswapd_writeback_4_11" => self.kswapd_writeback_4_11,
             "pgdat_flags_per_node" => self.pgdat_flags_per_node,
             "file_writeback_kswapd_only" => self.file_writeback_kswapd_only,
+            "reclaim_batch_cluster" => self.reclaim_batch_cluster,
+            "reclaim_batch_quarter" => self.reclaim_batch_quarter,
             _ => return None,
         })
+    }
+
+    /// memory.reclaim's batch policy (see the two flags).
+    pub fn reclaim_batch(&self) -> super::memcontrol::ReclaimBatch {
+        use super::memcontrol::ReclaimBatch;
+        if self.reclaim_batch_quarter {
+            ReclaimBatch::Quarter
+        } else if self.reclaim_batch_cluster {
+            ReclaimBatch::ClusterMax
+        } else {
+            ReclaimBatch::Remainder
+        }
     }
 
     /// The largest value `vm.swappiness` accepts (kernel/sysctl.c `extra2`).
@@ -158,6 +184,8 @@ const fn f(
         kswapd_writeback_4_11: true,
         pgdat_flags_per_node: true,
         file_writeback_kswapd_only: true,
+        reclaim_batch_cluster: false,
+        reclaim_batch_quarter: false,
     }
 }
 
@@ -176,6 +204,8 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         kswapd_writeback_4_11: wb_4_11,
         pgdat_flags_per_node: false,
         file_writeback_kswapd_only: shared_exec,
+        reclaim_batch_cluster: false,
+        reclaim_batch_quarter: false,
     }
 }
 
@@ -224,6 +254,11 @@ pub const PRESETS: &[Preset] = &[
         name: "linux-6.1",
         description: "6.1 classic LRU: anon workingset protection and anon shadows",
         flags: f(true, true, true, true, false),
+    },
+    Preset {
+        name: "linux-6.3",
+        description: "6.3 classic LRU: rotations as a secondary cost; memory.reclaim passes the whole remainder",
+        flags: f(true, true, true, true, true),
     },
 ];
 
