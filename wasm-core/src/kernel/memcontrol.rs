@@ -196,11 +196,13 @@ mod tests {
         assert_eq!(high_delay_ns(100, 100, 64), 0);
         // 1% over: tiny, skipped.
         assert_eq!(high_delay_ns(101_000, 100_000, 64), 0);
-        let d50 = high_delay_ns(150_000, 100_000, 64);
-        let d100 = high_delay_ns(200_000, 100_000, 64);
-        assert!(d50 > 0 && d100 > 3 * d50, "{d50} {d100}");
-        assert_eq!(high_delay_ns(10_000_000, 100_000, 64), MAX_HIGH_DELAY_NS);
+        // 2% and 4% over: ~25 ms and ~100 ms (overage^2 x HZ x 64 jiffies).
+        let d2 = high_delay_ns(102_000, 100_000, 64);
+        let d4 = high_delay_ns(104_000, 100_000, 64);
+        assert!(d2 > 20_000_000 && d2 < 30_000_000, "{d2}");
+        assert!(d4 > 3 * d2 && d4 < 5 * d2, "{d2} {d4}");
+        assert_eq!(high_delay_ns(150_000, 100_000, 64), MAX_HIGH_DELAY_NS);
         // Fewer pages charged over the batch: proportionally less.
-        assert!(high_delay_ns(200_000, 100_000, 32) < d100);
+        assert_eq!(high_delay_ns(104_000, 100_000, 32), d4 / 2 / 1_000_000 * 1_000_000);
     }
 }

@@ -1,5 +1,6 @@
 //! Kernel reclaim policies and the variant flags that switch their historical behaviour.
 pub mod balance;
+pub mod memcg_lru;
 pub mod memcontrol;
 pub mod swap;
 pub mod variant;
