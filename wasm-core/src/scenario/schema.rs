@@ -183,8 +183,9 @@ pub struct MemcgSpec {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TaskSpec {
-    /// With `replicas`, `{i}` is replaced by the replica's number (also in `memcg`, in the
-    /// names of shared anon regions and in memory_reclaim's memcg).
+    /// With `replicas`, `{i}` is replaced by the replica's number (also in `memcg`, in region
+    /// names -- a shared anon region's name is its shmem object's -- and in memory_reclaim's
+    /// memcg).
     pub name: String,
     /// The memcg the task runs in (default: the root "/").
     #[serde(default)]
@@ -426,11 +427,28 @@ fn subst(s: &str, i: u32) -> String {
 fn subst_ops(ops: &[Op], i: u32) -> Vec<Op> {
     ops.iter()
         .map(|op| match op {
+            // Region names: a shared anon region's name is also its shmem object's.
             Op::Anon { name, size, shared } => Op::Anon {
-                name: if *shared { subst(name, i) } else { name.clone() },
+                name: subst(name, i),
                 size: *size,
                 shared: *shared,
             },
+            Op::Touch { regions, .. } => {
+                let mut op = op.clone();
+                if let Op::Touch { regions: r, .. } = &mut op {
+                    *r = regions.iter().map(|n| subst(n, i)).collect();
+                }
+                op
+            }
+            Op::Mmap { name, .. } | Op::Munmap { name } | Op::Free { name } => {
+                let mut op = op.clone();
+                if let Op::Mmap { name: n, .. } | Op::Munmap { name: n } | Op::Free { name: n } =
+                    &mut op
+                {
+                    *n = subst(name, i);
+                }
+                op
+            }
             Op::MemoryReclaim {
                 memcg,
                 amount,
