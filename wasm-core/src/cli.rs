@@ -834,7 +834,7 @@ mod tests {
         assert_eq!(reclaim_accuracy(&r), Some(400.0));
         let table = compare_table("s003", &[r.clone(), r], &[]);
         assert!(line(&table, "sum(pgsteal)/sum(requested) (%)").contains("400.00"));
-        assert!(line(&table, "stddev/mean pgsteal").contains("40.82"));
+        assert!(line(&table, "stddev/mean pgsteal, leaf memcgs (%)").contains("40.82"));
     }
 
     #[test]

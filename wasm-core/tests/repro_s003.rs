@@ -4,7 +4,7 @@
 //!
 //! Scaled-down copy of scenarios/s003-memcg-lru.toml (stated here, not tuned): 16 memcgs
 //! instead of 128, each still 1920 MB with the same fio job; RAM 64 GiB (still no global
-//! pressure); frame_scale 16 instead of 256 so that each memcg's `size >> priority` is not
+//! pressure); frame_scale 16 instead of 512 so that each memcg's `size >> priority` is not
 //! rounded to zero frames at the first priorities; warm-up 300 s instead of 600 s; 32 MiB per
 //! write instead of 256 MiB (the same share of the memcgs' total size: 1/960), 40 writes instead
 //! of 600.
@@ -18,7 +18,7 @@ fn scaled() -> reclaim_core::scenario::Scenario {
     let text = text
         .replace("replicas = 128", "replicas = 16")
         .replace("ram = \"512GiB\"", "ram = \"64GiB\"")
-        .replace("frame_scale = 256", "frame_scale = 16")
+        .replace("frame_scale = 512", "frame_scale = 16")
         .replace("size = \"256GiB\"", "size = \"32GiB\"")
         .replace("start = \"600s\"", "start = \"300s\"")
         .replace("amount = \"256MiB\"", "amount = \"32MiB\"")
