@@ -644,6 +644,23 @@ impl Mm {
                 self.nr_dirty, self.nr_writeback
             ));
         }
+        // memcg charges: each memcg's own usage (its usage minus its children's) is the number
+        // of allocated frames tagged with its lruvec.
+        let mut charged = vec![0u64; self.memcgs.len()];
+        for (f, &lv) in self.frames.lruvec.iter().enumerate() {
+            if self.frames.list[f] != LIST_FREE {
+                charged[lv as usize] += 1;
+            }
+        }
+        for (id, m) in self.memcgs.list.iter().enumerate() {
+            let children: u64 = m.children.iter().map(|&c| self.memcgs.list[c as usize].usage).sum();
+            if m.usage != charged[id] + children {
+                return Err(format!(
+                    "memcg {}: usage {} but {} own frames + {children} in children",
+                    m.name, m.usage, charged[id]
+                ));
+            }
+        }
         let c = &self.counters;
         if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd)
             || c.get(C::pgsteal_direct) > c.get(C::pgscan_direct)
