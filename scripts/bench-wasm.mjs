@@ -11,12 +11,12 @@ const RUNS = 5;
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const variantsOf = (text) => [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((m) => m[1]);
 
-function bench(path) {
+function bench(path, runs = RUNS) {
   const text = readFileSync(new URL(path, root), 'utf8');
   const variants = variantsOf(text);
   const walls = [];
   let sum = {};
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     sum = {};
     const t0 = performance.now();
     for (const v of variants) {
@@ -47,4 +47,9 @@ for (const [name, path] of [['hit_seq', 'wasm-core/benches/scenarios/hit-seq.tom
 {
   const [wall, c] = bench('scenarios/s002-kswapd-writeback.toml');
   console.log(JSON.stringify({ bench: 's002_both_variants', wall_s: wall, written: c.pgpgout, per_s: c.pgpgout / wall }));
+}
+{
+  // Original-size S003 (128 memcgs); one run.
+  const [wall] = bench('scenarios/s003-memcg-lru.toml', 1);
+  console.log(JSON.stringify({ bench: 's003_original', wall_s: wall }));
 }
