@@ -177,3 +177,32 @@ duration = "20s"
     assert_eq!(open.stat["pgsteal"], open.stat["pgsteal_direct"]);
     assert_eq!(memcg(&r, "/").stat["pgsteal"], got);
 }
+
+#[test]
+fn memory_high_reclaims_and_throttles_above_the_limit() {
+    let r = run(&scenario(
+        true,
+        r#"
+[[memcgs]]
+name = "soft"
+high = "8MiB"
+[[tasks]]
+name = "t"
+memcg = "soft"
+program = [
+  { op = "anon", name = "a", size = "16MiB" },
+  { op = "touch", regions = ["a"], write = true },
+]
+[run]
+duration = "60s"
+"#,
+    ));
+    let soft = memcg(&r, "soft");
+    assert!(soft.events["high"] > 0);
+    assert_eq!(soft.events["max"], 0);
+    assert!(soft.stat["pgsteal_direct"] > 0);
+    // Reclaimed back towards memory.high (within a charge batch of 64 pages per event).
+    assert!(soft.current_pages < 16 * 256, "{}", soft.current_pages);
+    let stalls = r.tasks[0].alloc_stall_ms.expect("the task was throttled or reclaimed");
+    assert!(stalls.count > 0);
+}

@@ -42,3 +42,20 @@ fn classic_root_memory_reclaim_over_reclaims_at_least_2x() {
     assert_eq!(r.counters["pgsteal_kswapd"], 0, "no global pressure");
     assert!(accuracy >= 200.0, "classic over-reclaim: {accuracy:.1}% < 200%");
 }
+
+#[test]
+fn cluster_max_batches_of_6_8_reclaim_less_than_the_whole_remainder() {
+    // The ~6.8 fix (0388536ac291): memory.reclaim asks for SWAP_CLUSTER_MAX per call.
+    let mut scn = scaled();
+    scn.variants[0]
+        .flags
+        .insert("reclaim_batch_cluster".to_string(), true);
+    let fixed = common::run(&scn, "before");
+    let remainder = common::run(&scaled(), "before");
+    let (a, b) = (
+        reclaim_accuracy(&remainder).unwrap(),
+        reclaim_accuracy(&fixed).unwrap(),
+    );
+    eprintln!("S003 scaled: whole remainder {a:.1}%, SWAP_CLUSTER_MAX batches {b:.1}%");
+    assert!(b < a, "{b:.1}% >= {a:.1}%");
+}
