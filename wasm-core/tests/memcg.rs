@@ -206,3 +206,44 @@ duration = "60s"
     let stalls = r.tasks[0].alloc_stall_ms.expect("the task was throttled or reclaimed");
     assert!(stalls.count > 0);
 }
+
+#[test]
+fn below_low_memcgs_are_reclaimed_only_by_the_retry_pass_with_a_low_event() {
+    let text = |low: &str| {
+        scenario(
+            true,
+            &format!(
+                r#"
+[[memcgs]]
+name = "guarded"
+low = "{low}"
+[[tasks]]
+name = "g"
+memcg = "guarded"
+program = [
+  {{ op = "anon", name = "a", size = "16MiB" }},
+  {{ op = "touch", regions = ["a"], write = true }},
+  {{ op = "sleep", duration = "10s" }},
+]
+[[tasks]]
+name = "reclaimer"
+start = "1s"
+program = [ {{ op = "memory_reclaim", memcg = "/", amount = "1MiB" }} ]
+[run]
+duration = "5s"
+"#
+            ),
+        )
+    };
+    // Everything is below memory.low: the first attempt skips it, finds nothing, and the
+    // retry with memcg_low_reclaim reclaims it and counts `low` events.
+    let r = run(&text("64MiB"));
+    let g = memcg(&r, "guarded");
+    assert!(g.stat["pgsteal"] > 0);
+    assert!(g.events["low"] > 0);
+    // Unprotected: reclaimed in the first attempt, no `low` event.
+    let r = run(&text("0"));
+    let g = memcg(&r, "guarded");
+    assert!(g.stat["pgsteal"] > 0);
+    assert_eq!(g.events["low"], 0);
+}

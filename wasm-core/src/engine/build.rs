@@ -170,6 +170,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 acc_io_wait: 0,
                 acc_throttle_wait: 0,
                 memcg,
+                reclaim: None,
             });
             sim.mm.schedule(spec.start.ns(), Event::Task(ti));
         }

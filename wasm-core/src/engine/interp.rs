@@ -122,15 +122,7 @@ impl Simulation {
                     memcg,
                     bytes,
                     swappiness,
-                } => {
-                    let clock = self.tasks[ti].clock;
-                    let batch = self.mm.flags.reclaim_batch();
-                    let (_, cpu) =
-                        self.mm
-                            .memory_reclaim(*memcg, *bytes, *swappiness, batch, clock);
-                    self.tasks[ti].clock += cpu;
-                    Step::Next
-                }
+                } => self.op_memory_reclaim(ti, *memcg, *bytes, *swappiness),
                 Instr::DropCaches => {
                     self.mm.drop_caches();
                     Step::Next
@@ -259,6 +251,43 @@ impl Simulation {
             live: true,
         };
         set_region(&mut self.tasks[ti].regions, region, r);
+    }
+
+    /// A write to memory.reclaim, one `try_to_free_mem_cgroup_pages` call at a time; the task
+    /// yields between calls when events are due, so IO started by one call can complete
+    /// before the next (`ReclaimWrite`).
+    fn op_memory_reclaim(
+        &mut self,
+        ti: usize,
+        memcg: u16,
+        bytes: u64,
+        swappiness: Option<u32>,
+    ) -> Step {
+        loop {
+            let limit = self.limit();
+            let t = &mut self.tasks[ti];
+            if t.clock > limit {
+                t.state = TaskState::Waiting;
+                let c = t.clock;
+                self.mm.schedule(c, Event::Task(ti as u32));
+                return Step::Yield;
+            }
+            let clock = t.clock;
+            let mut w = t.reclaim.take().unwrap_or_else(|| {
+                let batch = self.mm.flags.reclaim_batch();
+                crate::kernel::memcontrol::ReclaimWrite::new(
+                    &self.mm, memcg, bytes, swappiness, batch,
+                )
+            });
+            match w.step(&mut self.mm, clock) {
+                Some(cpu) => {
+                    let t = &mut self.tasks[ti];
+                    t.clock += cpu;
+                    t.reclaim = Some(w);
+                }
+                None => return Step::Next,
+            }
+        }
     }
 
     /// A live region slot stops counting as a mapping of its space.

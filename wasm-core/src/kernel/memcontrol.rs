@@ -142,13 +142,9 @@ impl Mm {
         spent + worst
     }
 
-    /// A write of `bytes` to `memcg`'s memory.reclaim (`memory_reclaim`, v5.19+), run by the
-    /// writing task: calls of `try_to_free_mem_cgroup_pages(memcg, batch, MAY_SWAP |
-    /// PROACTIVE, swappiness)` until the request is met; a call that reclaims nothing uses one
-    /// of MAX_RECLAIM_RETRIES, and the write fails (-EAGAIN) once they are used up (the
-    /// kernel's last-chance per-CPU LRU drain has nothing to do here: the engine has no per-CPU
-    /// batches). Returns (frames reclaimed, CPU time); both are accounted as the memcg's
-    /// `reclaim_requested` / `reclaim_reclaimed`.
+    /// A write of `bytes` to `memcg`'s memory.reclaim run to the end at once (see
+    /// `ReclaimWrite`; the interpreter runs it call by call so that IO completes in between).
+    /// Returns (frames reclaimed, CPU time).
     pub fn memory_reclaim(
         &mut self,
         memcg: u16,
@@ -157,33 +153,76 @@ impl Mm {
         batch: ReclaimBatch,
         now: u64,
     ) -> (u64, u64) {
-        let target = bytes / (crate::devices::PAGE_BYTES * self.scale);
-        let cluster = (SWAP_CLUSTER_MAX / self.scale).max(1);
-        let mut done = 0u64;
-        let mut cpu = 0u64;
-        let mut retries = MAX_RECLAIM_RETRIES;
-        while done < target {
-            let left = target - done;
-            let ask = match batch {
-                ReclaimBatch::Remainder => left,
-                ReclaimBatch::ClusterMax => left.min(cluster),
-                ReclaimBatch::Quarter => left / 4,
-            };
-            self.now = now + cpu;
-            let (got, c) = self.try_to_free_mem_cgroup_pages(memcg, ask, true, true, swappiness);
-            cpu += c.max(1);
-            if got == 0 {
-                if retries == 0 {
-                    break;
-                }
-                retries -= 1;
-            }
-            done += got;
+        let mut w = ReclaimWrite::new(self, memcg, bytes, swappiness, batch);
+        let mut cpu = 0;
+        while let Some(c) = w.step(self, now + cpu) {
+            cpu += c;
         }
-        let m = &mut self.memcgs.list[memcg as usize];
-        m.reclaim_requested += target;
-        m.reclaim_reclaimed += done;
-        (done, cpu)
+        (w.done, cpu)
+    }
+}
+
+/// A write to memory.reclaim in progress (`memory_reclaim`, v5.19+), run by the writing task:
+/// calls of `try_to_free_mem_cgroup_pages(memcg, batch, MAY_SWAP | PROACTIVE, swappiness)`
+/// until the request is met; a call that reclaims nothing uses one of MAX_RECLAIM_RETRIES, and
+/// the write fails (-EAGAIN) once they are used up. The kernel's last-chance drain of the
+/// per-CPU LRU batches has nothing to do here (the engine has none). Each call is one step, so
+/// that the task's clock advances and IO (swap writes started by earlier calls) completes
+/// between calls, as it does while the kernel's loop runs. At the end the memcg's
+/// `reclaim_requested` / `reclaim_reclaimed` are accounted.
+#[derive(Debug, Clone)]
+pub struct ReclaimWrite {
+    pub memcg: u16,
+    /// Frames asked for and reclaimed so far.
+    pub target: u64,
+    pub done: u64,
+    pub retries: u32,
+    pub swappiness: Option<u32>,
+    pub batch: ReclaimBatch,
+}
+
+impl ReclaimWrite {
+    pub fn new(
+        mm: &Mm,
+        memcg: u16,
+        bytes: u64,
+        swappiness: Option<u32>,
+        batch: ReclaimBatch,
+    ) -> ReclaimWrite {
+        ReclaimWrite {
+            memcg,
+            target: bytes / (crate::devices::PAGE_BYTES * mm.scale),
+            done: 0,
+            retries: MAX_RECLAIM_RETRIES,
+            swappiness,
+            batch,
+        }
+    }
+
+    /// One `try_to_free_mem_cgroup_pages` call at `now`: its CPU time, or None when the write
+    /// is over (then accounted).
+    pub fn step(&mut self, mm: &mut Mm, now: u64) -> Option<u64> {
+        if self.done >= self.target || self.retries == u32::MAX {
+            let m = &mut mm.memcgs.list[self.memcg as usize];
+            m.reclaim_requested += self.target;
+            m.reclaim_reclaimed += self.done;
+            return None;
+        }
+        let cluster = (SWAP_CLUSTER_MAX / mm.scale).max(1);
+        let left = self.target - self.done;
+        let ask = match self.batch {
+            ReclaimBatch::Remainder => left,
+            ReclaimBatch::ClusterMax => left.min(cluster),
+            ReclaimBatch::Quarter => left / 4,
+        };
+        mm.now = now;
+        let (got, cpu) = mm.try_to_free_mem_cgroup_pages(self.memcg, ask, true, true, self.swappiness);
+        if got == 0 {
+            // `if (!reclaimed && !nr_retries--) return -EAGAIN;` (u32::MAX marks the failure).
+            self.retries = self.retries.wrapping_sub(1);
+        }
+        self.done += got;
+        Some(cpu.max(1))
     }
 }
 

@@ -151,6 +151,8 @@ pub struct Task {
     pub mmap_runs: std::collections::BTreeMap<usize, u64>,
     /// The memcg the task runs in (charged for its new pages).
     pub memcg: u16,
+    /// A memory.reclaim write in progress.
+    pub reclaim: Option<crate::kernel::memcontrol::ReclaimWrite>,
 }
 
 impl Task {
