@@ -203,6 +203,9 @@ pub fn compare_keys(reports: &[RunReport]) -> Vec<String> {
     keys
 }
 
+/// `compare` shows per-task rows for at most this many tasks.
+const MAX_TASK_ROWS: usize = 16;
+
 /// One row of a comparison: a label and each variant's value (None: not reported).
 struct Row {
     label: String,
@@ -241,8 +244,13 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
         label: "sum(pgsteal)/sum(requested) (%)".to_string(),
         values: reports.iter().map(reclaim_accuracy).collect(),
     });
-    for task in task_names(reports) {
-        rows.extend(task_rows(&task, reports));
+    // Per-task rows, unless there are too many to read (S003's 129 tasks): then only the
+    // totals above; `run --json` still has every task.
+    let tasks = task_names(reports);
+    if tasks.len() <= MAX_TASK_ROWS {
+        for task in tasks {
+            rows.extend(task_rows(&task, reports));
+        }
     }
     rows.retain(|r| r.values.iter().any(Option::is_some));
 
@@ -811,6 +819,17 @@ mod tests {
             events: BTreeMap::new(),
             stat: [("pgsteal".to_string(), pgsteal)].into_iter().collect(),
         }
+    }
+
+    #[test]
+    fn compare_leaves_out_per_task_rows_for_many_tasks() {
+        let tasks = |n: usize| (0..n).map(|i| task(&format!("fio{i}"), None, Some(1.0))).collect();
+        let few = report("a", &[("pswpout", 1)], tasks(16));
+        assert!(compare_table("t", &[few], &["pswpout"]).contains("fio15"));
+        let many = report("a", &[("pswpout", 1)], tasks(17));
+        let table = compare_table("t", &[many], &["pswpout"]);
+        assert!(!table.contains("fio"), "{table}");
+        assert!(table.contains("pswpout"));
     }
 
     #[test]
