@@ -326,7 +326,12 @@ fn leaf_memcgs(report: &RunReport) -> Vec<&crate::report::MemcgReport> {
         .memcgs
         .iter()
         .filter(|m| m.parent.is_some())
-        .filter(|m| !report.memcgs.iter().any(|c| c.parent.as_ref() == Some(&m.name)))
+        .filter(|m| {
+            !report
+                .memcgs
+                .iter()
+                .any(|c| c.parent.as_ref() == Some(&m.name))
+        })
         .collect()
 }
 
@@ -505,7 +510,10 @@ pub fn run_text(report: &RunReport) -> String {
             );
         }
     }
-    if let (Some(req), Some(got)) = (report.reclaim_requested_pages, report.reclaim_reclaimed_pages) {
+    if let (Some(req), Some(got)) = (
+        report.reclaim_requested_pages,
+        report.reclaim_reclaimed_pages,
+    ) {
         out += &format!("\nmemory.reclaim: {req} pages requested, {got} reclaimed\n");
     }
     if !report.memcgs.is_empty() {
@@ -823,7 +831,11 @@ mod tests {
 
     #[test]
     fn compare_leaves_out_per_task_rows_for_many_tasks() {
-        let tasks = |n: usize| (0..n).map(|i| task(&format!("fio{i}"), None, Some(1.0))).collect();
+        let tasks = |n: usize| {
+            (0..n)
+                .map(|i| task(&format!("fio{i}"), None, Some(1.0)))
+                .collect()
+        };
         let few = report("a", &[("pswpout", 1)], tasks(16));
         assert!(compare_table("t", &[few], &["pswpout"]).contains("fio15"));
         let many = report("a", &[("pswpout", 1)], tasks(17));

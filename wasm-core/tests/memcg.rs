@@ -84,7 +84,10 @@ duration = "60s"
     // memory.stat is hierarchical: the root's pgsteal includes the capped memcg's.
     assert_eq!(memcg(&r, "/").stat["pgsteal"], capped.stat["pgsteal"]);
     assert!(r.oom_kills.is_empty());
-    assert_eq!(r.reclaim_requested_pages, None, "memory.reclaim was not written");
+    assert_eq!(
+        r.reclaim_requested_pages, None,
+        "memory.reclaim was not written"
+    );
 }
 
 #[test]
@@ -169,7 +172,11 @@ duration = "20s"
     assert_eq!(r.reclaim_requested_pages, Some(4 * 512));
     let got = r.reclaim_reclaimed_pages.unwrap();
     assert!(got >= 4 * 512, "each write is retried until met: {got}");
-    assert_eq!(memcg(&r, "protected").stat["pgscan"], 0, "below memory.min: skipped");
+    assert_eq!(
+        memcg(&r, "protected").stat["pgscan"],
+        0,
+        "below memory.min: skipped"
+    );
     let open = memcg(&r, "open");
     assert!(open.stat["pgsteal"] > 0);
     // memory.reclaim is cgroup reclaim: per memcg (as direct), not in the global items.
@@ -203,7 +210,9 @@ duration = "60s"
     assert!(soft.stat["pgsteal_direct"] > 0);
     // Reclaimed back towards memory.high (within a charge batch of 64 pages per event).
     assert!(soft.current_pages < 16 * 256, "{}", soft.current_pages);
-    let stalls = r.tasks[0].alloc_stall_ms.expect("the task was throttled or reclaimed");
+    let stalls = r.tasks[0]
+        .alloc_stall_ms
+        .expect("the task was throttled or reclaimed");
     assert!(stalls.count > 0);
 }
 

@@ -40,7 +40,10 @@ fn classic_root_memory_reclaim_over_reclaims_at_least_2x() {
     // The global direct-reclaim items stay 0: this is cgroup reclaim, counted per memcg only.
     assert_eq!(r.counters["pgsteal_direct"], 0);
     assert_eq!(r.counters["pgsteal_kswapd"], 0, "no global pressure");
-    assert!(accuracy >= 200.0, "classic over-reclaim: {accuracy:.1}% < 200%");
+    assert!(
+        accuracy >= 200.0,
+        "classic over-reclaim: {accuracy:.1}% < 200%"
+    );
 }
 
 #[test]

@@ -788,12 +788,21 @@ fn memcg_text() -> String {
 #[test]
 fn memcgs_replicas_and_memory_reclaim_parse() {
     let scn = parse(&memcg_text()).unwrap();
-    let names: Vec<String> = scn.expanded_memcgs().into_iter().map(|(_, m)| m.name).collect();
+    let names: Vec<String> = scn
+        .expanded_memcgs()
+        .into_iter()
+        .map(|(_, m)| m.name)
+        .collect();
     assert_eq!(names, ["a", "b0", "b1"]);
     assert_eq!(scn.tasks[0].memcg.as_deref(), Some("b1"));
-    let with_replicas = memcg_text().replace("clients = 2", "clients = 2\nreplicas = 3\nname_unused = 0");
+    let with_replicas =
+        memcg_text().replace("clients = 2", "clients = 2\nreplicas = 3\nname_unused = 0");
     // Unknown fields of tasks stay errors (replicas is known, name_unused is not).
-    assert_error(&with_replicas, "name_unused", &["unknown field `name_unused`"]);
+    assert_error(
+        &with_replicas,
+        "name_unused",
+        &["unknown field `name_unused`"],
+    );
 }
 
 #[test]

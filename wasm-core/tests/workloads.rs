@@ -84,6 +84,9 @@ fn access_rates_are_in_pages_whatever_the_frame_scale() {
         );
         let (r, _) = run(&text);
         let round = r.tasks[0].rounds_s.as_ref().unwrap()[0];
-        assert!((3.9..4.1).contains(&round), "frame_scale {scale}: {round} s");
+        assert!(
+            (3.9..4.1).contains(&round),
+            "frame_scale {scale}: {round} s"
+        );
     }
 }

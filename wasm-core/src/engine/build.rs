@@ -3,12 +3,12 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::memcg::UNLIMITED;
 use super::mm::{Event, Mm};
 use super::rng::{Rng, Zipf};
 use super::space::{Space, SpaceKind, Swap};
 use super::Simulation;
 use crate::devices::{Device, PAGE_BYTES};
-use super::memcg::UNLIMITED;
 use crate::kernel::variant;
 use crate::kernel::watermarks::{default_min_free_kbytes, Watermarks};
 use crate::scenario::{Op, Pattern, Scenario};
@@ -100,8 +100,12 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         let c = &mut mm.memcgs.list[id as usize];
         c.min = m.min.map_or(0, |v| v.bytes() / frame_bytes);
         c.low = m.low.map_or(0, |v| v.bytes() / frame_bytes);
-        c.high = m.high.map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
-        c.max = m.max.map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
+        c.high = m
+            .high
+            .map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
+        c.max = m
+            .max
+            .map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
         memcg_ids.insert(m.name.clone(), id);
     }
     let tasks = scn.expanded_tasks();

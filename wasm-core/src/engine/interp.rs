@@ -620,9 +620,7 @@ impl Simulation {
         self.mm.counters.add(C::oom_kill, 1);
         if scope.is_some() {
             let m = self.tasks[victim].memcg;
-            self.mm
-                .memcgs
-                .event(m, super::memcg::MemcgEvent::OomKill);
+            self.mm.memcgs.event(m, super::memcg::MemcgEvent::OomKill);
         }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];

@@ -128,7 +128,10 @@ impl Memcgs {
     }
 
     pub fn find(&self, name: &str) -> Option<u16> {
-        self.list.iter().position(|m| m.name == name).map(|i| i as u16)
+        self.list
+            .iter()
+            .position(|m| m.name == name)
+            .map(|i| i as u16)
     }
 
     /// `parent_mem_cgroup` chain from `id` up to the root, `id` first.
@@ -359,7 +362,10 @@ mod tests {
         let mut m = tree();
         m.charge(2, 10);
         m.charge(3, 5);
-        assert_eq!((m.list[0].usage, m.list[1].usage, m.list[2].usage), (15, 15, 10));
+        assert_eq!(
+            (m.list[0].usage, m.list[1].usage, m.list[2].usage),
+            (15, 15, 10)
+        );
         m.list[1].max = 16;
         assert_eq!(m.over_max(3, 1), None);
         assert_eq!(m.over_max(3, 2), Some(1));

@@ -653,7 +653,11 @@ impl Mm {
             }
         }
         for (id, m) in self.memcgs.list.iter().enumerate() {
-            let children: u64 = m.children.iter().map(|&c| self.memcgs.list[c as usize].usage).sum();
+            let children: u64 = m
+                .children
+                .iter()
+                .map(|&c| self.memcgs.list[c as usize].usage)
+                .sum();
             if m.usage != charged[id] + children {
                 return Err(format!(
                     "memcg {}: usage {} but {} own frames + {children} in children",

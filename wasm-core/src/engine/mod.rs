@@ -488,10 +488,22 @@ impl Simulation {
             oom_kills: self.oom_kills.clone(),
             memcgs: self.memcg_reports(),
             reclaim_requested_pages: requested.then(|| {
-                self.mm.memcgs.list.iter().map(|m| m.reclaim_requested).sum::<u64>() * scale
+                self.mm
+                    .memcgs
+                    .list
+                    .iter()
+                    .map(|m| m.reclaim_requested)
+                    .sum::<u64>()
+                    * scale
             }),
             reclaim_reclaimed_pages: requested.then(|| {
-                self.mm.memcgs.list.iter().map(|m| m.reclaim_reclaimed).sum::<u64>() * scale
+                self.mm
+                    .memcgs
+                    .list
+                    .iter()
+                    .map(|m| m.reclaim_reclaimed)
+                    .sum::<u64>()
+                    * scale
             }),
         }
     }
@@ -513,8 +525,14 @@ impl Simulation {
                     .collect();
                 let get = |c: counters::C| stat.get(c) * scale;
                 use counters::C;
-                map.insert("pgscan".into(), get(C::pgscan_kswapd) + get(C::pgscan_direct));
-                map.insert("pgsteal".into(), get(C::pgsteal_kswapd) + get(C::pgsteal_direct));
+                map.insert(
+                    "pgscan".into(),
+                    get(C::pgscan_kswapd) + get(C::pgscan_direct),
+                );
+                map.insert(
+                    "pgsteal".into(),
+                    get(C::pgsteal_kswapd) + get(C::pgsteal_direct),
+                );
                 let events = memcg::MEMCG_EVENT_NAMES
                     .iter()
                     .zip(mc.events_hier(id))

@@ -124,8 +124,7 @@ impl Mm {
         } else {
             self.inactive_is_low(lv, true)
         };
-        sc.cache_trim_mode =
-            (size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
+        sc.cache_trim_mode = (size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
         let file = size(LRU_ACTIVE_FILE) + size(LRU_INACTIVE_FILE);
         sc.file_is_tiny = sc.target_memcg.is_none()
             && file + self.nr_free() <= self.wmark.high

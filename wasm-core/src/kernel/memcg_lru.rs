@@ -95,7 +95,10 @@ impl MemcgLru {
     fn unlink(&mut self, lv: u16) -> Place {
         let p = self.place[lv as usize].expect("lruvec on the memcg LRU");
         let list = &mut self.fifo[p.gen][p.bin];
-        let i = list.iter().position(|&x| x == lv).expect("lruvec in its bin");
+        let i = list
+            .iter()
+            .position(|&x| x == lv)
+            .expect("lruvec in its bin");
         list.remove(i);
         p
     }
@@ -112,7 +115,10 @@ impl MemcgLru {
         if self.place.len() <= lv as usize {
             self.place.resize(lv as usize + 1, None);
         }
-        assert!(self.place[lv as usize].is_none(), "lruvec {lv} onlined twice");
+        assert!(
+            self.place[lv as usize].is_none(),
+            "lruvec {lv} onlined twice"
+        );
         let gen = self.old_gen();
         let bin = self.random_bin();
         self.fifo[gen][bin].push(lv);
@@ -147,7 +153,9 @@ impl MemcgLru {
         if op == MemcgLruOp::Nop {
             return;
         }
-        let old = self.place[lv as usize].expect("lruvec on the memcg LRU").gen;
+        let old = self.place[lv as usize]
+            .expect("lruvec on the memcg LRU")
+            .gen;
         let bin = self.random_bin();
         let (new, seg) = match op {
             MemcgLruOp::Head => (old, Seg::Head),
@@ -241,7 +249,9 @@ impl MemcgLru {
                 for &lv in list {
                     let p = self.place.get(lv as usize).copied().flatten();
                     if p.map(|p| (p.gen, p.bin)) != Some((gen, bin)) {
-                        return Err(format!("lruvec {lv} in fifo[{gen}][{bin}] but placed {p:?}"));
+                        return Err(format!(
+                            "lruvec {lv} in fifo[{gen}][{bin}] but placed {p:?}"
+                        ));
                     }
                     if std::mem::replace(&mut seen[lv as usize], true) {
                         return Err(format!("lruvec {lv} listed twice"));
@@ -251,7 +261,10 @@ impl MemcgLru {
             }
         }
         if counts != self.nr_memcgs {
-            return Err(format!("nr_memcgs {:?} but {counts:?} listed", self.nr_memcgs));
+            return Err(format!(
+                "nr_memcgs {:?} but {counts:?} listed",
+                self.nr_memcgs
+            ));
         }
         Ok(())
     }
@@ -387,7 +400,11 @@ mod tests {
         assert!(aborted);
         assert_eq!(seen.len(), 3);
         for lv in &seen {
-            assert_eq!(place(&l, *lv).gen, 1, "the aborting lruvec's op is applied too");
+            assert_eq!(
+                place(&l, *lv).gen,
+                1,
+                "the aborting lruvec's op is applied too"
+            );
         }
         assert_eq!(l.nr_memcgs, vec![17, 3, 0]);
         l.check().unwrap();

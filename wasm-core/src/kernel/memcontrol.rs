@@ -216,7 +216,8 @@ impl ReclaimWrite {
             ReclaimBatch::Quarter => left / 4,
         };
         mm.now = now;
-        let (got, cpu) = mm.try_to_free_mem_cgroup_pages(self.memcg, ask, true, true, self.swappiness);
+        let (got, cpu) =
+            mm.try_to_free_mem_cgroup_pages(self.memcg, ask, true, true, self.swappiness);
         if got == 0 {
             // `if (!reclaimed && !nr_retries--) return -EAGAIN;` (u32::MAX marks the failure).
             self.retries = self.retries.wrapping_sub(1);
@@ -242,6 +243,9 @@ mod tests {
         assert!(d4 > 3 * d2 && d4 < 5 * d2, "{d2} {d4}");
         assert_eq!(high_delay_ns(150_000, 100_000, 64), MAX_HIGH_DELAY_NS);
         // Fewer pages charged over the batch: proportionally less.
-        assert_eq!(high_delay_ns(104_000, 100_000, 32), d4 / 2 / 1_000_000 * 1_000_000);
+        assert_eq!(
+            high_delay_ns(104_000, 100_000, 32),
+            d4 / 2 / 1_000_000 * 1_000_000
+        );
     }
 }

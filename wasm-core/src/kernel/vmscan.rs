@@ -770,8 +770,7 @@ impl Mm {
                     sc.memcg_low_skipped = true;
                     continue;
                 }
-                self.memcgs
-                    .event(m, crate::engine::memcg::MemcgEvent::Low);
+                self.memcgs.event(m, crate::engine::memcg::MemcgEvent::Low);
             }
             self.shrink_lruvec(m as usize, sc);
         }

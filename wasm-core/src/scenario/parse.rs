@@ -495,10 +495,17 @@ impl<'a> Checker<'a> {
     fn memcgs(&self) -> Check {
         let s = self.scenario;
         for (k, m) in s.memcgs.iter().enumerate() {
-            self.ensure(m.replicas.is_none_or(|r| r >= 1), &format!("memcgs[{k}].replicas"), || {
-                "replicas must be >= 1".into()
-            })?;
-            for (what, v) in [("min", m.min), ("low", m.low), ("high", m.high), ("max", m.max)] {
+            self.ensure(
+                m.replicas.is_none_or(|r| r >= 1),
+                &format!("memcgs[{k}].replicas"),
+                || "replicas must be >= 1".into(),
+            )?;
+            for (what, v) in [
+                ("min", m.min),
+                ("low", m.low),
+                ("high", m.high),
+                ("max", m.max),
+            ] {
                 if let Some(v) = v {
                     self.size(&format!("memcgs[{k}].{what}"), v)?;
                 }
@@ -525,7 +532,10 @@ impl<'a> Checker<'a> {
                 } else {
                     ""
                 };
-                format!("duplicate memcg name {:?}; names must be unique{hint}", m.name)
+                format!(
+                    "duplicate memcg name {:?}; names must be unique{hint}",
+                    m.name
+                )
             })?;
         }
         Ok(())
@@ -534,7 +544,12 @@ impl<'a> Checker<'a> {
     /// A memcg name written in a task (`{i}` substituted for each of `replicas`).
     fn memcg_ref(&self, path: &str, name: &str, replicas: u32) -> Check {
         let known: HashSet<String> = std::iter::once("/".to_string())
-            .chain(self.scenario.expanded_memcgs().into_iter().map(|(_, m)| m.name))
+            .chain(
+                self.scenario
+                    .expanded_memcgs()
+                    .into_iter()
+                    .map(|(_, m)| m.name),
+            )
             .collect();
         for i in 0..replicas.max(1) {
             let n = name.replace("{i}", &i.to_string());
@@ -559,9 +574,11 @@ impl<'a> Checker<'a> {
             "at least one [[tasks]] is needed".into()
         })?;
         for (i, t) in tasks.iter().enumerate() {
-            self.ensure(t.replicas.is_none_or(|r| r >= 1), &format!("tasks[{i}].replicas"), || {
-                "replicas must be >= 1".into()
-            })?;
+            self.ensure(
+                t.replicas.is_none_or(|r| r >= 1),
+                &format!("tasks[{i}].replicas"),
+                || "replicas must be >= 1".into(),
+            )?;
         }
         // Reports and tables key task results by name (replicas expanded).
         let expanded = self.scenario.expanded_tasks();
@@ -575,7 +592,10 @@ impl<'a> Checker<'a> {
                 } else {
                     ""
                 };
-                format!("duplicate task name {:?}; names must be unique{hint}", t.name)
+                format!(
+                    "duplicate task name {:?}; names must be unique{hint}",
+                    t.name
+                )
             })?;
         }
         let mut marks = HashSet::new();
@@ -681,7 +701,11 @@ impl<'a> Checker<'a> {
                 self.ensure(
                     (0.0..=1.0).contains(write_fraction),
                     &at("write_fraction"),
-                    || format!("write_fraction is a share of accesses, 0..=1, got {write_fraction}"),
+                    || {
+                        format!(
+                            "write_fraction is a share of accesses, 0..=1, got {write_fraction}"
+                        )
+                    },
                 )?;
                 for (k, region) in regions.iter().enumerate() {
                     self.defined_region(&format!("{path}.regions[{k}]"), region, walk)?;
@@ -730,11 +754,20 @@ impl<'a> Checker<'a> {
                 self.memcg_ref(&at("memcg"), memcg, walk.replicas)?;
                 self.size(&at("amount"), *amount)?;
                 self.ensure(amount.bytes() >= PAGE_SIZE, &at("amount"), || {
-                    format!("memory_reclaim needs an amount of at least one page (4KiB), got {amount}")
+                    format!(
+                        "memory_reclaim needs an amount of at least one page (4KiB), got {amount}"
+                    )
                 })?;
-                self.ensure(swappiness.is_none_or(|s| s <= 200), &at("swappiness"), || {
-                    format!("swappiness must be 0..=200, got {}", swappiness.unwrap_or(0))
-                })
+                self.ensure(
+                    swappiness.is_none_or(|s| s <= 200),
+                    &at("swappiness"),
+                    || {
+                        format!(
+                            "swappiness must be 0..=200, got {}",
+                            swappiness.unwrap_or(0)
+                        )
+                    },
+                )
             }
             Op::Loop {
                 count,
