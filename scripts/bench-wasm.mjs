@@ -11,13 +11,13 @@ const RUNS = 5;
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const variantsOf = (text) => [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((m) => m[1]);
 
-function bench(path, presets = []) {
+function bench(path, runs = RUNS, presets = []) {
   let text = readFileSync(new URL(path, root), 'utf8');
   for (const [from, to] of presets) text = text.replaceAll(`preset = "${from}"`, `preset = "${to}"`);
   const variants = variantsOf(text);
   const walls = [];
   let sum = {};
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     sum = {};
     const t0 = performance.now();
     for (const v of variants) {
@@ -52,17 +52,20 @@ for (const [name, path] of [['hit_seq', 'wasm-core/benches/scenarios/hit-seq.tom
 {
   const mglru = [['linux-6.1', 'linux-6.14-mglru']];
   {
-    const [wall, c] = bench('wasm-core/benches/scenarios/hit-random.toml', mglru);
+    const [wall, c] = bench('wasm-core/benches/scenarios/hit-random.toml', RUNS, mglru);
     const accesses = 40_000_000 + c.pgfault;
     console.log(JSON.stringify({ bench: 'mglru_hit_random', wall_s: wall, accesses, per_s: accesses / wall }));
   }
   {
-    const [wall, c] = bench('wasm-core/benches/scenarios/reclaim-anon.toml', mglru);
+    const [wall, c] = bench('wasm-core/benches/scenarios/reclaim-anon.toml', RUNS, mglru);
     const scanned = c.pgscan_kswapd + c.pgscan_direct + c.pgrefill;
     console.log(JSON.stringify({ bench: 'mglru_reclaim_scan', wall_s: wall, scanned, per_s: scanned / wall }));
   }
   {
-    const [wall] = bench('scenarios/s000-thrash.toml', [['linux-5.2', 'linux-6.1-mglru'], ['linux-5.3', 'linux-6.14-mglru']]);
+    const [wall] = bench('scenarios/s000-thrash.toml', RUNS, [['linux-5.2', 'linux-6.1-mglru'], ['linux-5.3', 'linux-6.14-mglru']]);
     console.log(JSON.stringify({ bench: 'mglru_s000_both_variants', wall_s: wall }));
   }
+  // Original-size S003 (128 memcgs); one run.
+  const [wall] = bench('scenarios/s003-memcg-lru.toml', 1);
+  console.log(JSON.stringify({ bench: 's003_original', wall_s: wall }));
 }

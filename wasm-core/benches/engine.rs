@@ -1,6 +1,8 @@
 //! Engine benchmarks (`cargo bench`, or `npm run bench` for the table in BENCHMARKS.md):
 //! page accesses per second on the hit path, pages scanned per second under reclaim, and the
-//! full-scale S000 (both variants), and the dirty-heavy S002 (both variants). Prints one JSON object per line; medians of several runs.
+//! full-scale S000 (both variants), the dirty-heavy S002 (both variants) and the original-size
+//! S003 (128 memcgs; one run, it takes tens of seconds). Prints one JSON object per line;
+//! medians of several runs.
 use std::time::Instant;
 
 use reclaim_core::scenario::parse;
@@ -21,11 +23,16 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Run every variant of a scenario `RUNS` times; returns (median wall seconds of one pass over
 /// all variants, the counters of the last pass summed over variants).
 fn bench(path: &str) -> (f64, std::collections::BTreeMap<String, u64>) {
-    bench_with(path, &[])
+    bench_runs(path, RUNS, &[])
 }
 
-/// `bench` with the kernel presets renamed (e.g. every variant on the multi-gen LRU).
-fn bench_with(path: &str, presets: &[(&str, &str)]) -> (f64, std::collections::BTreeMap<String, u64>) {
+/// `bench` with the kernel presets renamed (e.g. every variant on the multi-gen LRU) and a
+/// number of runs.
+fn bench_runs(
+    path: &str,
+    runs: usize,
+    presets: &[(&str, &str)],
+) -> (f64, std::collections::BTreeMap<String, u64>) {
     let mut scn = load(path);
     for v in scn.variants.iter_mut() {
         if let Some((_, to)) = presets.iter().find(|(from, _)| *from == v.preset) {
@@ -34,7 +41,7 @@ fn bench_with(path: &str, presets: &[(&str, &str)]) -> (f64, std::collections::B
     }
     let mut walls = Vec::new();
     let mut sum = std::collections::BTreeMap::new();
-    for _ in 0..RUNS {
+    for _ in 0..runs {
         sum.clear();
         let t0 = Instant::now();
         for v in &scn.variants {
@@ -71,20 +78,21 @@ fn main() {
     println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
     // The same workloads on the multi-gen LRU (6.14 rules).
     let mglru = [("linux-6.1", "linux-6.14-mglru")];
-    let (wall, c) = bench_with("benches/scenarios/hit-random.toml", &mglru);
+    let (wall, c) = bench_runs("benches/scenarios/hit-random.toml", RUNS, &mglru);
     let accesses = 40_000_000u64 + c["pgfault"];
     println!(
         r#"{{"bench":"mglru_hit_random","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#,
         accesses as f64 / wall
     );
-    let (wall, c) = bench_with("benches/scenarios/reclaim-anon.toml", &mglru);
+    let (wall, c) = bench_runs("benches/scenarios/reclaim-anon.toml", RUNS, &mglru);
     let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
     println!(
         r#"{{"bench":"mglru_reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
         scanned as f64 / wall
     );
-    let (wall, _) = bench_with(
+    let (wall, _) = bench_runs(
         "../scenarios/s000-thrash.toml",
+        RUNS,
         &[("linux-5.2", "linux-6.1-mglru"), ("linux-5.3", "linux-6.14-mglru")],
     );
     println!(r#"{{"bench":"mglru_s000_both_variants","wall_s":{wall}}}"#);
@@ -94,5 +102,11 @@ fn main() {
     println!(
         r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
         written as f64 / wall
+    );
+    // Original-size S003: 128 memcgs x 1920 MB, 4210 s virtual, frame_scale 512; one run.
+    let (wall, c) = bench_runs("../scenarios/s003-memcg-lru.toml", 1, &[]);
+    println!(
+        r#"{{"bench":"s003_original","wall_s":{wall},"accesses":{}}}"#,
+        c["pgfault"]
     );
 }

@@ -203,6 +203,9 @@ pub fn compare_keys(reports: &[RunReport]) -> Vec<String> {
     keys
 }
 
+/// `compare` shows per-task rows for at most this many tasks.
+const MAX_TASK_ROWS: usize = 16;
+
 /// One row of a comparison: a label and each variant's value (None: not reported).
 struct Row {
     label: String,
@@ -232,8 +235,22 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
             })
             .collect(),
     });
-    for task in task_names(reports) {
-        rows.extend(task_rows(&task, reports));
+    // Scenarios with memcgs (seed 003): fairness and accuracy of memory.reclaim.
+    rows.push(Row {
+        label: "stddev/mean pgsteal, leaf memcgs (%)".to_string(),
+        values: reports.iter().map(memcg_pgsteal_spread).collect(),
+    });
+    rows.push(Row {
+        label: "sum(pgsteal)/sum(requested) (%)".to_string(),
+        values: reports.iter().map(reclaim_accuracy).collect(),
+    });
+    // Per-task rows, unless there are too many to read (S003's 129 tasks): then only the
+    // totals above; `run --json` still has every task.
+    let tasks = task_names(reports);
+    if tasks.len() <= MAX_TASK_ROWS {
+        for task in tasks {
+            rows.extend(task_rows(&task, reports));
+        }
     }
     rows.retain(|r| r.values.iter().any(Option::is_some));
 
@@ -301,6 +318,50 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
         out += &line(&row.label, texts);
     }
     out
+}
+
+/// The leaf memcgs (no children; not the root) of a report.
+fn leaf_memcgs(report: &RunReport) -> Vec<&crate::report::MemcgReport> {
+    report
+        .memcgs
+        .iter()
+        .filter(|m| m.parent.is_some())
+        .filter(|m| {
+            !report
+                .memcgs
+                .iter()
+                .any(|c| c.parent.as_ref() == Some(&m.name))
+        })
+        .collect()
+}
+
+/// Seed 003's fairness: population stddev(pgsteal) / mean(pgsteal) over the leaf memcgs, in
+/// percent (None without memcgs or when nothing was stolen).
+pub fn memcg_pgsteal_spread(report: &RunReport) -> Option<f64> {
+    let v: Vec<f64> = leaf_memcgs(report)
+        .iter()
+        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0) as f64)
+        .collect();
+    if v.len() < 2 {
+        return None;
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    if mean <= 0.0 {
+        return None;
+    }
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
+    Some(var.sqrt() * 100.0 / mean)
+}
+
+/// Seed 003's accuracy: sum of the leaf memcgs' pgsteal over the pages asked of
+/// memory.reclaim, in percent (None where memory.reclaim was not written).
+pub fn reclaim_accuracy(report: &RunReport) -> Option<f64> {
+    let requested = report.reclaim_requested_pages.filter(|&r| r > 0)?;
+    let stolen: u64 = leaf_memcgs(report)
+        .iter()
+        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0))
+        .sum();
+    Some(stolen as f64 * 100.0 / requested as f64)
 }
 
 /// `value (change)` with both parts right-aligned to the column's widths.
@@ -449,6 +510,21 @@ pub fn run_text(report: &RunReport) -> String {
             );
         }
     }
+    if let (Some(req), Some(got)) = (
+        report.reclaim_requested_pages,
+        report.reclaim_reclaimed_pages,
+    ) {
+        out += &format!("\nmemory.reclaim: {req} pages requested, {got} reclaimed\n");
+    }
+    if !report.memcgs.is_empty() {
+        let fmt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}%"));
+        out += &format!(
+            "memcgs: {} (stddev/mean pgsteal over leaves {}, sum(pgsteal)/sum(requested) {})\n",
+            report.memcgs.len(),
+            fmt(memcg_pgsteal_spread(report)),
+            fmt(reclaim_accuracy(report))
+        );
+    }
     if report.measured == report.counters {
         out += "\ncounters:\n";
         out += &counters_text(report.counters.iter());
@@ -536,6 +612,9 @@ mod tests {
             counters,
             tasks,
             oom_kills: Vec::new(),
+            memcgs: Vec::new(),
+            reclaim_requested_pages: None,
+            reclaim_reclaimed_pages: None,
         }
     }
 
@@ -738,6 +817,55 @@ mod tests {
             compare_keys(&[r]),
             ["pgscan_kswapd", "pswpout", "alpha", "zeta"]
         );
+    }
+
+    fn memcg(name: &str, parent: Option<&str>, pgsteal: u64) -> crate::report::MemcgReport {
+        crate::report::MemcgReport {
+            name: name.into(),
+            parent: parent.map(String::from),
+            current_pages: 0,
+            events: BTreeMap::new(),
+            stat: [("pgsteal".to_string(), pgsteal)].into_iter().collect(),
+        }
+    }
+
+    #[test]
+    fn compare_leaves_out_per_task_rows_for_many_tasks() {
+        let tasks = |n: usize| {
+            (0..n)
+                .map(|i| task(&format!("fio{i}"), None, Some(1.0)))
+                .collect()
+        };
+        let few = report("a", &[("pswpout", 1)], tasks(16));
+        assert!(compare_table("t", &[few], &["pswpout"]).contains("fio15"));
+        let many = report("a", &[("pswpout", 1)], tasks(17));
+        let table = compare_table("t", &[many], &["pswpout"]);
+        assert!(!table.contains("fio"), "{table}");
+        assert!(table.contains("pswpout"));
+    }
+
+    #[test]
+    fn memcg_fairness_and_accuracy_use_the_leaf_memcgs() {
+        let mut r = report("before", &[], Vec::new());
+        assert_eq!(memcg_pgsteal_spread(&r), None);
+        assert_eq!(reclaim_accuracy(&r), None);
+        // "/" -> a -> {a0, a1}; "/" -> b. Leaves: a0 (100), a1 (300), b (200).
+        r.memcgs = vec![
+            memcg("/", None, 600),
+            memcg("a", Some("/"), 400),
+            memcg("a0", Some("a"), 100),
+            memcg("a1", Some("a"), 300),
+            memcg("b", Some("/"), 200),
+        ];
+        r.reclaim_requested_pages = Some(150);
+        r.reclaim_reclaimed_pages = Some(600);
+        // mean 200, population stddev sqrt((100^2 + 100^2 + 0) / 3) = 81.65
+        let spread = memcg_pgsteal_spread(&r).unwrap();
+        assert!((spread - 40.82).abs() < 0.01, "{spread}");
+        assert_eq!(reclaim_accuracy(&r), Some(400.0));
+        let table = compare_table("s003", &[r.clone(), r], &[]);
+        assert!(line(&table, "sum(pgsteal)/sum(requested) (%)").contains("400.00"));
+        assert!(line(&table, "stddev/mean pgsteal, leaf memcgs (%)").contains("40.82"));
     }
 
     #[test]

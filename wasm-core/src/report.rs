@@ -21,6 +21,30 @@ pub struct RunReport {
     pub tasks: Vec<TaskReport>,
     /// OOM kills: task and virtual time.
     pub oom_kills: Vec<OomKill>,
+    /// Scenarios with `[[memcgs]]`: every memcg, the root ("/") first, in creation order.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub memcgs: Vec<MemcgReport>,
+    /// Pages asked of memory.reclaim (all writes, all memcgs), where it was written.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reclaim_requested_pages: Option<u64>,
+    /// Pages those writes reclaimed (as the kernel's loop counted them).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reclaim_reclaimed_pages: Option<u64>,
+}
+
+/// One memcg: memory.stat counters (hierarchical, pages; `pgscan` and `pgsteal` are the
+/// kswapd + direct sums as in memory.stat) flattened into the object, usage and memory.events.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MemcgReport {
+    pub name: String,
+    /// The parent's name; None for the root.
+    pub parent: Option<String>,
+    /// memory.current at the end, pages.
+    pub current_pages: u64,
+    /// memory.events (hierarchical): low, high, max, oom, oom_kill.
+    pub events: BTreeMap<String, u64>,
+    #[serde(flatten)]
+    pub stat: BTreeMap<String, u64>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

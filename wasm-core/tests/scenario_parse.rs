@@ -771,3 +771,98 @@ fn advancing_mmaps_need_a_size_and_new_ops_parse() {
     );
     assert_eq!(parse(&young).unwrap().machine.young_fault.ns(), 15_000);
 }
+
+/// VALID with memcgs: "a" (memory.max 32 MiB) and "b0", "b1" under it (replicas); the loader
+/// runs in "b1"; the client writes to a's memory.reclaim instead of sleeping.
+fn memcg_text() -> String {
+    with(
+        "[[tasks]]\nname = \"loader\"",
+        "[[memcgs]]\nname = \"a\"\nmax = \"32MiB\"\n\n[[memcgs]]\nname = \"b{i}\"\nparent = \"a\"\nreplicas = 2\n\n[[tasks]]\nname = \"loader\"\nmemcg = \"b1\"",
+    )
+    .replace(
+        r#"{ op = "sleep", duration = "1ms" }"#,
+        r#"{ op = "memory_reclaim", memcg = "a", amount = "1MiB", swappiness = 100 }"#,
+    )
+}
+
+#[test]
+fn memcgs_replicas_and_memory_reclaim_parse() {
+    let scn = parse(&memcg_text()).unwrap();
+    let names: Vec<String> = scn
+        .expanded_memcgs()
+        .into_iter()
+        .map(|(_, m)| m.name)
+        .collect();
+    assert_eq!(names, ["a", "b0", "b1"]);
+    assert_eq!(scn.tasks[0].memcg.as_deref(), Some("b1"));
+    let with_replicas =
+        memcg_text().replace("clients = 2", "clients = 2\nreplicas = 3\nname_unused = 0");
+    // Unknown fields of tasks stay errors (replicas is known, name_unused is not).
+    assert_error(
+        &with_replicas,
+        "name_unused",
+        &["unknown field `name_unused`"],
+    );
+}
+
+#[test]
+fn memcg_mistakes_name_the_field_and_line() {
+    let t = memcg_text();
+    let sub = |from: &str, to: &str| {
+        assert_eq!(t.matches(from).count(), 1, "{from:?}");
+        t.replacen(from, to, 1)
+    };
+    assert_error(
+        &sub(r#"parent = "a""#, r#"parent = "c""#),
+        r#"parent = "c""#,
+        &["memcgs[1].parent", "unknown parent memcg \"c\""],
+    );
+    assert_error(
+        &sub(r#"memcg = "b1""#, r#"memcg = "b2""#),
+        r#"memcg = "b2""#,
+        &["tasks[0].memcg", "unknown memcg \"b2\"", "b0"],
+    );
+    assert_error(
+        &sub(r#"name = "b{i}""#, r#"name = "b""#),
+        r#"name = "b""#,
+        &["memcgs[1].name", "duplicate memcg name \"b\"", "{i}"],
+    );
+    assert_error(
+        &sub(r#"name = "a""#, r#"name = "/""#),
+        r#"name = "/""#,
+        &["memcgs[0].name", "root memcg"],
+    );
+    assert_error(
+        &sub("replicas = 2", "replicas = 0"),
+        "replicas = 0",
+        &["memcgs[1].replicas", ">= 1"],
+    );
+    assert_error(
+        &sub(r#"max = "32MiB""#, r#"maxx = "32MiB""#),
+        "maxx",
+        &["memcgs[0]", "unknown field `maxx`"],
+    );
+    assert_error(
+        &sub(r#"memcg = "a", amount"#, r#"memcg = "z", amount"#),
+        r#"memcg = "z""#,
+        &["tasks[1].program[0].body[2].memcg", "unknown memcg \"z\""],
+    );
+    assert_error(
+        &sub("swappiness = 100 }", "swappiness = 300 }"),
+        "swappiness = 300",
+        &["body[2].swappiness", "0..=200"],
+    );
+    assert_error(
+        &sub(r#"amount = "1MiB""#, r#"amount = "1KiB""#),
+        r#"amount = "1KiB""#,
+        &["body[2].amount", "at least one page"],
+    );
+    assert_error(
+        &sub(
+            r#"{ op = "touch", regions = ["heap"], write = true }"#,
+            r#"{ op = "touch", regions = ["heap"], write_fraction = 1.5 }"#,
+        ),
+        "write_fraction",
+        &["tasks[0].program[1].write_fraction", "0..=1"],
+    );
+}

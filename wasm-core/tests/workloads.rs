@@ -66,3 +66,27 @@ fn sync_writes_wait_for_the_disk() {
     assert!(lat.p99 >= 10.0, "{lat:?}");
     assert_eq!(lat.count, 10);
 }
+
+#[test]
+fn access_rates_are_in_pages_whatever_the_frame_scale() {
+    // 4096 pages of a 16 MiB region at 1024 pages/s take 4 s of virtual time, whether a frame
+    // is one page or eight (an access then touches 8 pages, so accesses are 8x further apart).
+    let program = r#"[
+  { op = "anon", name = "a", size = "16MiB" },
+  { op = "loop", count = 1, record = "rounds", body = [
+    { op = "touch", regions = ["a"], pattern = "random", count = 4096, rate = 1024.0 },
+  ] },
+]"#;
+    for scale in [1, 8] {
+        let text = scenario(program, 1).replace(
+            "ram = \"64MiB\"",
+            &format!("ram = \"64MiB\"\nframe_scale = {scale}"),
+        );
+        let (r, _) = run(&text);
+        let round = r.tasks[0].rounds_s.as_ref().unwrap()[0];
+        assert!(
+            (3.9..4.1).contains(&round),
+            "frame_scale {scale}: {round} s"
+        );
+    }
+}

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::memcg::UNLIMITED;
 use super::mm::{Event, Mm};
 use super::rng::{Rng, Zipf};
 use super::space::{Space, SpaceKind, Swap};
@@ -90,6 +91,26 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             .push(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
     }
 
+    // Memcgs in declaration order (parents first, as the parser checks); limits in frames.
+    let mut memcg_ids = BTreeMap::new();
+    memcg_ids.insert("/".to_string(), 0u16);
+    let frame_bytes = PAGE_BYTES * scale;
+    for (_, m) in scn.expanded_memcgs() {
+        let parent = memcg_ids[m.parent.as_deref().unwrap_or("/")];
+        let id = mm.add_memcg(&m.name, parent);
+        let c = &mut mm.memcgs.list[id as usize];
+        c.min = m.min.map_or(0, |v| v.bytes() / frame_bytes);
+        c.low = m.low.map_or(0, |v| v.bytes() / frame_bytes);
+        c.high = m
+            .high
+            .map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
+        c.max = m
+            .max
+            .map_or(UNLIMITED, |v| (v.bytes() / frame_bytes).max(1));
+        memcg_ids.insert(m.name.clone(), id);
+    }
+    let tasks = scn.expanded_tasks();
+
     let mut sim = Simulation {
         mm,
         tasks: Vec::new(),
@@ -108,15 +129,20 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         next_mapping_bit: 0,
         check_invariants: false,
     };
-    for (si, spec) in scn.tasks.iter().enumerate() {
+    for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {
             scale,
             files: &file_space,
             spaces: &sim.mm.spaces,
+            memcgs: &memcg_ids,
             regions: BTreeMap::new(),
             out: Vec::new(),
         };
-        c.ops(&spec.program, &format!("tasks[{si}].program"))?;
+        c.ops(&spec.program, &format!("tasks[{orig}].program"))?;
+        let memcg = memcg_ids
+            .get(spec.memcg.as_deref().unwrap_or("/"))
+            .copied()
+            .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
         let prog = Rc::new(c.out);
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
@@ -148,6 +174,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 throttle_waits_ns: Vec::new(),
                 acc_io_wait: 0,
                 acc_throttle_wait: 0,
+                memcg,
+                reclaim: None,
             });
             sim.mm.schedule(spec.start.ns(), Event::Task(ti));
         }
@@ -180,6 +208,7 @@ struct Compiler<'a> {
     scale: u64,
     files: &'a BTreeMap<String, u32>,
     spaces: &'a [Space],
+    memcgs: &'a BTreeMap<String, u16>,
     /// Region name -> (index, size in frames).
     regions: BTreeMap<String, (usize, u64)>,
     out: Vec<Instr>,
@@ -228,7 +257,13 @@ impl Compiler<'_> {
         rate: f64,
     ) -> (Option<Rc<Zipf>>, Option<u64>, u64) {
         let zipf = (pattern == Pattern::Zipf).then(|| Rc::new(Zipf::new(pages.max(1), theta)));
-        let interval = if rate > 0.0 { (1e9 / rate) as u64 } else { 0 };
+        // `rate` is in 4 KiB pages per second and an access touches one frame of `scale`
+        // pages, so accesses are `scale` times further apart (like `count`, which is divided).
+        let interval = if rate > 0.0 {
+            (1e9 * self.scale as f64 / rate) as u64
+        } else {
+            0
+        };
         (zipf, count.map(|c| c.div_ceil(self.scale)), interval)
     }
 
@@ -291,6 +326,7 @@ impl Compiler<'_> {
                 cpu,
                 theta,
                 rate,
+                write_fraction,
             } => {
                 let mut idx = Vec::new();
                 let mut pages = 0;
@@ -318,6 +354,7 @@ impl Compiler<'_> {
                     hint: Default::default(),
                     sync: false,
                     bytes: PAGE_BYTES * self.scale,
+                    write_fraction: *write_fraction,
                 })));
             }
             Op::Read {
@@ -377,6 +414,22 @@ impl Compiler<'_> {
             Op::ScanInactiveFile {} => self.out.push(Instr::ScanInactiveFile),
             Op::DropCaches {} => self.out.push(Instr::DropCaches),
             Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
+            Op::MemoryReclaim {
+                memcg,
+                amount,
+                swappiness,
+            } => {
+                let id = self
+                    .memcgs
+                    .get(memcg)
+                    .copied()
+                    .ok_or_else(|| format!("{at}: unknown memcg {memcg:?}"))?;
+                self.out.push(Instr::MemoryReclaim {
+                    memcg: id,
+                    bytes: amount.bytes(),
+                    swappiness: *swappiness,
+                });
+            }
             Op::Loop {
                 count,
                 duration,
@@ -421,6 +474,7 @@ impl Compiler<'_> {
             hint: Default::default(),
             sync: false,
             bytes: PAGE_BYTES * self.scale,
+            write_fraction: 0.0,
         })
     }
 

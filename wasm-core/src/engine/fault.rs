@@ -54,15 +54,37 @@ impl Mm {
     /// Allocate a frame for a task at time `now` (`__alloc_pages`): fast path above low, wake
     /// kswapd, above min, else direct reclaim until the min watermark is met; 16 rounds
     /// without progress (`MAX_RECLAIM_RETRIES`) or nothing left to reclaim means OOM.
+    ///
+    /// With memcgs the charge comes first (`memcg_try_charge`: memory.max reclaim, memcg OOM)
+    /// and memory.high is handled after it (`memcg_handle_over_high`); their time is part of
+    /// the stall.
     pub fn alloc_frame(&mut self, now: u64) -> Alloc {
+        if self.memcgs.only_root() {
+            return self.page_alloc(now, 0);
+        }
+        let charge_stall = match self.memcg_try_charge(now) {
+            Ok(s) => s,
+            Err(a) => return a,
+        };
+        match self.page_alloc(now + charge_stall, charge_stall) {
+            Alloc::Frame(f, stall) => {
+                let high = self.memcg_handle_over_high(now + stall);
+                Alloc::Frame(f, stall + high)
+            }
+            other => other,
+        }
+    }
+
+    /// `__alloc_pages` proper; `stall` is time already spent (charging).
+    fn page_alloc(&mut self, now: u64, stall0: u64) -> Alloc {
         self.now = now;
         let free = self.nr_free();
         if free > self.wmark.low {
-            return Alloc::Frame(self.take_free_frame().unwrap(), 0);
+            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
         }
         self.wake_kswapd();
         if free > self.wmark.min {
-            return Alloc::Frame(self.take_free_frame().unwrap(), 0);
+            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
         }
         let mut stall = 0u64;
         let mut no_progress = 0;
@@ -71,7 +93,7 @@ impl Mm {
             let (reclaimed, cpu) = self.try_to_free_pages();
             stall += cpu.max(1);
             if self.nr_free() > self.wmark.min {
-                return Alloc::Frame(self.take_free_frame().unwrap(), stall);
+                return Alloc::Frame(self.take_free_frame().unwrap(), stall0 + stall);
             }
             if reclaimed == 0 {
                 no_progress += 1;
@@ -105,7 +127,7 @@ impl Mm {
     /// A fault on an anonymous or shmem page that is not resident: swap-in if it has a swap
     /// slot, else a zero-filled page. `new_anon_active`: <= 5.8 new anon pages start active.
     pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        self.counters.add(C::pgfault, 1);
+        self.count_event(C::pgfault, 1);
         let f = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => (f, stall),
             Alloc::Wait(t) => return Access::Wait(t),
@@ -113,7 +135,6 @@ impl Mm {
         };
         let (f, stall) = f;
         let slot = self.spaces[sp as usize].swap[idx as usize];
-        self.frames.lruvec[f as usize] = 0;
         self.frames.flags[f as usize] = PG_SWAPBACKED;
         if slot == NIL {
             // `do_anonymous_page`: 5.9+ inactive, before that straight onto the active list.
@@ -129,7 +150,7 @@ impl Mm {
             return Access::Done(stall + ANON_FAULT_NS);
         }
         // `do_swap_page`: read the page back into the swap cache.
-        self.counters.add(C::pgmajfault, 1);
+        self.count_event(C::pgmajfault, 1);
         self.counters.add(C::pswpin, 1);
         self.last_fault_major = true;
         self.frames.set(f, PG_SWAPCACHE | PG_LOCKED);
@@ -230,7 +251,7 @@ impl Mm {
             }
             self.finish_read(frames, done);
         }
-        self.counters.add(C::pgmajfault, 1);
+        self.count_event(C::pgmajfault, 1);
         self.last_fault_major = true;
         Access::Wait(wait_until)
     }
@@ -238,7 +259,6 @@ impl Mm {
     /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
     /// refault check of its shadow entry.
     fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
-        self.frames.lruvec[f as usize] = 0;
         self.frames.flags[f as usize] = PG_LOCKED;
         self.ready_at[f as usize] = u64::MAX;
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
@@ -327,7 +347,6 @@ impl Mm {
             Alloc::Wait(t) => return Access::Wait(t),
             Alloc::Oom(_) => return Access::Oom,
         };
-        self.frames.lruvec[f as usize] = 0;
         self.frames.flags[f as usize] = 0;
         self.spaces[sp as usize].shadow[idx as usize] = 0;
         self.install(f, sp, idx as u32);

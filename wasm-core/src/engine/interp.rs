@@ -29,6 +29,8 @@ enum Kind {
 impl Simulation {
     pub(crate) fn run_task(&mut self, ti: usize) {
         let prog = self.tasks[ti].prog.clone();
+        // `current`'s memcg while the task runs: its new pages are charged there.
+        self.mm.cur_memcg = self.tasks[ti].memcg;
         loop {
             let limit = self.limit();
             let t = &mut self.tasks[ti];
@@ -122,6 +124,11 @@ impl Simulation {
                     self.tasks[ti].clock += cpu;
                     Step::Next
                 }
+                Instr::MemoryReclaim {
+                    memcg,
+                    bytes,
+                    swappiness,
+                } => self.op_memory_reclaim(ti, *memcg, *bytes, *swappiness),
                 Instr::DropCaches => {
                     self.mm.drop_caches();
                     Step::Next
@@ -254,6 +261,43 @@ impl Simulation {
         set_region(&mut self.tasks[ti].regions, region, r);
     }
 
+    /// A write to memory.reclaim, one `try_to_free_mem_cgroup_pages` call at a time; the task
+    /// yields between calls when events are due, so IO started by one call can complete
+    /// before the next (`ReclaimWrite`).
+    fn op_memory_reclaim(
+        &mut self,
+        ti: usize,
+        memcg: u16,
+        bytes: u64,
+        swappiness: Option<u32>,
+    ) -> Step {
+        loop {
+            let limit = self.limit();
+            let t = &mut self.tasks[ti];
+            if t.clock > limit {
+                t.state = TaskState::Waiting;
+                let c = t.clock;
+                self.mm.schedule(c, Event::Task(ti as u32));
+                return Step::Yield;
+            }
+            let clock = t.clock;
+            let mut w = t.reclaim.take().unwrap_or_else(|| {
+                let batch = self.mm.flags.reclaim_batch();
+                crate::kernel::memcontrol::ReclaimWrite::new(
+                    &self.mm, memcg, bytes, swappiness, batch,
+                )
+            });
+            match w.step(&mut self.mm, clock) {
+                Some(cpu) => {
+                    let t = &mut self.tasks[ti];
+                    t.clock += cpu;
+                    t.reclaim = Some(w);
+                }
+                None => return Step::Next,
+            }
+        }
+    }
+
     /// A live region slot stops counting as a mapping of its space.
     fn unmap_count(&mut self, ti: usize, region: usize) {
         if let Some(r) = self.tasks[ti].regions.get(region) {
@@ -354,7 +398,7 @@ impl Simulation {
                             let mut cost = a.cpu_ns;
                             if self.mm.frames.mapped[fi] & r.bit == 0 {
                                 self.mm.frames.mapped[fi] |= r.bit;
-                                self.mm.counters.add(C::pgfault, 1);
+                                self.mm.count_event(C::pgfault, 1);
                                 cost += MAP_FAULT_NS;
                             }
                             if r.recency {
@@ -363,13 +407,16 @@ impl Simulation {
                                     && cost == a.cpu_ns
                                 {
                                     // Software accessed bit: a minor fault marks it young.
-                                    self.mm.counters.add(C::pgfault, 1);
+                                    self.mm.count_event(C::pgfault, 1);
                                     cost += self.mm.young_fault_ns;
                                 }
                                 self.mm.frames.young[fi] |= r.bit;
                                 self.mm.frames.vmflags[fi] |= r.vmflags;
                             }
-                            if a.write {
+                            if a.write
+                                || (a.write_fraction > 0.0
+                                    && self.tasks[ti].rng.unit() < a.write_fraction)
+                            {
                                 self.write_hit(f);
                             }
                             let t = &mut self.tasks[ti];
@@ -507,7 +554,7 @@ impl Simulation {
                 res
             }
             SpaceKind::File => {
-                self.mm.counters.add(C::pgfault, 1);
+                self.mm.count_event(C::pgfault, 1);
                 // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
                 // reads ahead, otherwise read-around.
                 let ra = if r.vmflags & VM_LOCKED != 0 || r.hint == Hint::Random {
@@ -556,11 +603,18 @@ impl Simulation {
     }
 
     /// The OOM killer (`out_of_memory` / `oom_badness`): kill the task with the most
-    /// resident plus swapped private memory, freeing it.
+    /// resident plus swapped private memory, freeing it. After a failed memcg charge
+    /// (`mem_cgroup_out_of_memory`) only tasks inside that memcg's subtree are candidates, the
+    /// kill is an `oom_kill` event of the victim's memcg, and if there is none the charge is
+    /// forced (`try_charge_memcg`'s `force:` path) rather than killing outside the memcg.
     pub(crate) fn oom_kill(&mut self) {
+        let scope = self.mm.oom_memcg.take();
         let mut best: Option<(u64, usize)> = None;
         for (ti, t) in self.tasks.iter().enumerate() {
             if matches!(t.state, TaskState::Done | TaskState::Killed) {
+                continue;
+            }
+            if scope.is_some_and(|m| !self.mm.memcgs.is_descendant(t.memcg, m)) {
                 continue;
             }
             let badness: u64 = self
@@ -574,8 +628,17 @@ impl Simulation {
                 best = Some((badness, ti));
             }
         }
-        let Some((_, victim)) = best else { return };
+        let Some((_, victim)) = best else {
+            if scope.is_some() {
+                self.mm.memcg_force_charge = true;
+            }
+            return;
+        };
         self.mm.counters.add(C::oom_kill, 1);
+        if scope.is_some() {
+            let m = self.tasks[victim].memcg;
+            self.mm.memcgs.event(m, super::memcg::MemcgEvent::OomKill);
+        }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];
         t.state = TaskState::Killed;

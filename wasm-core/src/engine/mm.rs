@@ -180,6 +180,18 @@ pub struct Mm {
     pub lru_gen_min_ttl_ns: u64,
     /// kswapd found every generation younger than min_ttl_ms: the OOM killer must run.
     pub oom_requested: bool,
+    /// Memory cgroups: memcg id == index of its lruvec in `lruvecs` (root: 0).
+    pub memcgs: super::memcg::Memcgs,
+    /// The memcg of the task running now (`current`'s memcg), set by the interpreter; new
+    /// pages are charged to it.
+    pub cur_memcg: u16,
+    /// Set when an allocation failed because a memcg is at memory.max and reclaim could not
+    /// make room: the OOM killer then picks a victim inside that memcg (`mem_cgroup_out_of_memory`).
+    pub oom_memcg: Option<u16>,
+    /// The memcg OOM killer found no task to kill: the next charge is forced.
+    pub memcg_force_charge: bool,
+    /// The per-node LRU of memcgs that MGLRU root reclaim walks (6.3, `pgdat->memcg_lru`).
+    pub memcg_lru: crate::kernel::memcg_lru::MemcgLru,
 }
 
 impl Mm {
@@ -234,7 +246,64 @@ impl Mm {
             in_lru_fault: false,
             lru_gen_min_ttl_ns: 0,
             oom_requested: false,
+            memcgs: Default::default(),
+            cur_memcg: 0,
+            oom_memcg: None,
+            memcg_force_charge: false,
+            memcg_lru: {
+                // MEMCG_NR_GENS: 2 in 6.3-6.6, 3 from 6.7. A fixed seed: the bins a memcg
+                // lands in are random in the kernel (`get_random_u32_below`), reproducible here.
+                let once = flags.memcg_lru_gen_once;
+                let mut l = crate::kernel::memcg_lru::MemcgLru::new(
+                    if once { 3 } else { 2 },
+                    once,
+                    super::rng::Rng::new(0x6d65_6d63_675f_6c72),
+                );
+                l.online(0);
+                l
+            },
         }
+    }
+
+    // ---- memcgs -------------------------------------------------------------------------------
+
+    /// Create a memcg under `parent` with its own lruvec (`mem_cgroup_css_alloc`); returns its
+    /// id, which is also its lruvec's index.
+    pub fn add_memcg(&mut self, name: &str, parent: u16) -> u16 {
+        let id = self.memcgs.create(name, parent);
+        self.lruvecs.push(Lruvec::default());
+        // `lru_gen_online_memcg`: the tail of a random bin of the old generation.
+        self.memcg_lru.online(id);
+        debug_assert_eq!(self.lruvecs.len(), self.memcgs.len());
+        id
+    }
+
+    /// The memcg side of an event counter (`__count_memcg_events` / `mod_lruvec_state`): counted
+    /// into the memcg owning lruvec `lv`.
+    #[inline]
+    pub fn count_memcg(&mut self, lv: usize, c: C, n: u64) {
+        self.memcgs.count(lv as u16, c, n);
+    }
+
+    /// A per-task event (`count_memcg_event_mm`: pgfault, pgmajfault): global and the current
+    /// task's memcg.
+    #[inline]
+    pub fn count_event(&mut self, c: C, n: u64) {
+        self.counters.add(c, n);
+        self.memcgs.count(self.cur_memcg, c, n);
+    }
+
+    /// `lruvec_page_state(lruvec, NR_LRU_BASE + lru)`: hierarchical size of one list (the
+    /// lruvec's own pages plus those of its memcg's descendants).
+    pub fn lruvec_state(&self, lv: usize, lru: usize) -> u64 {
+        if self.memcgs.list[lv].children.is_empty() {
+            return self.lruvecs[lv].size(lru);
+        }
+        self.memcgs
+            .preorder(lv as u16)
+            .iter()
+            .map(|&m| self.lruvecs[m as usize].size(lru))
+            .sum()
     }
 
     // ---- events -------------------------------------------------------------------------
@@ -364,19 +433,6 @@ impl Mm {
         }
     }
 
-    // ---- memcg hooks (root-only until memory cgroups land) ---------------------------------
-
-    /// `mem_cgroup_below_min` for the memcg of lruvec `lv` under reclaim `sc`.
-    pub fn memcg_below_min(&self, _lv: usize, _sc: &crate::kernel::vmscan::ScanControl) -> bool {
-        false
-    }
-    /// Count a memory.stat event for the memcg owning lruvec `lv`.
-    pub fn memcg_count(&mut self, _lv: usize, _c: C, _n: u64) {}
-    /// The lruvecs a reclaim visits, in `mem_cgroup_iter` pre-order of its target subtree.
-    pub fn reclaim_targets(&self, _sc: &crate::kernel::vmscan::ScanControl) -> Vec<usize> {
-        (0..self.lruvecs.len()).collect()
-    }
-
     // ---- frame allocation and freeing --------------------------------------------------------
 
     /// Take a frame from the free list without any watermark check.
@@ -385,6 +441,9 @@ impl Mm {
         let f = self.free.pop()?;
         self.counters.add(C::pgalloc, 1);
         let fi = f as usize;
+        // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
+        self.frames.lruvec[fi] = self.cur_memcg;
+        self.memcgs.charge(self.cur_memcg, 1);
         self.frames.flags[fi] = 0;
         self.frames.mapped[fi] = 0;
         self.frames.young[fi] = 0;
@@ -397,6 +456,8 @@ impl Mm {
     #[inline]
     pub fn free_frame(&mut self, f: u32) {
         debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
+        // `mem_cgroup_uncharge` when the folio is freed.
+        self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
         self.frames.flags[f as usize] = 0;
         self.frames.space[f as usize] = NIL;
         self.frames.list[f as usize] = LIST_FREE;
@@ -575,6 +636,10 @@ impl Mm {
         if self.flags.lru_gen {
             self.check_lru_gen()?;
         }
+        self.memcg_lru.check()?;
+        if self.memcg_lru.place.iter().filter(|p| p.is_some()).count() != self.lruvecs.len() {
+            return Err("a memcg is missing from the memcg LRU".to_string());
+        }
         for &f in &self.free {
             if on_list[f as usize] {
                 return Err(format!("frame {f} both free and on a list"));
@@ -654,6 +719,27 @@ impl Mm {
                 "dirty/writeback counts {}/{} but {dirty}/{writeback} file pages flagged",
                 self.nr_dirty, self.nr_writeback
             ));
+        }
+        // memcg charges: each memcg's own usage (its usage minus its children's) is the number
+        // of allocated frames tagged with its lruvec.
+        let mut charged = vec![0u64; self.memcgs.len()];
+        for (f, &lv) in self.frames.lruvec.iter().enumerate() {
+            if self.frames.list[f] != LIST_FREE {
+                charged[lv as usize] += 1;
+            }
+        }
+        for (id, m) in self.memcgs.list.iter().enumerate() {
+            let children: u64 = m
+                .children
+                .iter()
+                .map(|&c| self.memcgs.list[c as usize].usage)
+                .sum();
+            if m.usage != charged[id] + children {
+                return Err(format!(
+                    "memcg {}: usage {} but {} own frames + {children} in children",
+                    m.name, m.usage, charged[id]
+                ));
+            }
         }
         let c = &self.counters;
         if c.get(C::pgsteal_kswapd) > c.get(C::pgscan_kswapd)

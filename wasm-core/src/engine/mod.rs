@@ -4,6 +4,7 @@
 pub mod counters;
 pub mod fault;
 pub mod frames;
+pub mod memcg;
 pub mod mm;
 pub mod rng;
 pub mod space;
@@ -587,6 +588,7 @@ impl Simulation {
                 killed: clients.iter().any(|c| c.state == TaskState::Killed),
             });
         }
+        let requested = self.mm.memcgs.list.iter().any(|m| m.reclaim_requested > 0);
         RunReport {
             scenario: self.scenario_title.clone(),
             variant: self.variant.clone(),
@@ -597,7 +599,67 @@ impl Simulation {
             measured,
             tasks,
             oom_kills: self.oom_kills.clone(),
+            memcgs: self.memcg_reports(),
+            reclaim_requested_pages: requested.then(|| {
+                self.mm
+                    .memcgs
+                    .list
+                    .iter()
+                    .map(|m| m.reclaim_requested)
+                    .sum::<u64>()
+                    * scale
+            }),
+            reclaim_reclaimed_pages: requested.then(|| {
+                self.mm
+                    .memcgs
+                    .list
+                    .iter()
+                    .map(|m| m.reclaim_reclaimed)
+                    .sum::<u64>()
+                    * scale
+            }),
         }
+    }
+
+    /// memory.stat and memory.events of every memcg, in pages (empty without memcgs).
+    fn memcg_reports(&self) -> Vec<crate::report::MemcgReport> {
+        let mc = &self.mm.memcgs;
+        if mc.only_root() {
+            return Vec::new();
+        }
+        let scale = self.mm.scale;
+        (0..mc.len() as u16)
+            .map(|id| {
+                let m = &mc.list[id as usize];
+                let stat = mc.stat_hier(id);
+                let mut map: BTreeMap<String, u64> = memcg::MEMCG_STAT_ITEMS
+                    .iter()
+                    .map(|&c| (COUNTER_NAMES[c as usize].to_string(), stat.get(c) * scale))
+                    .collect();
+                let get = |c: counters::C| stat.get(c) * scale;
+                use counters::C;
+                map.insert(
+                    "pgscan".into(),
+                    get(C::pgscan_kswapd) + get(C::pgscan_direct),
+                );
+                map.insert(
+                    "pgsteal".into(),
+                    get(C::pgsteal_kswapd) + get(C::pgsteal_direct),
+                );
+                let events = memcg::MEMCG_EVENT_NAMES
+                    .iter()
+                    .zip(mc.events_hier(id))
+                    .map(|(n, v)| (n.to_string(), v))
+                    .collect();
+                crate::report::MemcgReport {
+                    name: m.name.clone(),
+                    parent: m.parent.map(|p| mc.list[p as usize].name.clone()),
+                    current_pages: m.usage * scale,
+                    events,
+                    stat: map,
+                }
+            })
+            .collect()
     }
 }
 

@@ -58,14 +58,14 @@ pub fn inactive_ratio(total_pages: u64) -> u64 {
 
 impl Mm {
     /// `inactive_is_low` (5.5+): is the inactive list of this type below its target share?
+    /// Sizes are `lruvec_page_state`, i.e. hierarchical over the lruvec's memcg subtree.
     pub fn inactive_is_low(&self, lv: usize, file: bool) -> bool {
-        let l = &self.lruvecs[lv];
         let (i, a) = if file {
             (LRU_INACTIVE_FILE, LRU_ACTIVE_FILE)
         } else {
             (LRU_INACTIVE_ANON, LRU_ACTIVE_ANON)
         };
-        let (inactive, active) = (l.size(i), l.size(a));
+        let (inactive, active) = (self.lruvec_state(lv, i), self.lruvec_state(lv, a));
         let ratio = inactive_ratio((inactive + active) * self.scale);
         inactive * ratio < active
     }
@@ -97,8 +97,11 @@ impl Mm {
 
     /// 5.5+ `prepare_scan_control`: deactivation, cache-trim and tiny-file decisions, taken once
     /// per `shrink_node` pass at the reclaim root.
+    /// `lv` is the reclaim target's lruvec; its list sizes are hierarchical. `file_is_tiny` is
+    /// a global-reclaim rule (`if (!cgroup_reclaim(sc))`).
     pub fn prepare_scan_control(&self, lv: usize, sc: &mut ScanControl) {
         let l = &self.lruvecs[lv];
+        let size = |lru| self.lruvec_state(lv, lru);
         sc.anon_cost = l.anon_cost;
         sc.file_cost = l.file_cost;
         if sc.force_deactivate {
@@ -121,12 +124,12 @@ impl Mm {
         } else {
             self.inactive_is_low(lv, true)
         };
-        sc.cache_trim_mode =
-            (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
-        let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
-        sc.file_is_tiny = file + self.nr_free() <= self.wmark.high
+        sc.cache_trim_mode = (size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
+        let file = size(LRU_ACTIVE_FILE) + size(LRU_INACTIVE_FILE);
+        sc.file_is_tiny = sc.target_memcg.is_none()
+            && file + self.nr_free() <= self.wmark.high
             && sc.may_deactivate & DEACTIVATE_ANON == 0
-            && (l.size(LRU_INACTIVE_ANON) >> sc.priority) != 0;
+            && (size(LRU_INACTIVE_ANON) >> sc.priority) != 0;
     }
 
     /// Choose the scan balance (`get_scan_count`, first half).
@@ -135,7 +138,7 @@ impl Mm {
         if !sc.may_swap || self.swap_free() == 0 {
             return ScanBalance::File;
         }
-        if sc.priority == 0 && self.swappiness != 0 {
+        if sc.priority == 0 && sc.swappiness.unwrap_or(self.swappiness) != 0 {
             return ScanBalance::Equal;
         }
         if self.flags.scan_decisions_per_node {
@@ -170,7 +173,7 @@ impl Mm {
         sc: &ScanControl,
     ) -> ([u64; 4], ScanBalance, [u64; 2], u64) {
         let balance = self.scan_balance(lv, sc);
-        let s = self.swappiness as u64;
+        let s = sc.swappiness.unwrap_or(self.swappiness) as u64;
         let (fraction, denominator) = if balance == ScanBalance::Fract {
             if self.flags.io_cost_balance {
                 cost_fractions(sc.anon_cost, sc.file_cost, s)
@@ -183,10 +186,23 @@ impl Mm {
             ([1, 1], 1)
         };
         let l = &self.lruvecs[lv];
+        let target = sc.target_memcg.unwrap_or(0);
+        let (emin, elow) = self.memcgs.protection(target, lv as u16);
+        let usage = self.memcgs.list[lv].usage;
+        let min_scan = (SWAP_CLUSTER_MAX / self.scale).max(1);
         let mut nr = [0u64; 4];
         for (lru, out) in nr.iter_mut().enumerate() {
             let file = is_file_lru(lru) as usize;
-            let size = l.size(lru);
+            // 5.4+: a protected memcg's lists are scanned in proportion to its unprotected
+            // usage (`mem_cgroup_protection`, then the priority shift).
+            let (size, _) = crate::engine::memcg::protected_scan(
+                l.size(lru),
+                usage,
+                emin,
+                elow,
+                sc.memcg_low_reclaim,
+                min_scan,
+            );
             let scan = size >> sc.priority;
             *out = match balance {
                 ScanBalance::Equal => scan,
@@ -238,6 +254,8 @@ impl Mm {
 
     /// 5.8+ `lru_note_cost`: charge reclaim cost to a type and decay both costs once they exceed
     /// a quarter of the LRU size. 6.2+ (`rotation_cost`): IO at SWAP_CLUSTER_MAX, rotations at 1.
+    /// With memcgs the cost is charged to the lruvec and every ancestor (the reclaim root
+    /// reads its own), each decayed against its hierarchical LRU size.
     pub fn lru_note_cost(&mut self, lv: usize, file: bool, nr_io: u64, nr_rotated: u64) {
         if !self.flags.io_cost_balance {
             return;
@@ -248,16 +266,21 @@ impl Mm {
         } else {
             nr_io
         } * scale;
-        let l: &mut Lruvec = &mut self.lruvecs[lv];
-        if file {
-            l.file_cost += cost;
-        } else {
-            l.anon_cost += cost;
-        }
-        let lrusize = l.lru_pages() * scale;
-        if l.file_cost + l.anon_cost > lrusize / 4 {
-            l.file_cost /= 2;
-            l.anon_cost /= 2;
+        let mut cur = Some(lv as u16);
+        while let Some(m) = cur {
+            let m = m as usize;
+            let lrusize = (0..4).map(|lru| self.lruvec_state(m, lru)).sum::<u64>() * scale;
+            let l: &mut Lruvec = &mut self.lruvecs[m];
+            if file {
+                l.file_cost += cost;
+            } else {
+                l.anon_cost += cost;
+            }
+            if l.file_cost + l.anon_cost > lrusize / 4 {
+                l.file_cost /= 2;
+                l.anon_cost /= 2;
+            }
+            cur = self.memcgs.list[m].parent;
         }
     }
 }

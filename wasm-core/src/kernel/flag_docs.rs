@@ -85,6 +85,21 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "6.14",
         doc: "MGLRU rework: placement by distance, workingset after 4 fd accesses, all-tier type choice",
     },
+    FlagDoc {
+        name: "memcg_lru_gen_once",
+        version: "6.7",
+        doc: "memcg LRU: three generation slots; shrink_many reads the old generation once per call",
+    },
+    FlagDoc {
+        name: "reclaim_batch_cluster",
+        version: "6.8",
+        doc: "memory.reclaim asks for at most SWAP_CLUSTER_MAX pages per call, not the whole remainder",
+    },
+    FlagDoc {
+        name: "reclaim_batch_quarter",
+        version: "6.9",
+        doc: "memory.reclaim asks for a quarter of the remainder per call",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

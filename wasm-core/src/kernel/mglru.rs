@@ -10,6 +10,7 @@ use crate::engine::counters::C;
 use crate::engine::frames::*;
 use crate::engine::mm::{Mm, MoveReason};
 use crate::engine::space::Shadow;
+use super::memcg_lru::{MemcgLruOp, Seg};
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
 pub const MIN_NR_GENS: u64 = 2;
@@ -634,14 +635,14 @@ impl Mm {
         if !sc.may_swap || self.swap_free() < self.refs_batch() {
             return 0;
         }
-        sc.proactive_swappiness.unwrap_or(self.swappiness)
+        sc.swappiness.unwrap_or(self.swappiness)
     }
 
     /// `get_nr_to_scan`: how much to scan in this lruvec, or -1 to stop (below min, or it was
     /// just aged). At DEF_PRIORITY aging is never attempted. 6.1 without the memcg LRU: kswapd
     /// leaves the aging to `lru_gen_age_node`.
     fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32) -> i64 {
-        if self.memcg_below_min(lv, sc) {
+        if self.memcgs.below_min(sc.target_memcg.unwrap_or(0), lv as u16) {
             return -1;
         }
         let (age, size) = self.should_run_aging(lv, s);
@@ -779,8 +780,8 @@ impl Mm {
             self.counters.add(item, isolated);
             self.counters.add(C::pgrefill, sorted);
         }
-        self.memcg_count(lv, item, isolated);
-        self.memcg_count(lv, C::pgrefill, sorted);
+        self.count_memcg(lv, item, isolated);
+        self.count_memcg(lv, C::pgrefill, sorted);
         self.counters.add(
             if ty == FILE {
                 C::pgscan_file
@@ -858,7 +859,7 @@ impl Mm {
                         if activate {
                             self.frames.flags[fi] |= PG_ACTIVE;
                             self.counters.add(C::pgactivate, 1);
-                            self.memcg_count(lv, C::pgactivate, 1);
+                            self.count_memcg(lv, C::pgactivate, 1);
                         }
                         let flags = self.frames.flags[fi];
                         if retry
@@ -905,7 +906,7 @@ impl Mm {
             if !sc.cgroup_reclaim() {
                 self.counters.add(item, reclaimed);
             }
-            self.memcg_count(lv, item, reclaimed);
+            self.count_memcg(lv, item, reclaimed);
             self.counters.add(
                 if ty == FILE {
                     C::pgsteal_file
@@ -1098,53 +1099,65 @@ impl Mm {
         sc.priority = p.clamp(DEF_PRIORITY as i64 / 2, DEF_PRIORITY as i64) as u32;
     }
 
-    /// `shrink_one`: reclaim one memcg's lruvec for root reclaim and say how the memcg LRU
-    /// should move it (0 nop, 2 tail, 4 young — `MEMCG_LRU_*`).
-    pub fn lru_gen_shrink_one(&mut self, lv: usize, sc: &mut ScanControl) -> u8 {
-        if self.memcg_below_min(lv, sc) {
-            return MEMCG_LRU_YOUNG;
+    /// `shrink_one` (6.3+): reclaim one memcg's lruvec for root reclaim and say how the memcg
+    /// LRU should move it: below min -> young; below low -> tail on the first visit, reclaimed
+    /// (and a `low` event) on the second; aged -> young; still sizable -> stay; too small ->
+    /// tail, then young. Protection is computed here (as 6.6 `shrink_one` did).
+    fn lru_gen_shrink_one(&mut self, lv: usize, seg: Seg, sc: &mut ScanControl) -> MemcgLruOp {
+        let m = lv as u16;
+        self.memcgs.calculate_protection(0, m);
+        if self.memcgs.below_min(0, m) {
+            return MemcgLruOp::Young;
+        }
+        if self.memcgs.below_low(0, m) {
+            if seg != Seg::Tail {
+                return MemcgLruOp::Tail;
+            }
+            self.memcgs.event(m, crate::engine::memcg::MemcgEvent::Low);
         }
         let aged = self.try_to_shrink_lruvec(lv, sc);
         if aged {
-            return MEMCG_LRU_YOUNG;
+            return MemcgLruOp::Young;
         }
         let s = self.lru_gen_swappiness(sc);
         if self.lruvecs[lv].lrugen.evictable_size(s) >> sc.priority > 0 {
-            return 0;
+            return MemcgLruOp::Nop;
         }
-        MEMCG_LRU_TAIL
+        if seg != Seg::Tail {
+            MemcgLruOp::Tail
+        } else {
+            MemcgLruOp::Young
+        }
     }
 
-    /// `lru_gen_shrink_node` (root reclaim, 6.3+) / `shrink_node_memcgs` with
-    /// `lru_gen_shrink_lruvec` (6.1): one pass over the memcgs.
+    /// `lru_gen_shrink_lruvec` (non-root memcg reclaim, and every lruvec before the memcg LRU):
+    /// one lruvec; with the memcg LRU, a lruvec that aged rotates young.
+    pub fn lru_gen_shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
+        if self.try_to_shrink_lruvec(lv, sc) && self.flags.memcg_lru {
+            self.memcg_lru.rotate(lv as u16, MemcgLruOp::Young);
+        }
+    }
+
+    /// `lru_gen_shrink_node` (6.3+, root reclaim with the memcg LRU): start at
+    /// `set_initial_priority` and walk the memcg LRU until the goal is met (`shrink_many`).
     pub fn lru_gen_shrink_node(&mut self, sc: &mut ScanControl) {
-        if self.flags.memcg_lru && sc.root_reclaim() {
-            if !sc.may_writepage {
-                return;
-            }
-            self.set_initial_priority(sc);
-            let saved = sc.nr_reclaimed;
-            if sc.kswapd {
-                sc.nr_reclaimed = 0;
-            }
-            self.lru_gen_shrink_many(sc);
-            if sc.kswapd {
-                sc.nr_reclaimed += saved;
-            }
+        if !sc.may_writepage {
             return;
         }
-        for lv in self.reclaim_targets(sc) {
-            self.try_to_shrink_lruvec(lv, sc);
+        self.set_initial_priority(sc);
+        let saved = sc.nr_reclaimed;
+        if sc.kswapd {
+            sc.nr_reclaimed = 0;
         }
-    }
-
-    /// `shrink_many` over the lruvecs of the memcg LRU; without memcgs the root lruvec.
-    fn lru_gen_shrink_many(&mut self, sc: &mut ScanControl) {
-        for lv in self.reclaim_targets(sc) {
-            let _op = self.lru_gen_shrink_one(lv, sc);
-            if self.should_abort_scan(sc) {
-                break;
-            }
+        // The walk moves memcgs on the memcg LRU while each step needs the whole Mm.
+        let mut lru = std::mem::take(&mut self.memcg_lru);
+        lru.shrink_many(&mut |_, lv, place| {
+            let op = self.lru_gen_shrink_one(lv as usize, place.seg, sc);
+            (op, self.should_abort_scan(sc))
+        });
+        self.memcg_lru = lru;
+        if sc.kswapd {
+            sc.nr_reclaimed += saved;
         }
     }
 
@@ -1156,7 +1169,8 @@ impl Mm {
         if !self.flags.memcg_lru {
             let s = self.lru_gen_swappiness(sc);
             for lv in 0..self.lruvecs.len() {
-                if self.memcg_below_min(lv, sc) {
+                self.memcgs.calculate_protection(0, lv as u16);
+                if self.memcgs.below_min(0, lv as u16) {
                     continue;
                 }
                 if self.should_run_aging(lv, s).0 {
@@ -1172,7 +1186,7 @@ impl Mm {
                 let lg = &self.lruvecs[lv].lrugen;
                 let sizable = lg.evictable_size(s) >> sc.priority > 0;
                 let birth = lg.timestamps[gen_from_seq(lg.evictable_min_seq(s))];
-                !self.memcg_below_min(lv, sc) && sizable && birth + ttl < now
+                !self.memcgs.below_min(0, lv as u16) && sizable && birth + ttl < now
             });
             if !reclaimable {
                 self.oom_requested = true;
@@ -1293,7 +1307,7 @@ impl Mm {
         };
         if rework || recent {
             self.counters.add(refault_item, 1);
-            self.memcg_count(lv, refault_item, 1);
+            self.count_memcg(lv, refault_item, 1);
         }
         self.trace
             .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
@@ -1321,7 +1335,7 @@ impl Mm {
         };
         if !rework || self.in_lru_fault {
             self.counters.add(act, 1);
-            self.memcg_count(lv, act, 1);
+            self.count_memcg(lv, act, 1);
         }
         let set_ws = if rework {
             shadow.workingset
@@ -1331,7 +1345,7 @@ impl Mm {
         if set_ws {
             self.frames.flags[fi] |= PG_WORKINGSET;
             self.counters.add(restore, 1);
-            self.memcg_count(lv, restore, 1);
+            self.count_memcg(lv, restore, 1);
         } else if rework {
             self.frames.flags[fi] =
                 (self.frames.flags[fi] & !LRU_REFS_MASK) | (((refs - 1) as u16) << LRU_REFS_SHIFT);
@@ -1402,12 +1416,6 @@ impl Mm {
     }
 }
 
-/// `MEMCG_LRU_*` operations.
-pub const MEMCG_LRU_NOP: u8 = 0;
-pub const MEMCG_LRU_HEAD: u8 = 1;
-pub const MEMCG_LRU_TAIL: u8 = 2;
-pub const MEMCG_LRU_OLD: u8 = 3;
-pub const MEMCG_LRU_YOUNG: u8 = 4;
 
 #[cfg(test)]
 mod tests {

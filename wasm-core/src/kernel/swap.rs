@@ -58,6 +58,7 @@ impl Mm {
             let file = !self.frames.has(f, PG_SWAPBACKED);
             self.note_reclaim_stat(lv, file, 1, 1);
             self.counters.add(C::pgactivate, 1);
+            self.count_memcg(lv, C::pgactivate, 1);
             let to = self.frames.list[fi];
             self.trace
                 .record(self.now, f, from, to, MoveReason::Activate);

@@ -90,6 +90,18 @@ pub struct Flags {
     /// PG_workingset, young PTEs promote at once, tier-0 comparison with the older type first,
     /// refaults recent only from min_seq, aging also by the generations' distribution.
     pub mglru_rework: bool,
+    /// 6.7 ("mm/mglru: respect min_ttl_ms with memcgs", Cc stable): the memcg LRU gets a third
+    /// generation slot (MEMCG_NR_GENS 2 -> 3) and `shrink_many` reads the old generation once
+    /// per call, skipping memcgs that moved. Before (6.3-6.6) it re-read it at every bin.
+    pub memcg_lru_gen_once: bool,
+    // ---- memcg (issue 5) ----
+    /// ~6.8 (0388536ac291, "mm:vmscan: fix inaccurate reclaim during proactive reclaim"):
+    /// memory.reclaim asks `try_to_free_mem_cgroup_pages` for at most SWAP_CLUSTER_MAX pages
+    /// per call instead of the whole remainder (v5.19-6.7).
+    pub reclaim_batch_cluster: bool,
+    /// ~6.9 ("mm: memcg: use larger batches for proactive reclaim"): a quarter of the remainder
+    /// per call. Takes precedence over `reclaim_batch_cluster`.
+    pub reclaim_batch_quarter: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -108,6 +120,9 @@ pub const FLAG_NAMES: &[&str] = &[
     "memcg_lru",
     "vma_has_recency",
     "mglru_rework",
+    "memcg_lru_gen_once",
+    "reclaim_batch_cluster",
+    "reclaim_batch_quarter",
 ];
 
 impl Flags {
@@ -128,6 +143,9 @@ impl Flags {
             "memcg_lru" => &mut self.memcg_lru,
             "vma_has_recency" => &mut self.vma_has_recency,
             "mglru_rework" => &mut self.mglru_rework,
+            "memcg_lru_gen_once" => &mut self.memcg_lru_gen_once,
+            "reclaim_batch_cluster" => &mut self.reclaim_batch_cluster,
+            "reclaim_batch_quarter" => &mut self.reclaim_batch_quarter,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -155,8 +173,23 @@ impl Flags {
             "memcg_lru" => self.memcg_lru,
             "vma_has_recency" => self.vma_has_recency,
             "mglru_rework" => self.mglru_rework,
+            "memcg_lru_gen_once" => self.memcg_lru_gen_once,
+            "reclaim_batch_cluster" => self.reclaim_batch_cluster,
+            "reclaim_batch_quarter" => self.reclaim_batch_quarter,
             _ => return None,
         })
+    }
+
+    /// memory.reclaim's batch policy (see the two flags).
+    pub fn reclaim_batch(&self) -> super::memcontrol::ReclaimBatch {
+        use super::memcontrol::ReclaimBatch;
+        if self.reclaim_batch_quarter {
+            ReclaimBatch::Quarter
+        } else if self.reclaim_batch_cluster {
+            ReclaimBatch::ClusterMax
+        } else {
+            ReclaimBatch::Remainder
+        }
     }
 
     /// The largest value `vm.swappiness` accepts (kernel/sysctl.c `extra2`).
@@ -199,6 +232,9 @@ const fn f(
         memcg_lru: false,
         vma_has_recency: false,
         mglru_rework: false,
+        memcg_lru_gen_once: false,
+        reclaim_batch_cluster: false,
+        reclaim_batch_quarter: false,
     }
 }
 
@@ -229,6 +265,9 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         memcg_lru: false,
         vma_has_recency: false,
         mglru_rework: false,
+        memcg_lru_gen_once: false,
+        reclaim_batch_cluster: false,
+        reclaim_batch_quarter: false,
     }
 }
 
@@ -305,6 +344,9 @@ pub const PRESETS: &[Preset] = &[
         flags: Flags {
             lru_gen: true,
             mglru_rework: true,
+            memcg_lru_gen_once: true,
+            reclaim_batch_cluster: true,
+            reclaim_batch_quarter: true,
             ..L6_3
         },
     },

@@ -39,11 +39,18 @@ pub struct ScanControl {
     pub cpu_ns: u64,
     /// Last scan decision, for the balance view.
     pub last_balance: Option<(ScanBalance, [u64; 2], u64)>,
-    /// `sc->target_mem_cgroup`: None for global reclaim (kswapd, direct), else the memcg whose
-    /// subtree is reclaimed (limit reclaim, memory.high, memory.reclaim; 0 = the root).
+    /// `sc->target_mem_cgroup`: None for global reclaim (kswapd, direct reclaim); the memcg
+    /// for cgroup reclaim (memory.max, memory.high, memory.reclaim — the root included, so
+    /// `cgroup_reclaim(sc)` is true for a write to the root's memory.reclaim).
     pub target_memcg: Option<u16>,
-    /// `sc->proactive_swappiness` (memory.reclaim `swappiness=`).
-    pub proactive_swappiness: Option<u32>,
+    /// `sc->memcg_low_reclaim`: the retry pass that reclaims below-low memcgs too.
+    pub memcg_low_reclaim: bool,
+    /// `sc->memcg_low_skipped`: a below-low memcg was skipped or scanned less.
+    pub memcg_low_skipped: bool,
+    /// `sc->proactive` (memory.reclaim).
+    pub proactive: bool,
+    /// `sc->proactive_swappiness` (memory.reclaim's `swappiness=`); None: vm.swappiness.
+    pub swappiness: Option<u32>,
     /// Anon pages written to swap during this reclaim (MGLRU 6.1's "need_swapping").
     pub nr_anon_pageout: u64,
 }
@@ -197,6 +204,7 @@ impl Mm {
         self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         self.counters.add(C::pgrefill, taken);
+        self.count_memcg(lv, C::pgrefill, taken);
         sc.cpu_ns += taken * SCAN_ACTIVE_NS;
         self.note_reclaim_stat(lv, file, taken, 0);
         let mut nr_rotated = 0u64;
@@ -239,6 +247,7 @@ impl Mm {
             );
         }
         self.counters.add(C::pgdeactivate, nr_deactivated);
+        self.count_memcg(lv, C::pgdeactivate, nr_deactivated);
         // <= 5.7: every referenced page counts as rotated, even the deactivated ones.
         self.note_reclaim_stat(lv, file, 0, nr_rotated);
         if self.flags.rotation_cost && nr_exec_kept > 0 {
@@ -281,14 +290,17 @@ impl Mm {
         if taken == 0 {
             return 0;
         }
-        self.counters.add(
-            if sc.kswapd {
-                C::pgscan_kswapd
-            } else {
-                C::pgscan_direct
-            },
-            taken,
-        );
+        // `shrink_inactive_list`: the memcg always counts the scan; the global kswapd/direct
+        // items only for global reclaim (`if (!cgroup_reclaim(sc))`, 4.x-6.x).
+        let item = if sc.kswapd {
+            C::pgscan_kswapd
+        } else {
+            C::pgscan_direct
+        };
+        if sc.target_memcg.is_none() {
+            self.counters.add(item, taken);
+        }
+        self.count_memcg(lv, item, taken);
         self.counters
             .add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
         self.note_reclaim_stat(lv, file, taken, 0);
@@ -307,6 +319,7 @@ impl Mm {
                 Outcome::Activate => {
                     self.frames.set(f, PG_ACTIVE);
                     self.counters.add(C::pgactivate, 1);
+                    self.count_memcg(lv, C::pgactivate, 1);
                     nr_activated += 1;
                     self.lru_add_head(f);
                     if self.flags.io_cost_balance {
@@ -324,14 +337,15 @@ impl Mm {
             }
         }
         sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS;
-        self.counters.add(
-            if sc.kswapd {
-                C::pgsteal_kswapd
-            } else {
-                C::pgsteal_direct
-            },
-            reclaimed,
-        );
+        let item = if sc.kswapd {
+            C::pgsteal_kswapd
+        } else {
+            C::pgsteal_direct
+        };
+        if sc.target_memcg.is_none() {
+            self.counters.add(item, reclaimed);
+        }
+        self.count_memcg(lv, item, reclaimed);
         self.counters.add(
             if file {
                 C::pgsteal_file
@@ -642,12 +656,16 @@ impl Mm {
     /// `get_scan_count`, stop early (rescaled) once the goal is met unless this is global
     /// direct reclaim at DEF_PRIORITY; then always age anon a little.
     pub fn shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
+        if self.flags.lru_gen {
+            return self.lru_gen_shrink_lruvec(lv, sc);
+        }
         let (mut nr, balance, fraction, denominator) = self.get_scan_count(lv, sc);
         sc.last_balance = Some((balance, fraction, denominator));
         self.last_balance = sc.last_balance;
         self.balance_hist[balance as usize] += 1;
         let targets = nr;
-        let proportional = !sc.kswapd && sc.priority == DEF_PRIORITY;
+        // `proportional_reclaim`: global direct reclaim at DEF_PRIORITY only (not cgroup reclaim).
+        let proportional = !sc.kswapd && sc.target_memcg.is_none() && sc.priority == DEF_PRIORITY;
         let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
         let mut reclaimed = 0u64;
         let mut scan_adjusted = false;
@@ -699,23 +717,24 @@ impl Mm {
         }
     }
 
-    /// `shrink_node`: one pass over the node at `sc.priority`, then kswapd's writeback flags.
+    /// `shrink_node`: one pass over the node at `sc.priority` (the scan decisions taken once
+    /// at the reclaim target's lruvec, `prepare_scan_control` 5.5+), then kswapd's writeback
+    /// flags.
     pub fn shrink_node(&mut self, sc: &mut ScanControl) {
         sc.nr = NrStat::default();
         let before = sc.nr_reclaimed;
-        if self.flags.lru_gen {
+        if self.flags.lru_gen && self.flags.memcg_lru && sc.root_reclaim() {
             self.lru_gen_shrink_node(sc);
             if sc.nr_reclaimed > before {
                 self.pgdat.kswapd_failures = 0;
             }
             return;
         }
-        for lv in 0..self.lruvecs.len() {
-            if self.flags.scan_decisions_per_node {
-                self.prepare_scan_control(lv, sc);
-            }
-            self.shrink_lruvec(lv, sc);
+        if self.flags.scan_decisions_per_node && !self.flags.lru_gen {
+            let target = sc.target_memcg.unwrap_or(0) as usize;
+            self.prepare_scan_control(target, sc);
         }
+        self.shrink_node_memcgs(sc);
         if sc.kswapd && self.flags.pgdat_flags_per_node {
             if sc.nr.writeback > 0 && sc.nr.writeback == sc.nr.taken {
                 self.pgdat.writeback = true;
@@ -732,8 +751,8 @@ impl Mm {
         }
     }
 
-    /// `try_to_free_pages` / `do_try_to_free_pages`: direct reclaim of SWAP_CLUSTER_MAX pages,
-    /// priority 12 down to 0. Returns (reclaimed frames, CPU time spent).
+    /// `try_to_free_pages`: global direct reclaim of SWAP_CLUSTER_MAX pages. Returns
+    /// (reclaimed frames, CPU time spent).
     pub fn try_to_free_pages(&mut self) -> (u64, u64) {
         self.counters.add(C::allocstall, 1);
         let mut sc = ScanControl {
@@ -744,10 +763,72 @@ impl Mm {
             kswapd: false,
             ..Default::default()
         };
+        self.do_try_to_free_pages(&mut sc);
+        (sc.nr_reclaimed, sc.cpu_ns)
+    }
+
+    /// `try_to_free_mem_cgroup_pages` (5.x-6.x): reclaim max(`nr_frames`, SWAP_CLUSTER_MAX)
+    /// from `memcg`'s subtree, run by the charging or writing task (counted as direct
+    /// reclaim in the memcgs' memory.stat, not in the global pgscan/pgsteal_direct).
+    /// `proactive`: memory.reclaim (`MEMCG_RECLAIM_PROACTIVE`). Returns (reclaimed frames, CPU).
+    pub fn try_to_free_mem_cgroup_pages(
+        &mut self,
+        memcg: u16,
+        nr_frames: u64,
+        may_swap: bool,
+        proactive: bool,
+        swappiness: Option<u32>,
+    ) -> (u64, u64) {
+        let mut sc = ScanControl {
+            nr_to_reclaim: nr_frames.max((SWAP_CLUSTER_MAX / self.scale).max(1)),
+            priority: DEF_PRIORITY,
+            may_writepage: !self.laptop_mode,
+            may_swap,
+            kswapd: false,
+            target_memcg: Some(memcg),
+            proactive,
+            swappiness,
+            ..Default::default()
+        };
+        self.do_try_to_free_pages(&mut sc);
+        (sc.nr_reclaimed, sc.cpu_ns)
+    }
+
+    /// `shrink_node_memcgs` (4.x up to 6.10, `mem_cgroup_iter` without a shared cursor): a full
+    /// pre-order walk of the reclaim target's subtree (the root for global reclaim) with no
+    /// early exit; per memcg the effective protection is computed top-down, below-min memcgs
+    /// are skipped, below-low ones skipped unless this is the low-reclaim retry (then a `low`
+    /// event is counted), and the rest get a full `shrink_lruvec`.
+    fn shrink_node_memcgs(&mut self, sc: &mut ScanControl) {
+        if self.memcgs.only_root() {
+            self.shrink_lruvec(0, sc);
+            return;
+        }
+        let target = sc.target_memcg.unwrap_or(0);
+        for m in self.memcgs.preorder(target) {
+            self.memcgs.calculate_protection(target, m);
+            if self.memcgs.below_min(target, m) {
+                continue;
+            }
+            if self.memcgs.below_low(target, m) {
+                if !sc.memcg_low_reclaim {
+                    sc.memcg_low_skipped = true;
+                    continue;
+                }
+                self.memcgs.event(m, crate::engine::memcg::MemcgEvent::Low);
+            }
+            self.shrink_lruvec(m as usize, sc);
+        }
+    }
+
+    /// `do_try_to_free_pages`: priority 12 down to 0 until the goal is met; if nothing was
+    /// reclaimed and a below-low memcg was skipped, once more from DEF_PRIORITY with
+    /// `memcg_low_reclaim` (4.16+). Refaults are snapshot at the target's lruvec.
+    fn do_try_to_free_pages(&mut self, sc: &mut ScanControl) {
         let mut total_scanned = 0u64;
         loop {
             sc.nr_scanned = 0;
-            self.shrink_node(&mut sc);
+            self.shrink_node(sc);
             total_scanned += sc.nr_scanned;
             if sc.nr_reclaimed >= sc.nr_to_reclaim {
                 break;
@@ -770,12 +851,17 @@ impl Mm {
                 sc.may_writepage = true;
             }
             if sc.priority == 0 {
+                if sc.nr_reclaimed == 0 && sc.memcg_low_skipped && !sc.memcg_low_reclaim {
+                    sc.priority = DEF_PRIORITY;
+                    sc.memcg_low_reclaim = true;
+                    sc.memcg_low_skipped = false;
+                    continue;
+                }
                 break;
             }
             sc.priority -= 1;
         }
-        self.snapshot_refaults();
-        (sc.nr_reclaimed, sc.cpu_ns)
+        self.snapshot_refaults(sc.target_memcg.unwrap_or(0) as usize);
     }
 
     /// Test instrumentation (`ScanInactiveFile`): one `shrink_inactive_list` pass over the
@@ -883,9 +969,13 @@ impl Mm {
             // `lru_gen_age_node`: 6.1 ages memcgs here; min_ttl_ms thrashing protection.
             sc.cpu_ns += self.lru_gen_age_node(&mut sc);
         } else if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0) {
-            // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists.
+            // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists; when
+            // the root (hierarchical) inactive anon list is low, every memcg's active anon is
+            // aged.
             let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
-            self.shrink_active_list(0, LRU_ACTIVE_ANON, chunk, &mut sc);
+            for m in self.memcgs.preorder(0) {
+                self.shrink_active_list(m as usize, LRU_ACTIVE_ANON, chunk, &mut sc);
+            }
         }
         sc.nr_scanned = 0;
         self.shrink_node(&mut sc);
@@ -913,7 +1003,7 @@ impl Mm {
 
     fn end_kswapd_run(&mut self, k: &mut Kswapd) {
         k.running = false;
-        self.snapshot_refaults();
+        self.snapshot_refaults(0);
     }
 
     /// A page became unreachable for good (its owner exited): take it off its list and free it.

@@ -20,10 +20,32 @@ pub fn refault_activates(distance: u64, workingset_size: u64) -> bool {
 }
 
 impl Mm {
-    /// Advance the nonresident clock (`workingset_age_nonresident`).
+    /// Advance the nonresident clock (`workingset_age_nonresident`). 5.5+ ("mm: vmscan: detect
+    /// file thrashing at the reclaim root", the series of `scan_decisions_per_node`): the clock
+    /// of every ancestor lruvec advances too, so a reclaim root sees its subtree's evictions.
     #[inline]
     pub fn age_nonresident(&mut self, lv: usize, n: u64) {
         self.lruvecs[lv].nonresident_age += n;
+        if self.flags.scan_decisions_per_node {
+            let mut p = self.memcgs.list[lv].parent;
+            while let Some(m) = p {
+                self.lruvecs[m as usize].nonresident_age += n;
+                p = self.memcgs.list[m as usize].parent;
+            }
+        }
+    }
+
+    /// WORKINGSET_ACTIVATE of a lruvec (`mod_lruvec_state`, hierarchical like every lruvec
+    /// state item: the ancestors count it too, 5.5+ where the reclaim root reads it).
+    fn note_workingset_activate(&mut self, lv: usize, file: bool) {
+        self.lruvecs[lv].workingset_activate[file as usize] += 1;
+        if self.flags.scan_decisions_per_node {
+            let mut p = self.memcgs.list[lv].parent;
+            while let Some(m) = p {
+                self.lruvecs[m as usize].workingset_activate[file as usize] += 1;
+                p = self.memcgs.list[m as usize].parent;
+            }
+        }
     }
 
     /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
@@ -52,28 +74,33 @@ impl Mm {
     /// The workingset size a refault of this type competes against (`workingset_refault`):
     /// <= 5.7 active file only; 5.8 file refaults also against all anon when swap has room;
     /// 5.9+ anon refaults against the file lists plus active anon.
+    /// The sizes are the eviction lruvec's hierarchical `lruvec_page_state`.
     pub fn refault_workingset_size(&self, lv: usize, file: bool) -> u64 {
-        let l = &self.lruvecs[lv];
+        let size = |lru| self.lruvec_state(lv, lru);
         if !self.flags.io_cost_balance {
-            return l.size(LRU_ACTIVE_FILE);
+            return size(LRU_ACTIVE_FILE);
         }
         let swap = self.swap_free() > 0;
         if file {
-            l.size(LRU_ACTIVE_FILE)
+            size(LRU_ACTIVE_FILE)
                 + if swap {
-                    l.size(LRU_ACTIVE_ANON) + l.size(LRU_INACTIVE_ANON)
+                    size(LRU_ACTIVE_ANON) + size(LRU_INACTIVE_ANON)
                 } else {
                     0
                 }
         } else {
-            l.size(LRU_ACTIVE_FILE)
-                + l.size(LRU_INACTIVE_FILE)
-                + if swap { l.size(LRU_ACTIVE_ANON) } else { 0 }
+            size(LRU_ACTIVE_FILE)
+                + size(LRU_INACTIVE_FILE)
+                + if swap { size(LRU_ACTIVE_ANON) } else { 0 }
         }
     }
 
     /// `workingset_refault`: a page is faulted back while its shadow entry exists. Sets
     /// PG_active (and PG_workingset) on frame `f` before it is added to the LRU.
+    /// With memcgs (5.x-6.x form): the distance and the workingset size are those of the
+    /// eviction lruvec, whose memcg id the shadow entry records; the refault, activation and
+    /// restore counts, the clock's aging and the cost go to the lruvec of the memcg the new
+    /// page is charged to (the one experiencing the refault).
     pub fn workingset_refault(&mut self, f: u32, packed: u64) -> Option<RefaultOutcome> {
         if self.flags.lru_gen {
             self.lru_gen_refault(f, packed);
@@ -81,14 +108,14 @@ impl Mm {
         }
         let shadow = Shadow::unpack(packed)?;
         let file = !self.frames.has(f, PG_SWAPBACKED);
-        self.counters.add(
-            if file {
-                C::workingset_refault_file
-            } else {
-                C::workingset_refault_anon
-            },
-            1,
-        );
+        let own = self.frames.lruvec[f as usize] as usize;
+        let refault = if file {
+            C::workingset_refault_file
+        } else {
+            C::workingset_refault_anon
+        };
+        self.counters.add(refault, 1);
+        self.count_memcg(own, refault, 1);
         let lv = (shadow.lruvec as usize).min(self.lruvecs.len() - 1);
         let distance = self.lruvecs[lv].nonresident_age.wrapping_sub(shadow.age);
         let ws = self.refault_workingset_size(lv, file);
@@ -104,29 +131,28 @@ impl Mm {
             return Some(out);
         }
         self.frames.set(f, PG_ACTIVE);
-        self.age_nonresident(lv, 1);
-        self.lruvecs[lv].workingset_activate[file as usize] += 1;
-        self.counters.add(
-            if file {
-                C::workingset_activate_file
-            } else {
-                C::workingset_activate_anon
-            },
-            1,
-        );
+        self.age_nonresident(own, 1);
+        self.note_workingset_activate(own, file);
+        let activate = if file {
+            C::workingset_activate_file
+        } else {
+            C::workingset_activate_anon
+        };
+        self.counters.add(activate, 1);
+        self.count_memcg(own, activate, 1);
         out.activated = true;
         if shadow.workingset {
             self.frames.set(f, PG_WORKINGSET);
-            self.counters.add(
-                if file {
-                    C::workingset_restore_file
-                } else {
-                    C::workingset_restore_anon
-                },
-                1,
-            );
-            // 5.8+: thrashing of the established workingset is the cost of reclaiming this type.
-            self.lru_note_cost(lv, file, 1, 0);
+            let restore = if file {
+                C::workingset_restore_file
+            } else {
+                C::workingset_restore_anon
+            };
+            self.counters.add(restore, 1);
+            self.count_memcg(own, restore, 1);
+            // 5.8+: thrashing of the established workingset is the cost of reclaiming this type
+            // (`lru_note_cost_refault`: the folio's lruvec).
+            self.lru_note_cost(own, file, 1, 0);
             out.restored = true;
         }
         Some(out)
@@ -142,8 +168,9 @@ impl Mm {
     }
 
     /// `snapshot_refaults`: remember the activation counts when a reclaim run ends.
-    pub fn snapshot_refaults(&mut self) {
-        for l in self.lruvecs.iter_mut() {
+    /// Kernel: only the reclaim target's lruvec (kswapd: the root).
+    pub fn snapshot_refaults(&mut self, target: usize) {
+        for l in self.lruvecs.iter_mut().skip(target).take(1) {
             l.refaults = l.workingset_activate;
         }
     }

@@ -361,6 +361,7 @@ impl<'a> Checker<'a> {
         self.variants()?;
         self.devices()?;
         self.files()?;
+        self.memcgs()?;
         let marks = self.tasks()?;
         self.run(&marks)?;
         self.lesson()
@@ -496,25 +497,128 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
+    /// `[[memcgs]]`: replicas >= 1; names unique (after `{i}` substitution) and not the
+    /// root's; each parent declared earlier (or "/"); sizes in range.
+    fn memcgs(&self) -> Check {
+        let s = self.scenario;
+        for (k, m) in s.memcgs.iter().enumerate() {
+            self.ensure(
+                m.replicas.is_none_or(|r| r >= 1),
+                &format!("memcgs[{k}].replicas"),
+                || "replicas must be >= 1".into(),
+            )?;
+            for (what, v) in [
+                ("min", m.min),
+                ("low", m.low),
+                ("high", m.high),
+                ("max", m.max),
+            ] {
+                if let Some(v) = v {
+                    self.size(&format!("memcgs[{k}].{what}"), v)?;
+                }
+            }
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        seen.insert("/".to_string());
+        for (k, m) in s.expanded_memcgs() {
+            let path = format!("memcgs[{k}].name");
+            self.name(&path, &m.name, "memcg")?;
+            self.ensure(m.name != "/", &path, || {
+                "\"/\" is the root memcg, which always exists; give the memcg another name".into()
+            })?;
+            let parent = m.parent.clone().unwrap_or_else(|| "/".to_string());
+            self.ensure(seen.contains(&parent), &format!("memcgs[{k}].parent"), || {
+                format!(
+                    "unknown parent memcg {parent:?}; a parent must be \"/\" or a memcg declared before this one"
+                )
+            })?;
+            let dup = !seen.insert(m.name.clone());
+            self.ensure(!dup, &path, || {
+                let hint = if s.memcgs[k].replicas.is_some() {
+                    "; with replicas the name must contain {i}"
+                } else {
+                    ""
+                };
+                format!(
+                    "duplicate memcg name {:?}; names must be unique{hint}",
+                    m.name
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A memcg name written in a task (`{i}` substituted for each of `replicas`).
+    fn memcg_ref(&self, path: &str, name: &str, replicas: u32) -> Check {
+        let known: HashSet<String> = std::iter::once("/".to_string())
+            .chain(
+                self.scenario
+                    .expanded_memcgs()
+                    .into_iter()
+                    .map(|(_, m)| m.name),
+            )
+            .collect();
+        for i in 0..replicas.max(1) {
+            let n = name.replace("{i}", &i.to_string());
+            self.ensure(known.contains(&n), path, || {
+                let mut names: Vec<&str> = known.iter().map(|s| s.as_str()).collect();
+                names.sort_unstable();
+                let shown = if names.len() > 8 {
+                    format!("{} ... ({} in all)", names[..8].join(", "), names.len())
+                } else {
+                    names.join(", ")
+                };
+                format!("unknown memcg {n:?}; declared: {shown}")
+            })?;
+        }
+        Ok(())
+    }
+
     /// Checks every task and returns the names of all marks.
     fn tasks(&self) -> Result<HashSet<&'a str>, ScenarioError> {
         let tasks = &self.scenario.tasks;
         self.ensure(!tasks.is_empty(), "tasks", || {
             "at least one [[tasks]] is needed".into()
         })?;
-        // Reports and tables key task results by name.
-        self.unique_names(tasks.iter().map(|t| t.name.as_str()), "task", |i| {
-            format!("tasks[{i}].name")
-        })?;
+        for (i, t) in tasks.iter().enumerate() {
+            self.ensure(
+                t.replicas.is_none_or(|r| r >= 1),
+                &format!("tasks[{i}].replicas"),
+                || "replicas must be >= 1".into(),
+            )?;
+        }
+        // Reports and tables key task results by name (replicas expanded).
+        let expanded = self.scenario.expanded_tasks();
+        let mut seen = HashSet::new();
+        for (k, t) in &expanded {
+            let path = format!("tasks[{k}].name");
+            self.name(&path, &t.name, "task")?;
+            self.ensure(seen.insert(t.name.clone()), &path, || {
+                let hint = if tasks[*k].replicas.is_some() {
+                    "; with replicas the name must contain {i}"
+                } else {
+                    ""
+                };
+                format!(
+                    "duplicate task name {:?}; names must be unique{hint}",
+                    t.name
+                )
+            })?;
+        }
         let mut marks = HashSet::new();
         for (i, t) in tasks.iter().enumerate() {
             self.ensure(t.clients >= 1, &format!("tasks[{i}].clients"), || {
                 "clients must be >= 1".into()
             })?;
+            let replicas = t.replicas.unwrap_or(1);
+            if let Some(m) = &t.memcg {
+                self.memcg_ref(&format!("tasks[{i}].memcg"), m, replicas)?;
+            }
             let mut regions = HashSet::new();
             let mut walk = Walk {
                 regions: &mut regions,
                 marks: &mut marks,
+                replicas,
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
         }
@@ -595,11 +699,21 @@ impl<'a> Checker<'a> {
                 regions,
                 theta,
                 rate,
+                write_fraction,
                 ..
             } => {
                 self.ensure(!regions.is_empty(), &at("regions"), || {
                     "touch needs at least one region".into()
                 })?;
+                self.ensure(
+                    (0.0..=1.0).contains(write_fraction),
+                    &at("write_fraction"),
+                    || {
+                        format!(
+                            "write_fraction is a share of accesses, 0..=1, got {write_fraction}"
+                        )
+                    },
+                )?;
                 for (k, region) in regions.iter().enumerate() {
                     self.defined_region(&format!("{path}.regions[{k}]"), region, walk)?;
                 }
@@ -638,6 +752,29 @@ impl<'a> Checker<'a> {
                 self.name(&at("name"), name, "mark")?;
                 walk.marks.insert(name);
                 Ok(())
+            }
+            Op::MemoryReclaim {
+                memcg,
+                amount,
+                swappiness,
+            } => {
+                self.memcg_ref(&at("memcg"), memcg, walk.replicas)?;
+                self.size(&at("amount"), *amount)?;
+                self.ensure(amount.bytes() >= PAGE_SIZE, &at("amount"), || {
+                    format!(
+                        "memory_reclaim needs an amount of at least one page (4KiB), got {amount}"
+                    )
+                })?;
+                self.ensure(
+                    swappiness.is_none_or(|s| s <= 200),
+                    &at("swappiness"),
+                    || {
+                        format!(
+                            "swappiness must be 0..=200, got {}",
+                            swappiness.unwrap_or(0)
+                        )
+                    },
+                )
             }
             Op::Loop {
                 count,
@@ -752,6 +889,8 @@ impl<'a> Checker<'a> {
 struct Walk<'w, 'a> {
     regions: &'w mut HashSet<&'a str>,
     marks: &'w mut HashSet<&'a str>,
+    /// The task's replicas (`{i}` in memcg names takes each value below it).
+    replicas: u32,
 }
 
 fn sorted_list<'n>(names: impl Iterator<Item = &'n str>) -> String {

@@ -29,6 +29,9 @@ pub struct Scenario {
     pub devices: Vec<DeviceSpec>,
     #[serde(default)]
     pub files: Vec<FileSpec>,
+    /// Memory cgroups under the root ("/"), in creation order.
+    #[serde(default)]
+    pub memcgs: Vec<MemcgSpec>,
     pub tasks: Vec<TaskSpec>,
     pub run: RunSpec,
     /// Expected outcomes (the bands of seed-experiments.md), as text for people and views.
@@ -161,10 +164,43 @@ pub struct FileSpec {
     pub tmpfs: bool,
 }
 
+/// A memory cgroup (cgroup v2 memory controller).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemcgSpec {
+    /// Unique name; "/" is the root, which always exists. With `replicas`, `{i}` is replaced
+    /// by the replica's number (0, 1, ...).
+    pub name: String,
+    /// Parent memcg, declared earlier (default: the root "/"); `{i}` is substituted too.
+    #[serde(default)]
+    pub parent: Option<String>,
+    /// memory.min, memory.low (default 0), memory.high, memory.max (default: no limit).
+    #[serde(default)]
+    pub min: Option<Size>,
+    #[serde(default)]
+    pub low: Option<Size>,
+    #[serde(default)]
+    pub high: Option<Size>,
+    #[serde(default)]
+    pub max: Option<Size>,
+    /// Declare this many identical memcgs (names must contain `{i}`).
+    #[serde(default)]
+    pub replicas: Option<u32>,
+}
+
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TaskSpec {
+    /// With `replicas`, `{i}` is replaced by the replica's number (also in `memcg`, in region
+    /// names -- a shared anon region's name is its shmem object's -- and in memory_reclaim's
+    /// memcg).
     pub name: String,
+    /// The memcg the task runs in (default: the root "/").
+    #[serde(default)]
+    pub memcg: Option<String>,
+    /// Declare this many copies of the task, each its own task spec (unlike `clients`).
+    #[serde(default)]
+    pub replicas: Option<u32>,
     /// Virtual start time.
     #[serde(default)]
     pub start: Duration,
@@ -261,9 +297,13 @@ pub enum Op {
         /// Zipf exponent for pattern = "zipf".
         #[serde(default = "default_theta")]
         theta: f64,
-        /// Page accesses per second (0 = unlimited).
+        /// Page accesses per second (0 = unlimited), in 4 KiB pages whatever the frame scale.
         #[serde(default)]
         rate: f64,
+        /// The share of accesses that write (each access chooses at random), for mixed
+        /// read/write workloads (fio rw = randrw). Default 0; `write = true` means all.
+        #[serde(default)]
+        write_fraction: f64,
     },
     /// Buffered read() of a file through the page cache.
     Read {
@@ -319,6 +359,14 @@ pub enum Op {
     DropCaches {},
     /// Name a point in time; reports give counter deltas since the last mark.
     Mark { name: String },
+    /// Write `amount` to a memcg's memory.reclaim (optionally with `swappiness=`); the task
+    /// runs the reclaim itself (its time is the task's).
+    MemoryReclaim {
+        memcg: String,
+        amount: Size,
+        #[serde(default)]
+        swappiness: Option<u32>,
+    },
     /// Repeat a body `count` times, or until `duration` has passed, or forever.
     Loop {
         #[serde(default)]
@@ -377,4 +425,102 @@ fn default_theta() -> f64 {
 }
 fn default_sample() -> Duration {
     Duration::from_ns(100_000_000)
+}
+
+/// Replace `{i}` by `i`.
+fn subst(s: &str, i: u32) -> String {
+    s.replace("{i}", &i.to_string())
+}
+
+fn subst_ops(ops: &[Op], i: u32) -> Vec<Op> {
+    ops.iter()
+        .map(|op| match op {
+            // Region names: a shared anon region's name is also its shmem object's.
+            Op::Anon { name, size, shared } => Op::Anon {
+                name: subst(name, i),
+                size: *size,
+                shared: *shared,
+            },
+            Op::Touch { regions, .. } => {
+                let mut op = op.clone();
+                if let Op::Touch { regions: r, .. } = &mut op {
+                    *r = regions.iter().map(|n| subst(n, i)).collect();
+                }
+                op
+            }
+            Op::Mmap { name, .. } | Op::Munmap { name } | Op::Free { name } => {
+                let mut op = op.clone();
+                if let Op::Mmap { name: n, .. } | Op::Munmap { name: n } | Op::Free { name: n } =
+                    &mut op
+                {
+                    *n = subst(name, i);
+                }
+                op
+            }
+            Op::MemoryReclaim {
+                memcg,
+                amount,
+                swappiness,
+            } => Op::MemoryReclaim {
+                memcg: subst(memcg, i),
+                amount: *amount,
+                swappiness: *swappiness,
+            },
+            Op::Loop {
+                count,
+                duration,
+                record,
+                body,
+            } => Op::Loop {
+                count: *count,
+                duration: *duration,
+                record: *record,
+                body: subst_ops(body, i),
+            },
+            other => other.clone(),
+        })
+        .collect()
+}
+
+impl Scenario {
+    /// The memcgs with `replicas` expanded, each with the index of the entry it came from.
+    pub fn expanded_memcgs(&self) -> Vec<(usize, MemcgSpec)> {
+        let mut out = Vec::new();
+        for (k, m) in self.memcgs.iter().enumerate() {
+            match m.replicas {
+                None => out.push((k, m.clone())),
+                Some(n) => {
+                    for i in 0..n {
+                        let mut c = m.clone();
+                        c.name = subst(&m.name, i);
+                        c.parent = m.parent.as_ref().map(|p| subst(p, i));
+                        c.replicas = None;
+                        out.push((k, c));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The tasks with `replicas` expanded, each with the index of the entry it came from.
+    pub fn expanded_tasks(&self) -> Vec<(usize, TaskSpec)> {
+        let mut out = Vec::new();
+        for (k, t) in self.tasks.iter().enumerate() {
+            match t.replicas {
+                None => out.push((k, t.clone())),
+                Some(n) => {
+                    for i in 0..n {
+                        let mut c = t.clone();
+                        c.name = subst(&t.name, i);
+                        c.memcg = t.memcg.as_ref().map(|m| subst(m, i));
+                        c.program = subst_ops(&t.program, i);
+                        c.replicas = None;
+                        out.push((k, c));
+                    }
+                }
+            }
+        }
+        out
+    }
 }

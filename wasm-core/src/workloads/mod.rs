@@ -44,6 +44,12 @@ pub enum Instr {
     Mark {
         name: String,
     },
+    /// A write to memory.reclaim of memcg `memcg`.
+    MemoryReclaim {
+        memcg: u16,
+        bytes: u64,
+        swappiness: Option<u32>,
+    },
     LoopStart {
         end: usize,
         count: Option<u64>,
@@ -76,6 +82,8 @@ pub struct Access {
     pub sync: bool,
     /// Bytes per sequential write (appends advance the shared cursor by this much).
     pub bytes: u64,
+    /// touch: the share of accesses that write (drawn per access), when `write` is false.
+    pub write_fraction: f64,
 }
 
 /// A task's view of a mapped or anonymous region.
@@ -145,6 +153,10 @@ pub struct Task {
     pub acc_throttle_wait: u64,
     /// How many times each advancing mmap instruction (by pc) has run.
     pub mmap_runs: std::collections::BTreeMap<usize, u64>,
+    /// The memcg the task runs in (charged for its new pages).
+    pub memcg: u16,
+    /// A memory.reclaim write in progress.
+    pub reclaim: Option<crate::kernel::memcontrol::ReclaimWrite>,
 }
 
 impl Task {
