@@ -33,6 +33,8 @@ fn main() {
         }
         let keys = [
             "pgpgin",
+            "pgpgout",
+            "pgalloc",
             "pswpout",
             "pswpin",
             "pgscan_anon",
@@ -57,6 +59,16 @@ fn main() {
             .collect();
         println!("  measured: {}", m.join(" "));
         println!("  spaces {:?}", sim.space_usage());
+        for (name, st) in sim.device_stats() {
+            println!(
+                "  device {name}: reads {} ({} pages) writes {} ({} pages) busy {:.1}s",
+                st.reads,
+                st.pages_read,
+                st.writes,
+                st.pages_written,
+                st.busy_ns as f64 / 1e9
+            );
+        }
         println!(
             "  oom: {:?} balance(eq,fract,file,anon) {:?} costs {:?} lists {:?}",
             r.oom_kills,

@@ -369,6 +369,24 @@ fn devices_and_files_are_checked() {
         "compression_ratio",
         &["devices[1].compression_ratio", "> 0"],
     );
+    assert_error(
+        &with(ssd, "kind = \"ssd\"\ncapacity = \"1TB\"\n"),
+        "capacity",
+        &["devices[1].capacity", "hdd"],
+    );
+    assert_error(
+        &with(
+            r#"bandwidth = "150MB""#,
+            "bandwidth = \"150MB\"\ncapacity = \"1KiB\"",
+        ),
+        "capacity",
+        &["devices[0].capacity", "at least one page"],
+    );
+    assert!(parse(&with(
+        r#"bandwidth = "150MB""#,
+        "bandwidth = \"150MB\"\ncapacity = \"1TB\""
+    ))
+    .is_ok());
 }
 
 #[test]
@@ -603,6 +621,19 @@ fn rates_theta_loops_clients_and_names_are_checked() {
         &["body[1].theta", "(0, 10)"],
     );
     assert_error(&with("theta = 1.2", "theta = 0.0"), "theta", &["(0, 10)"]);
+    assert_error(
+        &with(
+            r#"pattern = "random", count = 1"#,
+            r#"pattern = "sweep", count = 1"#,
+        ),
+        "sweep",
+        &["tasks[1].program[0].body[0].pattern", "touch only"],
+    );
+    assert!(parse(&with(
+        r#"pattern = "zipf", theta"#,
+        r#"pattern = "sweep", theta"#
+    ))
+    .is_ok());
     assert_error(&with("theta = 1.2", "theta = nan"), "theta", &["(0, 10)"]);
     assert_error(
         &with("rate = 100.0", "rate = -1.0"),

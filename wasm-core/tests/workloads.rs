@@ -90,3 +90,27 @@ fn access_rates_are_in_pages_whatever_the_frame_scale() {
         );
     }
 }
+
+#[test]
+fn sweeps_share_one_hand_across_clients_and_ops() {
+    // Two clients each sweep 32 pages of a 64-page shared region in two ops of 16: one hand
+    // shared by both and kept between ops visits every page once. (Random touches would
+    // leave about a third of the pages untouched.)
+    let program = r#"[
+  { op = "anon", name = "pool", size = "256KiB", shared = true },
+  { op = "touch", regions = ["pool"], pattern = "sweep", count = 16, write = true },
+  { op = "touch", regions = ["pool"], pattern = "sweep", count = 16, write = true },
+  { op = "sleep", duration = "100s" },
+]"#;
+    let (_, spaces) = run(&scenario(program, 2));
+    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+    assert_eq!(pool.1, 64, "resident pages of the swept pool: {spaces:?}");
+    // Half the sweep covers the first half of the pool only.
+    let program = program.replace("count = 16", "count = 8");
+    let (_, spaces) = run(&scenario(&program, 2));
+    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+    assert_eq!(
+        pool.1, 32,
+        "resident pages of the half-swept pool: {spaces:?}"
+    );
+}

@@ -375,6 +375,14 @@ impl Simulation {
                             p
                         }
                         Pattern::Seq => (k / n) % a.pages,
+                        Pattern::Sweep => {
+                            // Touch only (the parser refuses it for read/write).
+                            let sp = t.regions[a.regions[slot]].space;
+                            let sp = &mut self.mm.spaces[sp as usize];
+                            let p = sp.sweep_cursor % a.pages;
+                            sp.sweep_cursor += 1;
+                            p
+                        }
                         Pattern::Random => t.rng.below(a.pages),
                         Pattern::Zipf => a.zipf.as_ref().unwrap().sample(&mut t.rng),
                     };

@@ -494,6 +494,15 @@ impl Simulation {
             th * s,
         )
     }
+    /// Per device: name and its IO statistics (requests, pages, busy time).
+    pub fn device_stats(&self) -> Vec<(String, crate::devices::DeviceStats)> {
+        self.mm
+            .devices
+            .iter()
+            .map(|d| (d.name.clone(), d.stats.clone()))
+            .collect()
+    }
+
     /// The swappiness the kernel is running with.
     /// Whether the multi-gen LRU runs in this variant.
     pub fn lru_gen(&self) -> bool {

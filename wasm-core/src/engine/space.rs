@@ -61,6 +61,8 @@ pub struct Space {
     pub dead: bool,
     /// Next page of a sequential append, shared by every writer (O_APPEND).
     pub append_cursor: u64,
+    /// Next page of a `sweep` access, shared by every task that sweeps this space.
+    pub sweep_cursor: u64,
     /// Live mmaps of this space by any task (`mapping_mapped`, used by 2.6.33's
     /// `page_mapping_inuse`).
     pub mmaps: u32,
@@ -94,6 +96,7 @@ impl Space {
             swapped: 0,
             dead: false,
             append_cursor: 0,
+            sweep_cursor: 0,
             mmaps: 0,
         }
     }

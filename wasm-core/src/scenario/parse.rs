@@ -11,7 +11,7 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use super::lesson;
-use super::schema::{FileSpec, Op, Scenario};
+use super::schema::{DeviceKind, FileSpec, Op, Pattern, Scenario};
 use super::units::Size;
 use crate::kernel::variant;
 
@@ -466,6 +466,19 @@ impl<'a> Checker<'a> {
                     "bandwidth must be > 0".into()
                 })?;
             }
+            if let Some(c) = d.capacity {
+                self.size(&format!("devices[{i}].capacity"), c)?;
+                self.ensure(
+                    d.kind == DeviceKind::Hdd,
+                    &format!("devices[{i}].capacity"),
+                    || "capacity applies to kind = \"hdd\" only (seek distances)".into(),
+                )?;
+                self.ensure(
+                    c.bytes() >= crate::devices::PAGE_BYTES,
+                    &format!("devices[{i}].capacity"),
+                    || "capacity must be at least one page (4KiB)".into(),
+                )?;
+            }
             let parallelism_ok = d.parallelism.is_none_or(|p| p >= 1);
             self.ensure(parallelism_ok, &format!("devices[{i}].parallelism"), || {
                 "parallelism must be >= 1".into()
@@ -736,6 +749,19 @@ impl<'a> Checker<'a> {
                 ..
             } => {
                 self.declared_file(&at("file"), file)?;
+                let sweep = matches!(
+                    op,
+                    Op::Read {
+                        pattern: Pattern::Sweep,
+                        ..
+                    } | Op::Write {
+                        pattern: Pattern::Sweep,
+                        ..
+                    }
+                );
+                self.ensure(!sweep, &at("pattern"), || {
+                    "pattern \"sweep\" applies to touch only; reads and writes take \"seq\", \"random\" or \"zipf\"".into()
+                })?;
                 self.size(&at("offset"), *offset)?;
                 if let Some(size) = size {
                     self.size(&at("size"), *size)?;

@@ -150,6 +150,10 @@ pub struct DeviceSpec {
     /// zram: compressed size = size / compression_ratio.
     #[serde(default)]
     pub compression_ratio: Option<f64>,
+    /// Rotational disks: the disk's size. When given, seeks depend on the distance travelled
+    /// (short within a small part of a large disk); otherwise every seek is the average.
+    #[serde(default)]
+    pub capacity: Option<Size>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -217,6 +221,10 @@ pub enum Pattern {
     Seq,
     Random,
     Zipf,
+    /// The next pages after a cursor kept by the address space itself, shared by every task
+    /// and op that sweeps it and carried over between ops: a buffer pool's allocation hand
+    /// (postgres hands out free buffers in order, then reuses them by clock sweep).
+    Sweep,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
