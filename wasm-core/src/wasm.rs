@@ -218,6 +218,14 @@ impl WasmSimulation {
     pub fn lru_gen(&self) -> bool {
         self.inner.lru_gen()
     }
+    /// Names of the memcgs by id ("/" = root).
+    pub fn memcg_names(&self) -> Vec<String> {
+        self.inner.memcg_names()
+    }
+    /// The memcg LRU and per-memcg usage/pgscan/pgsteal: see `Simulation::memcg_lru_view`.
+    pub fn memcg_lru_view(&self) -> Vec<f64> {
+        self.inner.memcg_lru_view()
+    }
     /// Switch the multi-gen LRU on or off now (/sys/kernel/mm/lru_gen/enabled).
     pub fn set_lru_gen(&mut self, enabled: bool) {
         self.inner.set_lru_gen(enabled)

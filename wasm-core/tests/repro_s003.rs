@@ -80,3 +80,32 @@ fn mglru_memcg_lru_reclaims_close_to_what_was_asked() {
     // Every memcg gave something: the walk spreads over the memcg LRU's bins.
     assert!(r.memcgs.iter().filter(|m| m.name.starts_with("memcg")).all(|m| m.stat["pgsteal"] > 0));
 }
+
+#[test]
+fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
+    // The view's layout (engine/mod.rs `memcg_lru_view`) checked against the report.
+    let scn = scaled();
+    let mut sim = reclaim_core::Simulation::new(&scn, "after").unwrap();
+    sim.run_until(400_000_000_000);
+    let v = sim.memcg_lru_view();
+    let (nr_gens, n) = (v[1] as usize, v[4] as usize);
+    assert_eq!(v[5], 1.0, "MGLRU root reclaim walks the memcg LRU");
+    assert_eq!(n, sim.memcg_names().len());
+    let mut i = 6;
+    let mut seen = vec![0; n];
+    for _ in 0..nr_gens * 8 {
+        let k = v[i] as usize;
+        i += 1;
+        for _ in 0..k {
+            seen[v[i] as usize] += 1;
+            assert!(v[i + 1] <= 2.0);
+            i += 2;
+        }
+    }
+    assert!(seen.iter().all(|&c| c == 1), "each memcg in exactly one bin: {seen:?}");
+    let steal: f64 = (0..n).map(|m| v[i + 3 * m + 2]).sum();
+    let r = sim.report();
+    let reported: u64 = r.memcgs.iter().filter(|m| m.parent.is_none()).map(|m| m.stat["pgsteal"]).sum();
+    assert_eq!(steal as u64, reported, "own pgsteal bars add up to the root's memory.stat");
+    assert!(steal > 0.0, "memory.reclaim ran by 400 s");
+}

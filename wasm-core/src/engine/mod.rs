@@ -14,7 +14,7 @@ mod interp;
 
 use std::collections::BTreeMap;
 
-use counters::{Counters, COUNTER_NAMES, NR_COUNTERS};
+use counters::{Counters, C, COUNTER_NAMES, NR_COUNTERS};
 use frames::*;
 use mm::{Event, Mm};
 
@@ -504,6 +504,60 @@ impl Simulation {
     }
 
     /// The swappiness the kernel is running with.
+    /// Names of the memcgs by id ("/" is the root), for the memcg views.
+    pub fn memcg_names(&self) -> Vec<String> {
+        self.mm.memcgs.list.iter().map(|m| m.name.clone()).collect()
+    }
+    /// The memcg LRU (6.3) and the memcgs, flattened for the memcg LRU view:
+    /// `[seq, nr_gens, old_gen, young_gen, nr_memcgs, active]`, where `active` is 1 when MGLRU
+    /// root reclaim walks this structure (`lru_gen` and `memcg_lru`), then for each generation
+    /// slot 0..nr_gens and bin 0..8 the count `k` of memcgs in it followed by `k` pairs
+    /// `[memcg id, seg]` from head to tail (seg 0 default, 1 head, 2 tail), then per memcg id:
+    /// `[usage pages, pgscan pages, pgsteal pages]` (memory.stat of its own lruvec, not
+    /// hierarchical, so the bars add up).
+    pub fn memcg_lru_view(&self) -> Vec<f64> {
+        use crate::kernel::memcg_lru::{Seg, MEMCG_NR_BINS};
+        let l = &self.mm.memcg_lru;
+        let scale = self.mm.scale as f64;
+        let n = self.mm.memcgs.list.len();
+        let active = self.mm.flags.lru_gen && self.mm.flags.memcg_lru;
+        let mut v = vec![
+            l.seq as f64,
+            l.nr_gens as f64,
+            l.old_gen() as f64,
+            l.young_gen() as f64,
+            n as f64,
+            active as u8 as f64,
+        ];
+        for gen in 0..l.nr_gens {
+            for bin in 0..MEMCG_NR_BINS {
+                let list = &l.fifo[gen][bin];
+                v.push(list.len() as f64);
+                for &lv in list {
+                    let seg = match l.place[lv as usize].map(|p| p.seg) {
+                        Some(Seg::Head) => 1.0,
+                        Some(Seg::Tail) => 2.0,
+                        _ => 0.0,
+                    };
+                    v.extend([lv as f64, seg]);
+                }
+            }
+        }
+        for m in &self.mm.memcgs.list {
+            let own = |c: C| m.stat.get(c) as f64 * scale;
+            v.push(
+                (m.usage
+                    - m.children
+                        .iter()
+                        .map(|&c| self.mm.memcgs.list[c as usize].usage)
+                        .sum::<u64>()) as f64
+                    * scale,
+            );
+            v.push(own(C::pgscan_kswapd) + own(C::pgscan_direct));
+            v.push(own(C::pgsteal_kswapd) + own(C::pgsteal_direct));
+        }
+        v
+    }
     /// Whether the multi-gen LRU runs in this variant.
     pub fn lru_gen(&self) -> bool {
         self.mm.flags.lru_gen
