@@ -256,3 +256,57 @@ duration = "5s"
     assert!(g.stat["pgsteal"] > 0);
     assert_eq!(g.events["low"], 0);
 }
+
+#[test]
+fn memcgs_under_mglru_keep_the_invariants_and_their_limits() {
+    // Every folio on a generation list of its own memcg, page counts per generation, the
+    // memcg LRU listing each memcg once, usage = charged frames: checked after every event,
+    // for limit reclaim (memory.max, a non-root target) and root memory.reclaim.
+    let rest = r#"
+[[memcgs]]
+name = "capped"
+max = "16MiB"
+[[memcgs]]
+name = "other"
+[[tasks]]
+name = "big"
+memcg = "capped"
+program = [
+  { op = "anon", name = "a", size = "32MiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "touch", regions = ["a"], pattern = "random", count = 20000 },
+]
+[[tasks]]
+name = "small"
+memcg = "other"
+program = [
+  { op = "anon", name = "a", size = "24MiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "loop", count = 40, body = [
+    { op = "touch", regions = ["a"], pattern = "random", count = 500 },
+    { op = "sleep", duration = "100ms" },
+  ] },
+]
+[[tasks]]
+name = "reclaimer"
+start = "1s"
+program = [
+  { op = "loop", count = 5, body = [
+    { op = "memory_reclaim", memcg = "/", amount = "4MiB" },
+    { op = "sleep", duration = "500ms" },
+  ] },
+]
+[run]
+duration = "10s"
+"#;
+    for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.14-mglru"] {
+        let text = scenario(true, rest).replace("preset = \"linux-6.3\"", &format!("preset = \"{preset}\""));
+        let r = run(&text);
+        let capped = memcg(&r, "capped");
+        assert!(capped.current_pages <= 16 * 256, "{preset}: {}", capped.current_pages);
+        assert!(capped.stat["pgsteal"] > 0, "{preset}: limit reclaim freed nothing");
+        assert!(memcg(&r, "other").stat["pgsteal"] > 0, "{preset}: root reclaim skipped 'other'");
+        assert_eq!(r.reclaim_requested_pages, Some(5 * 1024), "{preset}");
+        assert!(r.reclaim_reclaimed_pages.unwrap() >= 5 * 1024, "{preset}: {:?}", r.reclaim_reclaimed_pages);
+    }
+}

@@ -606,7 +606,7 @@ impl Mm {
                 }
             }
         }
-        for lv in &self.lruvecs {
+        for (lvi, lv) in self.lruvecs.iter().enumerate() {
             for g in lv.lrugen.lists.iter() {
                 for (ty, l) in g.iter().enumerate() {
                     let mut f = l.head;
@@ -623,6 +623,12 @@ impl Mm {
                         }
                         if (self.frames.list[fi] - LIST_GEN_BASE) as usize % 2 != ty {
                             return Err(format!("frame {f}: generation list type mismatch"));
+                        }
+                        if self.frames.lruvec[fi] as usize != lvi {
+                            return Err(format!(
+                                "frame {f} on a generation list of memcg {lvi} but charged to {}",
+                                self.frames.lruvec[fi]
+                            ));
                         }
                         count += 1;
                         f = self.frames.next[fi];
