@@ -203,6 +203,7 @@ fn shipped_lessons_are_valid() {
         "s002-kswapd-writeback.toml",
         "s004-pgbench.toml",
         "s004b-parallelio.toml",
+        "s003-memcg-lru.toml",
         "s003b-recency.toml",
         "s003b-noreuse.toml",
     ] {
