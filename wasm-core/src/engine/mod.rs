@@ -400,7 +400,10 @@ impl Simulation {
     /// `[seq, age_ms, anon pages by tier (4), file pages by tier (4)]` from the oldest sequence
     /// to max_seq, then the PID controller: refault rate (refaulted / total, -1 if no data)
     /// for anon tiers 0..4 and file tiers 0..4, the tier thresholds `[anon, file]`, and the type
-    /// the next eviction picks at the current swappiness (0 anon, 1 file). Pages, not frames.
+    /// the next eviction picks at the current swappiness (0 anon, 1 file); then the controller
+    /// positions `[refaulted, total]` of tier 0 (anon, file) and of all tiers (anon, file) in
+    /// frames, MIN_LRU_BATCH in frames, and 1 if the 6.14 type choice applies (0: 6.1's).
+    /// Generation sizes in pages, not frames.
     pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
         use crate::kernel::mglru::*;
         let Some(l) = self.mm.lruvecs.get(lv) else {
@@ -447,10 +450,24 @@ impl Simulation {
             }
         }
         let batch = (MIN_LRU_BATCH / self.mm.scale).max(1);
-        v.push(get_tier_idx(lg, ANON, rework, batch) as f64);
-        v.push(get_tier_idx(lg, FILE, rework, batch) as f64);
         let s = self.mm.swappiness;
-        v.push(get_type_to_scan(lg, s, rework, batch).0 as f64);
+        let (ty, tier) = get_type_to_scan(lg, s, rework, batch);
+        let mut idx = [get_tier_idx(lg, ANON, rework, batch), get_tier_idx(lg, FILE, rework, batch)];
+        // 6.1-6.13: the chosen type's threshold comes from the comparison with the other type.
+        if let Some(t) = tier {
+            idx[ty] = t;
+        }
+        v.extend([idx[0] as f64, idx[1] as f64, ty as f64]);
+        // The positions the type choice compares (so the view can say why): tier 0 and all
+        // tiers of each type as (refaulted, total) in frames, MIN_LRU_BATCH in frames, and
+        // whether the 6.14 comparison (all tiers) or the 6.1 one (tier 0) applies.
+        for t in [0, MAX_NR_TIERS] {
+            for ty in [ANON, FILE] {
+                let p = read_ctrl_pos(lg, ty, t, 1);
+                v.extend([p.refaulted as f64, p.total as f64]);
+            }
+        }
+        v.extend([batch as f64, rework as u8 as f64]);
         v
     }
     /// Per frame: the address space it holds (u32::MAX when free).
