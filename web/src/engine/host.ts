@@ -38,6 +38,9 @@ export interface EngineSimulation {
   series_from(from: number): Float64Array;
   set_move_trace(capacity: number): void;
   drain_moves(): Float64Array;
+  /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations (wasm.rs lru_gen_view). */
+  lru_gen(): boolean;
+  lru_gen_view(lv: number): Float64Array;
   run_to_end_json(): string;
   free(): void;
 }
@@ -251,5 +254,6 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
+    gens: sim.lru_gen() ? sim.lru_gen_view(0) : new Float64Array(0),
   };
 }

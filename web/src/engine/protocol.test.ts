@@ -27,6 +27,7 @@ function frame(over: Partial<RunFrame> = {}): RunFrame {
     movesSeen: 1,
     spaceNames: ['heap'],
     series: new Float64Array(0),
+    gens: new Float64Array(0),
     ...over,
   };
 }
