@@ -47,6 +47,7 @@ fn check(variant_preset: &str) {
     let scn = reclaim_core::scenario::parse(&text).unwrap();
     let mut sim = Simulation::new(&scn, "before").unwrap();
     assert!(sim.lru_gen());
+    let scale = sim.scale();
     let mut seen_seqs = Vec::new();
     let mut decided = 0;
     // Until aging has made a few generations (the working set fills RAM first).
@@ -58,6 +59,13 @@ fn check(variant_preset: &str) {
         let file: f64 = v.rows.iter().map(|r| r[6..10].iter().sum::<f64>()).sum();
         assert_eq!(anon, (sizes[0] + sizes[1]) as f64, "anon pages");
         assert_eq!(file, (sizes[2] + sizes[3]) as f64, "file pages");
+        // The classic lists the views draw hold exactly what lru_sizes counts, frame by frame.
+        let lists = sim.frame_lists();
+        for lru in 0..4 {
+            let walked = sim.list_frames(lru);
+            assert_eq!(walked.len() as u64 * scale, sizes[lru], "list {lru} at {}", sim.now_ns());
+            assert!(walked.iter().all(|&f| lists[f as usize] as usize == lru));
+        }
         let first = v.min_seq[0].min(v.min_seq[1]);
         assert_eq!(v.rows.first().unwrap()[0], first);
         assert_eq!(v.rows.last().unwrap()[0], v.max_seq);

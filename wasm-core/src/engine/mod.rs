@@ -352,31 +352,51 @@ impl Simulation {
         }
         let slot = (list - LIST_GEN_BASE) as usize;
         let (gen, ty) = (slot / 2, slot % 2);
+        (ty * 2 + self.gen_is_active(gen, lv) as usize) as u8
+    }
+    /// Whether generation `gen` of lruvec `lv` counts as active: one of the two youngest
+    /// (`lru_gen_is_active`, 6.1+).
+    fn gen_is_active(&self, gen: usize, lv: usize) -> bool {
         let max_seq = self.mm.lruvecs[lv].lrugen.max_seq;
-        let active = (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen);
+        (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen)
+    }
+    /// The classic list an MGLRU frame counts as: by its generation counter (the folio's gen,
+    /// which `lru_gen_update_size` accounts by), not by the list it sits on, which may be an
+    /// older one until `sort_folio` moves it. So the views' lists agree with `lru_sizes`.
+    fn abi_list_of_frame(&self, f: usize) -> u8 {
+        let list = self.mm.frames.list[f];
+        let gen = self.mm.frames.gen[f] as usize;
+        if list < LIST_GEN_BASE || list >= LIST_GEN_BASE + NR_GEN_LISTS || gen == 0 {
+            return self.abi_list(list, self.mm.frames.lruvec[f] as usize);
+        }
+        let ty = ((list - LIST_GEN_BASE) % 2) as usize;
+        let active = self.gen_is_active(gen - 1, self.mm.frames.lruvec[f] as usize);
         (ty * 2 + active as usize) as u8
     }
     /// The frames of each list from head to tail (for views; O(frames)). With MGLRU the
-    /// generations that count as that list, youngest first, each from head to tail.
+    /// frames that count as that list (`abi_list_of_frame`), by generation list youngest first,
+    /// each from head to tail.
     pub fn list_frames(&self, lru: usize) -> Vec<u32> {
         let mut v = Vec::new();
         for lv in &self.mm.lruvecs {
-            let mut heads = vec![lv.lists[lru].head];
             if self.mm.flags.lru_gen && lru < 4 {
                 let lg = &lv.lrugen;
-                let (ty, active) = (lru / 2, lru % 2 == 1);
-                heads.clear();
+                let ty = lru / 2;
                 for seq in (lg.min_seq[ty]..=lg.max_seq).rev() {
-                    if (seq + 1 >= lg.max_seq) == active {
-                        heads.push(lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head);
+                    let mut f = lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head;
+                    while f != NIL {
+                        if self.abi_list_of_frame(f as usize) as usize == lru {
+                            v.push(f);
+                        }
+                        f = self.mm.frames.next[f as usize];
                     }
                 }
+                continue;
             }
-            for mut f in heads {
-                while f != NIL {
-                    v.push(f);
-                    f = self.mm.frames.next[f as usize];
-                }
+            let mut f = lv.lists[lru].head;
+            while f != NIL {
+                v.push(f);
+                f = self.mm.frames.next[f as usize];
             }
         }
         v
@@ -387,12 +407,7 @@ impl Simulation {
         if !self.mm.flags.lru_gen {
             return std::borrow::Cow::Borrowed(&self.mm.frames.list);
         }
-        let v = (0..self.mm.frames.len())
-            .map(|f| {
-                let lv = self.mm.frames.lruvec[f] as usize;
-                self.abi_list(self.mm.frames.list[f], lv)
-            })
-            .collect();
+        let v = (0..self.mm.frames.len()).map(|f| self.abi_list_of_frame(f)).collect();
         std::borrow::Cow::Owned(v)
     }
     /// The MGLRU state of lruvec `lv` for the generations view, flattened:
