@@ -117,6 +117,34 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
   await shots(page, testInfo, 'gens-s003b');
 });
 
+test('6.14 MGLRU on a used-once file scenario: tiers, the 6.14 controller, and the engine’s pages', async ({ page }, testInfo) => {
+  // S001 (classic presets) switched to linux-6.14-mglru through the scenario text editor.
+  const text = scenarioText('s001-used-once.toml').replace(/preset = "[^"]+"/g, 'preset = "linux-6.14-mglru"');
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption({ label: titleOf(text) });
+  await ready(page);
+  await expect(page.getByTestId('run-0-gens')).toHaveCount(0);
+  await page.getByText('Scenario text').click();
+  await page.getByTestId('scenario-text').fill(text);
+  await page.getByTestId('scenario-text-apply').click();
+  await expect(page.getByTestId('run-0-gens')).toBeVisible({ timeout: 20_000 });
+  await ready(page);
+  await playUntilAged(page, 2);
+  const s = await shown(page);
+  expect(s.pages).toEqual([s.lru.anon, s.lru.file]);
+  const ref = WasmSimulation.fromScenario(text, /\[\[variants\]\]\s*\nname\s*=\s*"([^"]+)"/.exec(text)![1]!);
+  ref.step(s.nowNs);
+  const g = readGens(ref.lru_gen_view(0))!;
+  ref.free();
+  expect(g.rework).toBe(true);
+  for (const ty of [0, 1] as const) expect(s.cols[ty]).toEqual(columnsOf(g, ty).map((c) => ({ seq: c.seq, pages: c.pages, tiers: c.tiers })));
+  await expect(page.getByTestId('run-0-gens')).toContainText('6.14 controller');
+  // Some file pages were read through the file twice or more: a tier above 0 is drawn.
+  expect(s.cols[1]!.some((c) => c.tiers.slice(1).some((p) => p > 0))).toBe(true);
+  await shots(page, testInfo, 'gens-s001-6.14');
+});
+
 test('a classic preset shows no generations view, only the LRU lists', async ({ page }) => {
   await page.goto('/');
   await ready(page);

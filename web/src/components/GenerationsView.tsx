@@ -7,9 +7,9 @@
 // max_seq) slides the generations left and grows the new one in on the right, and eviction
 // (min_seq advancing) drains the oldest and lets it fall out on the left.
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { axisLeft, max, scaleLinear, select, transition, type Selection } from 'd3';
+import { axisLeft, format, max, scaleLinear, select, transition, type Selection } from 'd3';
 import type { RunFrame, RunInfo } from '../engine/protocol';
-import { formatCount, formatPagesAsBytes } from '../format';
+import { formatCount } from '../format';
 import { columnsOf, explainGens, explainTiers, NR_TIERS, readGens, TYPES, type GenState, type GenType } from '../lib/gens';
 import { mix, OKABE_ITO } from '../lib/palette';
 
@@ -22,8 +22,10 @@ export function tierColor(ty: number, t: number): string {
 }
 const TIER_MEANING = ['0–1 fd accesses', '2', '3–4', '5+ or workingset'];
 
-const H = 210;
-const M = { top: 22, bottom: 40, left: 54, right: 8 };
+const M = { top: 36, bottom: 50, left: 46, right: 8 };
+/** Plot height grows with its width (a projector gets taller columns), within bounds. */
+const heightFor = (width: number) => Math.round(Math.min(460, Math.max(220, width * 0.34)));
+const pagesFormat = format('~s');
 const GAP = 22;
 const MS = 280;
 
@@ -53,6 +55,7 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
   const box = useRef<HTMLDivElement | null>(null);
   const [width, setWidth] = useState(560);
   const swappiness = frame.balance[2] ?? 0;
+  const H = heightFor(width);
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -66,8 +69,8 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
   // Layout effect: the columns are in place in the same commit as the React-drawn numbers.
   useLayoutEffect(() => {
     if (!svgRef.current || !g) return;
-    draw(select(svgRef.current), g, width, info, testPrefix);
-  }, [g, width, info, testPrefix, theme]);
+    draw(select(svgRef.current), g, width, H, info, testPrefix);
+  }, [g, width, H, info, testPrefix, theme]);
 
   if (!g) return null;
   const cols: [Col[], Col[]] = [columnsOf(g, 0), columnsOf(g, 1)];
@@ -186,7 +189,7 @@ function Controller({ g, swappiness, scale, testPrefix }: { g: GenState; swappin
 }
 
 /** The columns of both types: a D3 join keyed by seq, animated between frames. */
-function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenState, width: number, info: RunInfo, prefix: string) {
+function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenState, width: number, H: number, info: RunInfo, prefix: string) {
   const panelW = (width - M.left - M.right - GAP) / 2;
   const slots = Math.max(4, g.maxSeq - Math.min(g.minSeq[0], g.minSeq[1]) + 1);
   const slotW = panelW / slots;
@@ -203,7 +206,9 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
 
   let axis = svg.select<SVGGElement>('g.y-axis');
   if (axis.empty()) axis = svg.append('g').attr('class', 'y-axis');
-  axis.attr('transform', `translate(${M.left - 4},0)`).call(axisLeft(y).ticks(4).tickFormat((v) => formatPagesAsBytes(Number(v))));
+  axis.attr('transform', `translate(${M.left - 4},0)`).call(axisLeft(y).ticks(5).tickFormat((v) => pagesFormat(Number(v))));
+  if (axis.select('text.axis-title').empty()) axis.append('text').attr('class', 'axis-title').attr('text-anchor', 'start');
+  axis.select('text.axis-title').attr('x', -M.left + 6).attr('y', M.top - 12).text('pages');
 
   // The two youngest generations count as the classic "active" lists.
   let band = svg.select<SVGGElement>('g.active-bands');
@@ -221,11 +226,11 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
     .each(function (ty) {
       const x0 = M.left + ty * (panelW + GAP) + (slots - 2) * slotW;
       const b = select(this);
-      b.select('rect.band-bg').attr('x', x0).attr('y', M.top - 16).attr('width', slotW * 2).attr('height', H - M.bottom - M.top + 16);
-      b.select('text.band-label').attr('x', x0 + slotW * 2 - 4).attr('y', M.top - 6).attr('text-anchor', 'end');
+      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', slotW * 2).attr('height', H - M.bottom - 16);
+      b.select('text.band-label').attr('x', x0 + slotW * 2 - 4).attr('y', 27).attr('text-anchor', 'end');
       b.select('text.type-label')
         .attr('x', M.left + ty * (panelW + GAP) + 2)
-        .attr('y', M.top - 6)
+        .attr('y', 11)
         .text(`${TYPES[ty]} ${g.next === ty ? '— scanned next' : ''}`);
     });
 
@@ -262,6 +267,7 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
     entered.append('text').attr('class', 'col-pages').attr('text-anchor', 'middle').attr('y', y(0) - 3);
     entered.append('text').attr('class', 'col-seq').attr('text-anchor', 'middle').attr('y', H - M.bottom + 14);
     entered.append('text').attr('class', 'col-age').attr('text-anchor', 'middle').attr('y', H - M.bottom + 27);
+    entered.append('text').attr('class', 'col-mark').attr('text-anchor', 'middle').attr('y', H - M.bottom + 40);
 
     // Eviction: a retired generation (below min_seq) falls out on the left.
     sel
@@ -309,10 +315,13 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
         .text(d.pages > 0 ? formatCount(d.pages) : '0')
         .transition(tr)
         .attr('y', y(d.pages) - 3);
-      c.select('text.col-seq')
+      c.select('text.col-seq').attr('x', colW / 2).attr('y', H - M.bottom + 14).text(`seq ${d.seq}`);
+      c.select('text.col-age').attr('x', colW / 2).attr('y', H - M.bottom + 27).text(formatAge(d.ageMs));
+      c.select('text.col-mark')
         .attr('x', colW / 2)
-        .text(`seq ${d.seq}${d.seq === oldest ? (g.next === ty ? ' ◀ next' : ' (oldest)') : ''}`);
-      c.select('text.col-age').attr('x', colW / 2).text(`age ${formatAge(d.ageMs)}`);
+        .attr('y', H - M.bottom + 40)
+        .classed('next', d.seq === oldest && g.next === ty)
+        .text(d.seq !== oldest ? '' : g.next === ty ? '▲ evicted next' : 'oldest');
     });
   }
 }
