@@ -59,11 +59,14 @@ describe('lru_gen_view layout', () => {
 describe('the controller explained', () => {
   const rows: Made['rows'] = [[z, z], [z, z], [z, z]];
   it('6.14: file unless its refault rate beats anon’s by (200 - s) / s', () => {
-    // anon 10% (100/1000), file 20% (200/1000): 20% <= 10% x 140/60 = 23% -> file.
+    // anon 101/1064 = 9.5% (smoothed as the kernel does), file 20%: 20% <= 9.5% x 140/60 = 22%.
     const file = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 1, rework: true, pos: [[0, 0], [0, 0], [100, 1000], [200, 1000]] }))!;
-    expect(explainGens(file, 60, 1)).toBe('Evicting file: its refault rate 20% is at most anon’s 10% × 140/60 (swappiness 60) = 23%.'.replace('’', "'"));
+    expect(explainGens(file, 60, 1)).toBe("Evicting file: its refault rate 20% is at most anon's 9.5% × 140/60 (swappiness 60) = 22%.");
     const anon = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 0, rework: true, pos: [[0, 0], [0, 0], [100, 1000], [300, 1000]] }))!;
-    expect(explainGens(anon, 60, 1)).toMatch(/^Evicting anon: file's refault rate 30% is above anon's 10% × 140\/60 \(swappiness 60\) = 23%/);
+    expect(explainGens(anon, 60, 1)).toMatch(/^Evicting anon: file's refault rate 30% is above anon's 9.5% × 140\/60 \(swappiness 60\) = 22%/);
+    // No anon history: the smoothing alone (1 in 64) bounds file.
+    const fresh = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 1, rework: true, pos: [[0, 0], [0, 0], [0, 0], [100, 4000]] }))!;
+    expect(explainGens(fresh, 60, 1)).toBe("Evicting file: its refault rate 2.5% is at most anon's 1.6% (no history yet: 1 in 64) × 140/60 (swappiness 60) = 3.6%.");
     const few = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 1, rework: true, batch: 4, pos: [[0, 0], [0, 0], [100, 1000], [3, 10]] }))!;
     expect(explainGens(few, 60, 16)).toMatch(/too few refaults so far \(under 64 pages\)/);
     expect(explainGens(few, 1, 16)).toMatch(/^Evicting file: swappiness 1/);
@@ -73,8 +76,8 @@ describe('the controller explained', () => {
   it('6.1: the older type first, else tier 0 against tier 0', () => {
     const older = readGens(make({ maxSeq: 3, minSeq: [1, 2], rows, next: 0 }))!;
     expect(explainGens(older, 60, 1)).toMatch(/^Evicting anon: its oldest generation \(seq 1\) is older than file's \(seq 2\)/);
-    const t0 = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 1, pos: [[50, 100], [80, 200], [0, 0], [0, 0]] }))!;
-    expect(explainGens(t0, 100, 1)).toMatch(/^Evicting file: its tier-0 refault rate 40% is at most anon's tier 0 50% × 100\/100/);
+    const t0 = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, next: 1, pos: [[50, 100], [80, 400], [0, 0], [0, 0]] }))!;
+    expect(explainGens(t0, 100, 1)).toMatch(/^Evicting file: its tier-0 refault rate 20% is at most anon's tier 0 31% × 100\/100 \(swappiness 100\) = 31%/);
     expect(explainGens(t0, 0, 1)).toMatch(/^Evicting file: swappiness 0/);
   });
 

@@ -114,17 +114,21 @@ export function explainGens(g: GenState, s: number, scale: number): string {
   return compare(g.tier0, s, g.next, g.batch, min, 'tier-0 refault rate', "anon's tier 0");
 }
 
-/** The type choice as positive_ctrl_err makes it: file unless its (gain-weighted) rate is higher. */
+/** The type choice as positive_ctrl_err makes it: file unless its (gain-weighted) rate is higher.
+ *  The kernel smooths anon's side to (refaulted + 1) / (total + MIN_LRU_BATCH), so that is the
+ *  anon rate shown (it is what makes file the choice while anon has no history). */
 function compare(pos: [CtrlPos, CtrlPos], s: number, next: GenType, batch: number, min: string, what: string, anonWhat: string): string {
   // positive_ctrl_err(SP = anon with gain s, PV = file with gain 200 - s).
   const [a, f] = pos;
   const ratio = `${200 - s}/${s}`;
-  const bound = rateOf(a) * ((200 - s) / s);
+  const anon = (a.refaulted + 1) / (a.total + batch);
+  const anonText = `${anonWhat} ${pct(anon)}${a.total === 0 ? ` (no history yet: 1 in ${min})` : ''}`;
+  const bound = anon * ((200 - s) / s);
   if (next === 1) {
     if (f.refaulted < batch) return `Evicting file: file has too few refaults so far (under ${min} pages) to count against it.`;
-    return `Evicting file: its ${what} ${pct(rateOf(f))} is at most ${anonWhat} ${pct(rateOf(a))} × ${ratio} (swappiness ${s}) = ${pct(bound)}.`;
+    return `Evicting file: its ${what} ${pct(rateOf(f))} is at most ${anonText} × ${ratio} (swappiness ${s}) = ${pct(bound)}.`;
   }
-  return `Evicting anon: file's ${what} ${pct(rateOf(f))} is above ${anonWhat} ${pct(rateOf(a))} × ${ratio} (swappiness ${s}) = ${pct(bound)}, so file pages are worth keeping.`;
+  return `Evicting anon: file's ${what} ${pct(rateOf(f))} is above ${anonText} × ${ratio} (swappiness ${s}) = ${pct(bound)}, so file pages are worth keeping.`;
 }
 
 /** Which tiers are protected, in words, for the controller shape. */
