@@ -386,8 +386,8 @@ export function App() {
                   testPrefix={`run-${i}-`}
                   theme={theme}
                 />
-                {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
               </article>
             ))}
