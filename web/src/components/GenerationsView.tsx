@@ -198,7 +198,8 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
   const ramPages = info.frames * info.scale;
   // A stable scale: a quarter of RAM, or more when a generation is bigger.
   const top = Math.max(ramPages / 4, max([...cols[0], ...cols[1]], (c) => c.pages) ?? 0, 1);
-  const y = scaleLinear().domain([0, top]).nice().range([H - M.bottom, M.top]);
+  // Headroom above the tallest column for its label, clear of the band label.
+  const y = scaleLinear().domain([0, top * 1.12]).nice().range([H - M.bottom, M.top]);
   const slotX = (ty: number, seq: number) => M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - seq)) * slotW + (slotW - colW) / 2;
   const protectedFill = `url(#${prefix}gens-protected)`;
   // One timing for every move of this frame (a new frame interrupts and retargets it).
