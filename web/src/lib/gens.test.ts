@@ -84,6 +84,7 @@ describe('the controller explained', () => {
   it('says which tiers are protected', () => {
     const g = readGens(make({ maxSeq: 2, minSeq: [0, 0], rows, tierIdx: [3, 1], rework: true }))!;
     expect(explainTiers(g)).toBe("Protected (refault rate above 1.5× tier 0's): anon: none; file: tiers 2–3.");
+    expect(explainTiers({ ...g, rework: false, next: 0, tierIdx: [0, 3] })).toBe("Protected (anon: refault rate above file's tier 0, weighed by swappiness; file: above 2× its tier 0): anon: tiers 1–3; file: none.");
   });
 });
 

@@ -131,9 +131,12 @@ function compare(pos: [CtrlPos, CtrlPos], s: number, next: GenType, batch: numbe
   return `Evicting anon: file's ${what} ${pct(rateOf(f))} is above ${anonText} × ${ratio} (swappiness ${s}) = ${pct(bound)}, so file pages are worth keeping.`;
 }
 
-/** Which tiers are protected, in words, for the controller shape. */
+/** Which tiers are protected, in words, for the controller shape. 6.14: each type's tiers
+ *  against its own tier 0 (gains 2:3). 6.1: the scanned type's tiers against the other type's
+ *  tier 0 with the swappiness gains; the other type's against its own tier 0 (gains 1:2). */
 export function explainTiers(g: GenState): string {
-  const ratio = g.rework ? '1.5×' : '2×';
   const parts = TYPES.map((t, ty) => (g.tierIdx[ty]! >= NR_TIERS - 1 ? `${t}: none` : `${t}: tiers ${g.tierIdx[ty]! + 1}–3`));
-  return `Protected (refault rate above ${ratio} tier 0's): ${parts.join('; ')}.`;
+  if (g.rework) return `Protected (refault rate above 1.5× tier 0's): ${parts.join('; ')}.`;
+  const [next, other] = [TYPES[g.next], TYPES[1 - g.next]];
+  return `Protected (${next}: refault rate above ${other}'s tier 0, weighed by swappiness; ${other}: above 2× its tier 0): ${parts.join('; ')}.`;
 }
