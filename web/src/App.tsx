@@ -3,6 +3,7 @@ import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
+import { GenerationsView } from './components/GenerationsView';
 import { LessonPanel } from './components/LessonPanel';
 import { LruView } from './components/LruView';
 import { ratesOf } from './lib/rates';
@@ -343,8 +344,13 @@ export function App() {
                   <h2>
                     {run.variant} <RunKernel run={run} kernel={state.kernel} testId={`run-${i}-kernel`} />
                   </h2>
-                  {embedView === 'lru' ? (
-                    <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+                  {embedView === 'gens' && frames[i]!.gens.length > 0 ? (
+                    <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />
+                  ) : embedView === 'lru' || embedView === 'gens' ? (
+                    <>
+                      {embedView === 'gens' && <p className="muted small" data-testid={`run-${i}-no-gens`}>This variant runs the classic active/inactive LRU: no generations.</p>}
+                      <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+                    </>
                   ) : (
                     <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                   )}
@@ -500,6 +506,7 @@ export function App() {
                   theme={theme}
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
                 <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} />
               </article>

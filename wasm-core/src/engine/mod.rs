@@ -353,31 +353,51 @@ impl Simulation {
         }
         let slot = (list - LIST_GEN_BASE) as usize;
         let (gen, ty) = (slot / 2, slot % 2);
+        (ty * 2 + self.gen_is_active(gen, lv) as usize) as u8
+    }
+    /// Whether generation `gen` of lruvec `lv` counts as active: one of the two youngest
+    /// (`lru_gen_is_active`, 6.1+).
+    fn gen_is_active(&self, gen: usize, lv: usize) -> bool {
         let max_seq = self.mm.lruvecs[lv].lrugen.max_seq;
-        let active = (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen);
+        (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen)
+    }
+    /// The classic list an MGLRU frame counts as: by its generation counter (the folio's gen,
+    /// which `lru_gen_update_size` accounts by), not by the list it sits on, which may be an
+    /// older one until `sort_folio` moves it. So the views' lists agree with `lru_sizes`.
+    fn abi_list_of_frame(&self, f: usize) -> u8 {
+        let list = self.mm.frames.list[f];
+        let gen = self.mm.frames.gen[f] as usize;
+        if list < LIST_GEN_BASE || list >= LIST_GEN_BASE + NR_GEN_LISTS || gen == 0 {
+            return self.abi_list(list, self.mm.frames.lruvec[f] as usize);
+        }
+        let ty = ((list - LIST_GEN_BASE) % 2) as usize;
+        let active = self.gen_is_active(gen - 1, self.mm.frames.lruvec[f] as usize);
         (ty * 2 + active as usize) as u8
     }
     /// The frames of each list from head to tail (for views; O(frames)). With MGLRU the
-    /// generations that count as that list, youngest first, each from head to tail.
+    /// frames that count as that list (`abi_list_of_frame`), by generation list youngest first,
+    /// each from head to tail.
     pub fn list_frames(&self, lru: usize) -> Vec<u32> {
         let mut v = Vec::new();
         for lv in &self.mm.lruvecs {
-            let mut heads = vec![lv.lists[lru].head];
             if self.mm.flags.lru_gen && lru < 4 {
                 let lg = &lv.lrugen;
-                let (ty, active) = (lru / 2, lru % 2 == 1);
-                heads.clear();
+                let ty = lru / 2;
                 for seq in (lg.min_seq[ty]..=lg.max_seq).rev() {
-                    if (seq + 1 >= lg.max_seq) == active {
-                        heads.push(lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head);
+                    let mut f = lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head;
+                    while f != NIL {
+                        if self.abi_list_of_frame(f as usize) as usize == lru {
+                            v.push(f);
+                        }
+                        f = self.mm.frames.next[f as usize];
                     }
                 }
+                continue;
             }
-            for mut f in heads {
-                while f != NIL {
-                    v.push(f);
-                    f = self.mm.frames.next[f as usize];
-                }
+            let mut f = lv.lists[lru].head;
+            while f != NIL {
+                v.push(f);
+                f = self.mm.frames.next[f as usize];
             }
         }
         v
@@ -388,12 +408,7 @@ impl Simulation {
         if !self.mm.flags.lru_gen {
             return std::borrow::Cow::Borrowed(&self.mm.frames.list);
         }
-        let v = (0..self.mm.frames.len())
-            .map(|f| {
-                let lv = self.mm.frames.lruvec[f] as usize;
-                self.abi_list(self.mm.frames.list[f], lv)
-            })
-            .collect();
+        let v = (0..self.mm.frames.len()).map(|f| self.abi_list_of_frame(f)).collect();
         std::borrow::Cow::Owned(v)
     }
     /// The MGLRU state of lruvec `lv` for the generations view, flattened:
@@ -401,7 +416,10 @@ impl Simulation {
     /// `[seq, age_ms, anon pages by tier (4), file pages by tier (4)]` from the oldest sequence
     /// to max_seq, then the PID controller: refault rate (refaulted / total, -1 if no data)
     /// for anon tiers 0..4 and file tiers 0..4, the tier thresholds `[anon, file]`, and the type
-    /// the next eviction picks at the current swappiness (0 anon, 1 file). Pages, not frames.
+    /// the next eviction picks at the current swappiness (0 anon, 1 file); then the controller
+    /// positions `[refaulted, total]` of tier 0 (anon, file) and of all tiers (anon, file) in
+    /// frames, MIN_LRU_BATCH in frames, and 1 if the 6.14 type choice applies (0: 6.1's).
+    /// Generation sizes in pages, not frames.
     pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
         use crate::kernel::mglru::*;
         let Some(l) = self.mm.lruvecs.get(lv) else {
@@ -448,10 +466,24 @@ impl Simulation {
             }
         }
         let batch = (MIN_LRU_BATCH / self.mm.scale).max(1);
-        v.push(get_tier_idx(lg, ANON, rework, batch) as f64);
-        v.push(get_tier_idx(lg, FILE, rework, batch) as f64);
         let s = self.mm.swappiness;
-        v.push(get_type_to_scan(lg, s, rework, batch).0 as f64);
+        let (ty, tier) = get_type_to_scan(lg, s, rework, batch);
+        let mut idx = [get_tier_idx(lg, ANON, rework, batch), get_tier_idx(lg, FILE, rework, batch)];
+        // 6.1-6.13: the chosen type's threshold comes from the comparison with the other type.
+        if let Some(t) = tier {
+            idx[ty] = t;
+        }
+        v.extend([idx[0] as f64, idx[1] as f64, ty as f64]);
+        // The positions the type choice compares (so the view can say why): tier 0 and all
+        // tiers of each type as (refaulted, total) in frames, MIN_LRU_BATCH in frames, and
+        // whether the 6.14 comparison (all tiers) or the 6.1 one (tier 0) applies.
+        for t in [0, MAX_NR_TIERS] {
+            for ty in [ANON, FILE] {
+                let p = read_ctrl_pos(lg, ty, t, 1);
+                v.extend([p.refaulted as f64, p.total as f64]);
+            }
+        }
+        v.extend([batch as f64, rework as u8 as f64]);
         v
     }
     /// Per frame: the address space it holds (u32::MAX when free).

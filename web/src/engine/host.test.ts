@@ -197,6 +197,22 @@ describe('EngineHost with the wasm engine', () => {
     expect(all(posted, 'loaded').at(-1)!.lesson).toEqual([]);
   });
 
+  it('carries the MGLRU generations of a run that has them, and none for the classic LRU', async () => {
+    const noreuse = readFileSync(new URL('../../../scenarios/s003b-noreuse.toml', import.meta.url), 'utf8').replace('[machine]', '[machine]\nframe_scale = 64');
+    const { host, posted } = harness();
+    await host.handle({ type: 'load', scenario: { name: 's003b-noreuse.toml', text: noreuse }, variants: ['before'] });
+    await host.handle({ type: 'step', ns: 2_000_000_000 });
+    expect(posted.filter((m) => m.type === "error")).toEqual([]);
+    const gens = all(posted, "frame").at(-1)!.runs[0]!.gens;
+    const ref = WasmSimulation.fromScenario(noreuse, 'before');
+    ref.step(2_000_000_000);
+    expect([...gens]).toEqual([...ref.lru_gen_view(0)]);
+    expect(gens.length).toBeGreaterThan(4);
+    ref.free();
+    await host.handle({ type: 'load', scenario, variants: ['before'] });
+    expect(all(posted, 'frame').at(-1)!.runs[0]!.gens.length).toBe(0);
+  });
+
   it('reports a malformed message as a protocol error and stepping before a load as an engine error', async () => {
     const { host, posted } = harness();
     await host.handle({ type: 'step', ns: -1 });

@@ -41,6 +41,9 @@ export interface EngineSimulation {
   series_from(from: number): Float64Array;
   set_move_trace(capacity: number): void;
   drain_moves(): Float64Array;
+  /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations (wasm.rs lru_gen_view). */
+  lru_gen(): boolean;
+  lru_gen_view(lv: number): Float64Array;
   run_to_end_json(): string;
   /** The run's effective flags and the variant's as written, JSON {name: bool}. */
   flags_json(): string;
@@ -277,5 +280,6 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
+    gens: sim.lru_gen() ? sim.lru_gen_view(0) : new Float64Array(0),
   };
 }

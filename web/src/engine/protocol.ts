@@ -12,17 +12,19 @@
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
-//                    moves, new time-series rows; all typed arrays, transferred),
+//                    moves, new time-series rows, MGLRU generations; all typed arrays,
+//                    transferred),
 //                    reports (the CLI's RunReport JSON per variant), checked (the problem
 //                    of a checked text, with its line and column, or null), error
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
+import { gensLayoutError } from '../lib/gens';
 
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
 
-export const PROTOCOL_VERSION = 4; // 3: kernel info in ready, per-run flags; 4: lessons, check
+export const PROTOCOL_VERSION = 5; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -117,6 +119,9 @@ export interface RunFrame {
   movesSeen: number;
   /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
   series: Float64Array;
+  /** The root lruvec's generations and PID controller (the engine's `lru_gen_view`, laid out as
+   *  lib/gens.ts reads it); empty when the run does not use the multi-gen LRU. */
+  gens: Float64Array;
 }
 
 /** What the core found wrong with scenario text: 1-based line and column (characters). */
@@ -348,7 +353,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -363,6 +368,7 @@ function parseRunFrame(v: unknown): RunFrame {
     movesSeen: num(v, 'movesSeen', 0, BIG, true),
     spaceNames: strings(v, 'spaceNames'),
     series: typed(v, 'series', Float64Array),
+    gens: typed(v, 'gens', Float64Array),
   };
   if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
   if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
@@ -371,6 +377,8 @@ function parseRunFrame(v: unknown): RunFrame {
   const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
   if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
+  const gens = gensLayoutError(f.gens);
+  if (gens) throw new ProtocolError(`'gens' ${gens}`);
   return f;
 }
 
@@ -450,7 +458,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series]) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series, r.gens]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }
