@@ -897,3 +897,20 @@ fn memcg_mistakes_name_the_field_and_line() {
         &["tasks[0].program[1].write_fraction", "0..=1"],
     );
 }
+
+#[test]
+fn writes_through_a_read_only_mapping_are_errors() {
+    let bad = VALID.replace(
+        r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2 },"#,
+        r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2, write = true },"#,
+    );
+    assert_error(&bad, "theta = 1.2, write = true", &["\"head\"", "without write permission", "prot = \"rw\""]);
+    let some_writes = VALID.replace(
+        r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2 },"#,
+        r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2, write_fraction = 0.5 },"#,
+    );
+    assert_error(&some_writes, "write_fraction = 0.5", &["without write permission"]);
+    // The same write through a writable mapping is fine.
+    let ok = bad.replace(r#"prot = "rx""#, r#"prot = "rwx""#);
+    parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -630,6 +630,7 @@ impl<'a> Checker<'a> {
             let mut regions = HashSet::new();
             let mut walk = Walk {
                 regions: &mut regions,
+                read_only: HashSet::new(),
                 marks: &mut marks,
                 replicas,
             };
@@ -682,6 +683,7 @@ impl<'a> Checker<'a> {
                     "an anon region needs a size > 0".into()
                 })?;
                 walk.regions.insert(name);
+                walk.read_only.remove(name.as_str());
                 Ok(())
             }
             Op::Mmap {
@@ -705,6 +707,11 @@ impl<'a> Checker<'a> {
                     || format!("unknown prot {prot:?}; allowed: r, rw, rx, rwx"),
                 )?;
                 walk.regions.insert(name);
+                if prot.contains('w') {
+                    walk.read_only.remove(name.as_str());
+                } else {
+                    walk.read_only.insert(name);
+                }
                 Ok(())
             }
             Op::Munmap { name } | Op::Free { name } => self.defined_region(&at("name"), name, walk),
@@ -712,6 +719,7 @@ impl<'a> Checker<'a> {
                 regions,
                 theta,
                 rate,
+                write,
                 write_fraction,
                 ..
             } => {
@@ -729,6 +737,16 @@ impl<'a> Checker<'a> {
                 )?;
                 for (k, region) in regions.iter().enumerate() {
                     self.defined_region(&format!("{path}.regions[{k}]"), region, walk)?;
+                    // A store through a mapping without PROT_WRITE faults with SIGSEGV.
+                    self.ensure(
+                        !(*write || *write_fraction > 0.0) || !walk.read_only.contains(region.as_str()),
+                        &format!("{path}.regions[{k}]"),
+                        || {
+                            format!(
+                                "touch writes to region {region:?}, which is mapped without write permission; map it with prot = \"rw\" or do not write"
+                            )
+                        },
+                    )?;
                 }
                 self.theta_and_rate(path, *theta, *rate)
             }
@@ -914,6 +932,8 @@ impl<'a> Checker<'a> {
 /// What a task's program has defined so far, and the marks of all tasks.
 struct Walk<'w, 'a> {
     regions: &'w mut HashSet<&'a str>,
+    /// Regions mapped without write permission (prot "r" or "rx").
+    read_only: HashSet<&'a str>,
     marks: &'w mut HashSet<&'a str>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
