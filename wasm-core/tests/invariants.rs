@@ -230,3 +230,44 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn mglru_min_ttl_kills_instead_of_thrashing_a_young_working_set() {
+    // /sys/kernel/mm/lru_gen/min_ttl_ms (`lru_gen_age_node`): when kswapd finds every
+    // generation younger than min_ttl, the OOM killer runs instead of evicting the working set.
+    // A task cycles over a file mapping twice the size of RAM: without min_ttl it thrashes the
+    // page cache and keeps running; with min_ttl = 10 s (no generation lives that long while
+    // it thrashes) kswapd calls the OOM killer.
+    let base = r#"
+title = "min_ttl"
+seed = 1
+[machine]
+ram = "32MiB"
+[[devices]]
+name = "d"
+kind = "ssd"
+[[files]]
+name = "f"
+size = "64MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "linux-6.14-mglru"
+[sysctl]
+TTL
+[[tasks]]
+name = "reader"
+program = [
+  { op = "mmap", name = "m", file = "f", prot = "r" },
+  { op = "loop", count = 6, body = [ { op = "touch", regions = ["m"], cpu = "1us" } ] },
+]
+[run]
+duration = "20s"
+"#;
+    let plain = run_checked(&base.replace("TTL", ""), "v");
+    assert!(plain.oom_kills.is_empty(), "{:?}", plain.oom_kills);
+    assert!(plain.counters["workingset_refault_file"] > 0, "it thrashes");
+    let ttl = run_checked(&base.replace("TTL", "lru_gen_min_ttl = \"10s\""), "v");
+    assert_eq!(ttl.oom_kills.len(), 1, "{:?}", ttl.oom_kills);
+    assert_eq!(ttl.oom_kills[0].task, "reader");
+}
