@@ -93,7 +93,10 @@ fn main() {
     let (wall, _) = bench_runs(
         "../scenarios/s000-thrash.toml",
         RUNS,
-        &[("linux-5.2", "linux-6.1-mglru"), ("linux-5.3", "linux-6.14-mglru")],
+        &[
+            ("linux-5.2", "linux-6.1-mglru"),
+            ("linux-5.3", "linux-6.14-mglru"),
+        ],
     );
     println!(r#"{{"bench":"mglru_s000_both_variants","wall_s":{wall}}}"#);
     // Dirty-heavy: S002 (streaming writers, flushers, kswapd writeback), both variants.

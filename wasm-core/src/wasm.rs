@@ -94,10 +94,12 @@ impl WasmSimulation {
     ) -> Result<WasmSimulation, JsError> {
         let spec = scn.variants.iter().find(|v| v.name == variant);
         let base_flags = match spec {
-            Some(v) => crate::kernel::variant::resolve(&v.preset, &v.flags).map_err(|e| JsError::new(&e))?,
+            Some(v) => crate::kernel::variant::resolve(&v.preset, &v.flags)
+                .map_err(|e| JsError::new(&e))?,
             None => crate::kernel::variant::Flags::default(), // Simulation::new names the error
         };
-        let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides).map_err(|e| JsError::new(&e))?;
+        let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides)
+            .map_err(|e| JsError::new(&e))?;
         let inner = crate::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
         Ok(WasmSimulation {
             inner,
@@ -134,9 +136,14 @@ impl WasmSimulation {
     /// Like `fromScenario`, with per-run flag overrides `{"flag": bool, …}` (JSON) on top of the
     /// variant as written; an unknown flag name throws an Error naming it.
     #[wasm_bindgen(js_name = fromScenarioWithFlags)]
-    pub fn from_scenario_with_flags(text: &str, variant: &str, flags_json: &str) -> Result<WasmSimulation, JsError> {
+    pub fn from_scenario_with_flags(
+        text: &str,
+        variant: &str,
+        flags_json: &str,
+    ) -> Result<WasmSimulation, JsError> {
         let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
-        let overrides = crate::scenario::overrides::parse_overrides(flags_json).map_err(|e| JsError::new(&e))?;
+        let overrides = crate::scenario::overrides::parse_overrides(flags_json)
+            .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&scn, variant, &overrides)
     }
     /// The effective flags of this run, `{"flag": bool, …}` (JSON).

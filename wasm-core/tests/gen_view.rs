@@ -19,7 +19,9 @@ struct View {
 
 fn read(v: &[f64]) -> View {
     let n = v[3] as usize;
-    let rows: Vec<Vec<f64>> = (0..n).map(|i| v[4 + i * 10..4 + (i + 1) * 10].to_vec()).collect();
+    let rows: Vec<Vec<f64>> = (0..n)
+        .map(|i| v[4 + i * 10..4 + (i + 1) * 10].to_vec())
+        .collect();
     let c = 4 + n * 10 + 8;
     assert_eq!(v.len(), c + 3 + 8 + 2, "layout of {v:?}");
     let p = |k: usize| (v[c + 3 + 2 * k], v[c + 4 + 2 * k]);
@@ -42,7 +44,11 @@ fn positive(sp: (f64, f64), sp_gain: f64, pv: (f64, f64), pv_gain: f64, batch: f
 
 fn check(variant_preset: &str) {
     let text = std::fs::read_to_string(scenario_path("s003b-noreuse.toml")).unwrap();
-    let text = text.replacen("preset = \"linux-6.3-mglru\"", &format!("preset = \"{variant_preset}\""), 2);
+    let text = text.replacen(
+        "preset = \"linux-6.3-mglru\"",
+        &format!("preset = \"{variant_preset}\""),
+        2,
+    );
     assert!(text.contains(variant_preset));
     let scn = reclaim_core::scenario::parse(&text).unwrap();
     let mut sim = Simulation::new(&scn, "before").unwrap();
@@ -61,9 +67,14 @@ fn check(variant_preset: &str) {
         assert_eq!(file, (sizes[2] + sizes[3]) as f64, "file pages");
         // The classic lists the views draw hold exactly what lru_sizes counts, frame by frame.
         let lists = sim.frame_lists();
-        for lru in 0..4 {
+        for (lru, &size) in sizes.iter().enumerate().take(4) {
             let walked = sim.list_frames(lru);
-            assert_eq!(walked.len() as u64 * scale, sizes[lru], "list {lru} at {}", sim.now_ns());
+            assert_eq!(
+                walked.len() as u64 * scale,
+                size,
+                "list {lru} at {}",
+                sim.now_ns()
+            );
             assert!(walked.iter().all(|&f| lists[f as usize] as usize == lru));
         }
         let first = v.min_seq[0].min(v.min_seq[1]);
@@ -81,17 +92,27 @@ fn check(variant_preset: &str) {
         // Swappiness of the scenario (default 60) between 2 and 199: the positions decide.
         let s = 60.0;
         if v.rework || v.min_seq[0] >= v.min_seq[1] {
-            let (sp, pv) = if v.rework { (v.pos[2], v.pos[3]) } else { (v.pos[0], v.pos[1]) };
+            let (sp, pv) = if v.rework {
+                (v.pos[2], v.pos[3])
+            } else {
+                (v.pos[0], v.pos[1])
+            };
             let file = positive(sp, s, pv, 200.0 - s, v.batch);
             assert_eq!(v.next_type, file as u8 as f64, "type from {:?}", v.pos);
             decided += 1;
         } else {
-            assert_eq!(v.next_type, 0.0, "6.1: the older anon generation goes first");
+            assert_eq!(
+                v.next_type, 0.0,
+                "6.1: the older anon generation goes first"
+            );
         }
         seen_seqs.push(v.max_seq);
     }
     assert!(decided > 0);
-    assert!(seen_seqs.last() > seen_seqs.first(), "aging advanced max_seq: {seen_seqs:?}");
+    assert!(
+        seen_seqs.last() > seen_seqs.first(),
+        "aging advanced max_seq: {seen_seqs:?}"
+    );
 }
 
 #[test]

@@ -52,7 +52,11 @@ fn error(text: &str) -> ScenarioError {
 
 /// 1-based line of the only occurrence of `snippet` in `text`.
 fn line_of(text: &str, snippet: &str) -> usize {
-    assert_eq!(text.matches(snippet).count(), 1, "{snippet:?} must occur once");
+    assert_eq!(
+        text.matches(snippet).count(),
+        1,
+        "{snippet:?} must occur once"
+    );
     text[..text.find(snippet).unwrap()].matches('\n').count() + 1
 }
 
@@ -100,7 +104,12 @@ fn every_view_name_is_accepted() {
 #[test]
 fn steps_out_of_time_order_are_errors() {
     let steps = STEPS.replace(r#"at = "3s""#, r#"at = "1s""#);
-    assert_error(&steps, r#"at = "1s""#, "lesson[2].at", &["time order", "step 3 is at 1s", "step 2 at 1.5s"]);
+    assert_error(
+        &steps,
+        r#"at = "1s""#,
+        "lesson[2].at",
+        &["time order", "step 3 is at 1s", "step 2 at 1.5s"],
+    );
     // Two steps at the same time: the second caption would hide the first at once.
     let steps = STEPS.replace(r#"at = "3s""#, r#"at = "1500ms""#);
     assert_error(&steps, r#"at = "1500ms""#, "lesson[2].at", &["time order"]);
@@ -109,9 +118,19 @@ fn steps_out_of_time_order_are_errors() {
 #[test]
 fn steps_outside_the_run_are_errors() {
     let steps = STEPS.replace(r#"at = "3s""#, r#"at = "4s""#);
-    assert_error(&steps, r#"at = "4s""#, "lesson[2].at", &["not inside the run", "4s"]);
+    assert_error(
+        &steps,
+        r#"at = "4s""#,
+        "lesson[2].at",
+        &["not inside the run", "4s"],
+    );
     let steps = STEPS.replace(r#"at = "0s""#, r#"at = "-1s""#);
-    assert_error(&steps, r#"at = "-1s""#, "lesson[0].at", &["expected a number with a unit", "-1s"]);
+    assert_error(
+        &steps,
+        r#"at = "-1s""#,
+        "lesson[0].at",
+        &["expected a number with a unit", "-1s"],
+    );
 }
 
 #[test]
@@ -121,7 +140,14 @@ fn unknown_highlights_list_the_views() {
         &steps,
         r#"highlight = "lruview""#,
         "lesson[2].highlight",
-        &["unknown variant `lruview`", "lru", "balance", "charts", "diff", "results"],
+        &[
+            "unknown variant `lruview`",
+            "lru",
+            "balance",
+            "charts",
+            "diff",
+            "results",
+        ],
     );
 }
 
@@ -151,14 +177,22 @@ fn captions_longer_than_the_limit_are_errors() {
         &steps,
         &long,
         "lesson[2].caption",
-        &[&format!("{} characters", limit + 1), &format!("at most {limit}")],
+        &[
+            &format!("{} characters", limit + 1),
+            &format!("at most {limit}"),
+        ],
     );
 }
 
 #[test]
 fn unknown_fields_and_wrong_types_are_errors() {
     let steps = STEPS.replace("pause = true", "pasue = true");
-    assert_error(&steps, "pasue", "lesson[1]", &["unknown field `pasue`", "pause"]);
+    assert_error(
+        &steps,
+        "pasue",
+        "lesson[1]",
+        &["unknown field `pasue`", "pause"],
+    );
     let steps = STEPS.replace("pause = true", r#"pause = "yes""#);
     assert_error(&steps, r#"pause = "yes""#, "lesson[1].pause", &["bool"]);
     let steps = STEPS.replace(r#"at = "1.5s""#, r#"at = "1.5 parsecs""#);
@@ -169,10 +203,18 @@ fn unknown_fields_and_wrong_types_are_errors() {
 fn too_many_steps_are_an_error() {
     let limit = reclaim_core::scenario::lesson::MAX_STEPS;
     let steps: String = (0..=limit)
-        .map(|i| format!("[[lesson]]\nat = \"{}ms\"\ncaption = \"step {i}\"\n", i * 10))
+        .map(|i| {
+            format!(
+                "[[lesson]]\nat = \"{}ms\"\ncaption = \"step {i}\"\n",
+                i * 10
+            )
+        })
         .collect();
     let e = error(&with_steps(&steps));
-    assert!(e.to_string().contains(&format!("at most {limit} steps")), "{e}");
+    assert!(
+        e.to_string().contains(&format!("at most {limit} steps")),
+        "{e}"
+    );
 }
 
 /// Every scenario shipped with a lesson parses, and its captions are plain sentences.
@@ -180,16 +222,27 @@ fn too_many_steps_are_an_error() {
 fn shipped_lessons_are_valid() {
     let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut with_lesson = Vec::new();
-    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     names.sort();
-    for path in names.iter().filter(|p| p.extension().is_some_and(|x| x == "toml")) {
+    for path in names
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+    {
         let text = std::fs::read_to_string(path).unwrap();
         let s = parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         if s.lesson.is_empty() {
             continue;
         }
         for step in &s.lesson {
-            assert!(!step.caption.contains('<'), "{}: markup in a caption: {}", path.display(), step.caption);
+            assert!(
+                !step.caption.contains('<'),
+                "{}: markup in a caption: {}",
+                path.display(),
+                step.caption
+            );
         }
         with_lesson.push(path.file_name().unwrap().to_string_lossy().into_owned());
     }
@@ -207,6 +260,9 @@ fn shipped_lessons_are_valid() {
         "s003b-recency.toml",
         "s003b-noreuse.toml",
     ] {
-        assert!(with_lesson.iter().any(|n| n == want), "{want} has no lesson; lessons in: {with_lesson:?}");
+        assert!(
+            with_lesson.iter().any(|n| n == want),
+            "{want} has no lesson; lessons in: {with_lesson:?}"
+        );
     }
 }

@@ -300,13 +300,28 @@ program = [
 duration = "10s"
 "#;
     for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.14-mglru"] {
-        let text = scenario(true, rest).replace("preset = \"linux-6.3\"", &format!("preset = \"{preset}\""));
+        let text = scenario(true, rest)
+            .replace("preset = \"linux-6.3\"", &format!("preset = \"{preset}\""));
         let r = run(&text);
         let capped = memcg(&r, "capped");
-        assert!(capped.current_pages <= 16 * 256, "{preset}: {}", capped.current_pages);
-        assert!(capped.stat["pgsteal"] > 0, "{preset}: limit reclaim freed nothing");
-        assert!(memcg(&r, "other").stat["pgsteal"] > 0, "{preset}: root reclaim skipped 'other'");
+        assert!(
+            capped.current_pages <= 16 * 256,
+            "{preset}: {}",
+            capped.current_pages
+        );
+        assert!(
+            capped.stat["pgsteal"] > 0,
+            "{preset}: limit reclaim freed nothing"
+        );
+        assert!(
+            memcg(&r, "other").stat["pgsteal"] > 0,
+            "{preset}: root reclaim skipped 'other'"
+        );
         assert_eq!(r.reclaim_requested_pages, Some(5 * 1024), "{preset}");
-        assert!(r.reclaim_reclaimed_pages.unwrap() >= 5 * 1024, "{preset}: {:?}", r.reclaim_reclaimed_pages);
+        assert!(
+            r.reclaim_reclaimed_pages.unwrap() >= 5 * 1024,
+            "{preset}: {:?}",
+            r.reclaim_reclaimed_pages
+        );
     }
 }

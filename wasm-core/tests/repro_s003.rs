@@ -78,7 +78,11 @@ fn mglru_memcg_lru_reclaims_close_to_what_was_asked() {
         "memcg LRU accuracy {accuracy:.1}% outside 80-120%"
     );
     // Every memcg gave something: the walk spreads over the memcg LRU's bins.
-    assert!(r.memcgs.iter().filter(|m| m.name.starts_with("memcg")).all(|m| m.stat["pgsteal"] > 0));
+    assert!(r
+        .memcgs
+        .iter()
+        .filter(|m| m.name.starts_with("memcg"))
+        .all(|m| m.stat["pgsteal"] > 0));
 }
 
 #[test]
@@ -102,10 +106,21 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
             i += 2;
         }
     }
-    assert!(seen.iter().all(|&c| c == 1), "each memcg in exactly one bin: {seen:?}");
+    assert!(
+        seen.iter().all(|&c| c == 1),
+        "each memcg in exactly one bin: {seen:?}"
+    );
     let steal: f64 = (0..n).map(|m| v[i + 3 * m + 2]).sum();
     let r = sim.report();
-    let reported: u64 = r.memcgs.iter().filter(|m| m.parent.is_none()).map(|m| m.stat["pgsteal"]).sum();
-    assert_eq!(steal as u64, reported, "own pgsteal bars add up to the root's memory.stat");
+    let reported: u64 = r
+        .memcgs
+        .iter()
+        .filter(|m| m.parent.is_none())
+        .map(|m| m.stat["pgsteal"])
+        .sum();
+    assert_eq!(
+        steal as u64, reported,
+        "own pgsteal bars add up to the root's memory.stat"
+    );
     assert!(steal > 0.0, "memory.reclaim ran by 400 s");
 }

@@ -53,5 +53,10 @@ fn random_mmap_hint_cuts_the_reclaim_work_of_the_classic_lru() {
         before.measured["pgactivate"],
         after.measured["pgactivate"]
     );
-    assert!(ops(&after) >= ops(&before), "IOPS {} -> {}", ops(&before), ops(&after));
+    assert!(
+        ops(&after) >= ops(&before),
+        "IOPS {} -> {}",
+        ops(&before),
+        ops(&after)
+    );
 }

@@ -904,12 +904,20 @@ fn writes_through_a_read_only_mapping_are_errors() {
         r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2 },"#,
         r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2, write = true },"#,
     );
-    assert_error(&bad, "theta = 1.2, write = true", &["\"head\"", "without write permission", "prot = \"rw\""]);
+    assert_error(
+        &bad,
+        "theta = 1.2, write = true",
+        &["\"head\"", "without write permission", "prot = \"rw\""],
+    );
     let some_writes = VALID.replace(
         r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2 },"#,
         r#"{ op = "touch", regions = ["head"], pattern = "zipf", theta = 1.2, write_fraction = 0.5 },"#,
     );
-    assert_error(&some_writes, "write_fraction = 0.5", &["without write permission"]);
+    assert_error(
+        &some_writes,
+        "write_fraction = 0.5",
+        &["without write permission"],
+    );
     // The same write through a writable mapping is fine.
     let ok = bad.replace(r#"prot = "rx""#, r#"prot = "rwx""#);
     parse(&ok).unwrap_or_else(|e| panic!("{e}"));

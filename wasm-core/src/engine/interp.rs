@@ -73,10 +73,8 @@ impl Simulation {
                     }
                     let bit = 1u8 << (self.next_mapping_bit % 8);
                     self.next_mapping_bit += 1;
-                    let (recency, fault_recency) = crate::workloads::mapping_recency(
-                        *hint,
-                        self.mm.flags.vma_has_recency,
-                    );
+                    let (recency, fault_recency) =
+                        crate::workloads::mapping_recency(*hint, self.mm.flags.vma_has_recency);
                     let r = Region {
                         space: *space,
                         offset,

@@ -617,9 +617,12 @@ impl Mm {
                             return Err(format!("frame {f} on two lists"));
                         }
                         on_list[fi] = true;
-                        if !on_lru_list(self.frames.list[fi]) || self.frames.list[fi] < LIST_GEN_BASE
+                        if !on_lru_list(self.frames.list[fi])
+                            || self.frames.list[fi] < LIST_GEN_BASE
                         {
-                            return Err(format!("frame {f} on a generation list but tagged otherwise"));
+                            return Err(format!(
+                                "frame {f} on a generation list but tagged otherwise"
+                            ));
                         }
                         if (self.frames.list[fi] - LIST_GEN_BASE) as usize % 2 != ty {
                             return Err(format!("frame {f}: generation list type mismatch"));

@@ -348,7 +348,7 @@ impl Simulation {
     /// The classic list a list id counts as: generation lists of lruvec `lv` map to
     /// active (two youngest generations) or inactive of their type (`lru_gen_is_active`).
     fn abi_list(&self, list: u8, lv: usize) -> u8 {
-        if list < LIST_GEN_BASE || list >= LIST_GEN_BASE + NR_GEN_LISTS {
+        if !(LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list) {
             return list;
         }
         let slot = (list - LIST_GEN_BASE) as usize;
@@ -367,7 +367,7 @@ impl Simulation {
     fn abi_list_of_frame(&self, f: usize) -> u8 {
         let list = self.mm.frames.list[f];
         let gen = self.mm.frames.gen[f] as usize;
-        if list < LIST_GEN_BASE || list >= LIST_GEN_BASE + NR_GEN_LISTS || gen == 0 {
+        if !(LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list) || gen == 0 {
             return self.abi_list(list, self.mm.frames.lruvec[f] as usize);
         }
         let ty = ((list - LIST_GEN_BASE) % 2) as usize;
@@ -408,7 +408,9 @@ impl Simulation {
         if !self.mm.flags.lru_gen {
             return std::borrow::Cow::Borrowed(&self.mm.frames.list);
         }
-        let v = (0..self.mm.frames.len()).map(|f| self.abi_list_of_frame(f)).collect();
+        let v = (0..self.mm.frames.len())
+            .map(|f| self.abi_list_of_frame(f))
+            .collect();
         std::borrow::Cow::Owned(v)
     }
     /// The MGLRU state of lruvec `lv` for the generations view, flattened:
@@ -420,6 +422,7 @@ impl Simulation {
     /// positions `[refaulted, total]` of tier 0 (anon, file) and of all tiers (anon, file) in
     /// frames, MIN_LRU_BATCH in frames, and 1 if the 6.14 type choice applies (0: 6.1's).
     /// Generation sizes in pages, not frames.
+    #[allow(clippy::needless_range_loop)] // parallel [gen][type][tier] arrays
     pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
         use crate::kernel::mglru::*;
         let Some(l) = self.mm.lruvecs.get(lv) else {
@@ -443,7 +446,12 @@ impl Simulation {
             }
         }
         let scale = self.mm.scale as f64;
-        let mut v = vec![lg.max_seq as f64, lg.min_seq[0] as f64, lg.min_seq[1] as f64, n as f64];
+        let mut v = vec![
+            lg.max_seq as f64,
+            lg.min_seq[0] as f64,
+            lg.min_seq[1] as f64,
+            n as f64,
+        ];
         for seq in first..=lg.max_seq {
             let g = gen_from_seq(seq);
             v.push(seq as f64);
@@ -451,7 +459,11 @@ impl Simulation {
             for ty in 0..2 {
                 for t in 0..MAX_NR_TIERS {
                     let live = seq >= lg.min_seq[ty];
-                    v.push(if live { by[g][ty][t] as f64 * scale } else { 0.0 });
+                    v.push(if live {
+                        by[g][ty][t] as f64 * scale
+                    } else {
+                        0.0
+                    });
                 }
             }
         }
@@ -468,7 +480,10 @@ impl Simulation {
         let batch = (MIN_LRU_BATCH / self.mm.scale).max(1);
         let s = self.mm.swappiness;
         let (ty, tier) = get_type_to_scan(lg, s, rework, batch);
-        let mut idx = [get_tier_idx(lg, ANON, rework, batch), get_tier_idx(lg, FILE, rework, batch)];
+        let mut idx = [
+            get_tier_idx(lg, ANON, rework, batch),
+            get_tier_idx(lg, FILE, rework, batch),
+        ];
         // 6.1-6.13: the chosen type's threshold comes from the comparison with the other type.
         if let Some(t) = tier {
             idx[ty] = t;

@@ -5,12 +5,12 @@
 //! rework). Pure arithmetic is in free functions (unit-tested below); `impl Mm` holds the
 //! list operations.
 use super::balance::DEF_PRIORITY;
+use super::memcg_lru::{MemcgLruOp, Seg};
 use super::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
 use crate::engine::counters::C;
 use crate::engine::frames::*;
 use crate::engine::mm::{Mm, MoveReason};
 use crate::engine::space::Shadow;
-use super::memcg_lru::{MemcgLruOp, Seg};
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
 pub const MIN_NR_GENS: u64 = 2;
@@ -109,7 +109,11 @@ pub fn refs_and_tier(flags: u16, rework: bool) -> (u64, usize) {
     let bits = ((flags & LRU_REFS_MASK) >> LRU_REFS_SHIFT) as u64;
     let ws = flags & PG_WORKINGSET != 0;
     if rework {
-        let refs = if flags & PG_REFERENCED != 0 { bits + 1 } else { 0 };
+        let refs = if flags & PG_REFERENCED != 0 {
+            bits + 1
+        } else {
+            0
+        };
         let tier = if ws {
             MAX_NR_TIERS - 1
         } else {
@@ -177,8 +181,7 @@ pub fn positive_ctrl_err(sp: CtrlPos, pv: CtrlPos, batch: u64) -> bool {
 pub fn reset_ctrl_pos(lg: &mut LruGen, ty: usize) {
     for t in 0..MAX_NR_TIERS {
         lg.avg_refaulted[ty][t] = (lg.avg_refaulted[ty][t] + lg.refaulted[ty][t]) / 2;
-        lg.avg_total[ty][t] =
-            (lg.avg_total[ty][t] + lg.protected[ty][t] + lg.evicted[ty][t]) / 2;
+        lg.avg_total[ty][t] = (lg.avg_total[ty][t] + lg.protected[ty][t] + lg.evicted[ty][t]) / 2;
         lg.refaulted[ty][t] = 0;
         lg.evicted[ty][t] = 0;
         lg.protected[ty][t] = 0;
@@ -207,12 +210,7 @@ pub fn get_tier_idx(lg: &LruGen, ty: usize, rework: bool, batch: u64) -> usize {
 /// 6.1-6.13 (`isolate_folios` + `get_type_to_scan`): file at s = 0; anon if its min_seq is
 /// older; file at s = 1, anon at s = 200; else tier 0 of anon vs tier 0 of file picks the type
 /// and each higher tier of it is compared with tier 0 of the other type.
-pub fn get_type_to_scan(
-    lg: &LruGen,
-    s: u32,
-    rework: bool,
-    batch: u64,
-) -> (usize, Option<usize>) {
+pub fn get_type_to_scan(lg: &LruGen, s: u32, rework: bool, batch: u64) -> (usize, Option<usize>) {
     let s = s as u64;
     if rework {
         if s <= 1 {
@@ -409,8 +407,7 @@ impl Mm {
                 self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
                 return;
             }
-            self.frames.flags[fi] =
-                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+            self.frames.flags[fi] = (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
         } else {
             self.frames.flags[fi] = flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET);
         }
@@ -642,7 +639,10 @@ impl Mm {
     /// just aged). At DEF_PRIORITY aging is never attempted. 6.1 without the memcg LRU: kswapd
     /// leaves the aging to `lru_gen_age_node`.
     fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32) -> i64 {
-        if self.memcgs.below_min(sc.target_memcg.unwrap_or(0), lv as u16) {
+        if self
+            .memcgs
+            .below_min(sc.target_memcg.unwrap_or(0), lv as u16)
+        {
             return -1;
         }
         let (age, size) = self.should_run_aging(lv, s);
@@ -817,7 +817,8 @@ impl Mm {
         let batch = self.refs_batch();
         let (mut ty, mut tier) = get_type_to_scan(&self.lruvecs[lv].lrugen, s, rework, batch);
         for _ in evictable_types(s) {
-            let t = tier.unwrap_or_else(|| get_tier_idx(&self.lruvecs[lv].lrugen, ty, rework, batch));
+            let t =
+                tier.unwrap_or_else(|| get_tier_idx(&self.lruvecs[lv].lrugen, ty, rework, batch));
             let scanned = self.scan_folios(lv, ty, t, nr_to_scan, sc, out);
             if scanned > 0 {
                 return (scanned, ty);
@@ -870,8 +871,7 @@ impl Mm {
                             continue;
                         }
                         let lg = &self.lruvecs[lv].lrugen;
-                        if folio_seq(lg, flags, false, self.flags.mglru_rework) == lg.min_seq[ty]
-                        {
+                        if folio_seq(lg, flags, false, self.flags.mglru_rework) == lg.min_seq[ty] {
                             let refs_flags = if self.flags.mglru_rework {
                                 LRU_REFS_MASK | PG_REFERENCED
                             } else {
@@ -895,8 +895,7 @@ impl Mm {
                     }
                 }
             }
-            sc.cpu_ns += taken * SCAN_INACTIVE_NS
-                + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS;
+            sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS;
             sc.nr_reclaimed += reclaimed;
             let item = if sc.kswapd {
                 C::pgsteal_kswapd
@@ -1209,7 +1208,12 @@ impl Mm {
         for lv in 0..self.lruvecs.len() {
             frames.clear();
             if enabled {
-                for lru in [LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE] {
+                for lru in [
+                    LRU_INACTIVE_ANON,
+                    LRU_ACTIVE_ANON,
+                    LRU_INACTIVE_FILE,
+                    LRU_ACTIVE_FILE,
+                ] {
                     // Tail first, so the oldest folios are added first and end up oldest.
                     let mut f = self.lruvecs[lv].lists[lru].tail;
                     while f != NIL {
@@ -1354,6 +1358,7 @@ impl Mm {
 
     /// Structural invariants of the generations: every folio on a generation list of its
     /// lruvec with a counter inside the window, counts by counter match, MIN_NR_GENS kept.
+    #[allow(clippy::needless_range_loop)] // parallel [gen][type] arrays
     pub fn check_lru_gen(&self) -> Result<(), String> {
         for (lvi, lv) in self.lruvecs.iter().enumerate() {
             let lg = &lv.lrugen;
@@ -1374,7 +1379,9 @@ impl Mm {
                         let fi = f as usize;
                         let cg = self.frames.gen[fi] as usize;
                         if cg == 0 {
-                            return Err(format!("frame {f} on a generation list without a counter"));
+                            return Err(format!(
+                                "frame {f} on a generation list without a counter"
+                            ));
                         }
                         counts[cg - 1][ty] += 1;
                         if self.frames.flags[fi] & PG_ACTIVE != 0 {
@@ -1415,7 +1422,6 @@ impl Mm {
         Ok(())
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -1477,7 +1483,10 @@ mod tests {
         let file = 0;
         // 6.14: active+workingset -> max_seq; active -> max_seq-1; fresh anon -> max_seq-1;
         // file -> oldest (max_seq-3 clamped to min_seq); workingset file -> max_seq-2.
-        assert_eq!(folio_seq(&lg, anon | PG_ACTIVE | PG_WORKINGSET, false, true), 10);
+        assert_eq!(
+            folio_seq(&lg, anon | PG_ACTIVE | PG_WORKINGSET, false, true),
+            10
+        );
         assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, true), 9);
         assert_eq!(folio_seq(&lg, anon, false, true), 9);
         assert_eq!(folio_seq(&lg, file, false, true), 8);
@@ -1493,8 +1502,16 @@ mod tests {
     fn pid_controller_decisions() {
         let batch = 64;
         // Few refaults: always "positive" (keep evicting that side).
-        let sp = CtrlPos { refaulted: 0, total: 1000, gain: 60 };
-        let pv = CtrlPos { refaulted: 63, total: 100, gain: 140 };
+        let sp = CtrlPos {
+            refaulted: 0,
+            total: 1000,
+            gain: 60,
+        };
+        let pv = CtrlPos {
+            refaulted: 63,
+            total: 100,
+            gain: 140,
+        };
         assert!(positive_ctrl_err(sp, pv, batch));
         // File refaulting at 50% vs anon at 10%, s = 60: 0.5/140 > 0.1/60 -> scan anon.
         let mut lg = LruGen::default();

@@ -76,7 +76,10 @@ pub fn check(steps: &[LessonStep], run_duration: Duration) -> Result<(), LessonP
     if steps.len() > MAX_STEPS {
         return problem(
             format!("lesson[{MAX_STEPS}]"),
-            format!("a lesson has at most {MAX_STEPS} steps, this one has {}", steps.len()),
+            format!(
+                "a lesson has at most {MAX_STEPS} steps, this one has {}",
+                steps.len()
+            ),
         );
     }
     for (i, step) in steps.iter().enumerate() {
