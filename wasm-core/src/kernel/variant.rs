@@ -210,6 +210,27 @@ pub struct Preset {
     pub flags: Flags,
 }
 
+/// Every behaviour off: the oldest kernel modelled, and the base the presets build on.
+const NONE: Flags = Flags {
+    refault_scan_anon: false,
+    scan_decisions_per_node: false,
+    io_cost_balance: false,
+    anon_workingset: false,
+    rotation_cost: false,
+    used_once_mapped: false,
+    activate_shared_exec: false,
+    kswapd_writeback_4_11: false,
+    pgdat_flags_per_node: false,
+    file_writeback_kswapd_only: false,
+    lru_gen: false,
+    memcg_lru: false,
+    vma_has_recency: false,
+    mglru_rework: false,
+    memcg_lru_gen_once: false,
+    reclaim_batch_cluster: false,
+    reclaim_batch_quarter: false,
+};
+
 const fn f(
     refault_scan_anon: bool,
     per_node: bool,
@@ -228,13 +249,7 @@ const fn f(
         kswapd_writeback_4_11: true,
         pgdat_flags_per_node: true,
         file_writeback_kswapd_only: true,
-        lru_gen: false,
-        memcg_lru: false,
-        vma_has_recency: false,
-        mglru_rework: false,
-        memcg_lru_gen_once: false,
-        reclaim_batch_cluster: false,
-        reclaim_batch_quarter: false,
+        ..NONE
     }
 }
 
@@ -251,23 +266,11 @@ const L6_3: Flags = Flags {
 /// `file_writeback_kswapd_only`) go together (on for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
-        refault_scan_anon: false,
-        scan_decisions_per_node: false,
-        io_cost_balance: false,
-        anon_workingset: false,
-        rotation_cost: false,
         used_once_mapped: used_once,
         activate_shared_exec: shared_exec,
         kswapd_writeback_4_11: wb_4_11,
-        pgdat_flags_per_node: false,
         file_writeback_kswapd_only: shared_exec,
-        lru_gen: false,
-        memcg_lru: false,
-        vma_has_recency: false,
-        mglru_rework: false,
-        memcg_lru_gen_once: false,
-        reclaim_batch_cluster: false,
-        reclaim_batch_quarter: false,
+        ..NONE
     }
 }
 
