@@ -30,16 +30,17 @@ fn another_seed_changes_random_workloads() {
 #[test]
 fn memcg_scenarios_are_deterministic_too() {
     // A small copy of S003: 4 memcgs, a few root memory.reclaim writes.
-    let text = std::fs::read_to_string(scenario_path("s003-memcg-lru.toml"))
-        .unwrap()
-        .replace("replicas = 128", "replicas = 4")
-        .replace("ram = \"512GiB\"", "ram = \"16GiB\"")
-        .replace("frame_scale = 512", "frame_scale = 64")
-        .replace("size = \"256GiB\"", "size = \"8GiB\"")
-        .replace("start = \"600s\"", "start = \"60s\"")
-        .replace("amount = \"256MiB\"", "amount = \"8MiB\"")
-        .replace("count = 600", "count = 5")
-        .replace("duration = \"4210s\"", "duration = \"100s\"");
+    let text = common::without_lesson(
+        &std::fs::read_to_string(scenario_path("s003-memcg-lru.toml")).unwrap(),
+    )
+    .replace("replicas = 128", "replicas = 4")
+    .replace("ram = \"512GiB\"", "ram = \"16GiB\"")
+    .replace("frame_scale = 512", "frame_scale = 64")
+    .replace("size = \"256GiB\"", "size = \"8GiB\"")
+    .replace("start = \"600s\"", "start = \"60s\"")
+    .replace("amount = \"256MiB\"", "amount = \"8MiB\"")
+    .replace("count = 600", "count = 5")
+    .replace("duration = \"4210s\"", "duration = \"100s\"");
     let scn = reclaim_core::scenario::parse(&text).unwrap();
     let a = run(&scn, "before");
     let b = run(&scn, "before");

@@ -15,7 +15,7 @@ use reclaim_core::cli::{memcg_pgsteal_spread, reclaim_accuracy};
 fn scaled() -> reclaim_core::scenario::Scenario {
     let path = common::scenario_path("s003-memcg-lru.toml");
     let text = std::fs::read_to_string(&path).unwrap();
-    let text = text
+    let text = common::without_lesson(&text)
         .replace("replicas = 128", "replicas = 16")
         .replace("ram = \"512GiB\"", "ram = \"64GiB\"")
         .replace("frame_scale = 512", "frame_scale = 16")

@@ -44,3 +44,12 @@ pub fn latency(r: &RunReport, task: &str) -> reclaim_core::report::Percentiles {
         .and_then(|t| t.latency_ms)
         .unwrap_or_else(|| panic!("task {task} with op latencies"))
 }
+
+/// Scenario text without its `[[lesson]]` steps (they come last in every file): for tests that
+/// shorten a run below the lesson's step times.
+pub fn without_lesson(text: &str) -> String {
+    match text.find("\n[[lesson]]") {
+        Some(i) => text[..i + 1].to_string(),
+        None => text.to_string(),
+    }
+}
