@@ -164,11 +164,15 @@ impl Mm {
             }
             self.lru_add_new(f);
         } else {
-            // <= 5.8: every swapped-in page is marked workingset and activated at once
-            // (`activate_page` from the fault path); 5.8 charges it as anon IO cost.
+            // <= 5.8: every swapped-in page is marked workingset (`__read_swap_cache_async`)
+            // and 5.8 charges it as anon IO cost; a private anon page is then activated at
+            // once (`activate_page` in `do_swap_page`), while shmem comes back through
+            // `shmem_swapin_page`, which leaves it on the inactive list.
             self.frames.set(f, PG_WORKINGSET);
             self.lru_add_new(f);
-            self.activate_page(f);
+            if self.spaces[sp as usize].kind != crate::engine::space::SpaceKind::Shmem {
+                self.activate_page(f);
+            }
             self.lru_note_cost(lv, false, 1, 0);
         }
         let scale = self.scale;
@@ -305,8 +309,13 @@ impl Mm {
     }
 
     /// Write a dirty file page now and return when the device completes it (O_DSYNC).
+    /// A tmpfs page has nowhere to be written (`shmem_file_operations.fsync` is
+    /// `noop_fsync`): done at once.
     pub fn write_sync(&mut self, f: u32, now: u64) -> u64 {
-        if !self.frames.has(f, PG_DIRTY) || self.frames.has(f, PG_WRITEBACK) {
+        if !self.frames.has(f, PG_DIRTY)
+            || self.frames.has(f, PG_WRITEBACK)
+            || self.frames.has(f, PG_SWAPBACKED)
+        {
             return now;
         }
         self.clear_dirty(f);
@@ -326,6 +335,9 @@ impl Mm {
     /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Writes do
     /// not mark pages accessed (4.10+).
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
+            return self.shmem_write(sp, idx, now);
+        }
         let f = self.spaces[sp as usize].pages[idx as usize];
         let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
         if !redirty {
@@ -354,5 +366,54 @@ impl Mm {
         self.now = now + stall;
         self.mark_file_dirty(f);
         Access::Done(stall + WRITE_COPY_NS)
+    }
+
+    /// A write() of one page of a tmpfs file (5.x `shmem_write_begin` ->
+    /// `shmem_getpage_gfp(SGP_WRITE)`, then `shmem_write_end`). tmpfs pages are swap-backed and
+    /// live on the anon LRU: a new page goes through `lru_cache_add` without PG_active, so it
+    /// starts on the inactive anon list, with PG_referenced set (`__SetPageReferenced` for
+    /// SGP_WRITE); a resident page is marked accessed (`mark_page_accessed` for SGP_WRITE) and
+    /// loses a stale swap copy; a swapped-out page is read back first (`shmem_swapin_page`).
+    /// The dirty bit carries no writeback accounting (`__set_page_dirty_no_writeback`): no
+    /// dirty throttling and no flusher; reclaim writes the page to swap (`shmem_writepage`).
+    /// The swap-in reuses the fault path, so it is also counted as pgfault/pgmajfault, which
+    /// the kernel counts only when the swap-in comes from a page fault.
+    fn shmem_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        let f = self.spaces[sp as usize].pages[idx as usize];
+        if f != NIL {
+            if self.frames.has(f, PG_LOCKED) {
+                return Access::Wait(self.ready_at[f as usize]);
+            }
+            self.mark_accessed(f);
+            if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
+                self.free_swap_slot(f);
+            }
+            self.frames.set(f, PG_DIRTY);
+            return Access::Done(WRITE_COPY_NS);
+        }
+        if self.spaces[sp as usize].swap[idx as usize] != NIL {
+            return self.fault_anon(sp, idx, now);
+        }
+        let (f, stall) = match self.alloc_frame(now) {
+            Alloc::Frame(f, s) => (f, s),
+            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Oom(_) => return Access::Oom,
+        };
+        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_REFERENCED | PG_DIRTY;
+        self.install(f, sp, idx as u32);
+        self.lru_add_new(f);
+        self.now = now + stall;
+        Access::Done(stall + WRITE_COPY_NS)
+    }
+
+    /// A read() of one non-resident page of a tmpfs file (`shmem_file_read_iter` ->
+    /// `shmem_getpage(SGP_READ)`): a swapped-out page is read back (`shmem_swapin_page`); a
+    /// hole allocates nothing (the zero page is copied). Resident pages are read like cache
+    /// pages (`mark_page_accessed`). The swap-in is counted as in `shmem_write`.
+    pub fn shmem_read_miss(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        if self.spaces[sp as usize].swap[idx as usize] != NIL {
+            return self.fault_anon(sp, idx, now);
+        }
+        Access::Done(READ_COPY_NS)
     }
 }

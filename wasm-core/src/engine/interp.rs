@@ -447,6 +447,16 @@ impl Simulation {
                             self.mm.mark_accessed(f);
                             Acc::Done(READ_COPY_NS + a.cpu_ns)
                         }
+                    } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
+                        self.mm.last_fault_major = false;
+                        let res = self.mm.shmem_read_miss(a.space, idx, now);
+                        if self.mm.last_fault_major {
+                            self.tasks[ti].major_faults += 1;
+                        }
+                        match res {
+                            Acc::Done(c) => Acc::Done(c + a.cpu_ns),
+                            other => other,
+                        }
                     } else {
                         let ra = match (a.hint, a.pattern) {
                             (Hint::Random, _) => Readahead::None,
