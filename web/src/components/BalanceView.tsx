@@ -21,6 +21,22 @@ function Bar({ label, value, total, color, testId }: { label: string; value: num
 }
 
 export function BalanceView({ info, frame, testPrefix }: { info: RunInfo; frame: RunFrame; testPrefix: string }) {
+  // The multi-gen LRU does not use get_scan_count: its type choice is the PID controller's,
+  // shown in the generations view.
+  if (frame.gens.length > 0) {
+    return (
+      <section className="balance" aria-label={`Scan balance of ${info.variant}`}>
+        <h3>
+          Balance <span className="muted">— {info.variant}</span>
+        </h3>
+        <p className="explain" data-testid={`${testPrefix}balance-explain`}>
+          This kernel runs the multi-gen LRU: get_scan_count is not used. Which type is evicted is
+          decided by the refault rates of the tiers (the PID controller), shown with the
+          generations below.
+        </p>
+      </section>
+    );
+  }
   const b = readBalance(frame.balance);
   const [a, f] = scanShares(b);
   const costTotal = b.anonCost + b.fileCost;
