@@ -29,16 +29,16 @@ fn noreuse_stream_no_longer_evicts_the_working_set_under_mglru() {
 
 #[test]
 fn random_mmap_hint_cuts_the_reclaim_work_of_the_classic_lru() {
-    // Scaled down for test time (stated): 4 of the 8 fio jobs, 3 s instead of 20 s; the RAM
-    // shrinks with the jobs so the same share of the data fits. The IOPS band (+2-15%) is met
-    // only at full length (+2.5% over 20 s) and not at this length, so this checks the
-    // mechanism: with the hint honoured the accessed bits of the MADV_RANDOM mappings no longer
-    // keep pages for a second trip, so reclaim scans about one page per page it frees instead
-    // of two, activations nearly vanish, and throughput is not lower.
+    // Scaled down for test time (stated): 4 of the 8 fio jobs on 4 CPUs, 3 s instead of 20 s;
+    // the RAM shrinks with the jobs so the same share of the data fits. With the hint honoured
+    // the accessed bits of the MADV_RANDOM mappings no longer keep pages for a second trip, so
+    // reclaim scans about one page per page it frees instead of two and activations nearly
+    // vanish; kswapd's saved CPU time goes to the jobs, whose IOPS rise (band 2-15%).
     let mut scn = load("s003b-recency.toml");
     scn.tasks.truncate(4);
     scn.files.truncate(4);
     scn.machine.ram = reclaim_core::scenario::Size(2 << 30);
+    scn.machine.cpus = Some(4);
     scn.run.duration = reclaim_core::scenario::Duration(3_000_000_000);
     let before = run(&scn, "before");
     let after = run(&scn, "after");
@@ -53,8 +53,15 @@ fn random_mmap_hint_cuts_the_reclaim_work_of_the_classic_lru() {
         before.measured["pgactivate"],
         after.measured["pgactivate"]
     );
+    let gain = ops(&after) / ops(&before) - 1.0;
+    eprintln!(
+        "S003b recency, scaled: IOPS {} -> {} ({:+.1}%)",
+        ops(&before),
+        ops(&after),
+        gain * 100.0
+    );
     assert!(
-        ops(&after) >= ops(&before),
+        (0.02..=0.15).contains(&gain),
         "IOPS {} -> {}",
         ops(&before),
         ops(&after)

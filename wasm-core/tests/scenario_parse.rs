@@ -922,3 +922,9 @@ fn writes_through_a_read_only_mapping_are_errors() {
     let ok = bad.replace(r#"prot = "rx""#, r#"prot = "rwx""#);
     parse(&ok).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn zero_cpus_is_an_error() {
+    let bad = VALID.replace("frame_scale = 1\n", "frame_scale = 1\ncpus = 0\n");
+    assert_error(&bad, "cpus = 0", &["machine.cpus", "between 1 and 4096"]);
+}

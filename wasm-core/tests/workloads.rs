@@ -207,3 +207,30 @@ fn reading_a_tmpfs_hole_allocates_nothing() {
     assert_eq!(lists_of(&sim, "shm"), [0, 0, 0, 0]);
     assert_eq!(r.counters["pgpgin"], 0);
 }
+
+#[test]
+fn kswapd_takes_cpu_time_from_busy_tasks_only_when_cpus_are_shared() {
+    // Two CPU-bound tasks touch a working set larger than RAM on a fast swap device, so kswapd
+    // keeps reclaiming. With one CPU for both tasks and kswapd, kswapd's time is taken from
+    // them and they finish fewer rounds; with a CPU each, kswapd costs them nothing.
+    let program = r#"[
+  { op = "anon", name = "a", size = "48MiB" },
+  { op = "loop", duration = "5s", record = "ops", body = [
+    { op = "touch", regions = ["a"], pattern = "random", count = 1, write = true, cpu = "2us" },
+  ] },
+]"#;
+    let text = scenario(program, 2).replace(
+        "[machine]\n",
+        "[machine]\nswap = { device = \"z\", size = \"256MiB\" }\n",
+    ) + "\n[[devices]]\nname = \"z\"\nkind = \"zram\"\n";
+    let ops = |t: &str| -> f64 {
+        let (r, _) = run(t);
+        assert!(r.counters["pgscan_kswapd"] > 0, "kswapd reclaimed");
+        r.tasks.iter().filter_map(|t| t.ops_per_s).sum()
+    };
+    let own = ops(&text);
+    let shared = ops(&text.replace("[machine]\n", "[machine]\ncpus = 1\n"));
+    let plenty = ops(&text.replace("[machine]\n", "[machine]\ncpus = 4\n"));
+    assert!(shared < own * 0.99, "one shared CPU: {shared} vs {own}");
+    assert_eq!(plenty, own, "more CPUs than tasks: kswapd uses an idle one");
+}

@@ -128,6 +128,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         shared_spaces: BTreeMap::new(),
         next_mapping_bit: 0,
         check_invariants: false,
+        cpus: scn.machine.cpus,
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {

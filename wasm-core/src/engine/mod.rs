@@ -56,6 +56,8 @@ pub struct Simulation {
     pub(crate) next_mapping_bit: u32,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
+    /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.
+    pub(crate) cpus: Option<u32>,
 }
 
 impl Simulation {
@@ -134,6 +136,9 @@ impl Simulation {
                 let mut k = std::mem::take(&mut self.mm.kswapd);
                 let r = self.mm.kswapd_step(&mut k);
                 self.mm.kswapd = k;
+                if let Some(cpu) = r {
+                    self.kswapd_steals_cpu(cpu);
+                }
                 if std::mem::take(&mut self.mm.oom_requested) {
                     self.oom_kill();
                 }
@@ -152,6 +157,29 @@ impl Simulation {
                     self.mm.schedule(t + self.sample_ns, Event::Sample);
                 }
             }
+        }
+    }
+
+    /// With `machine.cpus` set, kswapd's CPU time is taken from the tasks when they keep every
+    /// CPU busy: the scheduler shares the CPUs fairly (CFS), so R >= C busy tasks each lose
+    /// kswapd's time / R; with fewer busy tasks than CPUs kswapd runs on an idle CPU. A task
+    /// wants a CPU during kswapd's run [now, now + cpu) unless it is blocked (on IO, the dirty
+    /// throttle, a sleep) past its end. (A rate-limited task's idle gaps count as busy.)
+    fn kswapd_steals_cpu(&mut self, cpu: u64) {
+        let Some(cpus) = self.cpus else {
+            return;
+        };
+        let end = self.now + cpu;
+        let busy = move |t: &Task| {
+            matches!(t.state, TaskState::Runnable | TaskState::Waiting) && t.clock < end
+        };
+        let r = self.tasks.iter().filter(|t| busy(t)).count() as u64;
+        if r == 0 || r < cpus as u64 {
+            return;
+        }
+        let share = cpu.div_ceil(r);
+        for t in self.tasks.iter_mut().filter(|t| busy(t)) {
+            t.clock += share;
         }
     }
 

@@ -391,6 +391,11 @@ impl<'a> Checker<'a> {
             self.size("machine.swap.size", swap.size)?;
             self.device_exists("machine.swap.device", &swap.device, "")?;
         }
+        if let Some(cpus) = m.cpus {
+            self.ensure((1..=4096).contains(&cpus), "machine.cpus", || {
+                format!("cpus must be between 1 and 4096, got {cpus}")
+            })?;
+        }
         Ok(())
     }
 

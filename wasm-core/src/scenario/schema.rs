@@ -58,6 +58,10 @@ pub struct Machine {
     /// set by hardware for free.
     #[serde(default)]
     pub young_fault: Duration,
+    /// CPUs that the tasks and kswapd share. Unset: every task and kswapd run on a CPU of
+    /// their own, so kswapd's work never delays a task.
+    #[serde(default)]
+    pub cpus: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
