@@ -25,6 +25,8 @@ import { RunCounters } from './components/RunCounters';
 import { Scrubber } from './components/Scrubber';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import type { KernelInfo, RunInfo } from './engine/protocol';
+// The memcg LRU view (issue 6): shown for scenarios with memcgs.
+import { MemcgLruView } from './components/MemcgLruView';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
 const SEEK_PARTS = 20;
@@ -345,6 +347,12 @@ export function App() {
                   </h2>
                   {embedView === 'lru' ? (
                     <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+                  ) : embedView === 'memcg' ? (
+                    frames[i]!.memcg ? (
+                      <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                    ) : (
+                      <p className="muted" data-testid={`run-${i}-memcg-none`}>This scenario has no memory cgroups: the memcg LRU view has nothing to show.</p>
+                    )
                   ) : (
                     <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                   )}
@@ -501,6 +509,7 @@ export function App() {
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                 </div>
+                {frames[i]!.memcg && <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />}
                 <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} />
               </article>
             ))}

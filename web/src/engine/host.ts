@@ -49,6 +49,9 @@ export interface EngineSimulation {
   swappiness_asked(): number;
   swappiness_cap(): number;
   swappiness(): number;
+  /** memcg LRU view: memcg names by id, and the flat memcg LRU (lib/memcgLru.ts). */
+  memcg_names?(): string[];
+  memcg_lru_view?(): Float64Array;
   free(): void;
 }
 
@@ -182,6 +185,7 @@ export class EngineHost {
             frames,
             endNs: sim.end_ns(),
             spaceNames: sim.space_names(),
+            ...memcgInfo(sim),
             kernel: {
               flags: JSON.parse(sim.flags_json()) as FlagOverrides,
               baseFlags: JSON.parse(sim.base_flags_json()) as FlagOverrides,
@@ -277,5 +281,13 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
+    // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
+    ...(info.memcgNames && sim.memcg_lru_view ? { memcg: sim.memcg_lru_view() } : {}),
   };
+}
+
+/** memcg LRU view: the memcg names, for runs with memcgs besides the root. */
+function memcgInfo(sim: EngineSimulation): Pick<RunInfo, 'memcgNames'> {
+  const names = sim.memcg_names?.() ?? [];
+  return names.length > 1 ? { memcgNames: names } : {};
 }

@@ -87,6 +87,8 @@ export interface RunInfo {
   endNs: number;
   spaceNames: string[];
   kernel?: RunKernel;
+  /** memcg LRU view: memcg names by id ("/" = root), only for scenarios with memcgs. */
+  memcgNames?: string[];
 }
 
 /** The state of one run after a step. Sizes and counters in pages unless noted. */
@@ -117,6 +119,9 @@ export interface RunFrame {
   movesSeen: number;
   /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
   series: Float64Array;
+  /** memcg LRU view: the engine's `memcg_lru_view` (layout in lib/memcgLru.ts), only when the
+   *  run has memcgs (RunInfo.memcgNames). */
+  memcg?: Float64Array;
 }
 
 /** What the core found wrong with scenario text: 1-based line and column (characters). */
@@ -287,7 +292,7 @@ function parseProblem(p: Obj): ScenarioProblem {
 
 function parseRunInfo(v: unknown): RunInfo {
   if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel']);
+  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel', 'memcgNames']);
   const info: RunInfo = {
     variant: str(v, 'variant'),
     preset: str(v, 'preset'),
@@ -297,6 +302,7 @@ function parseRunInfo(v: unknown): RunInfo {
     spaceNames: strings(v, 'spaceNames'),
   };
   if ('kernel' in v) info.kernel = parseRunKernel(v.kernel);
+  if ('memcgNames' in v) info.memcgNames = strings(v, 'memcgNames'); // memcg LRU view
   return info;
 }
 
@@ -348,7 +354,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'memcg']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -371,6 +377,7 @@ function parseRunFrame(v: unknown): RunFrame {
   const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
   if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
+  if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
   return f;
 }
 
@@ -450,7 +457,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series]) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series, ...(r.memcg ? [r.memcg] : [])]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }
