@@ -6,6 +6,9 @@
 // stddev/mean of pgsteal over the leaf memcgs. Classic kernels (and MGLRU before 6.3) do not
 // walk this structure: they get the bars only.
 import * as d3 from 'd3';
+// d3's package says it has no side effects, so the bundler drops the one that adds
+// selection.transition(): import it where it is used.
+import 'd3-transition';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';

@@ -36,6 +36,8 @@ export interface EngineSimulation {
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
+  /** Lengths in frames of lists 0..4 as lru_cells walks them (facade helper). */
+  lru_list_lengths?(): Uint32Array;
   series_len(): number;
   series_width(): number;
   series_from(from: number): Float64Array;
@@ -246,7 +248,10 @@ export function frameOf(run: Run): RunFrame {
   const { sim, info } = run;
   const bucket = Math.max(1, Math.ceil(info.frames / CELLS));
   const lru = sim.lru_sizes();
-  const listFrames = Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
+  // The lists as lru_cells walks them (MGLRU's generation counters can lag the lists).
+  const listFrames = sim.lru_list_lengths
+    ? Uint32Array.from(sim.lru_list_lengths())
+    : Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
   const cells = sim.lru_cells(bucket);
 
   const raw = sim.drain_moves();
