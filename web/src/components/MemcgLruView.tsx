@@ -25,6 +25,9 @@ const BARS_H = 170;
 const SYMBOLS = [d3.symbolCircle, d3.symbolTriangle, d3.symbolSquare];
 /** Head marks point left, to the head of the bin. */
 const ROTATE = [0, -90, 0];
+/** A memcg's colour: memcg k >= 1 takes owner colour k - 1 (in S003 memcg k holds task k - 1's
+ *  memory, so it matches the LRU view); the root is neutral. */
+export const memcgColor = (id: number) => (id === 0 ? 'var(--muted)' : ownerColor(id - 1));
 const markPath = (seg: number) => d3.symbol(SYMBOLS[seg] ?? d3.symbolCircle, seg === 1 ? 80 : 64)() ?? '';
 
 interface Props {
@@ -157,6 +160,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
       .join(
         (enter) => {
           const m = enter.append('g').attr('class', 'memcg-mark').attr('transform', at);
+          m.append('circle').attr('class', 'memcg-ring').attr('r', 9).style('opacity', 0);
           m.append('path').attr('class', 'memcg-shape');
           m.append('title');
           return m;
@@ -168,7 +172,11 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
         const el = d3.select(this);
         const target = at(d);
         const moved = this.dataset.gen !== undefined && (this.dataset.gen !== String(d.gen) || this.dataset.bin !== String(d.bin));
-        if (moved) moves.current++;
+        if (moved) {
+          moves.current++;
+          // A ring marks the memcgs the last operations moved, fading as they settle.
+          el.select('circle.memcg-ring').interrupt().style('opacity', 1).transition().delay(MOVE_MS).duration(1500).style('opacity', 0);
+        }
         if (el.attr('data-target') !== target) {
           // Interrupts a move still under way and goes on from where the mark is.
           el.attr('data-target', target).transition().duration(moved ? MOVE_MS : 250).ease(d3.easeCubicInOut).attr('transform', target);
@@ -178,7 +186,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
           .attr('d', markPath(d.seg))
           .attr('transform', `rotate(${ROTATE[d.seg]})`)
           .attr('class', `memcg-shape seg-${SEG_NAMES[d.seg]}`)
-          .style(d.seg === 2 ? 'stroke' : 'fill', ownerColor(d.id));
+          .style(d.seg === 2 ? 'stroke' : 'fill', memcgColor(d.id));
         el.select('path').style(d.seg === 2 ? 'fill' : 'stroke', null);
         el.select('title').text(`${nameOf(d.id)} (id ${d.id}): ${genRole(lru, d.gen)} generation, bin ${d.bin}, #${d.pos} from head, ${SEG_NAMES[d.seg]} segment`);
       });
@@ -225,18 +233,18 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
       </svg>
       <p className="memcg-legend muted small">
         head → tail within a bin ·{' '}
-        <svg width={12} height={12} aria-hidden="true">
-          <path className="memcg-shape seg-default legend" transform="translate(6,6)" d={markPath(0)} />
+        <svg width={14} height={14} aria-hidden="true">
+          <path className="memcg-shape seg-default legend" transform="translate(7,7)" d={markPath(0)} />
         </svg>{' '}
         default{' '}
-        <svg width={12} height={12} aria-hidden="true">
-          <path className="memcg-shape seg-head legend" transform="translate(6,6) rotate(-90)" d={markPath(1)} />
+        <svg width={14} height={14} aria-hidden="true">
+          <path className="memcg-shape seg-head legend" transform="translate(7,7) rotate(-90)" d={markPath(1)} />
         </svg>{' '}
         head segment (MEMCG_LRU_HEAD){' '}
-        <svg width={12} height={12} aria-hidden="true">
-          <path className="memcg-shape seg-tail legend" transform="translate(6,6)" d={markPath(2)} />
+        <svg width={14} height={14} aria-hidden="true">
+          <path className="memcg-shape seg-tail legend" transform="translate(7,7)" d={markPath(2)} />
         </svg>{' '}
-        tail segment (MEMCG_LRU_TAIL) · colour: memcg, as in the bars
+        tail segment (MEMCG_LRU_TAIL) · ring: just moved · colour: memcg, as in the bars
       </p>
     </div>
   );
@@ -269,7 +277,7 @@ function MemcgBars({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
         {ids.map((id) => (
           <g key={id} className="memcg-bar" data-memcg={id} data-pgsteal={lru.pgsteal[id]} data-usage={lru.usage[id]}>
             <title>{`${nameOf(id)} (id ${id}): pgsteal ${formatCount(lru.pgsteal[id]!)} pages, pgscan ${formatCount(lru.pgscan[id]!)}, usage ${formatCount(lru.usage[id]!)} pages (own)`}</title>
-            <rect className="memcg-steal" x={x(id)} width={x.bandwidth()} y={mid - up(lru.pgsteal[id]!)} height={up(lru.pgsteal[id]!)} style={{ fill: ownerColor(id) }} />
+            <rect className="memcg-steal" x={x(id)} width={x.bandwidth()} y={mid - up(lru.pgsteal[id]!)} height={up(lru.pgsteal[id]!)} style={{ fill: memcgColor(id) }} />
             <rect className="memcg-usage" x={x(id)} width={x.bandwidth()} y={mid + 14} height={down(lru.usage[id]!)} />
           </g>
         ))}
