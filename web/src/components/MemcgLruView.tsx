@@ -147,6 +147,9 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
     return [LABEL_W + p.bin * colW + 5 + (p.pos % perRow) * STEP + STEP / 2, BIN_HEAD + row * rowH + 5 + Math.floor(p.pos / perRow) * STEP + STEP / 2];
   };
 
+  // Frames come at the display's rate; the memcg LRU changes only when reclaim runs, so the
+  // marks are touched only when a place, a segment or seq changed.
+  const placesKey = `${lru.seq}|${lru.places.map((p) => `${p.id}:${p.gen}:${p.bin}:${p.pos}:${p.seg}`).join(',')}`;
   useEffect(() => {
     const g = marksRef.current;
     if (!g) return;
@@ -191,9 +194,8 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
         el.select('title').text(`${nameOf(d.id)} (id ${d.id}): ${genRole(lru, d.gen)} generation, bin ${d.bin}, #${d.pos} from head, ${SEG_NAMES[d.seg]} segment`);
       });
     svgRef.current?.setAttribute('data-moves', String(moves.current));
-    // placeXY depends only on the layout numbers below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [lru, colW, perRow, rowH, order.join(',')]);
+    // placesKey stands for lru (placeXY for the layout numbers): same key, same marks.
+  }, [placesKey, colW, perRow, rowH]);
 
   return (
     <div className="memcg-grid" ref={box}>
