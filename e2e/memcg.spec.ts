@@ -24,8 +24,9 @@ function engineAt(variant: string, ns: number) {
   sim.step(ns);
   const lru = parseMemcgLru(sim.memcg_lru_view());
   const names = sim.memcg_names();
+  const requested = sim.reclaim_requested_pages();
   sim.free();
-  return { lru, names };
+  return { lru, names, requested };
 }
 
 /** What the view shows: its marks (memcg, gen, bin, pos, seg) and bars, read in one JS turn. */
@@ -75,6 +76,11 @@ test('compare embed at 40 s: the grid and bars equal the engine for "after", bar
   expect(a.bars.map((b) => b.usage)).toEqual([...after.lru.usage]);
   const spread = spreadPercent(leafIds(after.names).map((id) => after.lru.pgsteal[id]!));
   expect(a.fairness).toBe(`${spread!.toFixed(1)}%`);
+  // S003's accuracy: the leaves' pgsteal over the pages asked so far.
+  expect(after.requested).toBeGreaterThan(0);
+  const leafSteal = leafIds(after.names).reduce((s, id) => s + after.lru.pgsteal[id]!, 0);
+  await expect(page.getByTestId('run-1-memcg-accuracy')).toHaveText(`${((leafSteal * 100) / after.requested).toFixed(1)}%`);
+  await expect(page.getByTestId('run-1-memcg-accuracy')).toHaveAttribute('data-requested', String(after.requested));
 
   // "before" (linux-6.3, classic): bars only, with the line saying why.
   const before = engineAt('before', at);
@@ -138,6 +144,10 @@ test('playing "after": marks move between bins and generations while root reclai
   await view.scrollIntoViewIfNeeded();
   await view.screenshot({ path: testInfo.outputPath('memcg-view-light.png') });
   await testInfo.attach('memcg-view-light', { path: testInfo.outputPath('memcg-view-light.png'), contentType: 'image/png' });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await view.scrollIntoViewIfNeeded();
+  await view.screenshot({ path: testInfo.outputPath('memcg-view-light-1280.png') });
+  await testInfo.attach('memcg-view-light-1280', { path: testInfo.outputPath('memcg-view-light-1280.png'), contentType: 'image/png' });
   await page.getByTestId('theme-toggle').click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await view.screenshot({ path: testInfo.outputPath('memcg-view-dark.png') });

@@ -226,6 +226,11 @@ impl WasmSimulation {
     pub fn memcg_lru_view(&self) -> Vec<f64> {
         self.inner.memcg_lru_view()
     }
+    /// Pages asked of memory.reclaim so far (writes that are over): see
+    /// `Simulation::reclaim_requested_pages`.
+    pub fn reclaim_requested_pages(&self) -> f64 {
+        self.inner.reclaim_requested_pages() as f64
+    }
     /// Switch the multi-gen LRU on or off now (/sys/kernel/mm/lru_gen/enabled).
     pub fn set_lru_gen(&mut self, enabled: bool) {
         self.inner.set_lru_gen(enabled)

@@ -108,4 +108,7 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
     let reported: u64 = r.memcgs.iter().filter(|m| m.parent.is_none()).map(|m| m.stat["pgsteal"]).sum();
     assert_eq!(steal as u64, reported, "own pgsteal bars add up to the root's memory.stat");
     assert!(steal > 0.0, "memory.reclaim ran by 400 s");
+    // The view's accuracy denominator: the report's, at the same moment.
+    assert_eq!(Some(sim.reclaim_requested_pages()), r.reclaim_requested_pages);
+    assert!(sim.reclaim_requested_pages() > 0);
 }

@@ -74,7 +74,11 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
   const lru = parsed;
   const steal = [...lru.pgsteal];
   const stealSum = steal.reduce((a, b) => a + b, 0);
-  const spread = spreadPercent(leaves.filter((id) => id < lru.nrMemcgs).map((id) => steal[id]!));
+  const leafSteal = leaves.filter((id) => id < lru.nrMemcgs).map((id) => steal[id]!);
+  const spread = spreadPercent(leafSteal);
+  // S003's accuracy: what the leaves gave over what memory.reclaim asked (writes that are over).
+  const requested = frame.memcgRequested ?? 0;
+  const accuracy = requested > 0 ? (leafSteal.reduce((a, b) => a + b, 0) * 100) / requested : null;
   const nameOf = (id: number) => names[id] ?? `#${id}`;
 
   return (
@@ -120,6 +124,15 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
                 {spread === null ? '—' : `${spread.toFixed(1)}%`}
               </strong>
             </span>
+            {accuracy !== null && (
+              <span title="S003's accuracy: pgsteal of the leaf memcgs over the pages asked of memory.reclaim (writes that are over)">
+                leaf pgsteal / requested{' '}
+                <strong data-testid={`${testPrefix}memcg-accuracy`} data-requested={requested}>
+                  {accuracy.toFixed(1)}%
+                </strong>{' '}
+                <span className="muted">of {formatCount(requested)} pages asked</span>
+              </span>
+            )}
           </p>
           <MemcgBars lru={lru} nameOf={nameOf} testPrefix={testPrefix} />
         </div>

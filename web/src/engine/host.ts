@@ -54,6 +54,7 @@ export interface EngineSimulation {
   /** memcg LRU view: memcg names by id, and the flat memcg LRU (lib/memcgLru.ts). */
   memcg_names?(): string[];
   memcg_lru_view?(): Float64Array;
+  reclaim_requested_pages?(): number;
   free(): void;
 }
 
@@ -288,6 +289,7 @@ export function frameOf(run: Run): RunFrame {
     series,
     // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
     ...(info.memcgNames && sim.memcg_lru_view ? { memcg: sim.memcg_lru_view() } : {}),
+    ...(info.memcgNames && sim.reclaim_requested_pages ? { memcgRequested: sim.reclaim_requested_pages() } : {}),
   };
 }
 

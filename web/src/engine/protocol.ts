@@ -122,6 +122,8 @@ export interface RunFrame {
   /** memcg LRU view: the engine's `memcg_lru_view` (layout in lib/memcgLru.ts), only when the
    *  run has memcgs (RunInfo.memcgNames). */
   memcg?: Float64Array;
+  /** memcg LRU view: pages asked of memory.reclaim so far (writes that are over). */
+  memcgRequested?: number;
 }
 
 /** What the core found wrong with scenario text: 1-based line and column (characters). */
@@ -354,7 +356,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'memcg']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'memcg', 'memcgRequested']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -378,6 +380,7 @@ function parseRunFrame(v: unknown): RunFrame {
   if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
   if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
+  if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
 }
 
