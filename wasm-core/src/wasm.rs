@@ -233,6 +233,11 @@ impl WasmSimulation {
     pub fn memcg_lru_view(&self) -> Vec<f64> {
         self.inner.memcg_lru_view()
     }
+    /// Pages asked of memory.reclaim so far (writes that are over): see
+    /// `Simulation::reclaim_requested_pages`.
+    pub fn reclaim_requested_pages(&self) -> f64 {
+        self.inner.reclaim_requested_pages() as f64
+    }
     /// Switch the multi-gen LRU on or off now (/sys/kernel/mm/lru_gen/enabled).
     pub fn set_lru_gen(&mut self, enabled: bool) {
         self.inner.set_lru_gen(enabled)
@@ -288,6 +293,12 @@ impl WasmSimulation {
             }
         }
         out
+    }
+    /// For the LRU view: the length in frames of lists 0..4 as `lru_cells` walks them. With
+    /// MGLRU these can differ from `lru_sizes` (by generation counters) while a page-table walk
+    /// has moved a folio's generation in its flags and `sort_folio` has not relinked it yet.
+    pub fn lru_list_lengths(&self) -> Vec<u32> {
+        (0..4).map(|l| self.inner.list_frames(l).len() as u32).collect()
     }
     /// Number of time-series rows so far.
     pub fn series_len(&self) -> u32 {

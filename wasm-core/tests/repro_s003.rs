@@ -123,4 +123,7 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
         "own pgsteal bars add up to the root's memory.stat"
     );
     assert!(steal > 0.0, "memory.reclaim ran by 400 s");
+    // The view's accuracy denominator: the report's, at the same moment.
+    assert_eq!(Some(sim.reclaim_requested_pages()), r.reclaim_requested_pages);
+    assert!(sim.reclaim_requested_pages() > 0);
 }

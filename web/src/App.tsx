@@ -26,6 +26,8 @@ import { RunCounters } from './components/RunCounters';
 import { Scrubber } from './components/Scrubber';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import type { KernelInfo, RunInfo } from './engine/protocol';
+// The memcg LRU view (issue 6): shown for scenarios with memcgs.
+import { MemcgLruView } from './components/MemcgLruView';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
 const SEEK_PARTS = 20;
@@ -351,6 +353,12 @@ export function App() {
                       {embedView === 'gens' && <p className="muted small" data-testid={`run-${i}-no-gens`}>This variant runs the classic active/inactive LRU: no generations.</p>}
                       <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
                     </>
+                  ) : embedView === 'memcg' ? (
+                    frames[i]!.memcg ? (
+                      <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                    ) : (
+                      <p className="muted" data-testid={`run-${i}-memcg-none`}>This scenario has no memory cgroups: the memcg LRU view has nothing to show.</p>
+                    )
                   ) : (
                     <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                   )}
@@ -508,6 +516,7 @@ export function App() {
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                 {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
+                {frames[i]!.memcg && <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />}
                 <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} />
               </article>
             ))}

@@ -36,6 +36,8 @@ export interface EngineSimulation {
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
+  /** Lengths in frames of lists 0..4 as lru_cells walks them (facade helper). */
+  lru_list_lengths?(): Uint32Array;
   series_len(): number;
   series_width(): number;
   series_from(from: number): Float64Array;
@@ -52,6 +54,10 @@ export interface EngineSimulation {
   swappiness_asked(): number;
   swappiness_cap(): number;
   swappiness(): number;
+  /** memcg LRU view: memcg names by id, and the flat memcg LRU (lib/memcgLru.ts). */
+  memcg_names?(): string[];
+  memcg_lru_view?(): Float64Array;
+  reclaim_requested_pages?(): number;
   free(): void;
 }
 
@@ -185,6 +191,7 @@ export class EngineHost {
             frames,
             endNs: sim.end_ns(),
             spaceNames: sim.space_names(),
+            ...memcgInfo(sim),
             kernel: {
               flags: JSON.parse(sim.flags_json()) as FlagOverrides,
               baseFlags: JSON.parse(sim.base_flags_json()) as FlagOverrides,
@@ -245,7 +252,10 @@ export function frameOf(run: Run): RunFrame {
   const { sim, info } = run;
   const bucket = Math.max(1, Math.ceil(info.frames / CELLS));
   const lru = sim.lru_sizes();
-  const listFrames = Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
+  // The lists as lru_cells walks them (MGLRU's generation counters can lag the lists).
+  const listFrames = sim.lru_list_lengths
+    ? Uint32Array.from(sim.lru_list_lengths())
+    : Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
   const cells = sim.lru_cells(bucket);
 
   const raw = sim.drain_moves();
@@ -281,5 +291,14 @@ export function frameOf(run: Run): RunFrame {
     spaceNames: sim.space_names(),
     series,
     gens: sim.lru_gen() ? sim.lru_gen_view(0) : new Float64Array(0),
+    // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
+    ...(info.memcgNames && sim.memcg_lru_view ? { memcg: sim.memcg_lru_view() } : {}),
+    ...(info.memcgNames && sim.reclaim_requested_pages ? { memcgRequested: sim.reclaim_requested_pages() } : {}),
   };
+}
+
+/** memcg LRU view: the memcg names, for runs with memcgs besides the root. */
+function memcgInfo(sim: EngineSimulation): Pick<RunInfo, 'memcgNames'> {
+  const names = sim.memcg_names?.() ?? [];
+  return names.length > 1 ? { memcgNames: names } : {};
 }

@@ -89,6 +89,8 @@ export interface RunInfo {
   endNs: number;
   spaceNames: string[];
   kernel?: RunKernel;
+  /** memcg LRU view: memcg names by id ("/" = root), only for scenarios with memcgs. */
+  memcgNames?: string[];
 }
 
 /** The state of one run after a step. Sizes and counters in pages unless noted. */
@@ -122,6 +124,11 @@ export interface RunFrame {
   /** The root lruvec's generations and PID controller (the engine's `lru_gen_view`, laid out as
    *  lib/gens.ts reads it); empty when the run does not use the multi-gen LRU. */
   gens: Float64Array;
+  /** memcg LRU view: the engine's `memcg_lru_view` (layout in lib/memcgLru.ts), only when the
+   *  run has memcgs (RunInfo.memcgNames). */
+  memcg?: Float64Array;
+  /** memcg LRU view: pages asked of memory.reclaim so far (writes that are over). */
+  memcgRequested?: number;
 }
 
 /** What the core found wrong with scenario text: 1-based line and column (characters). */
@@ -292,7 +299,7 @@ function parseProblem(p: Obj): ScenarioProblem {
 
 function parseRunInfo(v: unknown): RunInfo {
   if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel']);
+  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel', 'memcgNames']);
   const info: RunInfo = {
     variant: str(v, 'variant'),
     preset: str(v, 'preset'),
@@ -302,6 +309,7 @@ function parseRunInfo(v: unknown): RunInfo {
     spaceNames: strings(v, 'spaceNames'),
   };
   if ('kernel' in v) info.kernel = parseRunKernel(v.kernel);
+  if ('memcgNames' in v) info.memcgNames = strings(v, 'memcgNames'); // memcg LRU view
   return info;
 }
 
@@ -353,7 +361,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'memcg', 'memcgRequested']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -379,6 +387,8 @@ function parseRunFrame(v: unknown): RunFrame {
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
   const gens = gensLayoutError(f.gens);
   if (gens) throw new ProtocolError(`'gens' ${gens}`);
+  if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
+  if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
 }
 
@@ -458,7 +468,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series, r.gens]) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series, r.gens, ...(r.memcg ? [r.memcg] : [])]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }

@@ -13,7 +13,7 @@
 import type { Overrides } from './scenarioText';
 
 /** The views an embed can show. */
-export const VIEWS = ['lru', 'gens', 'balance', 'charts', 'results'] as const;
+export const VIEWS = ['lru', 'gens', 'balance', 'charts', 'results', 'memcg'] as const; // gens: MGLRU generations; memcg: the memcg LRU view
 export type View = (typeof VIEWS)[number];
 
 /** The page state a link restores (the current shape, whatever version the link was). */

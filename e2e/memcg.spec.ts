@@ -1,0 +1,165 @@
+// The memcg LRU view in a real browser, checked against the same engine run here in Node, on a
+// small copy of S003 (web/src/lib/s003Small.ts: 16 memcgs, root memory.reclaim from 10 s on).
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { failOnPageErrors, shot } from './support/page';
+import { scenarioFile } from './support/editor';
+import { encodeLink, type LinkState } from '../web/src/lib/link';
+import { leafIds, parseMemcgLru, SEG_NAMES, spreadPercent } from '../web/src/lib/memcgLru';
+import { smallS003 } from '../web/src/lib/s003Small';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+
+initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
+failOnPageErrors();
+
+const SCENARIO = 's003-memcg-lru.toml';
+const small = smallS003(scenarioFile(SCENARIO));
+
+const link = (s: Partial<LinkState>) =>
+  encodeLink({ scenario: SCENARIO, knobs: {}, edited: small, variants: ['after'], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
+
+/** The engine in Node at `ns`: its memcg LRU and names. */
+function engineAt(variant: string, ns: number) {
+  const sim = WasmSimulation.fromScenario(small, variant);
+  sim.step(ns);
+  const lru = parseMemcgLru(sim.memcg_lru_view());
+  const names = sim.memcg_names();
+  const requested = sim.reclaim_requested_pages();
+  sim.free();
+  return { lru, names, requested };
+}
+
+/** What the view shows: its marks (memcg, gen, bin, pos, seg) and bars, read in one JS turn. */
+async function shown(page: Page, prefix: string) {
+  return page.evaluate((prefix) => {
+    const view = document.querySelector(`[data-testid="${prefix}memcg-view"]`)!;
+    const marks = [...view.querySelectorAll<SVGGElement>('g.memcg-mark')].map((m) => {
+      const r = m.getBoundingClientRect();
+      return { id: Number(m.dataset.memcg), gen: Number(m.dataset.gen), bin: Number(m.dataset.bin), pos: Number(m.dataset.pos), seg: m.dataset.seg!, x: r.x, y: r.y };
+    });
+    const bars = [...view.querySelectorAll<SVGGElement>('g.memcg-bar')].map((b) => ({ id: Number(b.dataset.memcg), pgsteal: Number(b.dataset.pgsteal), usage: Number(b.dataset.usage) }));
+    return {
+      nowNs: Number(view.getAttribute('data-now-ns')),
+      nrMemcgs: Number(view.getAttribute('data-nr-memcgs')),
+      marks: marks.sort((a, b) => a.id - b.id),
+      bars,
+      grid: view.querySelector(`[data-testid="${prefix}memcg-grid"]`) !== null,
+      moves: Number(view.querySelector(`[data-testid="${prefix}memcg-grid"]`)?.getAttribute('data-moves') ?? -1),
+      fairness: view.querySelector(`[data-testid="${prefix}memcg-fairness"]`)!.textContent,
+    };
+  }, prefix);
+}
+
+test('compare embed at 40 s: the grid and bars equal the engine for "after", bars without a grid for classic "before"', async ({ page }, testInfo) => {
+  const at = 40e9; // five memory.reclaim writes in (10 s, 16 s, ...)
+  const hash = await link({ variants: ['before', 'after'], compare: true, view: 'memcg', timeNs: at });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/?embed&view=memcg#${hash}`);
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'memcg');
+  for (const i of [0, 1]) await expect(page.getByTestId(`run-${i}-memcg-view`)).toHaveAttribute('data-now-ns', String(at), { timeout: 30_000 });
+
+  // "after" (linux-6.3-mglru): every memcg is a mark, in the engine's bin, position and segment.
+  const after = engineAt('after', at);
+  const a = await shown(page, 'run-1-');
+  expect(a.nrMemcgs).toBe(after.lru.nrMemcgs);
+  expect(a.marks).toHaveLength(after.lru.nrMemcgs);
+  const want = after.lru.places.map((p) => ({ id: p.id, gen: p.gen, bin: p.bin, pos: p.pos, seg: SEG_NAMES[p.seg] })).sort((x, y) => x.id - y.id);
+  expect(a.marks.map(({ id, gen, bin, pos, seg }) => ({ id, gen, bin, pos, seg }))).toEqual(want);
+  await expect(page.getByTestId('run-1-memcg-gen-old')).toHaveAttribute('data-gen-seq', String(after.lru.seq));
+  await expect(page.getByTestId('run-1-memcg-gen-old')).toHaveAttribute('data-slot', String(after.lru.oldGen));
+  await expect(page.getByTestId('run-1-memcg-gen-young')).toHaveAttribute('data-slot', String(after.lru.youngGen));
+  // The bars: one per memcg by id; their pgsteal adds up to the engine's, and reclaim has run.
+  const stealAfter = [...after.lru.pgsteal].reduce((s, x) => s + x, 0);
+  expect(stealAfter).toBeGreaterThan(0);
+  expect(a.bars.map((b) => b.id)).toEqual([...Array(after.lru.nrMemcgs).keys()]);
+  expect(a.bars.reduce((s, b) => s + b.pgsteal, 0)).toBe(stealAfter);
+  expect(a.bars.map((b) => b.usage)).toEqual([...after.lru.usage]);
+  const spread = spreadPercent(leafIds(after.names).map((id) => after.lru.pgsteal[id]!));
+  expect(a.fairness).toBe(`${spread!.toFixed(1)}%`);
+  // S003's accuracy: the leaves' pgsteal over the pages asked so far.
+  expect(after.requested).toBeGreaterThan(0);
+  const leafSteal = leafIds(after.names).reduce((s, id) => s + after.lru.pgsteal[id]!, 0);
+  await expect(page.getByTestId('run-1-memcg-accuracy')).toHaveText(`${((leafSteal * 100) / after.requested).toFixed(1)}%`);
+  await expect(page.getByTestId('run-1-memcg-accuracy')).toHaveAttribute('data-requested', String(after.requested));
+
+  // "before" (linux-6.3, classic): bars only, with the line saying why.
+  const before = engineAt('before', at);
+  const b = await shown(page, 'run-0-');
+  expect(b.grid).toBe(false);
+  expect(b.marks).toHaveLength(0);
+  expect(b.bars).toHaveLength(before.lru.nrMemcgs);
+  const stealBefore = [...before.lru.pgsteal].reduce((s, x) => s + x, 0);
+  expect(stealBefore).toBeGreaterThan(0);
+  expect(b.bars.reduce((s, x) => s + x.pgsteal, 0)).toBe(stealBefore);
+  await expect(page.getByTestId('run-0-memcg-note')).toContainText('used by MGLRU root reclaim only');
+  await shot(page, testInfo, 'memcg-embed-compare-1280x720');
+});
+
+test('playing "after": marks move between bins and generations while root reclaim runs; light and dark', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  const hash = await link({ timeNs: 9e9, speedStep: 16 }); // paused just before the first write
+  await page.goto(`/#${hash}`);
+  const view = page.getByTestId('run-0-memcg-view');
+  await expect(view).toHaveAttribute('data-now-ns', String(9e9), { timeout: 30_000 });
+  await expect(view).toHaveAttribute('data-active', '1');
+  const first = await shown(page, 'run-0-');
+  expect(first.marks).toHaveLength(first.nrMemcgs);
+  expect(first.moves).toBe(0);
+
+  await page.getByTestId('play-toggle').click();
+  // Sample the view while reclaim runs: some memcg changes bin or generation, and the mark's
+  // drawn position changes with it.
+  const place = (m: { gen: number; bin: number }) => `${m.gen}/${m.bin}`;
+  let moved: { id: number; from: string; to: string; dx: number; dy: number } | null = null;
+  let prev = first;
+  for (let k = 0; k < 60 && !moved; k++) {
+    await page.waitForTimeout(250);
+    const cur = await shown(page, 'run-0-');
+    expect(cur.marks).toHaveLength(cur.nrMemcgs);
+    for (const m of cur.marks) {
+      const p = prev.marks.find((x) => x.id === m.id)!;
+      if (place(p) !== place(m)) {
+        await page.waitForTimeout(900); // let the move finish
+        const done = (await shown(page, 'run-0-')).marks.find((x) => x.id === m.id)!;
+        moved = { id: m.id, from: place(p), to: place(m), dx: done.x - p.x, dy: done.y - p.y };
+        break;
+      }
+    }
+    prev = cur;
+  }
+  expect(moved, 'a memcg changed bin or generation while playing').not.toBeNull();
+  expect(Math.abs(moved!.dx) + Math.abs(moved!.dy)).toBeGreaterThan(3);
+  expect((await shown(page, 'run-0-')).moves).toBeGreaterThan(0);
+  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
+  await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+  await page.waitForTimeout(1000);
+
+  // Paused: the view equals the engine at the time it shows.
+  const now = await shown(page, 'run-0-');
+  const ref = engineAt('after', now.nowNs);
+  expect(now.marks).toHaveLength(ref.lru.nrMemcgs);
+  expect(now.bars.reduce((s, b) => s + b.pgsteal, 0)).toBe([...ref.lru.pgsteal].reduce((s, x) => s + x, 0));
+
+  if ((await page.locator('html').getAttribute('data-theme')) === 'dark') await page.getByTestId('theme-toggle').click();
+  await view.scrollIntoViewIfNeeded();
+  await view.screenshot({ path: testInfo.outputPath('memcg-view-light.png') });
+  await testInfo.attach('memcg-view-light', { path: testInfo.outputPath('memcg-view-light.png'), contentType: 'image/png' });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await view.scrollIntoViewIfNeeded();
+  await view.screenshot({ path: testInfo.outputPath('memcg-view-light-1280.png') });
+  await testInfo.attach('memcg-view-light-1280', { path: testInfo.outputPath('memcg-view-light-1280.png'), contentType: 'image/png' });
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await view.screenshot({ path: testInfo.outputPath('memcg-view-dark.png') });
+  await testInfo.attach('memcg-view-dark', { path: testInfo.outputPath('memcg-view-dark.png'), contentType: 'image/png' });
+  await page.setViewportSize({ width: 2560, height: 1440 });
+  await shot(page, testInfo, 'memcg-page-dark-2560x1440');
+});
+
+test('the memcg embed view says so for a scenario without memcgs', async ({ page }) => {
+  const hash = await encodeLink({ scenario: 's000-thrash.toml', knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: 'memcg', timeNs: 0 });
+  await page.goto(`/?embed#${hash}`);
+  await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'memcg');
+  await expect(page.getByTestId('run-0-memcg-none')).toContainText('no memory cgroups');
+  await expect(page.getByTestId('run-0-memcg-view')).toHaveCount(0);
+});
