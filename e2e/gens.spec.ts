@@ -59,7 +59,10 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-', also: (s
   await expect
     .poll(async () => {
       const s = await shown(page, prefix);
-      return s.maxSeq >= start + by && also(s);
+      if (s.maxSeq >= start + by && also(s)) return true;
+      // A lesson step with pause = true stops the run: play on past it.
+      if ((await page.getByTestId('status').textContent()) === 'paused') await page.getByTestId('play-toggle').click();
+      return false;
     }, { timeout: 90_000, intervals: [250] })
     .toBe(true);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();

@@ -95,6 +95,7 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
         <span className="muted">
           {' '}
           · min_seq anon {g.minSeq[0]}, file {g.minSeq[1]}
+          {frame.gensMemcg !== undefined && info.memcgNames ? ` · memcg ${info.memcgNames[frame.gensMemcg] ?? frame.gensMemcg} (the largest)` : ''}
         </span>
       </h3>
       <div className="gens-body">

@@ -5,6 +5,7 @@
 // variant, advanced in lockstep), and answers each `step` with a frame. Every
 // failure — loading the wasm, a malformed message, a bad scenario, a throw or
 // panic inside the engine — is sent to the page as an `error` message.
+import { parseMemcgLru } from '../lib/memcgLru';
 import {
   encodeError,
   encodeFrame,
@@ -276,6 +277,8 @@ export function frameOf(run: Run): RunFrame {
   const series = sim.series_from(run.seriesSent);
   run.seriesSent = sim.series_len();
 
+  const memcg = info.memcgNames && sim.memcg_lru_view ? sim.memcg_lru_view() : undefined;
+  const gensLv = memcg ? largestMemcg(parseMemcgLru(memcg).usage) : 0;
   return {
     nowNs: sim.now_ns(),
     finished: sim.finished(),
@@ -290,11 +293,20 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
-    gens: sim.lru_gen() ? sim.lru_gen_view(0) : new Float64Array(0),
+    // The generations of the largest memcg's lruvec (the root's when there are no memcgs).
+    gens: sim.lru_gen() ? sim.lru_gen_view(gensLv) : new Float64Array(0),
+    ...(gensLv > 0 ? { gensMemcg: gensLv } : {}),
     // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
-    ...(info.memcgNames && sim.memcg_lru_view ? { memcg: sim.memcg_lru_view() } : {}),
+    ...(memcg ? { memcg } : {}),
     ...(info.memcgNames && sim.reclaim_requested_pages ? { memcgRequested: sim.reclaim_requested_pages() } : {}),
   };
+}
+
+/** The memcg whose own lruvec holds the most pages (the generations view shows it). */
+function largestMemcg(usage: ArrayLike<number>): number {
+  let best = 0;
+  for (let id = 1; id < usage.length; id++) if (usage[id]! > usage[best]!) best = id;
+  return best;
 }
 
 /** memcg LRU view: the memcg names, for runs with memcgs besides the root. */

@@ -124,6 +124,8 @@ export interface RunFrame {
   /** The root lruvec's generations and PID controller (the engine's `lru_gen_view`, laid out as
    *  lib/gens.ts reads it); empty when the run does not use the multi-gen LRU. */
   gens: Float64Array;
+  /** Which memcg's lruvec `gens` shows, when not the root's (the largest memcg). */
+  gensMemcg?: number;
   /** memcg LRU view: the engine's `memcg_lru_view` (layout in lib/memcgLru.ts), only when the
    *  run has memcgs (RunInfo.memcgNames). */
   memcg?: Float64Array;
@@ -361,7 +363,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'memcg', 'memcgRequested']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -387,6 +389,7 @@ function parseRunFrame(v: unknown): RunFrame {
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
   const gens = gensLayoutError(f.gens);
   if (gens) throw new ProtocolError(`'gens' ${gens}`);
+  if ('gensMemcg' in v) f.gensMemcg = num(v, 'gensMemcg', 1, 65535, true);
   if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
   if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
