@@ -662,7 +662,13 @@ impl Mm {
         }
         let max_seq = self.lruvecs[lv].lrugen.max_seq;
         sc.cpu_ns += self.try_to_inc_max_seq(lv, s);
-        if self.lruvecs[lv].lrugen.max_seq > max_seq {
+        let aged = self.lruvecs[lv].lrugen.max_seq > max_seq;
+        if !self.flags.memcg_lru {
+            // 6.1: having aged, go on scanning this lruvec.
+            return if aged { nr } else { 0 };
+        }
+        // 6.3+: "stop scanning this lruvec as it's low on cold folios" (it rotates young).
+        if aged {
             -1
         } else {
             0
@@ -717,6 +723,8 @@ impl Mm {
             }
         }
         // Waiting for writeback: one generation up, rotated to the tail when it completes.
+        // A page still being read in (PG_locked here) waits too: 6.1-6.13 sorted locked folios
+        // this way; 6.14 would fail to lock it in `shrink_folio_list` and keep it.
         if writeback || (ty == FILE && dirty) || flags & PG_LOCKED != 0 {
             let g = self.folio_inc_gen(f, true);
             self.lru_gen_move_list(f, g, false);
