@@ -298,7 +298,9 @@ impl WasmSimulation {
     /// MGLRU these can differ from `lru_sizes` (by generation counters) while a page-table walk
     /// has moved a folio's generation in its flags and `sort_folio` has not relinked it yet.
     pub fn lru_list_lengths(&self) -> Vec<u32> {
-        (0..4).map(|l| self.inner.list_frames(l).len() as u32).collect()
+        (0..4)
+            .map(|l| self.inner.list_frames(l).len() as u32)
+            .collect()
     }
     /// Number of time-series rows so far.
     pub fn series_len(&self) -> u32 {

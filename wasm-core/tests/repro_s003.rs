@@ -124,6 +124,9 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
     );
     assert!(steal > 0.0, "memory.reclaim ran by 400 s");
     // The view's accuracy denominator: the report's, at the same moment.
-    assert_eq!(Some(sim.reclaim_requested_pages()), r.reclaim_requested_pages);
+    assert_eq!(
+        Some(sim.reclaim_requested_pages()),
+        r.reclaim_requested_pages
+    );
     assert!(sim.reclaim_requested_pages() > 0);
 }

@@ -27,6 +27,15 @@ enum Kind {
 }
 
 impl Simulation {
+    /// The task waits (for IO, a timer, or its turn after the events now due): it runs again
+    /// at its own clock.
+    fn park(&mut self, ti: usize) {
+        let t = &mut self.tasks[ti];
+        t.state = TaskState::Waiting;
+        let c = t.clock;
+        self.mm.schedule(c, Event::Task(ti as u32));
+    }
+
     pub(crate) fn run_task(&mut self, ti: usize) {
         let prog = self.tasks[ti].prog.clone();
         // `current`'s memcg while the task runs: its new pages are charged there.
@@ -35,9 +44,7 @@ impl Simulation {
             let limit = self.limit();
             let t = &mut self.tasks[ti];
             if t.clock > limit {
-                t.state = TaskState::Waiting;
-                let c = t.clock;
-                self.mm.schedule(c, Event::Task(ti as u32));
+                self.park(ti);
                 return;
             }
             let Some(instr) = prog.get(t.pc) else {
@@ -111,9 +118,7 @@ impl Simulation {
                     let t = &mut self.tasks[ti];
                     t.clock += ns;
                     t.pc += 1;
-                    t.state = TaskState::Waiting;
-                    let c = t.clock;
-                    self.mm.schedule(c, Event::Task(ti as u32));
+                    self.park(ti);
                     return;
                 }
                 Instr::ScanInactiveFile => {
@@ -273,9 +278,7 @@ impl Simulation {
             let limit = self.limit();
             let t = &mut self.tasks[ti];
             if t.clock > limit {
-                t.state = TaskState::Waiting;
-                let c = t.clock;
-                self.mm.schedule(c, Event::Task(ti as u32));
+                self.park(ti);
                 return Step::Yield;
             }
             let clock = t.clock;
@@ -351,9 +354,7 @@ impl Simulation {
                 }
             }
             if t.clock > limit {
-                t.state = TaskState::Waiting;
-                let c = t.clock;
-                self.mm.schedule(c, Event::Task(ti as u32));
+                self.park(ti);
                 return Step::Yield;
             }
             // Which page: (region slot, page within the region or file range).
@@ -506,9 +507,7 @@ impl Simulation {
                     }
                     t.pending = Some((slot, page));
                     t.clock = until.max(t.clock + 1);
-                    t.state = TaskState::Waiting;
-                    let c = t.clock;
-                    self.mm.schedule(c, Event::Task(ti as u32));
+                    self.park(ti);
                     return Step::Yield;
                 }
                 Acc::Oom => {

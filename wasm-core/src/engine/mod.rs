@@ -586,7 +586,13 @@ impl Simulation {
     /// Pages asked of memory.reclaim so far, summed over the memcgs written to. A write counts
     /// once it is over (`memory_reclaim` accounts it then), as `RunReport::reclaim_requested_pages`.
     pub fn reclaim_requested_pages(&self) -> u64 {
-        self.mm.memcgs.list.iter().map(|m| m.reclaim_requested).sum::<u64>() * self.mm.scale
+        self.mm
+            .memcgs
+            .list
+            .iter()
+            .map(|m| m.reclaim_requested)
+            .sum::<u64>()
+            * self.mm.scale
     }
     /// The memcg LRU (6.3) and the memcgs, flattened for the memcg LRU view:
     /// `[seq, nr_gens, old_gen, young_gen, nr_memcgs, active]`, where `active` is 1 when MGLRU
