@@ -928,3 +928,35 @@ fn zero_cpus_is_an_error() {
     let bad = VALID.replace("frame_scale = 1\n", "frame_scale = 1\ncpus = 0\n");
     assert_error(&bad, "cpus = 0", &["machine.cpus", "between 1 and 4096"]);
 }
+
+#[test]
+fn reads_through_a_buffer_pool_are_checked() {
+    let munmap = r#"{ op = "munmap", name = "head" },"#;
+    let read = |fields: &str| {
+        with(
+            munmap,
+            &format!(r#"{{ op = "read", file = "db", count = 1, {fields} }},"#),
+        )
+    };
+    assert!(parse(&read(r#"buffer = "heap", write = true"#)).is_ok());
+    assert_error(
+        &read(r#"buffer = "head""#),
+        "buffer",
+        &["tasks[0].program[4].buffer", "file mapping", "anon region"],
+    );
+    assert_error(
+        &read(r#"buffer = "pool""#),
+        "buffer",
+        &[
+            "tasks[0].program[4].buffer",
+            "\"pool\"",
+            "not defined",
+            "heap",
+        ],
+    );
+    assert_error(
+        &read("write = true"),
+        r#"count = 1, write = true"#,
+        &["tasks[0].program[4].write", "buffer"],
+    );
+}

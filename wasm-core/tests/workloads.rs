@@ -234,3 +234,47 @@ fn kswapd_takes_cpu_time_from_busy_tasks_only_when_cpus_are_shared() {
     assert!(shared < own * 0.99, "one shared CPU: {shared} vs {own}");
     assert_eq!(plenty, own, "more CPUs than tasks: kswapd uses an idle one");
 }
+
+/// Read all 256 pages of the 1 MiB log through a pool of `pool` (each page modified when
+/// `write`), then drop the page cache, read 1000 random pages through the pool again, and
+/// wait for the flusher (dirty pages expire after 30 s).
+fn pool_program(pool: &str, write: bool) -> String {
+    format!(
+        r#"[
+  {{ op = "anon", name = "pool", size = "{pool}", shared = true }},
+  {{ op = "read", file = "log", pattern = "seq", buffer = "pool", write = {write} }},
+  {{ op = "drop_caches" }},
+  {{ op = "read", file = "log", pattern = "random", count = 1000, buffer = "pool" }},
+  {{ op = "sleep", duration = "40s" }},
+]"#
+    )
+}
+
+#[test]
+fn a_buffer_pool_holding_the_file_keeps_later_reads_from_the_page_cache() {
+    // The pool holds every block after the first pass, so dropping the page cache costs no
+    // read; without the pool the random pass reads the file again.
+    let (r, spaces) = run(&scenario(&pool_program("1MiB", false), 1));
+    assert_eq!(r.counters["pgpgin"], 256, "{:?}", r.counters);
+    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+    assert_eq!(pool.1, 256, "every buffer used once: {spaces:?}");
+    let plain = pool_program("1MiB", false).replace(r#", buffer = "pool""#, "");
+    let (r, _) = run(&scenario(&plain, 1));
+    assert!(r.counters["pgpgin"] > 400, "{:?}", r.counters);
+}
+
+#[test]
+fn a_small_pool_writes_modified_victims_back_through_the_page_cache() {
+    // 16 buffers, 256 blocks each modified once: the first pass evicts 240 dirty buffers and
+    // the second pass the last 16, each written back with write() and then by the flusher,
+    // once; unmodified buffers are dropped without a write.
+    let (r, spaces) = run(&scenario(&pool_program("64KiB", true), 1));
+    assert_eq!(r.counters["pgpgout"], 256, "{:?}", r.counters);
+    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+    assert_eq!(pool.1, 16, "{spaces:?}");
+    let (r, _) = run(&scenario(&pool_program("64KiB", false), 1));
+    assert_eq!(r.counters["pgpgout"], 0, "{:?}", r.counters);
+    // The second pass misses the small pool nearly always, and its reads find the page cache
+    // dropped: most blocks are read from the disk again.
+    assert!(r.counters["pgpgin"] > 256 + 200, "{:?}", r.counters);
+}

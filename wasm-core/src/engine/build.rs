@@ -126,6 +126,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         oom_kills: Vec::new(),
         now: 0,
         shared_spaces: BTreeMap::new(),
+        pools: BTreeMap::new(),
         next_mapping_bit: 0,
         check_invariants: false,
         cpus: scn.machine.cpus,
@@ -166,6 +167,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 state: TaskState::Waiting,
                 clock: spec.start.ns(),
                 pending: None,
+                pool_step: None,
                 rounds_ns: Vec::new(),
                 ops: Vec::new(),
                 alloc_stalls_ns: Vec::new(),
@@ -356,6 +358,7 @@ impl Compiler<'_> {
                     sync: false,
                     bytes: PAGE_BYTES * self.scale,
                     write_fraction: *write_fraction,
+                    buffer: None,
                 })));
             }
             Op::Read {
@@ -368,6 +371,8 @@ impl Compiler<'_> {
                 theta,
                 rate,
                 hint,
+                buffer,
+                write,
             } => {
                 let spec = FileAccess {
                     file,
@@ -380,6 +385,10 @@ impl Compiler<'_> {
                 };
                 let mut a = self.file_access(&spec, cpu.ns(), at)?;
                 a.hint = *hint;
+                a.write = *write;
+                if let Some(name) = buffer {
+                    a.buffer = Some(self.region(name, at)?.0);
+                }
                 self.out.push(Instr::Read(Rc::new(a)));
             }
             Op::Write {
@@ -476,6 +485,7 @@ impl Compiler<'_> {
             sync: false,
             bytes: PAGE_BYTES * self.scale,
             write_fraction: 0.0,
+            buffer: None,
         })
     }
 

@@ -8,7 +8,8 @@ use super::space::{Space, SpaceKind};
 use super::Simulation;
 use crate::report::OomKill;
 use crate::scenario::{Hint, Pattern, Record};
-use crate::workloads::{Access, Instr, LoopState, Region, TaskState};
+use crate::workloads::bufpool::{BufferPool, Lookup};
+use crate::workloads::{Access, Instr, LoopState, PoolStep, Region, TaskState};
 
 enum Step {
     /// The op is finished; go to the next instruction.
@@ -200,6 +201,7 @@ impl Simulation {
                     t.progress = 0;
                     t.op_start = t.clock;
                     t.pending = None;
+                    t.pool_step = None;
                 }
                 Step::Yield => return,
                 Step::Oom => {
@@ -399,33 +401,11 @@ impl Simulation {
                     let idx = r.offset + page.min(r.pages - 1);
                     let f = self.mm.spaces[r.space as usize].pages[idx as usize];
                     if f != NIL {
-                        let fi = f as usize;
-                        let flags = self.mm.frames.flags[fi];
-                        if flags & PG_LOCKED == 0 {
-                            let mut cost = a.cpu_ns;
-                            if self.mm.frames.mapped[fi] & r.bit == 0 {
-                                self.mm.frames.mapped[fi] |= r.bit;
-                                self.mm.count_event(C::pgfault, 1);
-                                cost += MAP_FAULT_NS;
-                            }
-                            if r.recency {
-                                if self.mm.frames.young[fi] & r.bit == 0
-                                    && self.mm.young_fault_ns > 0
-                                    && cost == a.cpu_ns
-                                {
-                                    // Software accessed bit: a minor fault marks it young.
-                                    self.mm.count_event(C::pgfault, 1);
-                                    cost += self.mm.young_fault_ns;
-                                }
-                                self.mm.frames.young[fi] |= r.bit;
-                                self.mm.frames.vmflags[fi] |= r.vmflags;
-                            }
-                            if a.write
+                        if self.mm.frames.flags[f as usize] & PG_LOCKED == 0 {
+                            let write = a.write
                                 || (a.write_fraction > 0.0
-                                    && self.tasks[ti].rng.unit() < a.write_fraction)
-                            {
-                                self.write_hit(f);
-                            }
+                                    && self.tasks[ti].rng.unit() < a.write_fraction);
+                            let cost = self.touch_resident(r, f, write, a.cpu_ns);
                             let t = &mut self.tasks[ti];
                             t.clock += cost;
                             t.progress += 1;
@@ -433,48 +413,15 @@ impl Simulation {
                             t.finish_access();
                             continue;
                         }
-                        Acc::Wait(self.mm.ready_at[fi])
+                        Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
                         self.fault(ti, r, idx, now)
                     }
                 }
-                Kind::Read => {
-                    let idx = a.offset + page;
-                    let f = self.mm.spaces[a.space as usize].pages[idx as usize];
-                    if f != NIL {
-                        if self.mm.frames.has(f, PG_LOCKED) {
-                            Acc::Wait(self.mm.ready_at[f as usize])
-                        } else {
-                            self.mm.mark_accessed(f);
-                            Acc::Done(READ_COPY_NS + a.cpu_ns)
-                        }
-                    } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
-                        self.mm.last_fault_major = false;
-                        let res = self.mm.shmem_read_miss(a.space, idx, now);
-                        if self.mm.last_fault_major {
-                            self.tasks[ti].major_faults += 1;
-                        }
-                        match res {
-                            Acc::Done(c) => Acc::Done(c + a.cpu_ns),
-                            other => other,
-                        }
-                    } else {
-                        let ra = match (a.hint, a.pattern) {
-                            (Hint::Random, _) => Readahead::None,
-                            (_, Pattern::Seq) => Readahead::Forward,
-                            (Hint::Sequential, _) => Readahead::Forward,
-                            _ => Readahead::None,
-                        };
-                        self.mm.last_fault_major = false;
-                        let res =
-                            self.mm
-                                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now);
-                        if self.mm.last_fault_major {
-                            self.tasks[ti].major_faults += 1;
-                        }
-                        res
-                    }
-                }
+                Kind::Read => match a.buffer {
+                    Some(pool) => self.pool_read(ti, a, pool, page),
+                    None => self.read_page(ti, a, a.offset + page, now),
+                },
                 Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
                     // fdatasync of a page still being written: wait for that IO first.
                     Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
@@ -516,6 +463,145 @@ impl Simulation {
                 }
             }
             limit = self.limit();
+        }
+    }
+
+    /// A touch of a resident, unlocked page through region `r`: map it on first use, set its
+    /// young bit (software accessed bit: a minor fault where the machine charges one), dirty
+    /// it on a write. Returns the CPU time.
+    #[inline(always)]
+    fn touch_resident(&mut self, r: Region, f: u32, write: bool, cpu_ns: u64) -> u64 {
+        let fi = f as usize;
+        let mut cost = cpu_ns;
+        if self.mm.frames.mapped[fi] & r.bit == 0 {
+            self.mm.frames.mapped[fi] |= r.bit;
+            self.mm.count_event(C::pgfault, 1);
+            cost += MAP_FAULT_NS;
+        }
+        if r.recency {
+            if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
+            {
+                self.mm.count_event(C::pgfault, 1);
+                cost += self.mm.young_fault_ns;
+            }
+            self.mm.frames.young[fi] |= r.bit;
+            self.mm.frames.vmflags[fi] |= r.vmflags;
+        }
+        if write {
+            self.write_hit(f);
+        }
+        cost
+    }
+
+    /// A read() of page `idx` of the op's file through the page cache.
+    fn read_page(&mut self, ti: usize, a: &Access, idx: u64, now: u64) -> Acc {
+        let f = self.mm.spaces[a.space as usize].pages[idx as usize];
+        if f != NIL {
+            if self.mm.frames.has(f, PG_LOCKED) {
+                Acc::Wait(self.mm.ready_at[f as usize])
+            } else {
+                self.mm.mark_accessed(f);
+                Acc::Done(READ_COPY_NS + a.cpu_ns)
+            }
+        } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
+            self.mm.last_fault_major = false;
+            let res = self.mm.shmem_read_miss(a.space, idx, now);
+            if self.mm.last_fault_major {
+                self.tasks[ti].major_faults += 1;
+            }
+            match res {
+                Acc::Done(c) => Acc::Done(c + a.cpu_ns),
+                other => other,
+            }
+        } else {
+            let ra = match (a.hint, a.pattern) {
+                (Hint::Random, _) => Readahead::None,
+                (_, Pattern::Seq) => Readahead::Forward,
+                (Hint::Sequential, _) => Readahead::Forward,
+                _ => Readahead::None,
+            };
+            self.mm.last_fault_major = false;
+            let res = self
+                .mm
+                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now);
+            if self.mm.last_fault_major {
+                self.tasks[ti].major_faults += 1;
+            }
+            res
+        }
+    }
+
+    /// A read through the buffer pool in region slot `pool` (postgres `ReadBuffer`, see
+    /// `workloads::bufpool`): look the block up; on a miss write the victim's old block back
+    /// if dirty, then read() the block; then use the buffer page (a fill writes it). Each
+    /// stage may wait; the task resumes at the stage it stopped in. Stages that complete at
+    /// once run back to back, like the syscalls of one backend.
+    fn pool_read(&mut self, ti: usize, a: &Access, pool: usize, page: u64) -> Acc {
+        let r = self.tasks[ti].regions[pool];
+        if !r.live {
+            return Acc::Done(0);
+        }
+        let block = a.offset + page;
+        let mut step = match self.tasks[ti].pool_step.take() {
+            Some(step) => step,
+            None => {
+                let p = self
+                    .pools
+                    .entry(r.space)
+                    .or_insert_with(|| BufferPool::new(r.pages));
+                match p.lookup((a.space, block)) {
+                    Lookup::Hit(buf) => PoolStep::Use { buf, fill: false },
+                    Lookup::Loading(buf) => PoolStep::Read { buf, fill: false },
+                    Lookup::Miss {
+                        buf,
+                        dirty_victim: Some(old),
+                    } => PoolStep::WriteBack { buf, old },
+                    Lookup::Miss { buf, .. } => PoolStep::Read { buf, fill: true },
+                }
+            }
+        };
+        loop {
+            let now = self.tasks[ti].clock;
+            let res = match step {
+                PoolStep::WriteBack { old, .. } => self.mm.write_page(old.0, old.1, now),
+                PoolStep::Read { .. } => self.read_page(ti, a, block, now),
+                PoolStep::Use { buf, fill } => {
+                    let idx = r.offset + (buf as u64).min(r.pages - 1);
+                    let f = self.mm.spaces[r.space as usize].pages[idx as usize];
+                    if f == NIL {
+                        self.fault(ti, r, idx, now)
+                    } else if self.mm.frames.has(f, PG_LOCKED) {
+                        Acc::Wait(self.mm.ready_at[f as usize])
+                    } else {
+                        // A fill's CPU time was the read's; a hit pays the op's.
+                        let cpu = if fill { 0 } else { a.cpu_ns };
+                        Acc::Done(self.touch_resident(r, f, fill || a.write, cpu))
+                    }
+                }
+            };
+            match res {
+                Acc::Done(cost) => {
+                    self.tasks[ti].clock += cost;
+                    step = match step {
+                        PoolStep::WriteBack { buf, .. } => PoolStep::Read { buf, fill: true },
+                        PoolStep::Read { buf, fill } => PoolStep::Use { buf, fill },
+                        PoolStep::Use { buf, fill } => {
+                            let p = self.pools.get_mut(&r.space).expect("pool made at lookup");
+                            if fill {
+                                p.loaded(buf);
+                            }
+                            if a.write {
+                                p.mark_dirty(buf);
+                            }
+                            return Acc::Done(0);
+                        }
+                    };
+                }
+                other => {
+                    self.tasks[ti].pool_step = Some(step);
+                    return other;
+                }
+            }
         }
     }
 

@@ -53,6 +53,8 @@ pub struct Simulation {
     pub(crate) now: u64,
     /// Shared anon (shmem) spaces by name.
     pub(crate) shared_spaces: BTreeMap<String, u32>,
+    /// Application buffer pools, by the anon space that holds them.
+    pub(crate) pools: BTreeMap<u32, crate::workloads::bufpool::BufferPool>,
     pub(crate) next_mapping_bit: u32,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,

@@ -636,6 +636,7 @@ impl<'a> Checker<'a> {
             let mut walk = Walk {
                 regions: &mut regions,
                 read_only: HashSet::new(),
+                anon: HashSet::new(),
                 marks: &mut marks,
                 replicas,
             };
@@ -689,6 +690,7 @@ impl<'a> Checker<'a> {
                 })?;
                 walk.regions.insert(name);
                 walk.read_only.remove(name.as_str());
+                walk.anon.insert(name);
                 Ok(())
             }
             Op::Mmap {
@@ -712,6 +714,7 @@ impl<'a> Checker<'a> {
                     || format!("unknown prot {prot:?}; allowed: r, rw, rx, rwx"),
                 )?;
                 walk.regions.insert(name);
+                walk.anon.remove(name.as_str());
                 if prot.contains('w') {
                     walk.read_only.remove(name.as_str());
                 } else {
@@ -788,6 +791,21 @@ impl<'a> Checker<'a> {
                 self.size(&at("offset"), *offset)?;
                 if let Some(size) = size {
                     self.size(&at("size"), *size)?;
+                }
+                if let Op::Read { buffer, write, .. } = op {
+                    match buffer {
+                        Some(region) => {
+                            self.defined_region(&at("buffer"), region, walk)?;
+                            self.ensure(walk.anon.contains(region.as_str()), &at("buffer"), || {
+                                format!(
+                                    "buffer {region:?} is a file mapping; a buffer pool is an anon region (op = \"anon\", shared = true for one pool of all clients)"
+                                )
+                            })?;
+                        }
+                        None => self.ensure(!*write, &at("write"), || {
+                            "write = true on a read needs buffer = \"<anon region>\": the read fills a buffer that is then modified; to write the file use op = \"write\"".into()
+                        })?,
+                    }
                 }
                 if let Op::Write { bytes: Some(b), .. } = op {
                     self.ensure(b.bytes() >= 1 && b.bytes() <= 4096, &at("bytes"), || {
@@ -939,6 +957,8 @@ struct Walk<'w, 'a> {
     regions: &'w mut HashSet<&'a str>,
     /// Regions mapped without write permission (prot "r" or "rx").
     read_only: HashSet<&'a str>,
+    /// Regions made by an anon op (a buffer pool must be one).
+    anon: HashSet<&'a str>,
     marks: &'w mut HashSet<&'a str>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,

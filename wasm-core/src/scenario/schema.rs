@@ -336,6 +336,16 @@ pub enum Op {
         rate: f64,
         #[serde(default)]
         hint: Hint,
+        /// Read through an application buffer pool: the named anon region (one buffer a
+        /// frame) caches the file's blocks, as postgres's shared buffers do. A block found
+        /// there is a memory access; a miss takes a buffer by clock sweep, writes its old
+        /// block back with write() if it was modified, and read()s the new one.
+        #[serde(default)]
+        buffer: Option<String>,
+        /// With `buffer`: the block is modified once read (an UPDATE): the buffer is dirty
+        /// and is written back when the sweep reuses it.
+        #[serde(default)]
+        write: bool,
     },
     /// Buffered write() of a file through the page cache (append when pattern = "seq").
     Write {

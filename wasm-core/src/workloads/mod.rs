@@ -2,6 +2,8 @@
 //! spaces and regions, and the per-task interpreter state.
 use std::rc::Rc;
 
+pub mod bufpool;
+
 use crate::engine::rng::Zipf;
 use crate::scenario::{Hint, Pattern, Record};
 
@@ -84,6 +86,19 @@ pub struct Access {
     pub bytes: u64,
     /// touch: the share of accesses that write (drawn per access), when `write` is false.
     pub write_fraction: f64,
+    /// read: the region slot of the buffer pool the read goes through (see `bufpool`).
+    pub buffer: Option<usize>,
+}
+
+/// The stages of a read through a buffer pool that can wait for IO, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolStep {
+    /// Write the victim's old block back to its file (`FlushBuffer`).
+    WriteBack { buf: u32, old: bufpool::Tag },
+    /// read() the block from the page cache (or wait for another client's read of it).
+    Read { buf: u32, fill: bool },
+    /// Copy the block into the buffer page, or use it on a hit: a memory access.
+    Use { buf: u32, fill: bool },
 }
 
 /// A task's view of a mapped or anonymous region.
@@ -140,6 +155,8 @@ pub struct Task {
     pub clock: u64,
     /// Chosen page of a random access that faulted, retried after the IO.
     pub pending: Option<(usize, u64)>,
+    /// Where a read through a buffer pool stopped to wait, resumed after the IO.
+    pub pool_step: Option<PoolStep>,
     pub rounds_ns: Vec<u64>,
     /// (end time, latency) of each recorded op.
     pub ops: Vec<(u64, u64)>,
