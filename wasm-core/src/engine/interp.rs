@@ -494,6 +494,7 @@ impl Simulation {
     }
 
     /// A read() of page `idx` of the op's file through the page cache.
+    #[inline(never)]
     fn read_page(&mut self, ti: usize, a: &Access, idx: u64, now: u64) -> Acc {
         let f = self.mm.spaces[a.space as usize].pages[idx as usize];
         if f != NIL {
@@ -536,6 +537,7 @@ impl Simulation {
     /// if dirty, then read() the block; then use the buffer page (a fill writes it). Each
     /// stage may wait; the task resumes at the stage it stopped in. Stages that complete at
     /// once run back to back, like the syscalls of one backend.
+    #[inline(never)]
     fn pool_read(&mut self, ti: usize, a: &Access, pool: usize, page: u64) -> Acc {
         let r = self.tasks[ti].regions[pool];
         if !r.live {
