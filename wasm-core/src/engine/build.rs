@@ -196,17 +196,6 @@ fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())
 }
 
-/// The fields read and write ops share.
-struct FileAccess<'a> {
-    file: &'a str,
-    pattern: Pattern,
-    offset: crate::scenario::Size,
-    size: Option<crate::scenario::Size>,
-    count: Option<u64>,
-    theta: f64,
-    rate: f64,
-}
-
 struct Compiler<'a> {
     scale: u64,
     files: &'a BTreeMap<String, u32>,
@@ -362,28 +351,13 @@ impl Compiler<'_> {
                 })));
             }
             Op::Read {
-                file,
-                pattern,
-                offset,
-                size,
-                count,
                 cpu,
-                theta,
-                rate,
                 hint,
                 buffer,
                 write,
+                ..
             } => {
-                let spec = FileAccess {
-                    file,
-                    pattern: *pattern,
-                    offset: *offset,
-                    size: *size,
-                    count: *count,
-                    theta: *theta,
-                    rate: *rate,
-                };
-                let mut a = self.file_access(&spec, cpu.ns(), at)?;
+                let mut a = self.file_access(op, cpu.ns(), at)?;
                 a.hint = *hint;
                 a.write = *write;
                 if let Some(name) = buffer {
@@ -392,27 +366,9 @@ impl Compiler<'_> {
                 self.out.push(Instr::Read(Rc::new(a)));
             }
             Op::Write {
-                file,
-                pattern,
-                offset,
-                size,
-                count,
-                cpu,
-                theta,
-                rate,
-                sync,
-                bytes,
+                cpu, sync, bytes, ..
             } => {
-                let spec = FileAccess {
-                    file,
-                    pattern: *pattern,
-                    offset: *offset,
-                    size: *size,
-                    count: *count,
-                    theta: *theta,
-                    rate: *rate,
-                };
-                let mut a = self.file_access(&spec, cpu.ns(), at)?;
+                let mut a = self.file_access(op, cpu.ns(), at)?;
                 a.write = true;
                 a.sync = *sync;
                 if let Some(b) = bytes {
@@ -465,17 +421,40 @@ impl Compiler<'_> {
     }
 
     /// The common part of read and write ops: the file's page range and the access pattern.
-    fn file_access(&self, f: &FileAccess, cpu_ns: u64, at: &str) -> Result<Access, String> {
-        let space = self.file(f.file, at)?;
+    fn file_access(&self, op: &Op, cpu_ns: u64, at: &str) -> Result<Access, String> {
+        let (Op::Read {
+            file,
+            pattern,
+            offset,
+            size,
+            count,
+            theta,
+            rate,
+            ..
+        }
+        | Op::Write {
+            file,
+            pattern,
+            offset,
+            size,
+            count,
+            theta,
+            rate,
+            ..
+        }) = op
+        else {
+            return Err(format!("{at}: not a read or write"));
+        };
+        let space = self.file(file, at)?;
         let (offset, pages) =
-            self.file_range(space, f.offset.bytes(), f.size.map(|s| s.bytes()), at)?;
-        let (zipf, count, interval_ns) = self.access(f.pattern, pages, f.count, f.theta, f.rate);
+            self.file_range(space, offset.bytes(), size.map(|s| s.bytes()), at)?;
+        let (zipf, count, interval_ns) = self.access(*pattern, pages, *count, *theta, *rate);
         Ok(Access {
             regions: Vec::new(),
             space,
             offset,
             pages,
-            pattern: f.pattern,
+            pattern: *pattern,
             count,
             write: false,
             cpu_ns,
