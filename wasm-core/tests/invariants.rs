@@ -31,13 +31,16 @@ fn scenario(
     } else {
         String::new()
     };
-    let second = match mix % 5 {
+    let second = match mix % 6 {
         0 => String::new(),
         1 => format!(
             "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
         ),
         2 => format!(
             "[[tasks]]\nname = \"writer\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 100 }} ] }} ]\n"
+        ),
+        3 => format!(
+            "[[tasks]]\nname = \"db\"\nclients = 2\nprogram = [ {{ op = \"anon\", name = \"pool\", size = \"2MiB\", shared = true }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 300, buffer = \"pool\", write = true }} ] }} ]\n"
         ),
         4 => format!(
             "[[tasks]]\nname = \"writers\"\nclients = 3\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"random\", count = 300 }}, {{ op = \"read\", file = \"data\", pattern = \"random\", count = 100 }} ] }} ]\n[[tasks]]\nname = \"appender\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 400 }} ] }} ]\n"
@@ -217,7 +220,7 @@ proptest! {
         anon in 1u64..32,
         file in 1u64..32,
         rounds in 1u64..4,
-        mix in 0u8..5,
+        mix in 0u8..6,
     ) {
         if std::env::var("INVARIANTS_TRACE").is_ok() {
             eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix}");
