@@ -34,11 +34,12 @@ beforeAll(() => {
 describe('native and wasm runs are identical', () => {
   // S000 exercises reclaim, swap and refaults at full scale; S004b adds random workloads,
   // several tasks and concurrent IO; S003b-noreuse runs the multi-gen LRU (aging walks,
-  // tiers, the PID controller, generation shadows).
+  // tiers, the PID controller, generation shadows); S004 reads through postgres's buffer pool.
   for (const [file, variants] of [
     ['scenarios/s000-thrash.toml', ['before', 'after']],
     ['scenarios/s004b-parallelio.toml', ['before', 'after']],
     ['scenarios/s003b-noreuse.toml', ['before', 'after']],
+    ['scenarios/s004-pgbench.toml', ['after']],
   ] as const) {
     for (const variant of variants) {
       it(`${file} ${variant}`, () => {
