@@ -544,7 +544,7 @@ impl Simulation {
     #[inline(never)]
     fn pool_read(&mut self, ti: usize, a: &Access, pool: usize, page: u64) -> Acc {
         let r = self.tasks[ti].regions[pool];
-        if !r.live {
+        if !r.live || self.mm.spaces[r.space as usize].dead {
             return Acc::Done(0);
         }
         let block = a.offset + page;
@@ -575,7 +575,17 @@ impl Simulation {
                     let idx = r.offset + (buf as u64).min(r.pages - 1);
                     let f = self.mm.spaces[r.space as usize].pages[idx as usize];
                     if f == NIL {
-                        self.fault(ti, r, idx, now)
+                        // Fault the buffer page in (new, or back from swap), then use it: a
+                        // fill's store dirties it and drops a stale swap copy.
+                        match self.fault(ti, r, idx, now) {
+                            Acc::Done(stall)
+                                if self.mm.spaces[r.space as usize].pages[idx as usize] != NIL =>
+                            {
+                                self.tasks[ti].clock += stall;
+                                continue;
+                            }
+                            other => other,
+                        }
                     } else if self.mm.frames.has(f, PG_LOCKED) {
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
