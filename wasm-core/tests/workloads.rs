@@ -278,3 +278,69 @@ fn a_small_pool_writes_modified_victims_back_through_the_page_cache() {
     // dropped: most blocks are read from the disk again.
     assert!(r.counters["pgpgin"] > 256 + 200, "{:?}", r.counters);
 }
+
+#[test]
+fn buffers_come_back_from_swap_and_a_modified_one_loses_its_swap_copy() {
+    // A hog pushes the pool's pages to swap and exits; the second pass uses every buffer
+    // again, waiting for each swap-in. Buffers it modifies are dirtied and drop their swap
+    // copy; unmodified ones keep it (the swap cache).
+    let text = |write: bool| {
+        format!(
+            r#"
+title = "pool and swap"
+[machine]
+ram = "32MiB"
+swap = {{ device = "s", size = "64MiB" }}
+[sysctl]
+swappiness = 100
+[[devices]]
+name = "d"
+kind = "ssd"
+[[devices]]
+name = "s"
+kind = "ssd"
+[[files]]
+name = "log"
+size = "1MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "linux-5.8"
+[[tasks]]
+name = "db"
+program = [
+  {{ op = "anon", name = "pool", size = "1MiB", shared = true }},
+  {{ op = "read", file = "log", pattern = "seq", buffer = "pool" }},
+  {{ op = "sleep", duration = "10s" }},
+  {{ op = "read", file = "log", pattern = "seq", buffer = "pool", write = {write} }},
+]
+[[tasks]]
+name = "hog"
+start = "1s"
+program = [
+  {{ op = "anon", name = "a", size = "40MiB" }},
+  {{ op = "touch", regions = ["a"], write = true }},
+  {{ op = "touch", regions = ["a"], write = true }},
+]
+[run]
+duration = "60s"
+"#
+        )
+    };
+    for (write, swapped) in [(true, 0), (false, 256)] {
+        let mut sim = Simulation::new(&parse(&text(write)).unwrap(), "v").unwrap();
+        let r = sim.run_to_end();
+        let spaces = sim.space_usage();
+        let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+        assert!(
+            r.counters["pswpin"] >= 256,
+            "the pool came back from swap: {:?}",
+            r.counters
+        );
+        assert_eq!(
+            (pool.1, pool.2),
+            (256, swapped),
+            "write {write}: resident, swapped: {spaces:?}"
+        );
+    }
+}
