@@ -226,8 +226,8 @@ pub enum Pattern {
     Random,
     Zipf,
     /// The next pages after a cursor kept by the address space itself, shared by every task
-    /// and op that sweeps it and carried over between ops: a buffer pool's allocation hand
-    /// (postgres hands out free buffers in order, then reuses them by clock sweep).
+    /// and op that sweeps it and carried over between ops: a ring that several tasks fill in
+    /// turn. (An application cache that looks blocks up is `buffer` on a read instead.)
     Sweep,
 }
 
