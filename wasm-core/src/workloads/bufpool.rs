@@ -54,14 +54,6 @@ impl BufferPool {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.tag.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tag.is_empty()
-    }
-
     /// `ReadBuffer`: find the block, pinning it (`PinBuffer` raises the usage count), or take
     /// a buffer for it (`BufferAlloc`: a new buffer starts with usage count 1).
     pub fn lookup(&mut self, tag: Tag) -> Lookup {
@@ -94,12 +86,13 @@ impl BufferPool {
         Lookup::Miss { buf, dirty_victim }
     }
 
-    /// The read into `buf` finished (`TerminateBufferIO`); `dirtied` if the caller then
-    /// modified the block (`MarkBufferDirty`).
+    /// The read into `buf` finished (`TerminateBufferIO`).
     pub fn loaded(&mut self, buf: u32) {
         self.loading[buf as usize] = false;
     }
 
+    /// The caller modified the block in `buf` (`MarkBufferDirty`): it is written back when
+    /// the sweep reuses the buffer.
     pub fn mark_dirty(&mut self, buf: u32) {
         self.dirty[buf as usize] = true;
     }
