@@ -580,7 +580,6 @@ impl Simulation {
             .collect()
     }
 
-    /// The swappiness the kernel is running with.
     /// Names of the memcgs by id ("/" is the root), for the memcg views.
     pub fn memcg_names(&self) -> Vec<String> {
         self.mm.memcgs.list.iter().map(|m| m.name.clone()).collect()
@@ -588,13 +587,11 @@ impl Simulation {
     /// Pages asked of memory.reclaim so far, summed over the memcgs written to. A write counts
     /// once it is over (`memory_reclaim` accounts it then), as `RunReport::reclaim_requested_pages`.
     pub fn reclaim_requested_pages(&self) -> u64 {
-        self.mm
-            .memcgs
-            .list
-            .iter()
-            .map(|m| m.reclaim_requested)
-            .sum::<u64>()
-            * self.mm.scale
+        self.memcg_total_pages(|m| m.reclaim_requested)
+    }
+    /// A per-memcg frame count summed over all memcgs, in pages.
+    fn memcg_total_pages(&self, field: impl Fn(&memcg::Memcg) -> u64) -> u64 {
+        self.mm.memcgs.list.iter().map(field).sum::<u64>() * self.mm.scale
     }
     /// The memcg LRU (6.3) and the memcgs, flattened for the memcg LRU view:
     /// `[seq, nr_gens, old_gen, young_gen, nr_memcgs, active]`, where `active` is 1 when MGLRU
@@ -654,6 +651,7 @@ impl Simulation {
     pub fn set_lru_gen(&mut self, enabled: bool) {
         self.mm.lru_gen_change_state(enabled);
     }
+    /// The swappiness the kernel is running with.
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
     }
@@ -751,24 +749,9 @@ impl Simulation {
             tasks,
             oom_kills: self.oom_kills.clone(),
             memcgs: self.memcg_reports(),
-            reclaim_requested_pages: requested.then(|| {
-                self.mm
-                    .memcgs
-                    .list
-                    .iter()
-                    .map(|m| m.reclaim_requested)
-                    .sum::<u64>()
-                    * scale
-            }),
-            reclaim_reclaimed_pages: requested.then(|| {
-                self.mm
-                    .memcgs
-                    .list
-                    .iter()
-                    .map(|m| m.reclaim_reclaimed)
-                    .sum::<u64>()
-                    * scale
-            }),
+            reclaim_requested_pages: requested.then(|| self.reclaim_requested_pages()),
+            reclaim_reclaimed_pages: requested
+                .then(|| self.memcg_total_pages(|m| m.reclaim_reclaimed)),
         }
     }
 
