@@ -6,6 +6,7 @@ import { DiffTable } from './components/DiffTable';
 import { GenerationsView } from './components/GenerationsView';
 import { LessonPanel } from './components/LessonPanel';
 import { LruView } from './components/LruView';
+import { MemcgLruView } from './components/MemcgLruView';
 import { ratesOf } from './lib/rates';
 import { ResultsPanel } from './components/ResultsPanel';
 import { ScenarioEditor } from './components/ScenarioEditor';
@@ -26,8 +27,6 @@ import { RunCounters } from './components/RunCounters';
 import { Scrubber } from './components/Scrubber';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import type { KernelInfo, RunInfo } from './engine/protocol';
-// The memcg LRU view (issue 6): shown for scenarios with memcgs.
-import { MemcgLruView } from './components/MemcgLruView';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
 const SEEK_PARTS = 20;

@@ -6,12 +6,13 @@
 // The columns are SVG drawn by D3 with a data join keyed by sequence number, so aging (a new
 // max_seq) slides the generations left and grows the new one in on the right, and eviction
 // (min_seq advancing) drains the oldest and lets it fall out on the left.
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { axisLeft, format, max, scaleLinear, select, transition, type Selection } from 'd3';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
 import { columnsOf, explainGens, explainTiers, NR_TIERS, readGens, TYPES, type GenState, type GenType } from '../lib/gens';
 import { mix, OKABE_ITO } from '../lib/palette';
+import { useWidth } from '../lib/useWidth';
 
 /** Type colours as in the balance view: anon orange, file sky blue. */
 const TYPE_COLORS = [OKABE_ITO[0]!, OKABE_ITO[1]!];
@@ -52,19 +53,9 @@ interface Col {
 export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
   const g = useMemo(() => readGens(frame.gens), [frame.gens]);
   const svgRef = useRef<SVGSVGElement | null>(null);
-  const box = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(560);
+  const [box, width] = useWidth(300, 560);
   const swappiness = frame.balance[2] ?? 0;
   const H = heightFor(width);
-
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(300, Math.floor(el.clientWidth))));
-    ro.observe(el);
-    setWidth(Math.max(300, Math.floor(el.clientWidth)));
-    return () => ro.disconnect();
-  }, []);
 
   // Layout effect: the columns are in place in the same commit as the React-drawn numbers.
   useLayoutEffect(() => {

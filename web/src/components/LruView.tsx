@@ -2,11 +2,12 @@
 // bucket of frames coloured by its majority owner, head on the left, tail at
 // the strip's end (strip length is proportional to the list's size), and the
 // sampled page moves of the last step animated between strips.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount, formatRate } from '../format';
 import { LISTS, MOVE_COLORS, MOVE_REASONS, ownerColor } from '../lib/palette';
 import type { ListRates } from '../lib/rates';
+import { useWidth } from '../lib/useWidth';
 
 const ROW = 58;
 const LABEL_H = 20;
@@ -41,21 +42,11 @@ function rowOf(list: number): number {
 
 export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const canvas = useRef<HTMLCanvasElement | null>(null);
-  const box = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(800);
+  const [box, width] = useWidth(320, 800);
   const particles = useRef<Particle[]>([]);
   const raf = useRef(0);
   const frameRef = useRef(frame);
   frameRef.current = frame;
-
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(320, Math.floor(el.clientWidth))));
-    ro.observe(el);
-    setWidth(Math.max(320, Math.floor(el.clientWidth)));
-    return () => ro.disconnect();
-  }, []);
 
   const height = LISTS.length * ROW + 6;
   const stripW = width - LEFT - RIGHT;

@@ -9,11 +9,12 @@ import * as d3 from 'd3';
 // d3's package says it has no side effects, so the bundler drops the one that adds
 // selection.transition(): import it where it is used.
 import 'd3-transition';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
 import { genOrder, genRole, leafIds, MEMCG_NR_BINS, parseMemcgLru, SEG_NAMES, spreadPercent, type MemcgLru, type MemcgPlace } from '../lib/memcgLru';
 import { ownerColor } from '../lib/palette';
+import { useWidth } from '../lib/useWidth';
 import './memcg.css';
 
 const STEP = 15; // px between marks in a bin
@@ -35,21 +36,6 @@ interface Props {
   frame: RunFrame;
   /** Distinguishes the views in compare mode ("run-0-", "run-1-"). */
   testPrefix: string;
-}
-
-function useWidth(min: number) {
-  const box = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(600);
-  useLayoutEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.max(min, Math.floor(el.clientWidth)));
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    measure();
-    return () => ro.disconnect();
-  }, [min]);
-  return [box, width] as const;
 }
 
 export function MemcgLruView({ info, frame, testPrefix }: Props) {
@@ -143,7 +129,7 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
 
 /** Generations x bins with the memcgs as marks; d3 moves a mark whose place changed. */
 function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string }) {
-  const [box, width] = useWidth(360);
+  const [box, width] = useWidth(360, 600);
   const marksRef = useRef<SVGGElement | null>(null);
   const svgRef = useRef<SVGSVGElement | null>(null);
   const moves = useRef(0);
@@ -267,7 +253,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
 
 /** pgsteal up and usage down from a common axis, one column per memcg id. */
 function MemcgBars({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string }) {
-  const [box, width] = useWidth(240);
+  const [box, width] = useWidth(240, 600);
   const ids = [...Array(lru.nrMemcgs).keys()];
   const x = d3.scaleBand<number>().domain(ids).range([44, width - 6]).paddingInner(lru.nrMemcgs > 48 ? 0.1 : 0.25);
   const mid = BARS_H * 0.58;

@@ -69,11 +69,11 @@ export function parseMemcgLru(v: ArrayLike<number>): MemcgLru {
   if (v.length !== i + 3 * nrMemcgs) throw new Error(`memcg LRU view: expected ${i + 3 * nrMemcgs} numbers, got ${v.length}`);
   const column = (c: number) => Float64Array.from({ length: nrMemcgs }, (_, m) => v[i + 3 * m + c]!);
   return {
-    seq: seq,
-    nrGens: nrGens,
-    oldGen: oldGen,
-    youngGen: youngGen,
-    nrMemcgs: nrMemcgs,
+    seq,
+    nrGens,
+    oldGen,
+    youngGen,
+    nrMemcgs,
     active: active === 1,
     places,
     counts,
