@@ -344,3 +344,27 @@ duration = "60s"
         );
     }
 }
+
+#[test]
+fn random_reads_read_ahead_only_after_what_a_stream_leaves_cached() {
+    // Read pages 16..24 in sequence (the window stops at the op's range), then single random
+    // reads: page 24 finds 8 pages cached just before it, more than its 1-page request, so
+    // 5.8's context readahead reads 8 + 1 pages from it (24..33); page 40 has no history and
+    // reads alone; page 0, the file's start, gets the initial window of 4 pages. With
+    // POSIX_FADV_RANDOM every random read is the page alone.
+    let program = |hint: &str| {
+        format!(
+            r#"[
+  {{ op = "read", file = "log", pattern = "seq", offset = "64KiB", size = "32KiB" }},
+  {{ op = "read", file = "log", pattern = "random", offset = "96KiB", size = "4KiB", count = 1{hint} }},
+  {{ op = "read", file = "log", pattern = "random", offset = "160KiB", size = "4KiB", count = 1{hint} }},
+  {{ op = "read", file = "log", pattern = "random", size = "4KiB", count = 1{hint} }},
+]"#
+        )
+    };
+    let (r, spaces) = run(&scenario(&program(""), 1));
+    assert_eq!(r.counters["pgpgin"], 8 + 9 + 1 + 4, "{:?}", r.counters);
+    assert_eq!(spaces.iter().find(|s| s.0 == "log").unwrap().1, 22);
+    let (r, _) = run(&scenario(&program(r#", hint = "random""#), 1));
+    assert_eq!(r.counters["pgpgin"], 8 + 1 + 1 + 1, "{:?}", r.counters);
+}

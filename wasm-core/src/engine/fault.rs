@@ -46,8 +46,11 @@ pub enum Readahead {
     Around,
     /// Sequential: a window from the page forward.
     Forward,
-    /// Just the page (MADV_RANDOM, random read()).
+    /// Just the page (MADV_RANDOM, POSIX_FADV_RANDOM).
     None,
+    /// A read() that is not sequential: the page, or a window forward from it when the page
+    /// cache holds what a sequential stream would have left just before it (`Mm::context_window`).
+    Context,
 }
 
 impl Mm {
@@ -205,6 +208,7 @@ impl Mm {
                 let s = idx.saturating_sub(window / 2).max(lo);
                 (s, window.min(hi - s))
             }
+            Readahead::Context => (idx, self.context_window(sp, idx)),
         };
         let stall = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => {
@@ -258,6 +262,44 @@ impl Mm {
         self.count_event(C::pgmajfault, 1);
         self.last_fault_major = true;
         Access::Wait(wait_until)
+    }
+
+    /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
+    /// as 5.8's `ondemand_readahead` does for a request of one frame with no usable readahead
+    /// state: a read at the file's start gets the initial window (`get_init_ra_size`);
+    /// otherwise `try_context_readahead` counts the pages cached contiguously just before the
+    /// request (`count_history_pages`, up to the 128 KiB window) and, when there are more of
+    /// them than the request, reads forward history + request (the history doubled when it
+    /// reaches back to the file's start), up to the window and the end of the file. Fewer, and
+    /// it is a standalone small random read of the request alone. Abstracted: the per-open-file
+    /// state (`prev_pos` sequential detection, `PG_readahead` markers and async ramp-up).
+    pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
+        let scale = self.scale;
+        let pages = &self.spaces[sp as usize].pages;
+        let eof = pages.len() as u64 - idx;
+        let req = scale;
+        let size = if idx == 0 {
+            let r = req.next_power_of_two();
+            if r <= RA_PAGES / 32 {
+                4 * r
+            } else if r <= RA_PAGES / 4 {
+                2 * r
+            } else {
+                RA_PAGES
+            }
+        } else {
+            let max_frames = (RA_PAGES / scale).max(1);
+            let history = (1..=max_frames.min(idx))
+                .take_while(|&back| pages[(idx - back) as usize] != NIL)
+                .count() as u64
+                * scale;
+            if history <= req {
+                return 1;
+            }
+            let history = if history >= idx * scale { 2 * history } else { history };
+            (history + req).min(RA_PAGES)
+        };
+        (size / scale).max(1).min(eof)
     }
 
     /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the

@@ -523,7 +523,7 @@ impl Simulation {
                 (Hint::Random, _) => Readahead::None,
                 (_, Pattern::Seq) => Readahead::Forward,
                 (Hint::Sequential, _) => Readahead::Forward,
-                _ => Readahead::None,
+                _ => Readahead::Context,
             };
             self.mm.last_fault_major = false;
             let res = self
