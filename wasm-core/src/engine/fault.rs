@@ -266,7 +266,7 @@ impl Mm {
 
     /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
     /// as 5.8's `ondemand_readahead` does for a request of one frame with no usable readahead
-    /// state: a read at the file's start gets the initial window (`get_init_ra_size`);
+    /// state (context readahead dates from 2.6.31, older than every preset): a read at the file's start gets the initial window (`get_init_ra_size`);
     /// otherwise `try_context_readahead` counts the pages cached contiguously just before the
     /// request (`count_history_pages`, up to the 128 KiB window) and, when there are more of
     /// them than the request, reads forward history + request (the history doubled when it
