@@ -1,9 +1,9 @@
-//! S004 (seed 004, IO-cost balancing, 5.7 -> 5.8). The bands are not reached; these tests
-//! check what the engine does get. S004: the capped kernel refuses swappiness 115, and the 5.8
-//! balance scans anon about 4.8x more (band: 5x); but no idle anon is swapped out within the
-//! measured hour, so tps and file refaults do not move (README, scenario table): postgres's
-//! shared buffers, modelled as a pool replaced by clock sweep, are shmem and start on the
-//! inactive anon list, and the idle heap is deactivated only once reclaim has promoted them.
+//! S004 (seed 004, IO-cost balancing, 5.7 -> 5.8). One band of three is reached: the capped
+//! kernel refuses swappiness 115, and the 5.8 balance scans anon more than 5x as much. tps and
+//! file refaults do not move (README, scenario table): postgres's shared buffers, modelled as
+//! a pool replaced by clock sweep, are shmem and start on the inactive anon list, and the idle
+//! heap is deactivated only once reclaim has promoted most of them, so 5.8 starts to swap it
+//! out only in the last minutes of the measured hour.
 //! S004b: see below.
 mod common;
 use common::*;
@@ -55,11 +55,11 @@ fn s004_pgbench_swappiness_cap_and_anon_scanning() {
     assert_eq!((before.swappiness, after.swappiness), (60, 115));
     let m = |r: &reclaim_core::report::RunReport, k: &str| r.measured[k];
     let (ab, aa) = (m(&before, "pgscan_anon"), m(&after, "pgscan_anon"));
-    // The band asks >= 5x; the engine gets about 4.8x.
-    assert!(aa >= 4 * ab.max(1), "anon scanned before {ab} after {aa}");
-    // What stops the rest of the result: the anon pages 5.8 scans in the measured hour are
-    // shared buffers that the clock sweep has used since, so they are activated, not
-    // swapped; the idle heap is still on the active list.
+    // The band: anon scanned rises >= 5x.
+    assert!(aa >= 5 * ab.max(1), "anon scanned before {ab} after {aa}");
+    // What stops the rest of the result: nearly all anon pages 5.8 scans in the measured hour
+    // are shared buffers that the clock sweep has used since, so they are activated, not
+    // swapped; the idle heap reaches the inactive list too late.
     assert!(
         m(&after, "pgsteal_anon") * 20 <= aa,
         "anon reclaimed {} of {aa} scanned",
