@@ -266,13 +266,14 @@ impl Mm {
 
     /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
     /// as 5.8's `ondemand_readahead` does for a request of one frame with no usable readahead
-    /// state (context readahead dates from 2.6.31, older than every preset): a read at the file's start gets the initial window (`get_init_ra_size`);
-    /// otherwise `try_context_readahead` counts the pages cached contiguously just before the
-    /// request (`count_history_pages`, up to the 128 KiB window) and, when there are more of
-    /// them than the request, reads forward history + request (the history doubled when it
-    /// reaches back to the file's start), up to the window and the end of the file. Fewer, and
-    /// it is a standalone small random read of the request alone. Abstracted: the per-open-file
-    /// state (`prev_pos` sequential detection, `PG_readahead` markers and async ramp-up).
+    /// state (context readahead dates from 2.6.31, older than every preset). A read at the
+    /// file's start gets the initial window (`get_init_ra_size`). Elsewhere
+    /// `try_context_readahead` counts the pages cached contiguously just before the request
+    /// (`count_history_pages`, up to the 128 KiB window); when there are more of them than the
+    /// request, it reads forward history + request (the history doubled when it reaches back to
+    /// the file's start), up to the window and the end of the file. Fewer, and it is a
+    /// standalone small random read of the request alone. Abstracted: the per-open-file state
+    /// (`prev_pos` sequential detection, `PG_readahead` markers and async ramp-up).
     pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
         let scale = self.scale;
         let pages = &self.spaces[sp as usize].pages;
