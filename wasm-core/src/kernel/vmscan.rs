@@ -610,6 +610,9 @@ impl Mm {
 
     /// `__remove_mapping` + free: take a clean, unmapped page out of the page cache or swap cache,
     /// leaving a shadow entry (file pages; swap-cache pages 5.9+), and free the frame.
+    /// 5.8 ("mm: workingset: age nonresident information alongside anonymous pages", merged
+    /// for v5.8) calls `workingset_eviction` for a swap-cache page too but drops the shadow:
+    /// the eviction ages the nonresident clock that file refault distances are measured on.
     pub fn remove_mapping(&mut self, f: u32) {
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as usize;
@@ -617,6 +620,9 @@ impl Mm {
         let shadow = if file || self.flags.anon_workingset {
             self.workingset_eviction(f)
         } else {
+            if self.flags.io_cost_balance {
+                self.workingset_eviction(f);
+            }
             0
         };
         let from = self.frames.list[f as usize];

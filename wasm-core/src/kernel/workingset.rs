@@ -239,4 +239,40 @@ mod tests {
         let (o, cost) = refault_at("linux-5.7", 10, true);
         assert!(o.restored && cost == 0);
     }
+
+    /// Reclaim frees a clean swap-cache page of an anon space (the second pass of a swap-out);
+    /// returns the nonresident clock before and after, and the shadow left in the space.
+    fn evict_swapcache_page(preset: &str) -> (u64, u64, u64) {
+        let mut m = mm(preset);
+        m.spaces.push(crate::engine::space::Space::new(
+            "a",
+            crate::engine::space::SpaceKind::Anon,
+            8,
+            0,
+            0,
+            u32::MAX,
+        ));
+        let f = m.take_free_frame().unwrap();
+        m.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE;
+        m.install(f, 1, 3);
+        let slot = m.swap.as_mut().unwrap().alloc().unwrap();
+        m.spaces[1].swap[3] = slot;
+        m.spaces[1].swapped += 1;
+        m.lruvecs[0].nonresident_age = 500;
+        m.remove_mapping(f);
+        (500, m.lruvecs[0].nonresident_age, m.spaces[1].shadow[3])
+    }
+
+    #[test]
+    fn swap_cache_eviction_ages_the_clock_from_5_8() {
+        // <= 5.7: only file evictions drive the (file-only) inactive_age.
+        assert_eq!(evict_swapcache_page("linux-5.7"), (500, 500, 0));
+        // 5.8: `__remove_mapping` calls `workingset_eviction` for swap cache too, which ages
+        // the clock by the page, but no shadow entry is kept for anon yet.
+        assert_eq!(evict_swapcache_page("linux-5.8"), (500, 501, 0));
+        // 5.9+ (the 6.1 preset): the swap-cache slot keeps a shadow entry as well.
+        let (_, after, shadow) = evict_swapcache_page("linux-6.1");
+        assert_eq!(after, 501);
+        assert_ne!(shadow, 0);
+    }
 }
