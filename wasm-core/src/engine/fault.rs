@@ -182,6 +182,14 @@ impl Mm {
         let dev = self.swap.as_ref().map(|s| s.device).unwrap_or(0);
         let t0 = now + stall + MAJOR_FAULT_NS;
         let done = self.devices[dev].submit(t0, slot as u64 * scale, scale, IoDir::Read);
+        if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
+            // `shmem_swapin_page` (every version): once read, the page goes back into the
+            // shmem mapping and leaves the swap cache at once (`delete_from_swap_cache`,
+            // `set_page_dirty`, `swap_free`), so reclaim must write it to swap again. A
+            // private anon page stays in the swap cache (`do_swap_page`).
+            self.free_swap_slot(f);
+            self.frames.set(f, PG_DIRTY);
+        }
         self.finish_read(vec![f], done);
         Access::Wait(done)
     }
@@ -458,5 +466,56 @@ impl Mm {
             return self.fault_anon(sp, idx, now);
         }
         Access::Done(READ_COPY_NS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::space::{Space, SpaceKind, Swap};
+
+    /// Swap page 0 of a one-page space of `kind` out (a slot and no resident page), fault it
+    /// back in, and return the new frame's flags, list, the space's slot and the free swap
+    /// slots.
+    fn swap_in(kind: SpaceKind) -> (u16, u8, u32, u64) {
+        let flags = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+        let w = crate::kernel::watermarks::Watermarks {
+            min: 1,
+            low: 2,
+            high: 3,
+        };
+        let mut m = Mm::new(16, 1, flags, w);
+        m.devices.push(crate::devices::Device::default_for(
+            "swap",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+        m.swap = Some(Swap::new(0, 8));
+        m.spaces.push(Space::new("s", kind, 1, 0, 0, u32::MAX));
+        let slot = m.swap.as_mut().unwrap().alloc().unwrap();
+        m.spaces[0].swap[0] = slot;
+        m.spaces[0].swapped = 1;
+        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        let f = m.spaces[0].pages[0];
+        (
+            m.frames.flags[f as usize],
+            m.frames.list[f as usize],
+            m.spaces[0].swap[0],
+            m.swap.as_ref().unwrap().nr_free,
+        )
+    }
+
+    #[test]
+    fn shmem_swap_in_leaves_the_swap_cache_private_anon_keeps_it() {
+        // shmem: inactive, dirty, out of the swap cache, its slot freed (all 8 free again).
+        let (flags, list, slot, nr_free) = swap_in(SpaceKind::Shmem);
+        assert_eq!(list as usize, LRU_INACTIVE_ANON);
+        assert_eq!(flags & (PG_SWAPCACHE | PG_DIRTY), PG_DIRTY);
+        assert_eq!((slot, nr_free), (NIL, 8));
+        // Private anon (5.8): activated (`activate_page`), still in the swap cache with its
+        // slot, clean.
+        let (flags, list, slot, nr_free) = swap_in(SpaceKind::Anon);
+        assert_eq!(list as usize, LRU_ACTIVE_ANON);
+        assert_eq!(flags & (PG_SWAPCACHE | PG_DIRTY), PG_SWAPCACHE);
+        assert!(slot != NIL && nr_free == 7);
     }
 }

@@ -505,7 +505,7 @@ impl Mm {
                 return Outcome::Keep;
             }
         }
-        self.remove_mapping(f);
+        self.remove_mapping(f, sc.target_memcg.unwrap_or(0) as usize);
         Outcome::Freed
     }
 
@@ -610,13 +610,20 @@ impl Mm {
 
     /// `__remove_mapping` + free: take a clean, unmapped page out of the page cache or swap cache,
     /// leaving a shadow entry (file pages; swap-cache pages 5.9+), and free the frame.
-    pub fn remove_mapping(&mut self, f: u32) {
+    /// 5.8 ("mm: workingset: age nonresident information alongside anonymous pages", merged
+    /// for v5.8) calls `workingset_eviction` for a swap-cache page too but drops the shadow:
+    /// the eviction ages the nonresident clock that file refault distances are measured on.
+    /// `target`: the reclaim target's lruvec (`sc->target_mem_cgroup`; 0 for global reclaim).
+    pub fn remove_mapping(&mut self, f: u32, target: usize) {
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as usize;
         let file = !self.frames.has(f, PG_SWAPBACKED);
         let shadow = if file || self.flags.anon_workingset {
-            self.workingset_eviction(f)
+            self.workingset_eviction(f, target)
         } else {
+            if self.flags.io_cost_balance {
+                self.workingset_eviction(f, target);
+            }
             0
         };
         let from = self.frames.list[f as usize];

@@ -50,11 +50,18 @@ impl Mm {
 
     /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
     /// 5.8+: read the clock, then advance it by the page; <= 5.7: advance by one, then read.
-    pub fn workingset_eviction(&mut self, f: u32) -> u64 {
+    /// Whose clock: 5.5+ ("mm: vmscan: detect file thrashing at the reclaim root",
+    /// `scan_decisions_per_node`) the reclaim target's lruvec (`target`: the root for global
+    /// reclaim), whose id the shadow records; before, the page's own memcg.
+    pub fn workingset_eviction(&mut self, f: u32, target: usize) -> u64 {
         if self.flags.lru_gen {
             return self.lru_gen_eviction(f);
         }
-        let lv = self.frames.lruvec[f as usize] as usize;
+        let lv = if self.flags.scan_decisions_per_node {
+            target
+        } else {
+            self.frames.lruvec[f as usize] as usize
+        };
         let age = if self.flags.io_cost_balance {
             let a = self.lruvecs[lv].nonresident_age;
             self.age_nonresident(lv, 1);
@@ -238,5 +245,67 @@ mod tests {
         assert!(o.restored && cost == 1);
         let (o, cost) = refault_at("linux-5.7", 10, true);
         assert!(o.restored && cost == 0);
+    }
+
+    /// Reclaim frees a clean swap-cache page of an anon space (the second pass of a swap-out);
+    /// returns the nonresident clock before and after, and the shadow left in the space.
+    fn evict_swapcache_page(preset: &str) -> (u64, u64, u64) {
+        let mut m = mm(preset);
+        m.spaces.push(crate::engine::space::Space::new(
+            "a",
+            crate::engine::space::SpaceKind::Anon,
+            8,
+            0,
+            0,
+            u32::MAX,
+        ));
+        let f = m.take_free_frame().unwrap();
+        m.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE;
+        m.install(f, 1, 3);
+        let slot = m.swap.as_mut().unwrap().alloc().unwrap();
+        m.spaces[1].swap[3] = slot;
+        m.spaces[1].swapped += 1;
+        m.lruvecs[0].nonresident_age = 500;
+        m.remove_mapping(f, 0);
+        (500, m.lruvecs[0].nonresident_age, m.spaces[1].shadow[3])
+    }
+
+    #[test]
+    fn swap_cache_eviction_ages_the_clock_from_5_8() {
+        // <= 5.7: only file evictions drive the (file-only) inactive_age.
+        assert_eq!(evict_swapcache_page("linux-5.7"), (500, 500, 0));
+        // 5.8: `__remove_mapping` calls `workingset_eviction` for swap cache too, which ages
+        // the clock by the page, but no shadow entry is kept for anon yet.
+        assert_eq!(evict_swapcache_page("linux-5.8"), (500, 501, 0));
+        // 5.9+ (the 6.1 preset): the swap-cache slot keeps a shadow entry as well.
+        let (_, after, shadow) = evict_swapcache_page("linux-6.1");
+        assert_eq!(after, 501);
+        assert_ne!(shadow, 0);
+    }
+
+    /// A page-cache page charged to memcg "a" under the root is freed by global reclaim
+    /// (target: the root); returns (root clock, a's clock, shadow's lruvec).
+    fn evict_child_page(preset: &str) -> (u64, u64, u16) {
+        let mut m = mm(preset);
+        let a = m.add_memcg("a", 0) as usize;
+        m.cur_memcg = a as u16;
+        let f = m.take_free_frame().unwrap();
+        m.install(f, 0, 2);
+        m.remove_mapping(f, 0);
+        let shadow = Shadow::unpack(m.spaces[0].shadow[2]).unwrap();
+        (
+            m.lruvecs[0].nonresident_age,
+            m.lruvecs[a].nonresident_age,
+            shadow.lruvec,
+        )
+    }
+
+    #[test]
+    fn eviction_clock_is_the_reclaim_targets_from_5_5() {
+        // 4.12-5.4: the page's own memcg (its clock ages; the root's does not before 5.5).
+        assert_eq!(evict_child_page("linux-5.2"), (0, 1, 1));
+        // 5.5+: the reclaim target's lruvec, the root for global reclaim.
+        assert_eq!(evict_child_page("linux-5.7"), (1, 0, 0));
+        assert_eq!(evict_child_page("linux-6.1"), (1, 0, 0));
     }
 }
