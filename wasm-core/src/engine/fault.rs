@@ -305,7 +305,11 @@ impl Mm {
             if history <= req {
                 return 1;
             }
-            let history = if history >= idx * scale { 2 * history } else { history };
+            let history = if history >= idx * scale {
+                2 * history
+            } else {
+                history
+            };
             (history + req).min(RA_PAGES)
         };
         (size / scale).max(1).min(eof)
