@@ -28,6 +28,15 @@ duration = "60s"
     )
 }
 
+/// (resident, swapped) pages of the address space `name` in a `space_usage` listing.
+fn usage(spaces: &[(String, u64, u64)], name: &str) -> (u64, u64) {
+    let s = spaces
+        .iter()
+        .find(|s| s.0 == name)
+        .unwrap_or_else(|| panic!("no space {name}: {spaces:?}"));
+    (s.1, s.2)
+}
+
 fn run(text: &str) -> (reclaim_core::report::RunReport, Vec<(String, u64, u64)>) {
     let mut sim = Simulation::new(&parse(text).unwrap(), "v").unwrap();
     let r = sim.run_to_end();
@@ -42,7 +51,7 @@ fn small_sync_appends_rewrite_one_page_until_it_is_full() {
         1,
     ));
     assert_eq!(r.counters["pgpgout"], 16);
-    assert_eq!(spaces.iter().find(|s| s.0 == "log").unwrap().1, 2);
+    assert_eq!(usage(&spaces, "log").0, 2);
 }
 
 #[test]
@@ -52,7 +61,7 @@ fn appends_from_several_clients_share_the_file_cursor() {
         r#"[ { op = "write", file = "log", count = 8 } ]"#,
         4,
     ));
-    assert_eq!(spaces.iter().find(|s| s.0 == "log").unwrap().1, 32);
+    assert_eq!(usage(&spaces, "log").0, 32);
 }
 
 #[test]
@@ -103,14 +112,14 @@ fn sweeps_share_one_hand_across_clients_and_ops() {
   { op = "sleep", duration = "100s" },
 ]"#;
     let (_, spaces) = run(&scenario(program, 2));
-    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
-    assert_eq!(pool.1, 64, "resident pages of the swept pool: {spaces:?}");
+    let pool = usage(&spaces, "pool");
+    assert_eq!(pool.0, 64, "resident pages of the swept pool: {spaces:?}");
     // Half the sweep covers the first half of the pool only.
     let program = program.replace("count = 16", "count = 8");
     let (_, spaces) = run(&scenario(&program, 2));
-    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+    let pool = usage(&spaces, "pool");
     assert_eq!(
-        pool.1, 32,
+        pool.0, 32,
         "resident pages of the half-swept pool: {spaces:?}"
     );
 }
@@ -256,8 +265,8 @@ fn a_buffer_pool_holding_the_file_keeps_later_reads_from_the_page_cache() {
     // read; without the pool the random pass reads the file again.
     let (r, spaces) = run(&scenario(&pool_program("1MiB", false), 1));
     assert_eq!(r.counters["pgpgin"], 256, "{:?}", r.counters);
-    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
-    assert_eq!(pool.1, 256, "every buffer used once: {spaces:?}");
+    let pool = usage(&spaces, "pool");
+    assert_eq!(pool.0, 256, "every buffer used once: {spaces:?}");
     let plain = pool_program("1MiB", false).replace(r#", buffer = "pool""#, "");
     let (r, _) = run(&scenario(&plain, 1));
     assert!(r.counters["pgpgin"] > 400, "{:?}", r.counters);
@@ -270,8 +279,8 @@ fn a_small_pool_writes_modified_victims_back_through_the_page_cache() {
     // once; unmodified buffers are dropped without a write.
     let (r, spaces) = run(&scenario(&pool_program("64KiB", true), 1));
     assert_eq!(r.counters["pgpgout"], 256, "{:?}", r.counters);
-    let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
-    assert_eq!(pool.1, 16, "{spaces:?}");
+    let pool = usage(&spaces, "pool");
+    assert_eq!(pool.0, 16, "{spaces:?}");
     let (r, _) = run(&scenario(&pool_program("64KiB", false), 1));
     assert_eq!(r.counters["pgpgout"], 0, "{:?}", r.counters);
     // The second pass misses the small pool nearly always, and its reads find the page cache
@@ -328,19 +337,19 @@ duration = "60s"
 "#
         )
     };
-    for (write, swapped) in [(true, 0), (false, 0)] {
+    for write in [true, false] {
         let mut sim = Simulation::new(&parse(&text(write)).unwrap(), "v").unwrap();
         let r = sim.run_to_end();
         let spaces = sim.space_usage();
-        let pool = spaces.iter().find(|s| s.0 == "pool").expect("pool space");
+        let pool = usage(&spaces, "pool");
         assert!(
             r.counters["pswpin"] >= 256,
             "the pool came back from swap: {:?}",
             r.counters
         );
         assert_eq!(
-            (pool.1, pool.2),
-            (256, swapped),
+            pool,
+            (256, 0),
             "write {write}: resident, swapped: {spaces:?}"
         );
     }
@@ -365,7 +374,7 @@ fn random_reads_read_ahead_only_after_what_a_stream_leaves_cached() {
     };
     let (r, spaces) = run(&scenario(&program(""), 1));
     assert_eq!(r.counters["pgpgin"], 8 + 9 + 1 + 4, "{:?}", r.counters);
-    assert_eq!(spaces.iter().find(|s| s.0 == "log").unwrap().1, 22);
+    assert_eq!(usage(&spaces, "log").0, 22);
     let (r, _) = run(&scenario(&program(r#", hint = "random""#), 1));
     assert_eq!(r.counters["pgpgin"], 8 + 1 + 1 + 1, "{:?}", r.counters);
 }
