@@ -14,6 +14,18 @@
 //!   to decompress a 4 KiB page (lzo-rle figures from zram benchmarks), ratio ~2.5.
 //! - pmem: ~0.3 us read / ~1 us write latency, ~6 GB/s read (Optane DC PMM datasheets).
 //! - ramdisk: memory copy, ~0.5 us per 4 KiB page.
+//!
+//! The host side of the queue (the block layer's request tags) is finite too: a writer that
+//! finds `nr_requests` requests in flight sleeps in `blk_mq_get_tag` until one completes.
+//! Reclaim writes scattered physical pages, one segment each, so a request carries at most
+//! `max_segments` pages; the cap is kept in pages, nr_requests x max_segments:
+//! - HDD and SATA SSD (AHCI, mq-deadline): nr_requests 64 (twice the NCQ depth of 32) x 168
+//!   segments (AHCI_MAX_SG) = 10,752 pages (42 MiB).
+//! - NVMe (no scheduler): nr_requests 1023 (the default io_queue_depth less one) x 127 segments
+//!   (NVME_MAX_SEGS) = 129,921 pages (~508 MiB).
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use crate::scenario::{DeviceKind, DeviceSpec};
 
 pub const PAGE_BYTES: u64 = 4096;
@@ -44,6 +56,11 @@ pub struct Device {
     next_lba: u64,
     /// Completion times of the requests in flight, for the parallelism limit.
     in_flight: Vec<u64>,
+    /// Host request queue capacity for writes, in 4 KiB pages (0: unlimited).
+    pub write_queue_pages: u64,
+    /// Writes queued or in service: (completion time, pages), and their page total.
+    queued_writes: BinaryHeap<Reverse<(u64, u64)>>,
+    queued_write_pages: u64,
     pub stats: DeviceStats,
 }
 
@@ -88,6 +105,9 @@ impl Device {
         if let Some(c) = spec.capacity {
             d.capacity_pages = c.bytes() / PAGE_BYTES;
         }
+        if let Some(q) = spec.write_queue {
+            d.write_queue_pages = q.bytes().div_ceil(PAGE_BYTES).max(1);
+        }
         d
     }
 
@@ -99,6 +119,12 @@ impl Device {
             DeviceKind::Zram => (0, 1_000, 3_000, u64::MAX / 4, 1, true, 2.5),
             DeviceKind::Pmem => (0, 300, 1_000, 6_000_000_000, 8, true, 1.0),
             DeviceKind::Ramdisk => (0, 500, 500, u64::MAX / 4, 1, true, 1.0),
+        };
+        let write_queue_pages = match kind {
+            DeviceKind::Hdd | DeviceKind::Ssd => 64 * 168,
+            DeviceKind::Nvme => 1023 * 127,
+            // Synchronous: the writer itself does the work, nothing queues.
+            DeviceKind::Zram | DeviceKind::Pmem | DeviceKind::Ramdisk => 0,
         };
         Device {
             name: name.to_string(),
@@ -114,6 +140,9 @@ impl Device {
             busy_until: 0,
             next_lba: u64::MAX,
             in_flight: Vec::new(),
+            write_queue_pages,
+            queued_writes: BinaryHeap::new(),
+            queued_write_pages: 0,
             stats: DeviceStats::default(),
         }
     }
@@ -145,6 +174,36 @@ impl Device {
     fn transfer_ns(&self, pages: u64) -> u64 {
         let bytes = pages * PAGE_BYTES;
         ((bytes as u128 * 1_000_000_000u128) / self.bytes_per_s as u128) as u64
+    }
+
+    /// `blk_mq_get_tag` for a write of `pages` pages at `now`: when the queue cannot take it,
+    /// the time at which enough queued writes have completed (the writer sleeps until then);
+    /// None when it goes straight in.
+    pub fn write_queue_wait(&mut self, now: u64, pages: u64) -> Option<u64> {
+        self.retire_writes(now);
+        if self.write_queue_pages == 0 || self.queued_write_pages + pages <= self.write_queue_pages
+        {
+            return None;
+        }
+        let mut until = now;
+        while self.queued_write_pages + pages > self.write_queue_pages {
+            let Some(Reverse((done, n))) = self.queued_writes.pop() else {
+                break;
+            };
+            self.queued_write_pages -= n;
+            until = until.max(done);
+        }
+        Some(until)
+    }
+
+    fn retire_writes(&mut self, now: u64) {
+        while let Some(&Reverse((done, n))) = self.queued_writes.peek() {
+            if done > now {
+                break;
+            }
+            self.queued_writes.pop();
+            self.queued_write_pages -= n;
+        }
     }
 
     /// Submit a request of `pages` pages at `lba` (in pages) at time `now`; returns its
@@ -192,6 +251,10 @@ impl Device {
         self.next_lba = lba + pages;
         let done = self.busy_until.max(start + latency);
         self.in_flight.push(done);
+        if dir == IoDir::Write && self.write_queue_pages > 0 {
+            self.queued_writes.push(Reverse((done, pages)));
+            self.queued_write_pages += pages;
+        }
         done
     }
 }
@@ -244,6 +307,36 @@ mod tests {
             "mean {mean} vs {}",
             d.seek_ns
         );
+    }
+
+    #[test]
+    fn a_full_write_queue_makes_the_writer_wait_for_the_oldest_writes() {
+        assert_eq!(
+            Device::default_for("ssd", DeviceKind::Ssd).write_queue_pages,
+            64 * 168
+        );
+        // A disk serializes its writes, so each completes at a time of its own.
+        let mut d = Device::default_for("disk", DeviceKind::Hdd);
+        d.write_queue_pages = 4;
+        let mut done = Vec::new();
+        for lba in 0..4 {
+            assert_eq!(d.write_queue_wait(0, 1), None, "room for write {lba}");
+            done.push(d.submit(0, lba, 1, IoDir::Write));
+        }
+        assert!(done.windows(2).all(|w| w[0] < w[1]));
+        // Full: a one-page write waits for the first completion, a two-page one for two.
+        assert_eq!(d.write_queue_wait(0, 1), Some(done[0]));
+        d.submit(done[0], 4, 1, IoDir::Write);
+        assert_eq!(d.write_queue_wait(done[0], 2), Some(done[2]));
+        // Reads do not take write slots, and once the writes are over there is room again.
+        d.submit(done[2], 100, 8, IoDir::Read);
+        assert_eq!(d.write_queue_wait(u64::MAX / 2, 4), None);
+        // Synchronous devices never queue.
+        let mut z = Device::default_for("zram", DeviceKind::Zram);
+        for lba in 0..100_000 {
+            z.submit(0, lba, 1, IoDir::Write);
+        }
+        assert_eq!(z.write_queue_wait(0, 1), None);
     }
 
     #[test]

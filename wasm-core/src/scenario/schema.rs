@@ -158,6 +158,10 @@ pub struct DeviceSpec {
     /// (short within a small part of a large disk); otherwise every seek is the average.
     #[serde(default)]
     pub capacity: Option<Size>,
+    /// How much written data the host queue holds before a writer must wait for a completion
+    /// (nr_requests x max_segments pages; defaults per kind in `devices`).
+    #[serde(default)]
+    pub write_queue: Option<Size>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
