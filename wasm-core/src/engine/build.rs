@@ -53,7 +53,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     mm.laptop_mode = scn.sysctl.laptop_mode;
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
-    mm.young_fault_ns = scn.machine.young_fault.ns();
+    // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.
+    mm.young_fault_ns = scn.machine.young_fault.ns() * scale;
     mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
@@ -340,7 +341,7 @@ impl Compiler<'_> {
                     pattern: *pattern,
                     count,
                     write: *write,
-                    cpu_ns: cpu.ns(),
+                    cpu_ns: cpu.ns() * self.scale,
                     zipf,
                     interval_ns,
                     hint: Default::default(),
@@ -357,7 +358,7 @@ impl Compiler<'_> {
                 write,
                 ..
             } => {
-                let mut a = self.file_access(op, cpu.ns(), at)?;
+                let mut a = self.file_access(op, cpu.ns() * self.scale, at)?;
                 a.hint = *hint;
                 a.write = *write;
                 if let Some(name) = buffer {
@@ -368,12 +369,14 @@ impl Compiler<'_> {
             Op::Write {
                 cpu, sync, bytes, ..
             } => {
-                let mut a = self.file_access(op, cpu.ns(), at)?;
+                let mut a = self.file_access(op, 0, at)?;
                 a.write = true;
                 a.sync = *sync;
                 if let Some(b) = bytes {
                     a.bytes = b.bytes().clamp(1, PAGE_BYTES * self.scale);
                 }
+                // `cpu` is per 4 KiB page the write covers.
+                a.cpu_ns = cpu.ns() * a.bytes.div_ceil(PAGE_BYTES);
                 self.out.push(Instr::Write(Rc::new(a)));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),

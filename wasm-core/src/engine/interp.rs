@@ -480,7 +480,7 @@ impl Simulation {
         if self.mm.frames.mapped[fi] & r.bit == 0 {
             self.mm.frames.mapped[fi] |= r.bit;
             self.mm.count_event(C::pgfault, 1);
-            cost += MAP_FAULT_NS;
+            cost += MAP_FAULT_NS * self.mm.scale;
         }
         if r.recency {
             if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
@@ -506,7 +506,7 @@ impl Simulation {
                 Acc::Wait(self.mm.ready_at[f as usize])
             } else {
                 self.mm.mark_accessed(f);
-                Acc::Done(READ_COPY_NS + a.cpu_ns)
+                Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns)
             }
         } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
             self.mm.last_fault_major = false;

@@ -28,12 +28,24 @@ pub struct Lruvec {
     pub recent_rotated: [u64; 2],
     /// The multi-gen LRU's generations (`lruvec->lrugen`), used when `Flags::lru_gen` is on.
     pub lrugen: crate::kernel::mglru::LruGen,
+    /// Scan targets are worked out in 4 KiB pages, as the kernel's are; with `frame_scale` > 1
+    /// the part of a target smaller than a frame carries over to the next pass (per LRU list,
+    /// then one for MGLRU's `get_nr_to_scan`), so a list scanned a fraction of a frame per pass
+    /// is still scanned at the kernel's rate.
+    pub scan_carry: [u64; 5],
 }
 
 impl Lruvec {
     #[inline]
     pub fn size(&self, lru: usize) -> u64 {
         self.lists[lru].len
+    }
+    /// Turn a scan target in pages into frames of `scale` pages, carrying the remainder in
+    /// `scan_carry[slot]` (see there).
+    pub fn scan_frames(&mut self, slot: usize, pages: u64, scale: u64) -> u64 {
+        let total = self.scan_carry[slot] + pages;
+        self.scan_carry[slot] = total % scale;
+        total / scale
     }
     pub fn lru_pages(&self) -> u64 {
         (0..4).map(|l| self.lists[l].len).sum()
@@ -141,6 +153,11 @@ pub struct Mm {
     /// Completion time of each in-flight request (parallel to `io`).
     io_done_at: Vec<u64>,
     io_free: Vec<u32>,
+    /// Requests completed early (`complete_io_until`) whose queued event has not fired yet:
+    /// their id is reused only after it has, so a stale event never completes a new request.
+    io_early: Vec<bool>,
+    /// Writes in flight by completion time (stale entries are dropped as they surface).
+    write_heap: BinaryHeap<Reverse<(u64, u32)>>,
     /// When a locked frame's read completes.
     pub ready_at: Vec<u64>,
     pub trace: MoveTrace,
@@ -218,6 +235,8 @@ impl Mm {
             io: Vec::new(),
             io_done_at: Vec::new(),
             io_free: Vec::new(),
+            io_early: Vec::new(),
+            write_heap: BinaryHeap::new(),
             ready_at: vec![0; nframes],
             trace: MoveTrace {
                 enabled: false,
@@ -321,6 +340,7 @@ impl Mm {
 
     /// Register a request completing at `done` and schedule its completion event.
     pub fn submit_io(&mut self, req: IoReq, done: u64) {
+        let write = matches!(req, IoReq::Write { .. });
         let id = if let Some(id) = self.io_free.pop() {
             self.io[id as usize] = Some(req);
             self.io_done_at[id as usize] = done;
@@ -328,8 +348,12 @@ impl Mm {
         } else {
             self.io.push(Some(req));
             self.io_done_at.push(done);
+            self.io_early.push(false);
             (self.io.len() - 1) as u32
         };
+        if write {
+            self.write_heap.push(Reverse((done, id)));
+        }
         self.schedule(done, Event::Io(id));
     }
 
@@ -343,11 +367,43 @@ impl Mm {
             .min()
     }
     pub fn take_io(&mut self, id: u32) -> Option<IoReq> {
+        // Events fire in time order: writes that ended before this one are gone.
+        let done = self.io_done_at[id as usize];
+        while let Some(&Reverse((d, i))) = self.write_heap.peek() {
+            if d < done || (d == done && i == id) {
+                self.write_heap.pop();
+            } else {
+                break;
+            }
+        }
         let r = self.io[id as usize].take();
         if r.is_some() {
             self.io_free.push(id);
+        } else if std::mem::take(&mut self.io_early[id as usize]) {
+            // The event of a request completed early: its id is free from now on.
+            self.io_free.push(id);
         }
         r
+    }
+
+    /// Complete, in completion order, every write in flight that is done by `t`, ahead of its
+    /// queued event: a reclaimer that sleeps for a request tag (`Device::write_queue_wait`)
+    /// wakes after those writes have ended, so their pages are clean by then. Reads keep to
+    /// their own events.
+    pub fn complete_writes_until(&mut self, t: u64) {
+        while let Some(&Reverse((d, id))) = self.write_heap.peek() {
+            if d > t {
+                break;
+            }
+            self.write_heap.pop();
+            let live = self.io_done_at[id as usize] == d
+                && matches!(self.io[id as usize], Some(IoReq::Write { .. }));
+            if live {
+                self.io_early[id as usize] = true;
+                let req = self.io[id as usize].take();
+                self.finish_io(req);
+            }
+        }
     }
 
     // ---- sizes ----------------------------------------------------------------------------

@@ -124,12 +124,19 @@ impl Mm {
         } else {
             self.inactive_is_low(lv, true)
         };
-        sc.cache_trim_mode = (size(LRU_INACTIVE_FILE) >> sc.priority) != 0 && !file_low_for_balance;
+        sc.cache_trim_mode =
+            self.sizable(size(LRU_INACTIVE_FILE), sc.priority) && !file_low_for_balance;
         let file = size(LRU_ACTIVE_FILE) + size(LRU_INACTIVE_FILE);
         sc.file_is_tiny = sc.target_memcg.is_none()
             && file + self.nr_free() <= self.wmark.high
             && sc.may_deactivate & DEACTIVATE_ANON == 0
-            && (size(LRU_INACTIVE_ANON) >> sc.priority) != 0;
+            && self.sizable(size(LRU_INACTIVE_ANON), sc.priority);
+    }
+
+    /// `size >> sc->priority` is not zero, with the size in 4 KiB pages as the kernel counts
+    /// it (a list of `frames` frames holds `frames * scale` pages).
+    pub fn sizable(&self, frames: u64, priority: u32) -> bool {
+        (frames * self.scale) >> priority != 0
     }
 
     /// Choose the scan balance (`get_scan_count`, first half).
@@ -154,12 +161,12 @@ impl Mm {
         let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
         if file + self.nr_free() <= self.wmark.high
             && !self.inactive_list_is_low(lv, false, false)
-            && (l.size(LRU_INACTIVE_ANON) >> sc.priority) != 0
+            && self.sizable(l.size(LRU_INACTIVE_ANON), sc.priority)
         {
             return ScanBalance::Anon;
         }
         if !self.inactive_list_is_low(lv, true, false)
-            && (l.size(LRU_INACTIVE_FILE) >> sc.priority) != 0
+            && self.sizable(l.size(LRU_INACTIVE_FILE), sc.priority)
         {
             return ScanBalance::File;
         }
@@ -185,26 +192,27 @@ impl Mm {
         } else {
             ([1, 1], 1)
         };
-        let l = &self.lruvecs[lv];
         let target = sc.target_memcg.unwrap_or(0);
         let (emin, elow) = self.memcgs.protection(target, lv as u16);
         let usage = self.memcgs.list[lv].usage;
         let min_scan = (SWAP_CLUSTER_MAX / self.scale).max(1);
+        let scale = self.scale;
         let mut nr = [0u64; 4];
         for (lru, out) in nr.iter_mut().enumerate() {
             let file = is_file_lru(lru) as usize;
             // 5.4+: a protected memcg's lists are scanned in proportion to its unprotected
             // usage (`mem_cgroup_protection`, then the priority shift).
             let (size, _) = crate::engine::memcg::protected_scan(
-                l.size(lru),
+                self.lruvecs[lv].size(lru),
                 usage,
                 emin,
                 elow,
                 sc.memcg_low_reclaim,
                 min_scan,
             );
-            let scan = size >> sc.priority;
-            *out = match balance {
+            // In pages, as the kernel computes it; frames at the end (`Lruvec::scan_frames`).
+            let scan = (size * scale) >> sc.priority;
+            let pages = match balance {
                 ScanBalance::Equal => scan,
                 ScanBalance::Fract => {
                     ((scan as u128 * fraction[file] as u128) / denominator.max(1) as u128) as u64
@@ -224,6 +232,7 @@ impl Mm {
                     }
                 }
             };
+            *out = self.lruvecs[lv].scan_frames(lru, pages, scale);
         }
         (nr, balance, fraction, denominator)
     }
@@ -288,6 +297,22 @@ impl Mm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scan_targets_smaller_than_a_frame_carry_over() {
+        // A 1920 MB memcg at frame_scale 512 at priority 12: 491,520 >> 12 = 120 pages a pass,
+        // under a quarter of a frame. Frames come every few passes, at the kernel's rate.
+        let mut l = crate::engine::mm::Lruvec::default();
+        let pages = (960u64 * 512) >> 12;
+        assert_eq!(pages, 120);
+        let frames: Vec<u64> = (0..13).map(|_| l.scan_frames(0, pages, 512)).collect();
+        assert_eq!(frames, [0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(l.scan_carry[0], 13 * 120 - 3 * 512);
+        // Each list keeps its own carry; at frame_scale 1 nothing is carried.
+        assert_eq!(l.scan_frames(1, 120, 512), 0);
+        assert_eq!(l.scan_frames(2, 120, 1), 120);
+        assert_eq!(l.scan_carry[2], 0);
+    }
 
     #[test]
     fn equal_costs_give_swappiness_over_200() {

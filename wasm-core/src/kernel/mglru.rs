@@ -34,6 +34,7 @@ pub const FILE: usize = 1;
 /// than the rmap walk of a classic inactive-list check (`SCAN_INACTIVE_NS`).
 pub const WALK_PTE_NS: u64 = 20;
 /// CPU cost of sorting one folio to another generation list (`sort_folio`, a list move).
+/// Both per 4 KiB page: a frame costs `frame_scale` times as much.
 pub const SORT_NS: u64 = 30;
 
 /// `struct lru_gen_folio` (`lruvec->lrugen`), one zone.
@@ -480,7 +481,7 @@ impl Mm {
                 }
             }
         }
-        visited * WALK_PTE_NS
+        visited * WALK_PTE_NS * self.scale
     }
 
     /// `inc_min_seq`: retire the oldest generation of a type that has MAX_NR_GENS: its folios
@@ -646,7 +647,9 @@ impl Mm {
             return -1;
         }
         let (age, size) = self.should_run_aging(lv, s);
-        let nr = (size >> sc.priority) as i64;
+        // In pages, as the kernel computes it; frames when it is used (`Lruvec::scan_frames`).
+        let scale = self.scale;
+        let pages = (size * scale) >> sc.priority;
         if !age || sc.priority == DEF_PRIORITY {
             if !self.flags.mglru_rework {
                 // 6.1-6.13: without cold generations there is nothing to scan.
@@ -655,7 +658,7 @@ impl Mm {
                     return 0;
                 }
             }
-            return nr;
+            return self.lruvecs[lv].scan_frames(4, pages, scale) as i64;
         }
         if sc.kswapd && !self.flags.memcg_lru {
             return 0;
@@ -665,7 +668,11 @@ impl Mm {
         let aged = self.lruvecs[lv].lrugen.max_seq > max_seq;
         if !self.flags.memcg_lru {
             // 6.1: having aged, go on scanning this lruvec.
-            return if aged { nr } else { 0 };
+            return if aged {
+                self.lruvecs[lv].scan_frames(4, pages, scale) as i64
+            } else {
+                0
+            };
         }
         // 6.3+: "stop scanning this lruvec as it's low on cold folios" (it rotates young).
         if aged {
@@ -798,7 +805,7 @@ impl Mm {
             },
             isolated,
         );
-        sc.cpu_ns += sorted * SORT_NS;
+        sc.cpu_ns += sorted * SORT_NS * self.scale;
         if ty == FILE {
             nr.file_taken += isolated;
         }
@@ -841,6 +848,7 @@ impl Mm {
     /// batch with `shrink_folio_list`, and put back the rest — never into the oldest
     /// generation (they come back active). Returns the pages examined.
     fn evict_folios(&mut self, lv: usize, sc: &mut ScanControl, s: u32, nr_to_scan: u64) -> u64 {
+        self.writes_done_during_reclaim(sc);
         let mut list = Vec::new();
         let (mut scanned, ty) = self.isolate_folios(lv, sc, s, nr_to_scan, &mut list);
         scanned += self.try_to_inc_min_seq(lv, s) as u64;
@@ -903,7 +911,8 @@ impl Mm {
                     }
                 }
             }
-            sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS;
+            sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS)
+                * self.scale;
             sc.nr_reclaimed += reclaimed;
             let item = if sc.kswapd {
                 C::pgsteal_kswapd
@@ -1127,7 +1136,7 @@ impl Mm {
             return MemcgLruOp::Young;
         }
         let s = self.lru_gen_swappiness(sc);
-        if self.lruvecs[lv].lrugen.evictable_size(s) >> sc.priority > 0 {
+        if self.sizable(self.lruvecs[lv].lrugen.evictable_size(s), sc.priority) {
             return MemcgLruOp::Nop;
         }
         if seg != Seg::Tail {
@@ -1191,7 +1200,7 @@ impl Mm {
             let ttl = self.lru_gen_min_ttl_ns;
             let reclaimable = (0..self.lruvecs.len()).any(|lv| {
                 let lg = &self.lruvecs[lv].lrugen;
-                let sizable = lg.evictable_size(s) >> sc.priority > 0;
+                let sizable = self.sizable(lg.evictable_size(s), sc.priority);
                 let birth = lg.timestamps[gen_from_seq(lg.evictable_min_seq(s))];
                 !self.memcgs.below_min(0, lv as u16) && sizable && birth + ttl < now
             });

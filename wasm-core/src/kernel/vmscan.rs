@@ -10,7 +10,8 @@ use crate::engine::space::SpaceKind;
 
 /// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
 /// figures for a 2-3 GHz core: isolating and checking an inactive page with an rmap walk and
-/// unmap ~300 ns; an active page ~100 ns; submitting a page of writeback ~2 us.
+/// unmap ~300 ns; an active page ~100 ns; submitting a page of writeback ~2 us. Per 4 KiB
+/// page: a frame costs `frame_scale` times as much (see `engine::fault`).
 pub const SCAN_INACTIVE_NS: u64 = 300;
 pub const SCAN_ACTIVE_NS: u64 = 100;
 pub const PAGEOUT_SUBMIT_NS: u64 = 2_000;
@@ -199,13 +200,14 @@ impl Mm {
         sc: &mut ScanControl,
     ) {
         let file = is_file_lru(lru);
+        self.writes_done_during_reclaim(sc);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
         self.skip_unclean_in_laptop_mode(sc, &mut iso);
         let taken = iso.len() as u64;
         self.counters.add(C::pgrefill, taken);
         self.count_memcg(lv, C::pgrefill, taken);
-        sc.cpu_ns += taken * SCAN_ACTIVE_NS;
+        sc.cpu_ns += taken * SCAN_ACTIVE_NS * self.scale;
         self.note_reclaim_stat(lv, file, taken, 0);
         let mut nr_rotated = 0u64;
         let mut nr_exec_kept = 0u64;
@@ -283,6 +285,7 @@ impl Mm {
         sc: &mut ScanControl,
     ) -> u64 {
         let file = is_file_lru(lru);
+        self.writes_done_during_reclaim(sc);
         let mut iso = Vec::with_capacity(nr_to_scan as usize);
         self.isolate_tail(lv, lru, nr_to_scan, &mut iso);
         self.skip_unclean_in_laptop_mode(sc, &mut iso);
@@ -336,7 +339,7 @@ impl Mm {
                 }
             }
         }
-        sc.cpu_ns += taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS;
+        sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS) * self.scale;
         let item = if sc.kswapd {
             C::pgsteal_kswapd
         } else {
@@ -569,6 +572,15 @@ impl Mm {
         }
     }
 
+    /// A reclaim pass runs as one engine step, but it takes time (its CPU so far, and any
+    /// sleep for request tags), and the device goes on completing writes meanwhile, as
+    /// interrupts do under a running reclaimer: writes done by then end before the next batch
+    /// is isolated, so their pages are back at the inactive tail (PG_reclaim) and reclaimable
+    /// in the same pass, as in every kernel version.
+    pub(crate) fn writes_done_during_reclaim(&mut self, sc: &ScanControl) {
+        self.complete_writes_until(self.now + sc.cpu_ns);
+    }
+
     /// `pageout`: write a dirty page (to swap for anon, to its file otherwise). Returns false if
     /// the page could not be written. Synchronous devices complete at once (cost to the caller).
     fn pageout(&mut self, f: u32, sc: &mut ScanControl) -> bool {
@@ -593,7 +605,14 @@ impl Mm {
         self.counters
             .add(if file { C::pgpgout } else { C::pswpout }, 1);
         let scale = self.scale;
-        let now = self.now + sc.cpu_ns;
+        let mut now = self.now + sc.cpu_ns;
+        // `blk_mq_get_tag`: with the request queue full the reclaimer sleeps until writes
+        // complete; they complete meanwhile (their pages rotate to the inactive tail).
+        if let Some(until) = self.devices[dev].write_queue_wait(now, scale) {
+            self.complete_writes_until(until);
+            sc.cpu_ns += until - now;
+            now = until;
+        }
         let d = &mut self.devices[dev];
         let done = d.submit(now, lba * scale, scale, IoDir::Write);
         if d.synchronous {

@@ -307,7 +307,8 @@ pub enum Op {
         count: Option<u64>,
         #[serde(default)]
         write: bool,
-        /// CPU time per page access.
+        /// CPU time per 4 KiB page accessed (a frame of `frame_scale` pages costs that many
+        /// times as much, so the timing does not depend on the scale).
         #[serde(default)]
         cpu: Duration,
         /// Zipf exponent for pattern = "zipf".
@@ -332,6 +333,7 @@ pub enum Op {
         size: Option<Size>,
         #[serde(default)]
         count: Option<u64>,
+        /// CPU time per 4 KiB page read or written (see `Touch`).
         #[serde(default)]
         cpu: Duration,
         #[serde(default = "default_theta")]
@@ -362,6 +364,7 @@ pub enum Op {
         size: Option<Size>,
         #[serde(default)]
         count: Option<u64>,
+        /// CPU time per 4 KiB page read or written (see `Touch`).
         #[serde(default)]
         cpu: Duration,
         #[serde(default = "default_theta")]
