@@ -106,7 +106,7 @@ fn main() {
         r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
         written as f64 / wall
     );
-    // Original-size S003: 128 memcgs x 1920 MB, 4210 s virtual, frame_scale 512; one run.
+    // Original-size S003: 128 memcgs x 1920 MB, 7200 s virtual, frame_scale 512; one run.
     let (wall, c) = bench_runs("../scenarios/s003-memcg-lru.toml", 1, &[]);
     println!(
         r#"{{"bench":"s003_original","wall_s":{wall},"accesses":{}}}"#,

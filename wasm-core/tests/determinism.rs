@@ -40,7 +40,7 @@ fn memcg_scenarios_are_deterministic_too() {
     .replace("start = \"600s\"", "start = \"60s\"")
     .replace("amount = \"256MiB\"", "amount = \"8MiB\"")
     .replace("count = 600", "count = 5")
-    .replace("duration = \"4210s\"", "duration = \"100s\"");
+    .replace("duration = \"7200s\"", "duration = \"100s\"");
     let scn = reclaim_core::scenario::parse(&text).unwrap();
     let a = run(&scn, "before");
     let b = run(&scn, "before");

@@ -13,7 +13,7 @@ const REPLACE: [string, string][] = [
   ['start = "600s"', 'start = "10s"'],
   ['amount = "256MiB"', 'amount = "64MiB"'],
   ['count = 600', 'count = 40'],
-  ['duration = "4210s"', 'duration = "250s"'],
+  ['duration = "7200s"', 'duration = "250s"'],
 ];
 
 /** The small S003 text; throws if the file no longer holds what is replaced. */
