@@ -387,6 +387,17 @@ fn devices_and_files_are_checked() {
         "bandwidth = \"150MB\"\ncapacity = \"1TB\""
     ))
     .is_ok());
+    assert_error(
+        &with(ssd, "kind = \"zram\"\nwrite_queue = \"64MiB\"\n"),
+        "write_queue",
+        &["devices[1].write_queue", "synchronously"],
+    );
+    assert_error(
+        &with(ssd, "kind = \"ssd\"\nwrite_queue = \"lots\"\n"),
+        "write_queue",
+        &["devices[1].write_queue"],
+    );
+    assert!(parse(&with(ssd, "kind = \"ssd\"\nwrite_queue = \"126MiB\"\n")).is_ok());
 }
 
 #[test]

@@ -17,12 +17,17 @@
 //!
 //! The host side of the queue (the block layer's request tags) is finite too: a writer that
 //! finds `nr_requests` requests in flight sleeps in `blk_mq_get_tag` until one completes.
-//! Reclaim writes scattered physical pages, one segment each, so a request carries at most
-//! `max_segments` pages; the cap is kept in pages, nr_requests x max_segments:
+//! Reclaim writes scattered pages, one segment each, so a request carries at most
+//! `max_segments` pages; the cap is kept in pages, nr_requests x max_segments, an upper bound
+//! that assumes consecutive swap slots merge into full requests:
 //! - HDD and SATA SSD (AHCI, mq-deadline): nr_requests 64 (twice the NCQ depth of 32) x 168
 //!   segments (AHCI_MAX_SG) = 10,752 pages (42 MiB).
 //! - NVMe (no scheduler): nr_requests 1023 (the default io_queue_depth less one) x 127 segments
-//!   (NVME_MAX_SEGS) = 129,921 pages (~508 MiB).
+//!   (NVME_MAX_SEGS in 5.x and early 6.x) = 129,921 pages (~508 MiB): one hardware queue, as a
+//!   single reclaimer uses the queue of its CPU.
+//!
+//! Not modelled: the throttles in front of the tags that some versions add (mq-deadline's
+//! async_depth of 3/4 of nr_requests from 5.14, writeback throttling by blk-wbt).
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -106,7 +111,8 @@ impl Device {
             d.capacity_pages = c.bytes() / PAGE_BYTES;
         }
         if let Some(q) = spec.write_queue {
-            d.write_queue_pages = q.bytes().div_ceil(PAGE_BYTES).max(1);
+            // "0": no limit.
+            d.write_queue_pages = q.bytes().div_ceil(PAGE_BYTES);
         }
         d
     }

@@ -362,7 +362,11 @@ impl Mm {
                     let dead = self.frames.space[f as usize] != NIL
                         && self.spaces[self.frames.space[f as usize] as usize].dead;
                     self.end_writeback(f);
-                    if dead && self.frames.list[f as usize] != LIST_FREE {
+                    // A dead owner's page is freed here, unless reclaim holds it isolated
+                    // (a write completed while the pass sleeps for a request tag): then
+                    // reclaim frees it when it reaches it (`remove_mapping`).
+                    let list = self.frames.list[f as usize];
+                    if dead && list != LIST_FREE && list != LIST_ISOLATED {
                         self.drop_page(f);
                     }
                 }
@@ -566,5 +570,29 @@ mod tests {
         };
         m.complete_io(rid);
         assert!(!m.frames.has(g, PG_LOCKED));
+    }
+
+    #[test]
+    fn a_write_ending_early_leaves_an_isolated_page_to_reclaim() {
+        let flags = crate::kernel::variant::preset("linux-6.1").unwrap().flags;
+        let w = crate::kernel::watermarks::Watermarks {
+            min: 1,
+            low: 2,
+            high: 3,
+        };
+        let mut m = Mm::new(4, 1, flags, w);
+        m.spaces
+            .push(Space::new("gone", SpaceKind::Anon, 1, 0, 0, u32::MAX));
+        let f = m.take_free_frame().unwrap();
+        m.install(f, 0, 0);
+        m.frames.set(f, PG_SWAPBACKED | PG_WRITEBACK | PG_RECLAIM);
+        m.frames.list[f as usize] = LIST_ISOLATED;
+        m.spaces[0].dead = true;
+        let free = m.nr_free();
+        m.submit_io(IoReq::Write { frames: vec![f] }, 10);
+        m.complete_writes_until(10);
+        assert!(!m.frames.has(f, PG_WRITEBACK));
+        assert_eq!(m.frames.list[f as usize], LIST_ISOLATED, "still reclaim's");
+        assert_eq!(m.nr_free(), free, "not freed under reclaim's feet");
     }
 }

@@ -310,8 +310,8 @@ pub fn effective_protection(
 
 /// The scan target of one LRU list of a protected memcg (`get_scan_count`, 5.4+ "mm: vmscan:
 /// proportional memory.{low,min} reclaim"), before the priority shift: the list shrinks by the
-/// protected fraction of the memcg's usage, but never below SWAP_CLUSTER_MAX (`min_scan`, in
-/// frames). Returns (scan, whether memory.low was applied — `sc->memcg_low_skipped`).
+/// protected fraction of the memcg's usage, but never below SWAP_CLUSTER_MAX (`min_scan`; all
+/// sizes in one unit). Returns (scan, whether memory.low was applied — `sc->memcg_low_skipped`).
 pub fn protected_scan(
     lruvec_size: u64,
     usage: u64,

@@ -47,6 +47,10 @@ impl Lruvec {
         self.scan_carry[slot] = total % scale;
         total / scale
     }
+    /// `scan_frames` without moving the carry: a target recomputed within the same pass.
+    pub fn peek_scan_frames(&self, slot: usize, pages: u64, scale: u64) -> u64 {
+        (self.scan_carry[slot] + pages) / scale
+    }
     pub fn lru_pages(&self) -> u64 {
         (0..4).map(|l| self.lists[l].len).sum()
     }

@@ -138,8 +138,8 @@ impl Simulation {
                 let mut k = std::mem::take(&mut self.mm.kswapd);
                 let r = self.mm.kswapd_step(&mut k);
                 self.mm.kswapd = k;
-                if let Some(cpu) = r {
-                    self.kswapd_steals_cpu(cpu);
+                if let Some(time) = r {
+                    self.kswapd_steals_cpu(time - self.mm.kswapd.tag_sleep_ns.min(time));
                 }
                 if std::mem::take(&mut self.mm.oom_requested) {
                     self.oom_kill();

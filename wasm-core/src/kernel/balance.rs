@@ -195,23 +195,22 @@ impl Mm {
         let target = sc.target_memcg.unwrap_or(0);
         let (emin, elow) = self.memcgs.protection(target, lv as u16);
         let usage = self.memcgs.list[lv].usage;
-        let min_scan = (SWAP_CLUSTER_MAX / self.scale).max(1);
         let scale = self.scale;
         let mut nr = [0u64; 4];
         for (lru, out) in nr.iter_mut().enumerate() {
             let file = is_file_lru(lru) as usize;
-            // 5.4+: a protected memcg's lists are scanned in proportion to its unprotected
-            // usage (`mem_cgroup_protection`, then the priority shift).
-            let (size, _) = crate::engine::memcg::protected_scan(
-                self.lruvecs[lv].size(lru),
-                usage,
-                emin,
-                elow,
-                sc.memcg_low_reclaim,
-                min_scan,
-            );
             // In pages, as the kernel computes it; frames at the end (`Lruvec::scan_frames`).
-            let scan = (size * scale) >> sc.priority;
+            // 5.4+: a protected memcg's lists are scanned in proportion to its unprotected
+            // usage, at least SWAP_CLUSTER_MAX pages (`mem_cgroup_protection`), then shifted.
+            let (size, _) = crate::engine::memcg::protected_scan(
+                self.lruvecs[lv].size(lru) * scale,
+                usage * scale,
+                emin * scale,
+                elow * scale,
+                sc.memcg_low_reclaim,
+                SWAP_CLUSTER_MAX,
+            );
+            let scan = size >> sc.priority;
             let pages = match balance {
                 ScanBalance::Equal => scan,
                 ScanBalance::Fract => {

@@ -639,7 +639,19 @@ impl Mm {
     /// `get_nr_to_scan`: how much to scan in this lruvec, or -1 to stop (below min, or it was
     /// just aged). At DEF_PRIORITY aging is never attempted. 6.1 without the memcg LRU: kswapd
     /// leaves the aging to `lru_gen_age_node`.
-    fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32) -> i64 {
+    fn nr_frames_to_scan(&mut self, lv: usize, pages: u64, first: bool) -> i64 {
+        let scale = self.scale;
+        let l = &mut self.lruvecs[lv];
+        (if first {
+            l.scan_frames(4, pages, scale)
+        } else {
+            l.peek_scan_frames(4, pages, scale)
+        }) as i64
+    }
+
+    /// `first`: the pass's first call, which moves the frame carry (`Lruvec::scan_frames`);
+    /// the loop's later calls recompute the same target without moving it.
+    fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32, first: bool) -> i64 {
         if self
             .memcgs
             .below_min(sc.target_memcg.unwrap_or(0), lv as u16)
@@ -658,7 +670,7 @@ impl Mm {
                     return 0;
                 }
             }
-            return self.lruvecs[lv].scan_frames(4, pages, scale) as i64;
+            return self.nr_frames_to_scan(lv, pages, first);
         }
         if sc.kswapd && !self.flags.memcg_lru {
             return 0;
@@ -669,7 +681,7 @@ impl Mm {
         if !self.flags.memcg_lru {
             // 6.1: having aged, go on scanning this lruvec.
             return if aged {
-                self.lruvecs[lv].scan_frames(4, pages, scale) as i64
+                self.nr_frames_to_scan(lv, pages, first)
             } else {
                 0
             };
@@ -1052,7 +1064,7 @@ impl Mm {
         let mut scanned = 0u64;
         let mut nr_to_scan;
         loop {
-            nr_to_scan = self.get_nr_to_scan(lv, sc, s);
+            nr_to_scan = self.get_nr_to_scan(lv, sc, s, scanned == 0);
             if nr_to_scan <= 0 {
                 break;
             }

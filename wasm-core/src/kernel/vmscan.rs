@@ -36,8 +36,11 @@ pub struct ScanControl {
     pub nr_scanned: u64,
     pub nr_reclaimed: u64,
     pub nr: NrStat,
-    /// CPU time the reclaimer spent (scanning, submitting IO, synchronous IO, throttling).
+    /// Time the reclaimer spent (scanning, submitting IO, synchronous IO, throttling, sleeping
+    /// for request tags): the pass's clock.
     pub cpu_ns: u64,
+    /// The part of `cpu_ns` spent asleep for request tags, which uses no CPU.
+    pub tag_sleep_ns: u64,
     /// Last scan decision, for the balance view.
     pub last_balance: Option<(ScanBalance, [u64; 2], u64)>,
     /// `sc->target_mem_cgroup`: None for global reclaim (kswapd, direct reclaim); the memcg
@@ -611,6 +614,7 @@ impl Mm {
         if let Some(until) = self.devices[dev].write_queue_wait(now, scale) {
             self.complete_writes_until(until);
             sc.cpu_ns += until - now;
+            sc.tag_sleep_ns += until - now;
             now = until;
         }
         let d = &mut self.devices[dev];
@@ -959,6 +963,8 @@ pub struct Kswapd {
     pub priority: u32,
     pub reclaimed_this_run: u64,
     pub cpu_ns: u64,
+    /// Of the last step's time, how much kswapd slept for request tags (no CPU used).
+    pub tag_sleep_ns: u64,
     /// When kswapd last went to sleep (for `kswapd_*_wmark_hit_quickly`).
     pub slept_at: u64,
 }
@@ -1020,10 +1026,12 @@ impl Mm {
                 if self.pgdat.kswapd_failures >= 16 {
                     return None;
                 }
+                k.tag_sleep_ns = sc.tag_sleep_ns;
                 return Some(sc.cpu_ns.max(1));
             }
             k.priority -= 1;
         }
+        k.tag_sleep_ns = sc.tag_sleep_ns;
         Some(sc.cpu_ns.max(1))
     }
 

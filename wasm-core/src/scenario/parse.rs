@@ -484,6 +484,13 @@ impl<'a> Checker<'a> {
                     || "capacity must be at least one page (4KiB)".into(),
                 )?;
             }
+            if let Some(q) = d.write_queue {
+                self.size(&format!("devices[{i}].write_queue"), q)?;
+                let queued = matches!(d.kind, DeviceKind::Hdd | DeviceKind::Ssd | DeviceKind::Nvme);
+                self.ensure(queued, &format!("devices[{i}].write_queue"), || {
+                    "write_queue applies to kind = \"hdd\", \"ssd\" or \"nvme\" (zram, pmem and ramdisk complete writes synchronously)".into()
+                })?;
+            }
             let parallelism_ok = d.parallelism.is_none_or(|p| p >= 1);
             self.ensure(parallelism_ok, &format!("devices[{i}].parallelism"), || {
                 "parallelism must be >= 1".into()

@@ -159,7 +159,8 @@ pub struct DeviceSpec {
     #[serde(default)]
     pub capacity: Option<Size>,
     /// How much written data the host queue holds before a writer must wait for a completion
-    /// (nr_requests x max_segments pages; defaults per kind in `devices`).
+    /// (nr_requests x max_segments pages; defaults per kind in `devices`; "0": no limit).
+    /// Disks and SSDs only.
     #[serde(default)]
     pub write_queue: Option<Size>,
 }
