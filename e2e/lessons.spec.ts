@@ -123,7 +123,7 @@ test('an invalid scenario in the editor shows its error inline at the right line
 
   // A lesson step naming a view that does not exist, at the end of the file.
   // (S000 has five steps; this sixth one comes after them.)
-  const lessonBad = `${file}\n[[lesson]]\nat = "10s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
+  const lessonBad = `${file}\n[[lesson]]\nat = "15s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
   const lessonLine = lineOf(lessonBad, 'highlight = "lruview"');
   await setEditorText(page, lessonBad);
   await expect(problem).toHaveAttribute('data-line', String(lessonLine));
