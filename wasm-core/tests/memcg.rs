@@ -325,3 +325,54 @@ duration = "10s"
         );
     }
 }
+
+#[test]
+fn a_pass_that_skipped_deactivation_is_retried_forced_before_memory_low_is_breached() {
+    // The root's inactive:active file ratio looks fine (24 MiB inactive in "guarded", 16 MiB
+    // active in "hot"), so 5.5+ leaves the active lists alone; "guarded" is below memory.low and
+    // skipped, "hot" has nothing inactive: the pass frees nothing. The kernel then retries with
+    // forced deactivation (taking "hot"'s active pages) before it would breach memory.low.
+    let r = run(&scenario(
+        false,
+        r#"
+[[files]]
+name = "cold"
+size = "24MiB"
+device = "ssd"
+[[files]]
+name = "warm"
+size = "16MiB"
+device = "ssd"
+[[memcgs]]
+name = "guarded"
+low = "64MiB"
+[[memcgs]]
+name = "hot"
+[[tasks]]
+name = "g"
+memcg = "guarded"
+program = [
+  { op = "read", file = "cold", pattern = "seq" },
+  { op = "sleep", duration = "10s" },
+]
+[[tasks]]
+name = "h"
+memcg = "hot"
+program = [
+  { op = "read", file = "warm", pattern = "seq" },
+  { op = "read", file = "warm", pattern = "seq" },
+  { op = "sleep", duration = "10s" },
+]
+[[tasks]]
+name = "reclaimer"
+start = "2s"
+program = [ { op = "memory_reclaim", memcg = "/", amount = "1MiB" } ]
+[run]
+duration = "5s"
+"#,
+    ));
+    let (g, h) = (memcg(&r, "guarded"), memcg(&r, "hot"));
+    assert!(h.stat["pgsteal"] > 0, "hot gave nothing");
+    assert_eq!(g.stat["pgsteal"], 0, "guarded was reclaimed");
+    assert_eq!(g.events["low"], 0, "memory.low was breached");
+}

@@ -30,7 +30,10 @@ pub struct ScanControl {
     pub anon_cost: u64,
     pub file_cost: u64,
     pub may_deactivate: u8,
+    /// 5.5+: deactivate both types whatever the ratios say (the retry of
+    /// `do_try_to_free_pages`), and whether a pass left an active list alone.
     pub force_deactivate: bool,
+    pub skipped_deactivate: bool,
     pub cache_trim_mode: bool,
     pub file_is_tiny: bool,
     pub nr_scanned: u64,
@@ -676,6 +679,8 @@ impl Mm {
             };
             if allowed {
                 self.shrink_active_list(lv, lru, n, sc);
+            } else {
+                sc.skipped_deactivate = true;
             }
             return 0;
         }
@@ -881,8 +886,22 @@ impl Mm {
                 sc.may_writepage = true;
             }
             if sc.priority == 0 {
+                // 5.5+ ("mm: vmscan: enforce inactive:active ratio at the reclaim root"): a
+                // whole pass that freed nothing while it left active lists alone for their
+                // ratios is retried with forced deactivation.
+                if sc.nr_reclaimed == 0
+                    && self.flags.scan_decisions_per_node
+                    && sc.skipped_deactivate
+                {
+                    sc.priority = DEF_PRIORITY;
+                    sc.force_deactivate = true;
+                    sc.skipped_deactivate = false;
+                    continue;
+                }
                 if sc.nr_reclaimed == 0 && sc.memcg_low_skipped && !sc.memcg_low_reclaim {
                     sc.priority = DEF_PRIORITY;
+                    sc.force_deactivate = false;
+                    sc.skipped_deactivate = false;
                     sc.memcg_low_reclaim = true;
                     sc.memcg_low_skipped = false;
                     continue;
