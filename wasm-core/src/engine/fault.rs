@@ -490,17 +490,22 @@ mod tests {
     use super::*;
     use crate::engine::space::{Space, SpaceKind, Swap};
 
-    /// Swap page 0 of a one-page space of `kind` out (a slot and no resident page), fault it
-    /// back in, and return the new frame's flags, list, the space's slot and the free swap
-    /// slots.
-    fn swap_in(kind: SpaceKind) -> (u16, u8, u32, u64) {
-        let flags = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+    /// An `Mm` of `frames` frames under `preset`, with tiny watermarks.
+    fn mm(preset: &str, frames: usize) -> Mm {
+        let flags = crate::kernel::variant::preset(preset).unwrap().flags;
         let w = crate::kernel::watermarks::Watermarks {
             min: 1,
             low: 2,
             high: 3,
         };
-        let mut m = Mm::new(16, 1, flags, w);
+        Mm::new(frames, 1, flags, w)
+    }
+
+    /// Swap page 0 of a one-page space of `kind` out (a slot and no resident page), fault it
+    /// back in, and return the new frame's flags, list, the space's slot and the free swap
+    /// slots.
+    fn swap_in(kind: SpaceKind) -> (u16, u8, u32, u64) {
+        let mut m = mm("linux-5.8", 16);
         m.devices.push(crate::devices::Device::default_for(
             "swap",
             crate::scenario::DeviceKind::Ssd,
@@ -537,13 +542,7 @@ mod tests {
 
     #[test]
     fn a_write_completed_during_reclaim_keeps_its_id_until_its_event() {
-        let flags = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
-        let w = crate::kernel::watermarks::Watermarks {
-            min: 1,
-            low: 2,
-            high: 3,
-        };
-        let mut m = Mm::new(16, 1, flags, w);
+        let mut m = mm("linux-5.8", 16);
         let (f, g) = (m.take_free_frame().unwrap(), m.take_free_frame().unwrap());
         m.frames.set(f, PG_SWAPBACKED | PG_WRITEBACK);
         m.frames.set(g, PG_LOCKED);
@@ -574,13 +573,7 @@ mod tests {
 
     #[test]
     fn a_write_ending_early_leaves_an_isolated_page_to_reclaim() {
-        let flags = crate::kernel::variant::preset("linux-6.1").unwrap().flags;
-        let w = crate::kernel::watermarks::Watermarks {
-            min: 1,
-            low: 2,
-            high: 3,
-        };
-        let mut m = Mm::new(4, 1, flags, w);
+        let mut m = mm("linux-6.1", 4);
         m.spaces
             .push(Space::new("gone", SpaceKind::Anon, 1, 0, 0, u32::MAX));
         let f = m.take_free_frame().unwrap();

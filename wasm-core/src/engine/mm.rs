@@ -157,7 +157,7 @@ pub struct Mm {
     /// Completion time of each in-flight request (parallel to `io`).
     io_done_at: Vec<u64>,
     io_free: Vec<u32>,
-    /// Requests completed early (`complete_io_until`) whose queued event has not fired yet:
+    /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
     /// their id is reused only after it has, so a stale event never completes a new request.
     io_early: Vec<bool>,
     /// Writes in flight by completion time (stale entries are dropped as they surface).
