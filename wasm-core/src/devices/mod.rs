@@ -258,6 +258,8 @@ impl Device {
         let done = self.busy_until.max(start + latency);
         self.in_flight.push(done);
         if dir == IoDir::Write && self.write_queue_pages > 0 {
+            // Writers that never wait (the flusher) must not let the queue grow without end.
+            self.retire_writes(now);
             self.queued_writes.push(Reverse((done, pages)));
             self.queued_write_pages += pages;
         }
