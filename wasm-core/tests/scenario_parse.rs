@@ -578,6 +578,11 @@ fn machine_and_sysctl_are_checked() {
         &["sysctl.swappiness", "0..=200"],
     );
     assert_error(
+        &with("dirty_ratio = 20", "page_cluster = 32\ndirty_ratio = 20"),
+        "page_cluster",
+        &["sysctl.page_cluster", "0..=31"],
+    );
+    assert_error(
         &with("dirty_ratio = 20", "dirty_ratio = 101"),
         "dirty_ratio =",
         &["sysctl.dirty_ratio", "0..=100"],

@@ -378,3 +378,58 @@ fn random_reads_read_ahead_only_after_what_a_stream_leaves_cached() {
     let (r, _) = run(&scenario(&program(r#", hint = "random""#), 1));
     assert_eq!(r.counters["pgpgin"], 8 + 1 + 1 + 1, "{:?}", r.counters);
 }
+
+/// A 96 MiB anon region on a 64 MiB machine, touched once (the first part goes to swap on an
+/// SSD), then touched again in `pattern` order, with vm.page-cluster = `page_cluster`.
+fn swap_back_in(pattern: &str, page_cluster: u32) -> reclaim_core::report::RunReport {
+    let text = format!(
+        r#"
+title = "swap-in"
+[machine]
+ram = "64MiB"
+swap = {{ device = "ssd", size = "256MiB" }}
+[sysctl]
+page_cluster = {page_cluster}
+[[devices]]
+name = "ssd"
+kind = "ssd"
+[[variants]]
+name = "v"
+preset = "linux-5.8"
+[[tasks]]
+name = "w"
+program = [
+  {{ op = "anon", name = "big", size = "96MiB" }},
+  {{ op = "touch", regions = ["big"], write = true }},
+  {{ op = "touch", regions = ["big"], pattern = "{pattern}", count = 8192 }},
+]
+[run]
+duration = "600s"
+"#
+    );
+    run(&text).0
+}
+
+#[test]
+fn swap_readahead_serves_a_sequential_pass_and_stays_off_for_random_faults() {
+    // Sequential: once the window has grown, a fault reads 2^page_cluster = 8 pages and the
+    // next 7 touches find them in the swap cache.
+    let seq = swap_back_in("seq", 3);
+    let c = &seq.counters;
+    assert!(c["pswpin"] > 4000, "{c:?}");
+    assert!(c["swap_ra_hit"] * 10 > c["pswpin"] * 8, "{c:?}");
+    assert!(c["pgmajfault"] * 6 < c["pswpin"], "{c:?}");
+    // vm.page-cluster = 0: one page a fault.
+    let off = swap_back_in("seq", 0);
+    let c0 = &off.counters;
+    assert_eq!((c0["swap_ra"], c0["swap_ra_hit"]), (0, 0));
+    assert!(
+        c0["pgmajfault"] >= c0["pswpin"] && c0["pswpin"] > 4000,
+        "{c0:?}"
+    );
+    // Random touches give no hits to grow a window: nearly every fault reads its page alone.
+    let rnd = swap_back_in("random", 3);
+    let r = &rnd.counters;
+    assert!(r["pswpin"] > 1000, "{r:?}");
+    assert!(r["swap_ra"] * 20 < r["pswpin"], "{r:?}");
+}

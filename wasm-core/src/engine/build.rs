@@ -51,6 +51,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         60
     };
     mm.laptop_mode = scn.sysctl.laptop_mode;
+    mm.page_cluster = scn.sysctl.page_cluster;
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.

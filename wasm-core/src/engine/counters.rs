@@ -44,6 +44,8 @@ counters!(
     nr_vmscan_immediate_reclaim,
     kswapd_low_wmark_hit_quickly,
     oom_kill,
+    swap_ra,
+    swap_ra_hit,
 );
 
 pub const NR_COUNTERS: usize = COUNTER_NAMES.len();

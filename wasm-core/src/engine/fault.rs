@@ -154,37 +154,53 @@ impl Mm {
             self.lru_add_new(f);
             return Access::Done(stall + ANON_FAULT_NS * self.scale);
         }
-        // `do_swap_page`: read the page back into the swap cache.
+        // `do_swap_page`: read the page back into the swap cache, with what swap readahead
+        // picks around it (kernel/swap_readahead.rs). Readahead pages are best effort, as the
+        // faulting page's allocation already did any reclaim: they stop at the min watermark.
         self.count_event(C::pgmajfault, 1);
-        self.counters.add(C::pswpin, 1);
         self.last_fault_major = true;
-        self.frames.set(f, PG_SWAPCACHE | PG_LOCKED);
-        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
-        self.install(f, sp, idx as u32);
-        let lv = 0;
-        if self.flags.anon_workingset {
-            // 5.9+: anon refaults are judged by distance like file ones.
-            if shadow != 0 {
-                self.workingset_refault(f, shadow);
-            }
-            self.lru_add_new(f);
-        } else {
-            // <= 5.8: every swapped-in page is marked workingset (`__read_swap_cache_async`)
-            // and 5.8 charges it as anon IO cost; a private anon page is then activated at
-            // once (`activate_page` in `do_swap_page`), while shmem comes back through
-            // `shmem_swapin_page`, which leaves it on the inactive list.
-            self.frames.set(f, PG_WORKINGSET);
-            self.lru_add_new(f);
-            if self.spaces[sp as usize].kind != crate::engine::space::SpaceKind::Shmem {
-                self.activate_page(f);
-            }
-            self.lru_note_cost(lv, false, 1, 0);
+        let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
+        self.swap_cache_read_page(f, sp, idx);
+        if !self.flags.anon_workingset && !shmem {
+            // <= 5.8: `do_swap_page` activates the private anon page it maps
+            // (`activate_page`); shmem comes back through `shmem_swapin_page`, which leaves it
+            // on the inactive list.
+            self.activate_page(f);
         }
+        let mut reads = vec![(slot, f)];
+        for (rsp, ridx) in self.swap_readahead_targets(sp, idx, slot) {
+            if self.nr_free() <= self.wmark.min {
+                break;
+            }
+            let g = self.take_free_frame().unwrap();
+            let rslot = self.spaces[rsp as usize].swap[ridx as usize];
+            self.swap_cache_read_page(g, rsp, ridx);
+            self.frames.set(g, PG_READAHEAD);
+            self.counters.add(C::swap_ra, 1);
+            reads.push((rslot, g));
+        }
+        // One request per run of consecutive slots (the plug merges them).
+        reads.sort_unstable();
         let scale = self.scale;
         let dev = self.swap.as_ref().map(|s| s.device).unwrap_or(0);
         let t0 = now + stall + MAJOR_FAULT_NS * scale;
-        let done = self.devices[dev].submit(t0, slot as u64 * scale, scale, IoDir::Read);
-        if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
+        let mut done_fault = t0;
+        let mut i = 0;
+        while i < reads.len() {
+            let mut j = i + 1;
+            while j < reads.len() && reads[j].0 == reads[j - 1].0 + 1 {
+                j += 1;
+            }
+            let pages = (j - i) as u64;
+            let done =
+                self.devices[dev].submit(t0, reads[i].0 as u64 * scale, pages * scale, IoDir::Read);
+            if reads[i..j].iter().any(|&(_, g)| g == f) {
+                done_fault = done;
+            }
+            self.finish_read(reads[i..j].iter().map(|&(_, g)| g).collect(), done);
+            i = j;
+        }
+        if shmem {
             // `shmem_swapin_page` (every version): once read, the page goes back into the
             // shmem mapping and leaves the swap cache at once (`delete_from_swap_cache`,
             // `set_page_dirty`, `swap_free`), so reclaim must write it to swap again. A
@@ -192,8 +208,7 @@ impl Mm {
             self.free_swap_slot(f);
             self.frames.set(f, PG_DIRTY);
         }
-        self.finish_read(vec![f], done);
-        Access::Wait(done)
+        Access::Wait(done_fault)
     }
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
@@ -451,6 +466,7 @@ impl Mm {
             if self.frames.has(f, PG_LOCKED) {
                 return Access::Wait(self.ready_at[f as usize]);
             }
+            self.claim_swap_readahead(f);
             self.mark_accessed(f);
             if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
                 self.free_swap_slot(f);

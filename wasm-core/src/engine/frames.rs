@@ -19,6 +19,9 @@ pub const PG_LOCKED: u16 = 1 << 9;
 /// MGLRU's access counter beyond PG_referenced (`LRU_REFS_MASK`, 2 bits: `MAX_NR_TIERS - 2`).
 pub const LRU_REFS_SHIFT: u32 = 10;
 pub const LRU_REFS_MASK: u16 = 3 << LRU_REFS_SHIFT;
+/// A page that swap readahead brought into the swap cache and that no fault has claimed yet
+/// (PG_readahead on a swap cache page, `lookup_swap_cache`).
+pub const PG_READAHEAD: u16 = 1 << 12;
 
 // VM flags of mappings, accumulated per frame from the young mappings (mm.h).
 pub const VM_EXEC: u8 = 1 << 0;

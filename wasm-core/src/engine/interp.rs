@@ -481,6 +481,9 @@ impl Simulation {
             self.mm.frames.mapped[fi] |= r.bit;
             self.mm.count_event(C::pgfault, 1);
             cost += MAP_FAULT_NS * self.mm.scale;
+            if self.mm.frames.flags[fi] & PG_READAHEAD != 0 {
+                self.mm.claim_swap_readahead(f);
+            }
         }
         if r.recency {
             if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
@@ -505,6 +508,7 @@ impl Simulation {
             if self.mm.frames.has(f, PG_LOCKED) {
                 Acc::Wait(self.mm.ready_at[f as usize])
             } else {
+                self.mm.claim_swap_readahead(f);
                 self.mm.mark_accessed(f);
                 Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns)
             }

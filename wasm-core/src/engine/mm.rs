@@ -145,6 +145,8 @@ pub struct Mm {
     pub flags: Flags,
     /// vm.swappiness as the kernel holds it.
     pub swappiness: u32,
+    /// vm.page-cluster: swap readahead reads up to 2^page_cluster pages.
+    pub page_cluster: u32,
     pub laptop_mode: bool,
     pub wmark: Watermarks,
     /// Pages per frame.
@@ -256,6 +258,7 @@ impl Mm {
             flusher_busy: false,
             dirty_ratio: 20,
             dirty_background_ratio: 10,
+            page_cluster: 3,
             young_fault_ns: 0,
             dropped_dirty_file: 0,
             throttled: false,

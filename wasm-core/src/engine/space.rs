@@ -66,6 +66,8 @@ pub struct Space {
     /// Live mmaps of this space by any task (`mapping_mapped`, used by 2.6.33's
     /// `page_mapping_inuse`).
     pub mmaps: u32,
+    /// Swap readahead state of a private anon space (one VMA).
+    pub ra: VmaRa,
 }
 
 impl Space {
@@ -98,6 +100,7 @@ impl Space {
             append_cursor: 0,
             sweep_cursor: 0,
             mmaps: 0,
+            ra: VmaRa::default(),
         }
     }
 
@@ -119,8 +122,25 @@ impl Space {
 pub struct Swap {
     pub device: usize,
     pub used: Vec<bool>,
+    /// The (space, page) a used slot was allocated for: what cluster readahead finds when it
+    /// reads a slot's neighbours (the kernel's swap cache lookup by offset).
+    pub owner: Vec<(u32, u32)>,
     pub cursor: usize,
     pub nr_free: u64,
+    /// Cluster readahead's global state (`swapin_nr_pages`): the last offset faulted without
+    /// hits, the last window, and readahead hits since the last fault.
+    pub ra_prev_offset: Option<u64>,
+    pub ra_last_pages: u64,
+    pub ra_hits: u64,
+}
+
+/// A private anon mapping's swap readahead state (`vma->swap_readahead_info`): the page of the
+/// last swap fault or readahead hit, the window then, and hits since.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VmaRa {
+    pub prev: Option<u64>,
+    pub win: u64,
+    pub hits: u64,
 }
 
 impl Swap {
@@ -128,8 +148,12 @@ impl Swap {
         Swap {
             device,
             used: vec![false; slots as usize],
+            owner: vec![(u32::MAX, u32::MAX); slots as usize],
             cursor: 0,
             nr_free: slots,
+            ra_prev_offset: None,
+            ra_last_pages: 0,
+            ra_hits: 0,
         }
     }
     pub fn total(&self) -> u64 {
@@ -150,6 +174,12 @@ impl Swap {
             }
         }
         None
+    }
+    /// Allocate a slot for page `idx` of space `sp`.
+    pub fn alloc_for(&mut self, sp: u32, idx: u32) -> Option<u32> {
+        let slot = self.alloc()?;
+        self.owner[slot as usize] = (sp, idx);
+        Some(slot)
     }
     pub fn free(&mut self, slot: u32) {
         let i = slot as usize;

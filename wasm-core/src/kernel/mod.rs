@@ -5,6 +5,7 @@ pub mod memcg_lru;
 pub mod memcontrol;
 pub mod mglru;
 pub mod swap;
+pub mod swap_readahead;
 pub mod variant;
 pub mod vmscan;
 pub mod watermarks;

@@ -478,11 +478,15 @@ impl Mm {
         }
         // Anon not yet in the swap cache: allocate a slot (`add_to_swap`), which dirties it.
         if !file && flags & PG_SWAPCACHE == 0 {
-            let Some(slot) = self.swap.as_mut().and_then(|s| s.alloc()) else {
-                return self.activate_outcome(f);
-            };
             let sp = self.frames.space[f as usize] as usize;
             let idx = self.frames.index[f as usize] as usize;
+            let Some(slot) = self
+                .swap
+                .as_mut()
+                .and_then(|s| s.alloc_for(sp as u32, idx as u32))
+            else {
+                return self.activate_outcome(f);
+            };
             self.spaces[sp].swap[idx] = slot;
             self.spaces[sp].swapped += 1;
             self.frames.set(f, PG_SWAPCACHE | PG_DIRTY);

@@ -407,6 +407,12 @@ impl<'a> Checker<'a> {
                 s.swappiness
             )
         })?;
+        self.ensure(s.page_cluster <= 31, "sysctl.page_cluster", || {
+            format!(
+                "page_cluster is log2 of the swap readahead window in pages, 0..=31 (vm.page-cluster), got {}",
+                s.page_cluster
+            )
+        })?;
         self.ensure(s.dirty_ratio <= 100, "sysctl.dirty_ratio", || {
             format!(
                 "dirty_ratio is a percentage, 0..=100, got {}",

@@ -93,6 +93,9 @@ pub struct Sysctl {
     /// vm.laptop_mode.
     #[serde(default)]
     pub laptop_mode: bool,
+    /// vm.page-cluster: swap readahead reads up to 2^page_cluster pages (default 3).
+    #[serde(default = "default_page_cluster")]
+    pub page_cluster: u32,
     /// /sys/kernel/mm/lru_gen/min_ttl_ms (MGLRU thrashing protection; 0 = off).
     #[serde(default)]
     pub lru_gen_min_ttl: Duration,
@@ -107,6 +110,7 @@ impl Default for Sysctl {
             dirty_ratio: default_dirty_ratio(),
             dirty_background_ratio: default_dirty_bg_ratio(),
             laptop_mode: false,
+            page_cluster: default_page_cluster(),
             lru_gen_min_ttl: Duration::default(),
         }
     }
@@ -435,6 +439,10 @@ fn one() -> u32 {
 fn yes() -> bool {
     true
 }
+fn default_page_cluster() -> u32 {
+    3
+}
+
 fn default_swappiness() -> u32 {
     60
 }
