@@ -11,7 +11,7 @@ use super::Simulation;
 use crate::devices::{Device, PAGE_BYTES};
 use crate::kernel::variant;
 use crate::kernel::watermarks::{default_min_free_kbytes, Watermarks};
-use crate::scenario::{Op, Pattern, Scenario};
+use crate::scenario::{DeviceKind, Op, Pattern, Scenario};
 use crate::workloads::{Access, Instr, Task, TaskState};
 
 pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
@@ -73,7 +73,15 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     if let Some(sw) = &scn.machine.swap {
         let d = dev(&sw.device)?;
         let slots = sw.size.bytes() / PAGE_BYTES / scale;
-        mm.swap = Some(Swap::new(d, slots));
+        let mut swap = Swap::new(d, slots);
+        // Cluster readahead reads slots by number: it needs each slot's owner (8 bytes a
+        // slot), which only shmem, a rotational swap device or a pre-4.14 kernel use.
+        let shmem = scn.files.iter().any(|f| f.tmpfs)
+            || scn.tasks.iter().any(|t| has_shared_anon(&t.program));
+        if shmem || !flags.swap_vma_readahead || mm.devices[d].kind == DeviceKind::Hdd {
+            swap = swap.track_owners();
+        }
+        mm.swap = Some(swap);
         dev_cursor[d] += slots + 1024;
     }
     let mut file_space = BTreeMap::new();
@@ -490,4 +498,13 @@ impl Compiler<'_> {
         }
         Ok((off, pages))
     }
+}
+
+/// Does a program create a shared anon (shmem) region, at any depth of loops?
+fn has_shared_anon(ops: &[Op]) -> bool {
+    ops.iter().any(|op| match op {
+        Op::Anon { shared, .. } => *shared,
+        Op::Loop { body, .. } => has_shared_anon(body),
+        _ => false,
+    })
 }

@@ -155,8 +155,7 @@ impl Mm {
             return Access::Done(stall + ANON_FAULT_NS * self.scale);
         }
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
-        // picks around it (kernel/swap_readahead.rs). Readahead pages are best effort, as the
-        // faulting page's allocation already did any reclaim: they stop at the min watermark.
+        // picks around it (kernel/swap_readahead.rs), as far as there is room.
         self.count_event(C::pgmajfault, 1);
         self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
@@ -169,22 +168,27 @@ impl Mm {
         }
         let mut reads = vec![(slot, f)];
         for (rsp, ridx) in self.swap_readahead_targets(sp, idx, slot) {
-            if self.nr_free() <= self.wmark.min {
+            if !self.readahead_room() {
                 break;
             }
             let g = self.take_free_frame().unwrap();
             let rslot = self.spaces[rsp as usize].swap[ridx as usize];
             self.swap_cache_read_page(g, rsp, ridx);
             self.frames.set(g, PG_READAHEAD);
-            self.counters.add(C::swap_ra, 1);
+            if self.flags.swap_vma_readahead {
+                self.counters.add(C::swap_ra, 1);
+            }
             reads.push((rslot, g));
         }
-        // One request per run of consecutive slots (the plug merges them).
+        // One request per run of consecutive slots (the plug merges them). The task waits for
+        // its own page; a synchronous device (zram, pmem) does each read in the faulting task,
+        // one after the other, so there it waits for them all.
         reads.sort_unstable();
         let scale = self.scale;
         let dev = self.swap.as_ref().map(|s| s.device).unwrap_or(0);
-        let t0 = now + stall + MAJOR_FAULT_NS * scale;
-        let mut done_fault = t0;
+        let sync = self.devices[dev].synchronous;
+        let mut t = now + stall + MAJOR_FAULT_NS * scale;
+        let mut done_fault = t;
         let mut i = 0;
         while i < reads.len() {
             let mut j = i + 1;
@@ -193,8 +197,11 @@ impl Mm {
             }
             let pages = (j - i) as u64;
             let done =
-                self.devices[dev].submit(t0, reads[i].0 as u64 * scale, pages * scale, IoDir::Read);
-            if reads[i..j].iter().any(|&(_, g)| g == f) {
+                self.devices[dev].submit(t, reads[i].0 as u64 * scale, pages * scale, IoDir::Read);
+            if sync {
+                t = done;
+                done_fault = done;
+            } else if reads[i..j].iter().any(|&(_, g)| g == f) {
                 done_fault = done;
             }
             self.finish_read(reads[i..j].iter().map(|&(_, g)| g).collect(), done);
@@ -214,8 +221,9 @@ impl Mm {
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
     /// completes); the faulting page is `idx`. The faulting page is allocated like any page
     /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
-    /// is best effort without direct reclaim, as `readahead_gfp_mask` (`__GFP_NORETRY`) makes
-    /// readahead give up rather than push hard. Returns when the faulting page's IO completes.
+    /// is best effort without direct reclaim (it stops at the min watermark or the memcg's
+    /// memory.max), as `readahead_gfp_mask` (`__GFP_NORETRY`) makes readahead give up rather
+    /// than push hard. Returns when the faulting page's IO completes.
     pub fn file_read(
         &mut self,
         sp: u32,
@@ -247,7 +255,7 @@ impl Mm {
             if p == idx || self.spaces[sp as usize].pages[p as usize] != NIL {
                 continue;
             }
-            if self.nr_free() <= self.wmark.min {
+            if !self.readahead_room() {
                 break;
             }
             let f = self.take_free_frame().unwrap();

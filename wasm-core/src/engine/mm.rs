@@ -744,6 +744,13 @@ impl Mm {
                             s.name
                         ));
                     }
+                    // A readahead page is claimed by the first access that maps it.
+                    if self.frames.has(f, PG_READAHEAD) && self.frames.mapped[f as usize] != 0 {
+                        return Err(format!(
+                            "space {} page {i}: mapped but still unclaimed readahead",
+                            s.name
+                        ));
+                    }
                 }
             }
             if resident != s.resident {

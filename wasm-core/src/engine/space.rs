@@ -136,11 +136,23 @@ pub struct Swap {
 
 /// A private anon mapping's swap readahead state (`vma->swap_readahead_info`): the page of the
 /// last swap fault or readahead hit, the window then, and hits since.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VmaRa {
     pub prev: Option<u64>,
     pub win: u64,
     pub hits: u64,
+}
+
+impl Default for VmaRa {
+    /// A new mapping reads as 4 hits (`GET_SWAP_RA_VAL`: "initial readahead hits is 4"), so its
+    /// first swap fault reads a full window.
+    fn default() -> Self {
+        VmaRa {
+            prev: None,
+            win: 0,
+            hits: 4,
+        }
+    }
 }
 
 impl Swap {
@@ -148,13 +160,20 @@ impl Swap {
         Swap {
             device,
             used: vec![false; slots as usize],
-            owner: vec![(u32::MAX, u32::MAX); slots as usize],
+            owner: Vec::new(),
             cursor: 0,
             nr_free: slots,
             ra_prev_offset: None,
             ra_last_pages: 0,
-            ra_hits: 0,
+            // `swapin_readahead_hits` starts at 4: the first cluster readahead is a full one.
+            ra_hits: 4,
         }
+    }
+    /// Record which page each slot holds, for cluster readahead; 8 bytes a slot, so only
+    /// when some swap fault can use cluster readahead.
+    pub fn track_owners(mut self) -> Swap {
+        self.owner = vec![(u32::MAX, u32::MAX); self.used.len()];
+        self
     }
     pub fn total(&self) -> u64 {
         self.used.len() as u64
@@ -178,7 +197,9 @@ impl Swap {
     /// Allocate a slot for page `idx` of space `sp`.
     pub fn alloc_for(&mut self, sp: u32, idx: u32) -> Option<u32> {
         let slot = self.alloc()?;
-        self.owner[slot as usize] = (sp, idx);
+        if let Some(o) = self.owner.get_mut(slot as usize) {
+            *o = (sp, idx);
+        }
         Some(slot)
     }
     pub fn free(&mut self, slot: u32) {

@@ -100,6 +100,16 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "6.9",
         doc: "memory.reclaim asks for a quarter of the remainder per call",
     },
+    FlagDoc {
+        name: "swap_ra_adaptive",
+        version: "3.14",
+        doc: "the swap readahead window grows with readahead hits and shrinks to one page without them",
+    },
+    FlagDoc {
+        name: "swap_vma_readahead",
+        version: "4.14",
+        doc: "private anon reads ahead by address in its mapping (alone on zram/pmem), not by swap slot",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -1,20 +1,24 @@
-//! Swap readahead (mm/swap_state.c, 4.14+ form as read in 5.8-5.18): a swap fault reads
-//! neighbouring swapped-out pages into the swap cache along with the faulting one, in a window
-//! that grows while earlier readahead gets used and shrinks back to one page when it does not.
+//! Swap readahead (mm/swap_state.c): a swap fault reads neighbouring swapped-out pages into
+//! the swap cache along with the faulting one.
 //!
-//! Two ways to pick the neighbours (`swapin_readahead`):
+//! How the neighbours are picked (`swapin_readahead`):
 //! - cluster readahead (`swap_cluster_readahead`): the aligned block of swap slots around the
-//!   faulting slot. Used for shmem (`shmem_swapin`) and, for private anon, while a rotational
-//!   swap device is in use (`swap_use_vma_readahead` is false with `nr_rotate_swap`);
-//! - VMA readahead (`swap_vma_readahead`): the swapped-out pages around the faulting address
-//!   in the same mapping and page table, otherwise.
+//!   faulting slot, whoever owns them. Used for shmem (`shmem_swapin`) and, for private anon,
+//!   while a rotational swap device is in use (`swap_use_vma_readahead` is false with
+//!   `nr_rotate_swap`), and for everything before 4.14 (`swap_vma_readahead` flag);
+//! - VMA readahead (4.14+, `swap_vma_readahead`): the swapped-out pages around the faulting
+//!   address in the same mapping and page table, otherwise;
+//! - none: private anon on a synchronous device (zram, pmem, ramdisk) reads its page alone
+//!   (4.15+ `do_swap_page` skips the swap cache when the slot has one user).
 //!
-//! A private anon fault on a synchronous device (zram, pmem, ramdisk) reads just its page
-//! (4.15+ `do_swap_page` skips the swap cache when the slot has one user).
+//! How many (`swap_ra_adaptive`, 3.14+): a window from `__swapin_nr_pages`, fed by readahead
+//! hits; before, the run of used slots around the faulting one inside the aligned block
+//! (`valid_swaphandles`).
 //!
-//! Units: windows are worked out in frames. `vm.page-cluster`'s 2^n pages are 2^n / scale
-//! frames (at least one), so a frame_scale of 8 or more leaves no room for readahead, as for
-//! file readahead's 128 KiB window (`fault::RA_PAGES`).
+//! Units: windows are worked out in frames, hits and adjacency too (the kernel counts pages).
+//! `vm.page-cluster`'s 2^n pages are 2^n / scale frames (at least one), so a frame_scale of 8
+//! or more leaves no room for readahead, as for file readahead's 128 KiB window
+//! (`fault::RA_PAGES`). A mapping is taken to start on a page-table boundary.
 use crate::engine::counters::C;
 use crate::engine::frames::*;
 use crate::engine::mm::Mm;
@@ -79,19 +83,24 @@ pub fn vma_window(prev: Option<u64>, idx: u64, win: u64, len: u64, pmd: u64) -> 
 }
 
 impl Mm {
+    /// `swap_use_vma_readahead` (4.14+): VMA readahead unless a rotational device is swap.
+    pub fn swap_use_vma_readahead(&self) -> bool {
+        self.flags.swap_vma_readahead
+            && self
+                .swap
+                .as_ref()
+                .is_some_and(|s| self.devices[s.device].kind != DeviceKind::Hdd)
+    }
+
     /// Which readahead a swap fault on space `sp` does.
     pub fn swap_ra_mode(&self, sp: u32) -> SwapRa {
         let Some(swap) = self.swap.as_ref() else {
             return SwapRa::None;
         };
-        let dev = &self.devices[swap.device];
-        let shmem = self.spaces[sp as usize].kind == SpaceKind::Shmem;
-        if shmem {
+        if self.spaces[sp as usize].kind == SpaceKind::Shmem || !self.swap_use_vma_readahead() {
             SwapRa::Cluster
-        } else if dev.synchronous {
+        } else if self.devices[swap.device].synchronous {
             SwapRa::None
-        } else if dev.kind == DeviceKind::Hdd {
-            SwapRa::Cluster
         } else {
             SwapRa::Vma
         }
@@ -108,47 +117,44 @@ impl Mm {
         ((1u64 << order) / self.scale).max(1)
     }
 
+    /// Room for one more readahead page: above the min watermark (readahead does not reclaim
+    /// here, the faulting page's allocation did) and within the memcg's memory.max (the kernel
+    /// drops a readahead page whose charge fails).
+    pub fn readahead_room(&self) -> bool {
+        self.nr_free() > self.wmark.min && self.memcgs.over_max(self.cur_memcg, 1).is_none()
+    }
+
     /// The swapped-out pages (space, index) that a swap fault on page `idx` of space `sp`, in
-    /// slot `slot`, reads ahead, and the updated readahead state (`swapin_nr_pages`,
+    /// slot `slot`, reads ahead, updating the readahead state (`swapin_nr_pages`,
     /// `swap_ra_info`). The faulting page is not in the list.
     pub fn swap_readahead_targets(&mut self, sp: u32, idx: u64, slot: u32) -> Vec<(u32, u64)> {
         let mode = self.swap_ra_mode(sp);
         let max = self.swap_ra_max_frames(mode);
-        let mut out = Vec::new();
         if max <= 1 {
-            return out;
+            return Vec::new();
         }
         match mode {
-            SwapRa::None => {}
+            SwapRa::None => Vec::new(),
             SwapRa::Cluster => {
-                let swap = self.swap.as_mut().unwrap();
                 let offset = slot as u64;
-                let hits = std::mem::take(&mut swap.ra_hits);
-                let pages =
-                    swapin_nr_pages(swap.ra_prev_offset, offset, hits, max, swap.ra_last_pages);
-                if hits == 0 {
-                    swap.ra_prev_offset = Some(offset);
-                }
-                swap.ra_last_pages = pages;
-                if pages <= 1 {
-                    return out;
-                }
-                let start = offset / pages * pages;
-                let end = (start + pages).min(swap.total());
-                for o in start..end {
-                    if o == offset || !swap.used[o as usize] {
-                        continue;
+                let (start, end) = if self.flags.swap_ra_adaptive {
+                    let swap = self.swap.as_mut().unwrap();
+                    let hits = std::mem::take(&mut swap.ra_hits);
+                    let pages =
+                        swapin_nr_pages(swap.ra_prev_offset, offset, hits, max, swap.ra_last_pages);
+                    if hits == 0 {
+                        swap.ra_prev_offset = Some(offset);
                     }
-                    let (osp, oidx) = swap.owner[o as usize];
-                    if osp == u32::MAX {
-                        continue;
+                    swap.ra_last_pages = pages;
+                    if pages <= 1 {
+                        return Vec::new();
                     }
-                    let s = &self.spaces[osp as usize];
-                    let oidx = oidx as usize;
-                    if !s.dead && s.swap[oidx] == o as u32 && s.pages[oidx] == NIL {
-                        out.push((osp, oidx as u64));
-                    }
-                }
+                    let start = offset / pages * pages;
+                    (start, (start + pages).min(swap.total()))
+                } else {
+                    self.valid_swaphandles(offset, max)
+                };
+                self.swapped_owners(start..end, offset)
             }
             SwapRa::Vma => {
                 let pmd = (PTRS_PER_PTE / self.scale).max(1);
@@ -161,23 +167,65 @@ impl Mm {
                     hits: 0,
                 };
                 if win <= 1 {
-                    return out;
+                    return Vec::new();
                 }
                 let (lo, hi) = vma_window(ra.prev, idx, win, s.len(), pmd);
-                for i in lo..hi {
-                    if i != idx && s.pages[i as usize] == NIL && s.swap[i as usize] != NIL {
-                        out.push((sp, i));
-                    }
-                }
+                (lo..hi)
+                    .filter(|&i| {
+                        i != idx && s.pages[i as usize] == NIL && s.swap[i as usize] != NIL
+                    })
+                    .map(|i| (sp, i))
+                    .collect()
+            }
+        }
+    }
+
+    /// <= 3.13 `valid_swaphandles`: the run of used slots around `offset` inside its aligned
+    /// block of `max` slots.
+    fn valid_swaphandles(&self, offset: u64, max: u64) -> (u64, u64) {
+        let swap = self.swap.as_ref().unwrap();
+        let base = offset / max * max;
+        let end = (base + max).min(swap.total());
+        let mut hi = offset + 1;
+        while hi < end && swap.used[hi as usize] {
+            hi += 1;
+        }
+        let mut lo = offset;
+        while lo > base && swap.used[lo as usize - 1] {
+            lo -= 1;
+        }
+        (lo, hi)
+    }
+
+    /// The non-resident pages whose slots are in `slots`, except `skip` (cluster readahead
+    /// reads whatever the slots hold; `__read_swap_cache_async` skips free slots and pages
+    /// already in the swap cache).
+    fn swapped_owners(&self, slots: std::ops::Range<u64>, skip: u64) -> Vec<(u32, u64)> {
+        let swap = self.swap.as_ref().unwrap();
+        let mut out = Vec::new();
+        for o in slots {
+            if o == skip || !swap.used[o as usize] {
+                continue;
+            }
+            let Some(&(osp, oidx)) = swap.owner.get(o as usize) else {
+                continue;
+            };
+            let Some(s) = self.spaces.get(osp as usize) else {
+                continue;
+            };
+            let oidx = oidx as usize;
+            if !s.dead && s.swap[oidx] == o as u32 && s.pages[oidx] == NIL {
+                out.push((osp, oidx as u64));
             }
         }
         out
     }
 
     /// Set up frame `f` as page `idx` of space `sp` being read from swap into the swap cache
-    /// (`__read_swap_cache_async`): locked until the read completes, on the inactive list (or
-    /// where the workingset check puts it). <= 5.8 marks every swapped-in page workingset and
-    /// 5.8 charges it as anon IO cost; 5.9+ checks its shadow entry instead. Counted in pswpin.
+    /// (`__read_swap_cache_async`): locked until the read completes, added to the LRU as a new
+    /// page (inactive, or active under MGLRU within a fault, `folio_add_lru`). <= 5.8 marks every
+    /// swapped-in page workingset (4.20+) and 5.8 charges it as anon IO cost; 5.9+ checks its
+    /// shadow entry instead, which may activate it. Counted in pswpin.
     pub fn swap_cache_read_page(&mut self, f: u32, sp: u32, idx: u64) {
         self.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE | PG_LOCKED;
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
@@ -197,32 +245,33 @@ impl Mm {
     }
 
     /// The first fault on a page that readahead brought into the swap cache
-    /// (`lookup_swap_cache`): a readahead hit, credited to the mapping for VMA readahead and
-    /// globally otherwise. Then what `do_swap_page` / `shmem_swapin_page` do with a page found
-    /// in the swap cache: <= 5.8 activates private anon (`activate_page`); shmem leaves the
-    /// swap cache (dirty, slot freed).
+    /// (`lookup_swap_cache`): a readahead hit (swap_ra_hit from 4.14), credited to the mapping
+    /// under VMA readahead and globally otherwise (shmem looks up without a mapping). Then what
+    /// `do_swap_page` / `shmem_swapin_page` do with a page found in the swap cache: <= 5.8
+    /// activates private anon (`activate_page`); shmem leaves the swap cache (dirty, slot
+    /// freed) once its writeback, if any, is done.
     pub fn claim_swap_readahead(&mut self, f: u32) {
         if !self.frames.test_clear(f, PG_READAHEAD) {
             return;
         }
-        self.counters.add(C::swap_ra_hit, 1);
+        if self.flags.swap_vma_readahead {
+            self.counters.add(C::swap_ra_hit, 1);
+        }
         let sp = self.frames.space[f as usize];
         let idx = self.frames.index[f as usize] as u64;
-        match self.swap_ra_mode(sp) {
-            SwapRa::Vma => {
-                let ra = &mut self.spaces[sp as usize].ra;
-                ra.hits = (ra.hits + 1).min(SWAP_RA_HITS_MAX);
-                ra.prev = Some(idx);
-            }
-            SwapRa::Cluster | SwapRa::None => {
-                if let Some(s) = self.swap.as_mut() {
-                    s.ra_hits += 1;
-                }
-            }
+        let shmem = self.spaces[sp as usize].kind == SpaceKind::Shmem;
+        if !shmem && self.swap_use_vma_readahead() {
+            let ra = &mut self.spaces[sp as usize].ra;
+            ra.hits = (ra.hits + 1).min(SWAP_RA_HITS_MAX);
+            ra.prev = Some(idx);
+        } else if let Some(s) = self.swap.as_mut() {
+            s.ra_hits += 1;
         }
-        if self.spaces[sp as usize].kind == SpaceKind::Shmem {
-            self.free_swap_slot(f);
-            self.frames.set(f, PG_DIRTY);
+        if shmem {
+            if !self.frames.has(f, PG_WRITEBACK) {
+                self.free_swap_slot(f);
+                self.frames.set(f, PG_DIRTY);
+            }
         } else if !self.flags.anon_workingset {
             self.activate_page(f);
         }
@@ -232,7 +281,7 @@ impl Mm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fault::Access;
+    use crate::engine::fault::{Access, MAJOR_FAULT_NS as MAJOR_FAULT};
     use crate::engine::space::{Space, Swap};
 
     /// A 5.8-or-later `Mm` (`preset`) with room to spare, swap on a `kind` device, and spaces
@@ -247,7 +296,7 @@ mod tests {
         let mut m = Mm::new(256, 1, flags, w);
         m.devices
             .push(crate::devices::Device::default_for("swap", kind));
-        m.swap = Some(Swap::new(0, 128));
+        m.swap = Some(Swap::new(0, 128).track_owners());
         for (i, &(k, n)) in spaces.iter().enumerate() {
             m.spaces.push(Space::new("s", k, n, 0, 0, u32::MAX));
             for p in 0..n {
@@ -281,25 +330,30 @@ mod tests {
     }
 
     #[test]
-    fn a_sequential_scan_grows_the_vma_window_to_page_cluster() {
+    fn a_sequential_scan_reads_page_cluster_windows_ahead() {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 40)]);
-        // Windows 1, 2, 4, then 8 (2^page_cluster) while every readahead page is used.
-        assert_eq!(touch(&mut m, 0..40), [0, 1, 3, 7, 15, 23, 31, 39]);
+        // A new mapping counts as 4 hits: the first fault reads a full window of 8
+        // (2^page_cluster) centred on it, [0, 5) at the mapping's start; the next faults read
+        // forward, [5, 13), [13, 21), ... while every readahead page is used.
+        assert_eq!(touch(&mut m, 0..40), [0, 5, 13, 21, 29, 37]);
         assert_eq!(m.counters.get(C::pswpin), 40);
-        assert_eq!(m.counters.get(C::swap_ra), 32);
-        assert_eq!(m.counters.get(C::swap_ra_hit), 32);
-        assert_eq!(m.counters.get(C::pgmajfault), 8);
+        assert_eq!(m.counters.get(C::swap_ra), 34);
+        assert_eq!(m.counters.get(C::swap_ra_hit), 34);
+        assert_eq!(m.counters.get(C::pgmajfault), 6);
         // <= 5.8: every page, read ahead or not, ends up active once claimed.
         let f = m.spaces[0].pages[20];
         assert_eq!(m.frames.list[f as usize] as usize, LRU_ACTIVE_ANON);
     }
 
     #[test]
-    fn random_faults_read_one_page_and_page_cluster_zero_turns_readahead_off() {
+    fn random_faults_shrink_the_first_window_to_one_page() {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 64)]);
+        // Full window at first (7 pages ahead), then, with no hits, halves: 4 (3 ahead),
+        // 2 (1 ahead), then one page a fault.
         let faults = touch(&mut m, [40, 3, 17, 60, 8, 33]);
         assert_eq!(faults.len(), 6);
-        assert_eq!(m.counters.get(C::swap_ra), 0);
+        assert_eq!(m.counters.get(C::swap_ra), 7 + 3 + 1);
+        assert_eq!(m.spaces[0].ra.win, 1);
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 16)]);
         m.page_cluster = 0;
         assert_eq!(touch(&mut m, 0..16).len(), 16);
@@ -311,7 +365,7 @@ mod tests {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 128)]);
         touch(&mut m, 0..40);
         assert_eq!(m.spaces[0].ra.win, 8);
-        // Far away, with no hits: 4, 2, then 1 page.
+        // Far away: 2 hits left from the sequential pass give 4; then no hits: 2, 1, 1.
         let wins: Vec<u64> = [100u64, 70, 50, 90]
             .iter()
             .map(|&p| {
@@ -338,30 +392,68 @@ mod tests {
             DeviceKind::Hdd,
             &[(SpaceKind::Anon, 8), (SpaceKind::Anon, 8)],
         );
-        touch(&mut m, [6, 7]);
-        // Slot 7 next to slot 6: a window of 2, the aligned block [6, 8): nothing new.
-        assert_eq!(m.counters.get(C::swap_ra), 0);
-        // Space 1's page 0 is slot 8, next to 7: block [8, 10) reads space 1's page 1 too.
+        // The global hit counter starts at 4: slot 6 reads its whole block [0, 8).
+        assert!(matches!(m.fault_anon(0, 6, 0), Access::Wait(_)));
+        assert_eq!(m.counters.get(C::swap_ra), 7);
+        // No hits since: half the last window, 4. Slot 8 (space 1's page 0) reads [8, 12).
         assert!(matches!(m.fault_anon(1, 0, 0), Access::Wait(_)));
-        assert_eq!(m.counters.get(C::swap_ra), 1);
+        assert_eq!(m.counters.get(C::swap_ra), 10);
         let f = m.spaces[1].pages[1];
         assert!(f != NIL && m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
-        // Its hit is global: the next fault, anywhere, gets a window of 4.
+        // A hit, from any mapping, feeds the next window: 1 hit -> 4 pages, [12, 16).
         m.claim_swap_readahead(f);
-        assert!(matches!(m.fault_anon(0, 1, 0), Access::Wait(_)));
+        assert_eq!(m.swap.as_ref().unwrap().ra_hits, 1);
+        assert!(matches!(m.fault_anon(1, 4, 0), Access::Wait(_)));
         assert_eq!(m.swap.as_ref().unwrap().ra_last_pages, 4);
-        assert_eq!(
-            m.counters.get(C::swap_ra),
-            4,
-            "slots 0, 2, 3 of block [0, 4)"
-        );
+        assert_eq!(m.counters.get(C::swap_ra), 13);
+    }
+
+    #[test]
+    fn older_kernels_read_swap_slots_not_addresses() {
+        // 4.11 (no VMA readahead): private anon on an SSD reads its slot block, and on zram
+        // too (no skip-swapcache path yet).
+        for kind in [DeviceKind::Ssd, DeviceKind::Zram] {
+            let mut m = swapped("linux-4.11", kind, &[(SpaceKind::Anon, 16)]);
+            assert!(matches!(m.fault_anon(0, 10, 0), Access::Wait(_)));
+            let resident: Vec<u64> = (0..16)
+                .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
+                .collect();
+            assert_eq!(resident, (8..16).collect::<Vec<_>>(), "{kind:?}");
+            // No swap_ra counters before 4.14.
+            assert_eq!(m.counters.get(C::swap_ra), 0);
+        }
+        // 2.6.33 (`valid_swaphandles`): the run of used slots around the fault inside its
+        // block, whatever happened before. Slot 3 is free: slot 5 reads [4, 8), slot 0 [0, 3).
+        let mut m = swapped("linux-2.6.33", DeviceKind::Ssd, &[(SpaceKind::Anon, 16)]);
+        m.spaces[0].swap[3] = NIL;
+        m.swap.as_mut().unwrap().free(3);
+        assert!(matches!(m.fault_anon(0, 5, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        let resident: Vec<u64> = (0..16)
+            .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
+            .collect();
+        assert_eq!(resident, [0, 1, 2, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn a_synchronous_device_reads_every_run_in_the_faulting_task() {
+        // shmem on zram: cluster readahead; a free slot splits block [0, 8) into two reads,
+        // [0, 3) and [4, 8), done one after the other, 1 us a page each: the task waits for
+        // all seven.
+        let mut m = swapped("linux-5.8", DeviceKind::Zram, &[(SpaceKind::Shmem, 8)]);
+        m.spaces[0].swap[3] = NIL;
+        m.swap.as_mut().unwrap().free(3);
+        let Access::Wait(t) = m.fault_anon(0, 5, 0) else {
+            panic!("a swap-in waits");
+        };
+        assert!(t >= MAJOR_FAULT + 7 * 1_000, "waited until {t}");
     }
 
     #[test]
     fn a_claimed_shmem_page_leaves_the_swap_cache_and_6_1_anon_stays_inactive() {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Shmem, 8)]);
-        // Cluster readahead (shmem): slot 4 next to 3 reads the block [4, 6).
+        // Cluster readahead (shmem): the first fault reads the whole block [0, 8).
         touch(&mut m, [2, 3, 4]);
         let f = m.spaces[0].pages[5];
         assert!(m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
@@ -374,7 +466,7 @@ mod tests {
         let mut m = swapped("linux-6.1", DeviceKind::Ssd, &[(SpaceKind::Anon, 8)]);
         touch(&mut m, [2, 3, 4]);
         let f = m.spaces[0].pages[4];
-        assert_eq!(m.counters.get(C::swap_ra_hit), 1);
+        assert_eq!(m.counters.get(C::swap_ra_hit), 2);
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
     }
 

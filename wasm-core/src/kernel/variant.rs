@@ -102,6 +102,19 @@ pub struct Flags {
     /// ~6.9 ("mm: memcg: use larger batches for proactive reclaim"): a quarter of the remainder
     /// per call. Takes precedence over `reclaim_batch_cluster`.
     pub reclaim_batch_quarter: bool,
+    // ---- swap-in ----
+    /// 3.14 ("swap: add a simple detector for inappropriate swapin readahead",
+    /// `swapin_nr_pages`): the swap readahead window follows the readahead hits since the last
+    /// fault (one page when there were none and the fault is not next to the last one). Before
+    /// (`valid_swaphandles`): every swap fault reads the run of used slots around its own
+    /// within the aligned 2^page_cluster block.
+    pub swap_ra_adaptive: bool,
+    /// 4.14 ("mm, swap: VMA based swap readahead", `swap_vma_readahead`) and 4.15 ("mm, swap:
+    /// skip swapcache for swapin of synchronous device"): private anon on non-rotational swap
+    /// reads ahead the swapped pages around the fault in its mapping, and on a synchronous
+    /// device (zram, pmem) reads its page alone; /proc/vmstat counts swap_ra and swap_ra_hit.
+    /// Before, every swap fault uses cluster readahead (the block of swap slots).
+    pub swap_vma_readahead: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -123,6 +136,8 @@ pub const FLAG_NAMES: &[&str] = &[
     "memcg_lru_gen_once",
     "reclaim_batch_cluster",
     "reclaim_batch_quarter",
+    "swap_ra_adaptive",
+    "swap_vma_readahead",
 ];
 
 impl Flags {
@@ -146,6 +161,8 @@ impl Flags {
             "memcg_lru_gen_once" => &mut self.memcg_lru_gen_once,
             "reclaim_batch_cluster" => &mut self.reclaim_batch_cluster,
             "reclaim_batch_quarter" => &mut self.reclaim_batch_quarter,
+            "swap_ra_adaptive" => &mut self.swap_ra_adaptive,
+            "swap_vma_readahead" => &mut self.swap_vma_readahead,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -176,6 +193,8 @@ impl Flags {
             "memcg_lru_gen_once" => self.memcg_lru_gen_once,
             "reclaim_batch_cluster" => self.reclaim_batch_cluster,
             "reclaim_batch_quarter" => self.reclaim_batch_quarter,
+            "swap_ra_adaptive" => self.swap_ra_adaptive,
+            "swap_vma_readahead" => self.swap_vma_readahead,
             _ => return None,
         })
     }
@@ -229,6 +248,8 @@ const NONE: Flags = Flags {
     memcg_lru_gen_once: false,
     reclaim_batch_cluster: false,
     reclaim_batch_quarter: false,
+    swap_ra_adaptive: false,
+    swap_vma_readahead: false,
 };
 
 const fn f(
@@ -249,6 +270,8 @@ const fn f(
         kswapd_writeback_4_11: true,
         pgdat_flags_per_node: true,
         file_writeback_kswapd_only: true,
+        swap_ra_adaptive: true,
+        swap_vma_readahead: true,
         ..NONE
     }
 }
@@ -263,13 +286,15 @@ const L6_3: Flags = Flags {
 
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
-/// `file_writeback_kswapd_only`) go together (on for 4.10 and 4.11, off for 2.6.3x).
+/// `file_writeback_kswapd_only`, `swap_ra_adaptive`) go together (on for 4.10 and 4.11, off
+/// for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
         activate_shared_exec: shared_exec,
         kswapd_writeback_4_11: wb_4_11,
         file_writeback_kswapd_only: shared_exec,
+        swap_ra_adaptive: shared_exec,
         ..NONE
     }
 }
