@@ -214,6 +214,11 @@ impl Mm {
             // private anon page stays in the swap cache (`do_swap_page`).
             self.free_swap_slot(f);
             self.frames.set(f, PG_DIRTY);
+        } else if self.swap_ra_mode(sp) == crate::kernel::swap_readahead::SwapRa::None {
+            // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one
+            // user: the page skips the swap cache and the fault's `swap_free` drops the
+            // slot's last reference, so reclaim must write (compress) the page again.
+            self.free_swap_slot(f);
         }
         Access::Wait(done_fault)
     }

@@ -108,7 +108,7 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
     FlagDoc {
         name: "swap_vma_readahead",
         version: "4.14",
-        doc: "private anon reads ahead by address in its mapping (alone on zram/pmem), not by swap slot",
+        doc: "private anon reads ahead by address in its mapping, not by slot; on zram/pmem alone, freeing its slot",
     },
 ];
 

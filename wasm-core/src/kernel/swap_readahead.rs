@@ -9,7 +9,8 @@
 //! - VMA readahead (4.14+, `swap_vma_readahead`): the swapped-out pages around the faulting
 //!   address in the same mapping and page table, otherwise;
 //! - none: private anon on a synchronous device (zram, pmem, ramdisk) reads its page alone
-//!   (4.15+ `do_swap_page` skips the swap cache when the slot has one user).
+//!   (4.15+ `do_swap_page` skips the swap cache when the slot has one user, and the slot is
+//!   freed at once: `Mm::fault_anon`).
 //!
 //! How many (`swap_ra_adaptive`, 3.14+): a window from `__swapin_nr_pages`, fed by readahead
 //! hits; before, the run of used slots around the faulting one inside the aligned block
@@ -377,10 +378,18 @@ mod tests {
     }
 
     #[test]
-    fn synchronous_devices_read_the_private_anon_page_alone() {
+    fn synchronous_devices_read_the_private_anon_page_alone_and_free_its_slot() {
         let mut m = swapped("linux-5.8", DeviceKind::Zram, &[(SpaceKind::Anon, 16)]);
         assert_eq!(touch(&mut m, 0..16).len(), 16);
         assert_eq!(m.counters.get(C::swap_ra), 0);
+        // ... past the swap cache: every slot is free again, the pages must be written anew.
+        assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
+        let f = m.spaces[0].pages[7];
+        assert!(!m.frames.has(f, PG_SWAPCACHE) && m.spaces[0].swap[7] == NIL);
+        // An SSD keeps the slot with the clean swap cache copy.
+        let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 16)]);
+        touch(&mut m, 0..16);
+        assert_eq!(m.swap.as_ref().unwrap().nr_free, 128 - 16);
     }
 
     #[test]

@@ -112,7 +112,8 @@ pub struct Flags {
     /// 4.14 ("mm, swap: VMA based swap readahead", `swap_vma_readahead`) and 4.15 ("mm, swap:
     /// skip swapcache for swapin of synchronous device"): private anon on non-rotational swap
     /// reads ahead the swapped pages around the fault in its mapping, and on a synchronous
-    /// device (zram, pmem) reads its page alone; /proc/vmstat counts swap_ra and swap_ra_hit.
+    /// device (zram, pmem) reads its page alone, past the swap cache, freeing its slot;
+    /// /proc/vmstat counts swap_ra and swap_ra_hit.
     /// Before, every swap fault uses cluster readahead (the block of swap slots).
     pub swap_vma_readahead: bool,
 }
