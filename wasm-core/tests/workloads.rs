@@ -433,3 +433,42 @@ fn swap_readahead_serves_a_sequential_pass_and_stays_off_for_random_faults() {
     assert!(r["pswpin"] > 1000, "{r:?}");
     assert!(r["swap_ra"] * 20 < r["pswpin"], "{r:?}");
 }
+
+#[test]
+fn tmpfs_read_back_from_swap_uses_cluster_readahead_through_read() {
+    // A 48 MiB tmpfs file pushed to swap by 48 MiB of anon on a 64 MiB machine, then read()
+    // back in order: shmem swaps in with cluster readahead, and the read() calls that find
+    // the pages read ahead count hits.
+    let text = r#"
+title = "tmpfs swap-in"
+[machine]
+ram = "64MiB"
+swap = { device = "ssd", size = "256MiB" }
+[[devices]]
+name = "ssd"
+kind = "ssd"
+[[files]]
+name = "t"
+size = "48MiB"
+device = "ssd"
+tmpfs = true
+[[variants]]
+name = "v"
+preset = "linux-5.8"
+[[tasks]]
+name = "w"
+program = [
+  { op = "write", file = "t", pattern = "seq", count = 12288 },
+  { op = "anon", name = "big", size = "48MiB" },
+  { op = "touch", regions = ["big"], write = true },
+  { op = "read", file = "t", pattern = "seq", count = 4096 },
+]
+[run]
+duration = "600s"
+"#;
+    let (r, _) = run(text);
+    let c = &r.counters;
+    assert!(c["pswpin"] > 3000, "{c:?}");
+    assert!(c["swap_ra_hit"] * 10 > c["pswpin"] * 7, "{c:?}");
+    assert!(c["pgmajfault"] * 4 < c["pswpin"], "{c:?}");
+}

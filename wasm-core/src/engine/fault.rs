@@ -479,7 +479,9 @@ impl Mm {
             if self.frames.has(f, PG_LOCKED) {
                 return Access::Wait(self.ready_at[f as usize]);
             }
-            self.claim_swap_readahead(f);
+            if self.frames.has(f, PG_READAHEAD | PG_SWAPCACHE) {
+                self.swap_cache_fault(f);
+            }
             self.mark_accessed(f);
             if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
                 self.free_swap_slot(f);

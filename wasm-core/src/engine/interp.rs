@@ -478,12 +478,7 @@ impl Simulation {
         let fi = f as usize;
         let mut cost = cpu_ns;
         if self.mm.frames.mapped[fi] & r.bit == 0 {
-            self.mm.frames.mapped[fi] |= r.bit;
-            self.mm.count_event(C::pgfault, 1);
-            cost += MAP_FAULT_NS * self.mm.scale;
-            if self.mm.frames.flags[fi] & PG_READAHEAD != 0 {
-                self.mm.claim_swap_readahead(f);
-            }
+            cost += self.map_resident(r, f);
         }
         if r.recency {
             if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
@@ -500,6 +495,19 @@ impl Simulation {
         cost
     }
 
+    /// The minor fault that maps a resident page into region `r` (kept out of the hit path).
+    /// A page still (or already) in the swap cache is found there (`lookup_swap_cache`).
+    #[cold]
+    #[inline(never)]
+    fn map_resident(&mut self, r: Pte, f: u32) -> u64 {
+        self.mm.frames.mapped[f as usize] |= r.bit;
+        self.mm.count_event(C::pgfault, 1);
+        if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+            self.mm.swap_cache_fault(f);
+        }
+        MAP_FAULT_NS * self.mm.scale
+    }
+
     /// A read() of page `idx` of the op's file through the page cache.
     #[inline(never)]
     fn read_page(&mut self, ti: usize, a: &Access, idx: u64, now: u64) -> Acc {
@@ -508,7 +516,9 @@ impl Simulation {
             if self.mm.frames.has(f, PG_LOCKED) {
                 Acc::Wait(self.mm.ready_at[f as usize])
             } else {
-                self.mm.claim_swap_readahead(f);
+                if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+                    self.mm.swap_cache_fault(f);
+                }
                 self.mm.mark_accessed(f);
                 Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns)
             }

@@ -245,17 +245,17 @@ impl Mm {
         self.counters.add(C::pswpin, 1);
     }
 
-    /// The first fault on a page that readahead brought into the swap cache
-    /// (`lookup_swap_cache`): a readahead hit (swap_ra_hit from 4.14), credited to the mapping
-    /// under VMA readahead and globally otherwise (shmem looks up without a mapping). Then what
-    /// `do_swap_page` / `shmem_swapin_page` do with a page found in the swap cache: <= 5.8
-    /// activates private anon (`activate_page`); shmem leaves the swap cache (dirty, slot
-    /// freed) once its writeback, if any, is done.
-    pub fn claim_swap_readahead(&mut self, f: u32) {
-        if !self.frames.test_clear(f, PG_READAHEAD) {
-            return;
-        }
-        if self.flags.swap_vma_readahead {
+    /// A fault that finds its page in the swap cache (`lookup_swap_cache`): the page readahead
+    /// brought in and no fault claimed yet, or one reclaim unmapped and has not freed. A
+    /// readahead page is a hit (swap_ra_hit from 4.14), credited to the mapping under VMA
+    /// readahead and globally otherwise (shmem looks up without a mapping); under VMA
+    /// readahead any hit also moves the mapping's last fault position. Then what
+    /// `do_swap_page` / `shmem_swapin_page` do with the page: <= 5.8 activates private anon
+    /// (`activate_page`); shmem leaves the swap cache (dirty, slot freed) once its writeback,
+    /// if any, is done. Callers pass pages with PG_swapcache or PG_readahead.
+    pub fn swap_cache_fault(&mut self, f: u32) {
+        let readahead = self.frames.test_clear(f, PG_READAHEAD);
+        if readahead && self.flags.swap_vma_readahead {
             self.counters.add(C::swap_ra_hit, 1);
         }
         let sp = self.frames.space[f as usize];
@@ -263,13 +263,17 @@ impl Mm {
         let shmem = self.spaces[sp as usize].kind == SpaceKind::Shmem;
         if !shmem && self.swap_use_vma_readahead() {
             let ra = &mut self.spaces[sp as usize].ra;
-            ra.hits = (ra.hits + 1).min(SWAP_RA_HITS_MAX);
+            if readahead {
+                ra.hits = (ra.hits + 1).min(SWAP_RA_HITS_MAX);
+            }
             ra.prev = Some(idx);
-        } else if let Some(s) = self.swap.as_mut() {
-            s.ra_hits += 1;
+        } else if readahead {
+            if let Some(s) = self.swap.as_mut() {
+                s.ra_hits += 1;
+            }
         }
         if shmem {
-            if !self.frames.has(f, PG_WRITEBACK) {
+            if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
                 self.free_swap_slot(f);
                 self.frames.set(f, PG_DIRTY);
             }
@@ -324,7 +328,7 @@ mod tests {
                 assert!(matches!(m.fault_anon(0, p, 0), Access::Wait(_)));
                 faults.push(p);
             } else {
-                m.claim_swap_readahead(f);
+                m.swap_cache_fault(f);
             }
         }
         faults
@@ -411,7 +415,7 @@ mod tests {
         assert!(f != NIL && m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
         // A hit, from any mapping, feeds the next window: 1 hit -> 4 pages, [12, 16).
-        m.claim_swap_readahead(f);
+        m.swap_cache_fault(f);
         assert_eq!(m.swap.as_ref().unwrap().ra_hits, 1);
         assert!(matches!(m.fault_anon(1, 4, 0), Access::Wait(_)));
         assert_eq!(m.swap.as_ref().unwrap().ra_last_pages, 4);
@@ -467,7 +471,7 @@ mod tests {
         let f = m.spaces[0].pages[5];
         assert!(m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
         let free = m.swap.as_ref().unwrap().nr_free;
-        m.claim_swap_readahead(f);
+        m.swap_cache_fault(f);
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
         assert_eq!(m.swap.as_ref().unwrap().nr_free, free + 1);
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
@@ -508,5 +512,55 @@ mod tests {
         assert_eq!(vma_window(Some(97), 98, 8, 100, 512), (98, 100));
         assert_eq!(vma_window(None, 1, 8, 100, 512), (0, 6));
         assert_eq!(vma_window(Some(510), 511, 8, 2000, 512), (511, 512));
+    }
+
+    /// A resident, unmapped page `idx` of space 0 in the swap cache with a slot, on the
+    /// inactive list: what reclaim leaves between `add_to_swap` + unmap and the free.
+    fn in_swap_cache(m: &mut Mm, idx: u64) -> u32 {
+        let f = m.take_free_frame().unwrap();
+        m.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE;
+        m.install(f, 0, idx as u32);
+        m.lru_add_new(f);
+        let slot = m.swap.as_mut().unwrap().alloc_for(0, idx as u32).unwrap();
+        m.spaces[0].swap[idx as usize] = slot;
+        m.spaces[0].swapped += 1;
+        f
+    }
+
+    #[test]
+    fn a_fault_on_any_swap_cache_page_finds_it_there() {
+        // Private anon, 5.8: activated (`do_swap_page`'s `activate_page`), the mapping's last
+        // fault position moves, no readahead hit is counted.
+        let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 0)]);
+        m.spaces[0] = Space::new("a", SpaceKind::Anon, 16, 0, 0, u32::MAX);
+        let f = in_swap_cache(&mut m, 9);
+        assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
+        m.swap_cache_fault(f);
+        assert_eq!(m.frames.list[f as usize] as usize, LRU_ACTIVE_ANON);
+        assert_eq!(m.spaces[0].ra.prev, Some(9));
+        assert_eq!(m.spaces[0].ra.hits, 4, "no hit: the initial count stays");
+        assert_eq!(m.counters.get(C::swap_ra_hit), 0);
+        assert!(
+            m.frames.has(f, PG_SWAPCACHE),
+            "private anon keeps its swap copy"
+        );
+        // 6.1: no activation.
+        let mut m = swapped("linux-6.1", DeviceKind::Ssd, &[(SpaceKind::Anon, 0)]);
+        m.spaces[0] = Space::new("a", SpaceKind::Anon, 16, 0, 0, u32::MAX);
+        let f = in_swap_cache(&mut m, 9);
+        m.swap_cache_fault(f);
+        assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
+        // shmem: back into its file, dirty, slot freed; not while the write is in flight.
+        let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Shmem, 0)]);
+        m.spaces[0] = Space::new("s", SpaceKind::Shmem, 16, 0, 0, u32::MAX);
+        let f = in_swap_cache(&mut m, 9);
+        m.frames.set(f, PG_WRITEBACK);
+        m.swap_cache_fault(f);
+        assert!(m.frames.has(f, PG_SWAPCACHE) && !m.frames.has(f, PG_DIRTY));
+        m.frames.clear(f, PG_WRITEBACK);
+        m.swap_cache_fault(f);
+        assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
+        assert_eq!(m.spaces[0].swap[9], NIL);
+        assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
     }
 }
