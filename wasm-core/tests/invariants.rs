@@ -31,7 +31,7 @@ fn scenario(
     } else {
         String::new()
     };
-    let second = match mix % 6 {
+    let second = match mix % 7 {
         0 => String::new(),
         1 => format!(
             "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
@@ -44,6 +44,9 @@ fn scenario(
         ),
         4 => format!(
             "[[tasks]]\nname = \"writers\"\nclients = 3\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"random\", count = 300 }}, {{ op = \"read\", file = \"data\", pattern = \"random\", count = 100 }} ] }} ]\n[[tasks]]\nname = \"appender\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 400 }} ] }} ]\n"
+        ),
+        6 => format!(
+            "[[tasks]]\nname = \"sweeper\"\nprogram = [ {{ op = \"anon\", name = \"h2\", size = \"{anon_mib}MiB\" }}, {{ op = \"touch\", regions = [\"h2\"], write = true }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"h2\"], pattern = \"seq\", count = 2000 }} ] }} ]\n"
         ),
         _ => format!(
             "[[tasks]]\nname = \"zipf\"\nclients = 2\nprogram = [ {{ op = \"mmap\", name = \"m\", file = \"data\", prot = \"rw\" }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"m\"], pattern = \"zipf\", count = 300, write = true }} ] }} ]\n"
@@ -164,6 +167,31 @@ fn writer_mix_keeps_the_invariants_in_every_dirty_handling_variant() {
 }
 
 #[test]
+fn swap_readahead_keeps_the_invariants_in_every_era_and_device() {
+    // A second task sweeps its swapped-out anon in order: swap readahead by slot (<= 4.13,
+    // shmem, rotational swap), by address (4.14+) or none (zram, 4.15+).
+    for preset in [
+        "linux-2.6.33",
+        "linux-4.11",
+        "linux-5.8",
+        "linux-6.1-mglru",
+        "linux-6.14-mglru",
+    ] {
+        for dev in ["hdd", "ssd", "zram"] {
+            let r = run_checked(&scenario(16, 64, dev, "ssd", 100, preset, 12, 4, 3, 6), "v");
+            assert!(r.counters["pswpin"] > 0, "{preset} {dev}: no swap-in");
+            if dev == "ssd" && preset != "linux-2.6.33" && preset != "linux-4.11" {
+                assert!(
+                    r.counters["swap_ra_hit"] > 0,
+                    "{preset} {dev}: {:?}",
+                    r.counters
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn dirty_pages_are_written_before_their_frames_are_reused() {
     let r = run_checked(
         &scenario(16, 64, "nvme", "ssd", 60, "linux-6.1", 8, 24, 3, 2),
@@ -220,12 +248,15 @@ proptest! {
         anon in 1u64..32,
         file in 1u64..32,
         rounds in 1u64..4,
-        mix in 0u8..6,
+        mix in 0u8..7,
+        page_cluster in 0u32..6,
     ) {
         if std::env::var("INVARIANTS_TRACE").is_ok() {
-            eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix}");
+            eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix} page_cluster={page_cluster}");
         }
-        let r = run_checked(&scenario(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix), "v");
+        let text = scenario(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix)
+            .replace("[sysctl]\n", &format!("[sysctl]\npage_cluster = {page_cluster}\n"));
+        let r = run_checked(&text, "v");
         prop_assert!(r.counters["pgsteal_kswapd"] <= r.counters["pgscan_kswapd"]);
         prop_assert!(r.counters["pgsteal_direct"] <= r.counters["pgscan_direct"]);
         if swap == 0 {
