@@ -159,9 +159,17 @@ impl Mm {
         self.count_event(C::pgmajfault, 1);
         self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
-        self.swap_cache_read_page(f, sp, idx);
-        if !self.flags.anon_workingset && !shmem {
-            // <= 5.8: `do_swap_page` activates the private anon page it maps
+        // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:
+        // the page skips the swap cache and the fault's `swap_free` drops the slot's last
+        // reference, so reclaim must write (compress) the page again.
+        let skip = !shmem && self.swap_ra_mode(sp) == crate::kernel::swap_readahead::SwapRa::None;
+        if skip {
+            self.swap_direct_read_page(f, sp, idx);
+        } else {
+            self.swap_cache_read_page(f, sp, idx);
+        }
+        if !shmem && self.flags.swapin_activate && !self.flags.anon_workingset {
+            // 4.8-5.8: `do_swap_page` activates the private anon page it maps
             // (`activate_page`); shmem comes back through `shmem_swapin_page`, which leaves it
             // on the inactive list.
             self.activate_page(f);
@@ -210,15 +218,13 @@ impl Mm {
         if shmem {
             // `shmem_swapin_page` (every version): once read, the page goes back into the
             // shmem mapping and leaves the swap cache at once (`delete_from_swap_cache`,
-            // `set_page_dirty`, `swap_free`), so reclaim must write it to swap again. A
-            // private anon page stays in the swap cache (`do_swap_page`).
+            // `set_page_dirty`, `swap_free`), so reclaim must write it to swap again.
             self.free_swap_slot(f);
             self.frames.set(f, PG_DIRTY);
-        } else if self.swap_ra_mode(sp) == crate::kernel::swap_readahead::SwapRa::None {
-            // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one
-            // user: the page skips the swap cache and the fault's `swap_free` drops the
-            // slot's last reference, so reclaim must write (compress) the page again.
-            self.free_swap_slot(f);
+        } else if !skip {
+            // A private anon page stays in the swap cache (`do_swap_page`), unless swap is
+            // more than half full.
+            self.try_to_free_swap_if_full(f);
         }
         Access::Wait(done_fault)
     }

@@ -616,6 +616,54 @@ impl Mm {
     // ---- invariants ------------------------------------------------------------------------
 
     /// Check the structural invariants; returns a description of the first violation.
+    /// Swap slot accounting: each space's `swapped` counts its slots, every slot a page holds
+    /// is in use and held once, the used slots are exactly those held, and a resident page of
+    /// a live space is in the swap cache exactly when it holds a slot.
+    fn check_swap_slots(&self) -> Result<(), String> {
+        let Some(swap) = self.swap.as_ref() else {
+            return Ok(());
+        };
+        let mut held = vec![false; swap.used.len()];
+        let mut total = 0u64;
+        for s in &self.spaces {
+            let mut n = 0u64;
+            for (i, &slot) in s.swap.iter().enumerate() {
+                if slot != NIL {
+                    n += 1;
+                    if !swap.used[slot as usize]
+                        || std::mem::replace(&mut held[slot as usize], true)
+                    {
+                        return Err(format!(
+                            "space {} page {i}: slot {slot} free or held twice",
+                            s.name
+                        ));
+                    }
+                }
+                let f = s.pages.get(i).copied().unwrap_or(NIL);
+                if !s.dead && f != NIL && self.frames.has(f, PG_SWAPCACHE) != (slot != NIL) {
+                    return Err(format!(
+                        "space {} page {i}: swap cache flag and slot disagree",
+                        s.name
+                    ));
+                }
+            }
+            if n != s.swapped {
+                return Err(format!(
+                    "space {}: swapped {} but {n} slots",
+                    s.name, s.swapped
+                ));
+            }
+            total += n;
+        }
+        if total != swap.total() - swap.nr_free {
+            return Err(format!(
+                "swap: {} slots in use but {total} held",
+                swap.total() - swap.nr_free
+            ));
+        }
+        Ok(())
+    }
+
     pub fn check_invariants(&self) -> Result<(), String> {
         let n = self.frames.len();
         let mut on_list = vec![false; n];
@@ -760,6 +808,7 @@ impl Mm {
                 ));
             }
         }
+        self.check_swap_slots()?;
         // Dirty and writeback accounting: a page under writeback is never freed, a dirty page
         // is never freed or dropped unwritten, and every dirty file page is queued for the
         // flushers (so it is written before its frame can be reused).

@@ -110,6 +110,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "4.14",
         doc: "private anon reads ahead by address in its mapping, not by slot; on zram/pmem alone, freeing its slot",
     },
+    FlagDoc {
+        name: "swapin_activate",
+        version: "4.8",
+        doc: "a private anon page faulted back from swap (or found in the swap cache) is activated",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -91,5 +91,16 @@ impl Mm {
                 self.trace.record(self.now, f, from, to, MoveReason::Rotate);
             }
         }
+        // A shmem page mapped again while its swap write was in flight: the fault waited for
+        // the write (`shmem_swapin_page`), then took the page out of the swap cache.
+        let sp = self.frames.space[f as usize];
+        if sp != NIL
+            && self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem
+            && self.frames.mapped[f as usize] != 0
+            && self.frames.has(f, PG_SWAPCACHE)
+        {
+            self.free_swap_slot(f);
+            self.frames.set(f, PG_DIRTY);
+        }
     }
 }

@@ -245,14 +245,51 @@ impl Mm {
         self.counters.add(C::pswpin, 1);
     }
 
+    /// Set up frame `f` as page `idx` of space `sp` read from a synchronous device past the
+    /// swap cache (4.15+ `do_swap_page`, `SWP_SYNCHRONOUS_IO` with one user): locked until the
+    /// read completes, a new page on the LRU; 5.9+ checks the shadow entry the swap cache kept
+    /// (`get_shadow_from_swap_cache`). The slot is freed (`swap_free` drops its last
+    /// reference). No PG_workingset and no 5.8 cost: those are `__read_swap_cache_async`'s.
+    pub fn swap_direct_read_page(&mut self, f: u32, sp: u32, idx: u64) {
+        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_LOCKED;
+        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
+        self.install(f, sp, idx as u32);
+        if self.flags.anon_workingset && shadow != 0 {
+            self.workingset_refault(f, shadow);
+        }
+        self.lru_add_new(f);
+        self.counters.add(C::pswpin, 1);
+        let s = &mut self.spaces[sp as usize];
+        let slot = std::mem::replace(&mut s.swap[idx as usize], NIL);
+        if slot != NIL {
+            s.swapped -= 1;
+            if let Some(sw) = self.swap.as_mut() {
+                sw.free(slot);
+            }
+        }
+    }
+
+    /// `try_to_free_swap` at the end of `do_swap_page` when `vm_swap_full`: a private anon
+    /// page just mapped leaves the swap cache (dirty, slot freed) unless it is under writeback.
+    pub fn try_to_free_swap_if_full(&mut self, f: u32) {
+        if self.frames.has(f, PG_SWAPCACHE)
+            && !self.frames.has(f, PG_WRITEBACK)
+            && self.swap.as_ref().is_some_and(|s| s.full())
+        {
+            self.free_swap_slot(f);
+            self.frames.set(f, PG_DIRTY);
+        }
+    }
+
     /// A fault that finds its page in the swap cache (`lookup_swap_cache`): the page readahead
     /// brought in and no fault claimed yet, or one reclaim unmapped and has not freed. A
     /// readahead page is a hit (swap_ra_hit from 4.14), credited to the mapping under VMA
     /// readahead and globally otherwise (shmem looks up without a mapping); under VMA
     /// readahead any hit also moves the mapping's last fault position. Then what
-    /// `do_swap_page` / `shmem_swapin_page` do with the page: <= 5.8 activates private anon
-    /// (`activate_page`); shmem leaves the swap cache (dirty, slot freed) once its writeback,
-    /// if any, is done. Callers pass pages with PG_swapcache or PG_readahead.
+    /// `do_swap_page` / `shmem_swapin_page` do with the page: 4.8-5.8 activates private anon
+    /// (`activate_page`), which leaves the swap cache if swap is more than half full; shmem
+    /// leaves the swap cache (dirty, slot freed) once its writeback, if any, is done. Callers
+    /// pass pages with PG_swapcache or PG_readahead.
     pub fn swap_cache_fault(&mut self, f: u32) {
         let readahead = self.frames.test_clear(f, PG_READAHEAD);
         if readahead && self.flags.swap_vma_readahead {
@@ -273,12 +310,17 @@ impl Mm {
             }
         }
         if shmem {
+            // Under writeback the kernel waits for the write first; `end_writeback` does this
+            // for a page mapped again meanwhile.
             if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
                 self.free_swap_slot(f);
                 self.frames.set(f, PG_DIRTY);
             }
-        } else if !self.flags.anon_workingset {
-            self.activate_page(f);
+        } else {
+            if self.flags.swapin_activate && !self.flags.anon_workingset {
+                self.activate_page(f);
+            }
+            self.try_to_free_swap_if_full(f);
         }
     }
 }
@@ -390,6 +432,12 @@ mod tests {
         assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
         let f = m.spaces[0].pages[7];
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.spaces[0].swap[7] == NIL);
+        // 5.8 activates it (`do_swap_page`), but the skip path neither marks it workingset nor
+        // charges anon cost (both `__read_swap_cache_async`'s); it is clean until reclaim
+        // adds it to swap again.
+        assert_eq!(m.frames.list[f as usize] as usize, LRU_ACTIVE_ANON);
+        assert!(!m.frames.has(f, PG_WORKINGSET | PG_DIRTY));
+        assert_eq!(m.lruvecs[0].anon_cost, 0);
         // An SSD keeps the slot with the clean swap cache copy.
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 16)]);
         touch(&mut m, 0..16);
@@ -447,6 +495,9 @@ mod tests {
             .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
             .collect();
         assert_eq!(resident, [0, 1, 2, 4, 5, 6, 7]);
+        // Before 4.8 a swapped-in page is not activated.
+        let f = m.spaces[0].pages[5];
+        assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
     }
 
     #[test]
@@ -562,5 +613,31 @@ mod tests {
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
         assert_eq!(m.spaces[0].swap[9], NIL);
         assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
+        // Mapped again while its write is in flight: out of the swap cache when the write ends.
+        let g = in_swap_cache(&mut m, 3);
+        m.frames.set(g, PG_WRITEBACK);
+        m.frames.mapped[g as usize] = 1;
+        m.swap_cache_fault(g);
+        assert!(m.frames.has(g, PG_SWAPCACHE));
+        m.end_writeback(g);
+        assert!(!m.frames.has(g, PG_SWAPCACHE) && m.frames.has(g, PG_DIRTY));
+        assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
+    }
+
+    #[test]
+    fn a_swap_in_gives_its_slot_back_when_swap_is_more_than_half_full() {
+        // 8 of 128 slots in use: the swapped-in page keeps its swap copy.
+        let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 8)]);
+        m.page_cluster = 0;
+        assert!(matches!(m.fault_anon(0, 2, 0), Access::Wait(_)));
+        let f = m.spaces[0].pages[2];
+        assert!(m.frames.has(f, PG_SWAPCACHE) && !m.frames.has(f, PG_DIRTY));
+        // 72 of 128: `vm_swap_full`, so `do_swap_page` frees it (`try_to_free_swap`).
+        let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 72)]);
+        m.page_cluster = 0;
+        assert!(matches!(m.fault_anon(0, 2, 0), Access::Wait(_)));
+        let f = m.spaces[0].pages[2];
+        assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
+        assert_eq!(m.spaces[0].swap[2], NIL);
     }
 }

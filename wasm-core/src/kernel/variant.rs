@@ -116,6 +116,11 @@ pub struct Flags {
     /// /proc/vmstat counts swap_ra and swap_ra_hit.
     /// Before, every swap fault uses cluster readahead (the block of swap slots).
     pub swap_vma_readahead: bool,
+    /// 4.8 ("mm: move swap-in anonymous page into active list", `do_swap_page`): a private
+    /// anon page a fault finds in, or reads into, the swap cache is activated (until 5.9's
+    /// `anon_workingset` puts swapped-in pages on the inactive list). Before, it stays where
+    /// `lru_cache_add` put it, inactive.
+    pub swapin_activate: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -139,6 +144,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "reclaim_batch_quarter",
     "swap_ra_adaptive",
     "swap_vma_readahead",
+    "swapin_activate",
 ];
 
 impl Flags {
@@ -164,6 +170,7 @@ impl Flags {
             "reclaim_batch_quarter" => &mut self.reclaim_batch_quarter,
             "swap_ra_adaptive" => &mut self.swap_ra_adaptive,
             "swap_vma_readahead" => &mut self.swap_vma_readahead,
+            "swapin_activate" => &mut self.swapin_activate,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -196,6 +203,7 @@ impl Flags {
             "reclaim_batch_quarter" => self.reclaim_batch_quarter,
             "swap_ra_adaptive" => self.swap_ra_adaptive,
             "swap_vma_readahead" => self.swap_vma_readahead,
+            "swapin_activate" => self.swapin_activate,
             _ => return None,
         })
     }
@@ -251,6 +259,7 @@ const NONE: Flags = Flags {
     reclaim_batch_quarter: false,
     swap_ra_adaptive: false,
     swap_vma_readahead: false,
+    swapin_activate: false,
 };
 
 const fn f(
@@ -273,6 +282,7 @@ const fn f(
         file_writeback_kswapd_only: true,
         swap_ra_adaptive: true,
         swap_vma_readahead: true,
+        swapin_activate: true,
         ..NONE
     }
 }
@@ -287,8 +297,8 @@ const L6_3: Flags = Flags {
 
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
-/// `file_writeback_kswapd_only`, `swap_ra_adaptive`) go together (on for 4.10 and 4.11, off
-/// for 2.6.3x).
+/// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`) go together (on
+/// for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -296,6 +306,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         kswapd_writeback_4_11: wb_4_11,
         file_writeback_kswapd_only: shared_exec,
         swap_ra_adaptive: shared_exec,
+        swapin_activate: shared_exec,
         ..NONE
     }
 }

@@ -555,7 +555,13 @@ impl Mm {
     /// The activate path of `shrink_folio_list`: a swap-cache page on a half-full swap device
     /// gives its slot back (`folio_free_swap`), since it will stay resident a while.
     fn activate_outcome(&mut self, f: u32) -> Outcome {
+        // `try_to_free_swap` fails while a swap entry is still referenced: by the PTEs of an
+        // unmapped private page, or by a shmem mapping.
+        let sp = self.frames.space[f as usize];
+        let referenced = self.frames.mapped[f as usize] == 0
+            || (sp != NIL && self.spaces[sp as usize].kind == SpaceKind::Shmem);
         if self.frames.has(f, PG_SWAPCACHE)
+            && !referenced
             && self.swap.as_ref().is_some_and(|s| s.full())
             && !self.frames.has(f, PG_WRITEBACK)
         {
