@@ -44,9 +44,9 @@ pub enum SwapRa {
     Vma,
 }
 
-/// `__swapin_nr_pages` (3.x+): the next window from the readahead hits since the last fault,
-/// or, with none, from whether this fault is next to the previous one; at least half the
-/// previous window, at most `max_pages`.
+/// `__swapin_nr_pages` (3.14+, `swap_ra_adaptive`): the next window from the readahead hits
+/// since the last fault, or, with none, from whether this fault is next to the previous one;
+/// at least half the previous window, at most `max_pages`.
 pub fn swapin_nr_pages(
     prev: Option<u64>,
     offset: u64,
