@@ -485,13 +485,11 @@ impl Mm {
             if self.frames.has(f, PG_LOCKED) {
                 return Access::Wait(self.ready_at[f as usize]);
             }
+            // A page in the swap cache leaves it (`shmem_swapin_page`), losing its stale copy.
             if self.frames.has(f, PG_READAHEAD | PG_SWAPCACHE) {
                 self.swap_cache_fault(f);
             }
             self.mark_accessed(f);
-            if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
-                self.free_swap_slot(f);
-            }
             self.frames.set(f, PG_DIRTY);
             return Access::Done(WRITE_COPY_NS * self.scale);
         }
