@@ -259,14 +259,7 @@ impl Mm {
         }
         self.lru_add_new(f);
         self.counters.add(C::pswpin, 1);
-        let s = &mut self.spaces[sp as usize];
-        let slot = std::mem::replace(&mut s.swap[idx as usize], NIL);
-        if slot != NIL {
-            s.swapped -= 1;
-            if let Some(sw) = self.swap.as_mut() {
-                sw.free(slot);
-            }
-        }
+        self.release_slot(sp, idx);
     }
 
     /// `try_to_free_swap` at the end of `do_swap_page` when `vm_swap_full`: a private anon

@@ -576,14 +576,19 @@ impl Mm {
         if !self.frames.test_clear(f, PG_SWAPCACHE) {
             return;
         }
-        let sp = self.frames.space[f as usize] as usize;
-        let idx = self.frames.index[f as usize] as usize;
-        let slot = self.spaces[sp].swap[idx];
+        let sp = self.frames.space[f as usize];
+        let idx = self.frames.index[f as usize] as u64;
+        self.release_slot(sp, idx);
+    }
+
+    /// Give page `idx` of space `sp`'s swap slot, if it holds one, back to the swap device.
+    pub fn release_slot(&mut self, sp: u32, idx: u64) {
+        let s = &mut self.spaces[sp as usize];
+        let slot = std::mem::replace(&mut s.swap[idx as usize], NIL);
         if slot != NIL {
-            self.spaces[sp].swap[idx] = NIL;
-            self.spaces[sp].swapped -= 1;
-            if let Some(s) = self.swap.as_mut() {
-                s.free(slot);
+            s.swapped -= 1;
+            if let Some(sw) = self.swap.as_mut() {
+                sw.free(slot);
             }
         }
     }
@@ -1109,14 +1114,7 @@ impl Mm {
                 }
             }
             if self.spaces[sp].kind != SpaceKind::File {
-                let slot = self.spaces[sp].swap[i];
-                if slot != NIL {
-                    self.spaces[sp].swap[i] = NIL;
-                    self.spaces[sp].swapped -= 1;
-                    if let Some(s) = self.swap.as_mut() {
-                        s.free(slot);
-                    }
-                }
+                self.release_slot(sp as u32, i as u64);
             }
             self.spaces[sp].shadow[i] = 0;
         }
