@@ -470,5 +470,6 @@ duration = "600s"
     let c = &r.counters;
     assert!(c["pswpin"] > 3000, "{c:?}");
     assert!(c["swap_ra_hit"] * 10 > c["pswpin"] * 7, "{c:?}");
-    assert!(c["pgmajfault"] * 4 < c["pswpin"], "{c:?}");
+    // read() is no page fault, whatever it reads.
+    assert_eq!(c["pgmajfault"], 0, "{c:?}");
 }

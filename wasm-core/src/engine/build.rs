@@ -138,6 +138,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         shared_spaces: BTreeMap::new(),
         pools: BTreeMap::new(),
         next_mapping_bit: 0,
+        fault_wait: None,
         check_invariants: false,
         cpus: scn.machine.cpus,
     };
@@ -177,6 +178,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 state: TaskState::Waiting,
                 clock: spec.start.ns(),
                 pending: None,
+                retry_uncounted: false,
                 pool_step: None,
                 rounds_ns: Vec::new(),
                 ops: Vec::new(),

@@ -129,13 +129,28 @@ impl Mm {
         }
     }
 
-    /// A fault on an anonymous or shmem page that is not resident: swap-in if it has a swap
-    /// slot, else a zero-filled page. `new_anon_active`: <= 5.8 new anon pages start active.
+    /// A page fault on an anonymous or shmem page that is not resident (`do_anonymous_page`,
+    /// `do_swap_page`, `shmem_fault`): pgfault, and pgmajfault when the page comes from swap.
     pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        self.count_event(C::pgfault, 1);
+        self.count_pgfault();
+        let res = self.anon_page_in(sp, idx, now);
+        if self.last_fault_major {
+            self.count_event(C::pgmajfault, 1);
+        }
+        res
+    }
+
+    /// Bring in an anonymous or shmem page that is not resident: swap-in if it has a swap
+    /// slot, else a zero-filled page. Counts no fault: a tmpfs read()/write() comes here too
+    /// (`shmem_getpage_gfp` without a `fault_type`). Sets `last_fault_major` when it reads.
+    pub fn anon_page_in(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        self.last_fault_major = false;
         let f = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => (f, stall),
-            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Wait(t) => {
+                self.wait_in_fault = true;
+                return Access::Wait(t);
+            }
             Alloc::Oom(_) => return Access::Oom,
         };
         let (f, stall) = f;
@@ -156,7 +171,6 @@ impl Mm {
         }
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
         // picks around it (kernel/swap_readahead.rs), as far as there is room.
-        self.count_event(C::pgmajfault, 1);
         self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
         // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:
@@ -226,6 +240,9 @@ impl Mm {
             // more than half full.
             self.try_to_free_swap_if_full(f);
         }
+        // A synchronous device has read the page before the fault goes on; otherwise
+        // `lock_page_or_retry` finds it locked and the fault is retried once it is read.
+        self.wait_in_fault = sync;
         Access::Wait(done_fault)
     }
 
@@ -259,7 +276,10 @@ impl Mm {
                 self.add_cache_page(f, sp, idx);
                 stall
             }
-            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Wait(t) => {
+                self.wait_in_fault = true;
+                return Access::Wait(t);
+            }
             Alloc::Oom(_) => return Access::Oom,
         };
         for p in start..start + n {
@@ -303,8 +323,11 @@ impl Mm {
             }
             self.finish_read(frames, done);
         }
-        self.count_event(C::pgmajfault, 1);
+        // pgmajfault is the page fault's to count (`filemap_fault`), not read()'s.
         self.last_fault_major = true;
+        // As for swap: a synchronous device (pmem, ramdisk) has read the page before
+        // `lock_page_maybe_drop_mmap`, otherwise the fault is retried.
+        self.wait_in_fault = self.devices[dev].synchronous;
         Access::Wait(wait_until)
     }
 
@@ -477,8 +500,7 @@ impl Mm {
     /// loses a stale swap copy; a swapped-out page is read back first (`shmem_swapin_page`).
     /// The dirty bit carries no writeback accounting (`__set_page_dirty_no_writeback`): no
     /// dirty throttling and no flusher; reclaim writes the page to swap (`shmem_writepage`).
-    /// The swap-in reuses the fault path, so it is also counted as pgfault/pgmajfault, which
-    /// the kernel counts only when the swap-in comes from a page fault.
+    /// A swap-in here is no page fault: neither pgfault nor pgmajfault.
     fn shmem_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         let f = self.spaces[sp as usize].pages[idx as usize];
         if f != NIL {
@@ -494,7 +516,7 @@ impl Mm {
             return Access::Done(WRITE_COPY_NS * self.scale);
         }
         if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.fault_anon(sp, idx, now);
+            return self.anon_page_in(sp, idx, now);
         }
         let (f, stall) = match self.alloc_frame(now) {
             Alloc::Frame(f, s) => (f, s),
@@ -511,10 +533,10 @@ impl Mm {
     /// A read() of one non-resident page of a tmpfs file (`shmem_file_read_iter` ->
     /// `shmem_getpage(SGP_READ)`): a swapped-out page is read back (`shmem_swapin_page`); a
     /// hole allocates nothing (the zero page is copied). Resident pages are read like cache
-    /// pages (`mark_page_accessed`). The swap-in is counted as in `shmem_write`.
+    /// pages (`mark_page_accessed`). The swap-in is no page fault, as in `shmem_write`.
     pub fn shmem_read_miss(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.fault_anon(sp, idx, now);
+            return self.anon_page_in(sp, idx, now);
         }
         Access::Done(READ_COPY_NS * self.scale)
     }

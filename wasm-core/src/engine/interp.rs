@@ -20,6 +20,22 @@ enum Step {
     Oom,
 }
 
+/// How the kernel goes on from a page fault that has to wait, which decides whether the
+/// task's retry of the access is another `handle_mm_fault` call that counts pgfault.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum FaultWait {
+    /// The wait is inside the fault (allocation throttling, a synchronous device's read):
+    /// the retry continues the fault, already counted.
+    InFault,
+    /// The fault returned VM_FAULT_RETRY after starting a read: the retry is a new call,
+    /// counted up to 6.4 (`Flags::pgfault_retry_uncounted`).
+    Retry,
+    /// The fault found its page locked by someone else's read and returned VM_FAULT_RETRY
+    /// (counted then up to 6.4, see `locked_page_fault`): the retry counts as a new fault,
+    /// unless this attempt was itself a continuation.
+    Locked,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Touch,
@@ -202,6 +218,7 @@ impl Simulation {
                     t.op_start = t.clock;
                     t.pending = None;
                     t.pool_step = None;
+                    self.mm.uncounted_retry = false;
                 }
                 Step::Yield => return,
                 Step::Oom => {
@@ -361,7 +378,10 @@ impl Simulation {
             }
             // Which page: (region slot, page within the region or file range).
             let (slot, page) = match t.pending {
-                Some(p) => p,
+                Some(p) => {
+                    self.mm.uncounted_retry = t.retry_uncounted;
+                    p
+                }
                 None => {
                     let k = t.progress;
                     let n = a.regions.len().max(1) as u64;
@@ -409,6 +429,7 @@ impl Simulation {
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
                             let cost = self.touch_resident(pte, f, write, a.cpu_ns);
+                            self.mm.uncounted_retry = false;
                             let t = &mut self.tasks[ti];
                             t.clock += cost;
                             t.progress += 1;
@@ -416,6 +437,7 @@ impl Simulation {
                             t.finish_access();
                             continue;
                         }
+                        self.locked_page_fault();
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
                         let r = self.tasks[ti].regions[ri];
@@ -424,7 +446,7 @@ impl Simulation {
                 }
                 Kind::Read => match a.buffer {
                     Some(pool) => self.pool_read(ti, a, pool, page),
-                    None => self.read_page(ti, a, a.offset + page, now),
+                    None => self.read_page(a, a.offset + page, now),
                 },
                 Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
                     // fdatasync of a page still being written: wait for that IO first.
@@ -441,6 +463,13 @@ impl Simulation {
                     other => other,
                 },
             };
+            // Whether the retry of a waiting access counts a new pgfault (`FaultWait`).
+            let uncounted = match self.fault_wait.take() {
+                Some(FaultWait::InFault) => true,
+                Some(FaultWait::Retry) => self.mm.flags.pgfault_retry_uncounted,
+                Some(FaultWait::Locked) | None => self.mm.uncounted_retry,
+            };
+            self.mm.uncounted_retry = false;
             let t = &mut self.tasks[ti];
             match res {
                 Acc::Done(cost) => {
@@ -450,6 +479,7 @@ impl Simulation {
                     t.finish_access();
                 }
                 Acc::Wait(until) => {
+                    t.retry_uncounted = uncounted;
                     let waited = until.max(t.clock + 1) - t.clock;
                     if std::mem::take(&mut self.mm.throttled) {
                         t.acc_throttle_wait += waited;
@@ -501,7 +531,7 @@ impl Simulation {
     #[inline(never)]
     fn map_resident(&mut self, r: Pte, f: u32) -> u64 {
         self.mm.frames.mapped[f as usize] |= r.bit;
-        self.mm.count_event(C::pgfault, 1);
+        self.mm.count_pgfault();
         if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.mm.swap_cache_fault(f);
         }
@@ -510,7 +540,7 @@ impl Simulation {
 
     /// A read() of page `idx` of the op's file through the page cache.
     #[inline(never)]
-    fn read_page(&mut self, ti: usize, a: &Access, idx: u64, now: u64) -> Acc {
+    fn read_page(&mut self, a: &Access, idx: u64, now: u64) -> Acc {
         let f = self.mm.spaces[a.space as usize].pages[idx as usize];
         if f != NIL {
             if self.mm.frames.has(f, PG_LOCKED) {
@@ -523,12 +553,8 @@ impl Simulation {
                 Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns)
             }
         } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
-            self.mm.last_fault_major = false;
-            let res = self.mm.shmem_read_miss(a.space, idx, now);
-            if self.mm.last_fault_major {
-                self.tasks[ti].major_faults += 1;
-            }
-            match res {
+            // A read() is no page fault: nothing counts as one (nor as the task's).
+            match self.mm.shmem_read_miss(a.space, idx, now) {
                 Acc::Done(c) => Acc::Done(c + a.cpu_ns),
                 other => other,
             }
@@ -539,15 +565,20 @@ impl Simulation {
                 (Hint::Sequential, _) => Readahead::Forward,
                 _ => Readahead::Context,
             };
-            self.mm.last_fault_major = false;
-            let res = self
-                .mm
-                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now);
-            if self.mm.last_fault_major {
-                self.tasks[ti].major_faults += 1;
-            }
-            res
+            self.mm
+                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
         }
+    }
+
+    /// A fault that finds its page locked for a read (`lock_page_or_retry`,
+    /// `lock_page_maybe_drop_mmap`) returns VM_FAULT_RETRY, and up to 6.4 `handle_mm_fault`
+    /// has counted it. A continuation of a fault already counted (a synchronous read that has
+    /// just finished) counts nothing.
+    fn locked_page_fault(&mut self) {
+        if !self.mm.uncounted_retry && !self.mm.flags.pgfault_retry_uncounted {
+            self.mm.count_event(C::pgfault, 1);
+        }
+        self.fault_wait = Some(FaultWait::Locked);
     }
 
     /// A read through the buffer pool in region slot `pool` (postgres `ReadBuffer`, see
@@ -584,7 +615,7 @@ impl Simulation {
             let now = self.tasks[ti].clock;
             let res = match step {
                 PoolStep::WriteBack { old, .. } => self.mm.write_page(old.0, old.1, now),
-                PoolStep::Read { .. } => self.read_page(ti, a, block, now),
+                PoolStep::Read { .. } => self.read_page(a, block, now),
                 PoolStep::Use { buf, fill } => {
                     let idx = r.offset + (buf as u64).min(r.pages - 1);
                     let f = self.mm.spaces[r.space as usize].pages[idx as usize];
@@ -601,6 +632,7 @@ impl Simulation {
                             other => other,
                         }
                     } else if self.mm.frames.has(f, PG_LOCKED) {
+                        self.locked_page_fault();
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
                         // A fill's CPU time was the read's; a hit pays the op's.
@@ -657,8 +689,16 @@ impl Simulation {
     fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
         // `lru_gen_enter_fault` / `lru_gen_exit_fault`.
         self.mm.in_lru_fault = r.fault_recency;
+        self.mm.wait_in_fault = false;
         let res = self.fault_inner(ti, r, idx, now);
         self.mm.in_lru_fault = false;
+        if let Acc::Wait(_) = res {
+            self.fault_wait = Some(if self.mm.wait_in_fault {
+                FaultWait::InFault
+            } else {
+                FaultWait::Retry
+            });
+        }
         res
     }
 
@@ -669,7 +709,6 @@ impl Simulation {
                 if self.mm.spaces[sp as usize].dead {
                     return Acc::Done(0);
                 }
-                self.mm.last_fault_major = false;
                 let res = self.mm.fault_anon(sp, idx, now);
                 if self.mm.last_fault_major {
                     self.tasks[ti].major_faults += 1;
@@ -685,7 +724,7 @@ impl Simulation {
                 res
             }
             SpaceKind::File => {
-                self.mm.count_event(C::pgfault, 1);
+                self.mm.count_pgfault();
                 // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
                 // reads ahead, otherwise read-around.
                 let ra = if r.vmflags & VM_LOCKED != 0 || r.hint == Hint::Random {
@@ -700,6 +739,8 @@ impl Simulation {
                     .mm
                     .file_read(sp, idx, ra, r.offset, r.offset + r.pages, now);
                 if self.mm.last_fault_major {
+                    // `filemap_fault` found no page in the page cache.
+                    self.mm.count_event(C::pgmajfault, 1);
                     self.tasks[ti].major_faults += 1;
                 }
                 res

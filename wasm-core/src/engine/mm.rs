@@ -194,6 +194,13 @@ pub struct Mm {
     pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
     /// Set by a fault that submitted IO (a major fault), for per-task accounting.
     pub last_fault_major: bool,
+    /// The last `Access::Wait` of `fault_anon` or `file_read` is time the kernel spends inside
+    /// the fault (allocation throttling, a synchronous device's read), not a VM_FAULT_RETRY
+    /// after which the task faults again (a read in flight on an asynchronous device).
+    pub wait_in_fault: bool,
+    /// The running access continues a fault already counted: its next pgfault is not counted
+    /// (`count_pgfault`). Set by the interpreter for the retry of a waiting access.
+    pub uncounted_retry: bool,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::kernel::vmscan::Kswapd,
     /// `current->in_lru_fault`: the running task is in a page fault on a mapping with recency
@@ -264,6 +271,8 @@ impl Mm {
             throttled: false,
             balance_hist: [0; 4],
             last_fault_major: false,
+            wait_in_fault: false,
+            uncounted_retry: false,
             last_balance: None,
             kswapd: crate::kernel::vmscan::Kswapd {
                 sleeping: true,
@@ -317,6 +326,16 @@ impl Mm {
     pub fn count_event(&mut self, c: C, n: u64) {
         self.counters.add(c, n);
         self.memcgs.count(self.cur_memcg, c, n);
+    }
+
+    /// One pgfault (`handle_mm_fault`), unless the running access continues a fault that was
+    /// counted already (see `uncounted_retry`).
+    #[inline]
+    pub fn count_pgfault(&mut self) {
+        if std::mem::take(&mut self.uncounted_retry) {
+            return;
+        }
+        self.count_event(C::pgfault, 1);
     }
 
     /// `lruvec_page_state(lruvec, NR_LRU_BASE + lru)`: hierarchical size of one list (the

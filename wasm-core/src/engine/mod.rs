@@ -56,6 +56,8 @@ pub struct Simulation {
     /// Application buffer pools, by the anon space that holds them.
     pub(crate) pools: BTreeMap<u32, crate::workloads::bufpool::BufferPool>,
     pub(crate) next_mapping_bit: u32,
+    /// How the kernel goes on from the page fault of the access that is about to wait.
+    pub(crate) fault_wait: Option<interp::FaultWait>,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.

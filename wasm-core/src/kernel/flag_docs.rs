@@ -115,6 +115,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "4.8",
         doc: "a private anon page faulted back from swap (or found in the swap cache) is activated",
     },
+    FlagDoc {
+        name: "pgfault_retry_uncounted",
+        version: "6.5",
+        doc: "pgfault counts a fault once; before, a fault retried after waiting for its page's read counted twice",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

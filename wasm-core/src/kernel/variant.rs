@@ -121,6 +121,12 @@ pub struct Flags {
     /// `anon_workingset` puts swapped-in pages on the inactive list). Before, it stays where
     /// `lru_cache_add` put it, inactive.
     pub swapin_activate: bool,
+    /// 6.5 ("mm: do not increment pgfault stats when page fault handler retries",
+    /// `mm_account_fault`): pgfault counts a fault once, when it completes. Before, every
+    /// `handle_mm_fault` call counted, so a fault that found its page locked for a read and
+    /// returned VM_FAULT_RETRY (`lock_page_or_retry`, `lock_page_maybe_drop_mmap`) counted
+    /// again when the task retried it.
+    pub pgfault_retry_uncounted: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -145,6 +151,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "swap_ra_adaptive",
     "swap_vma_readahead",
     "swapin_activate",
+    "pgfault_retry_uncounted",
 ];
 
 impl Flags {
@@ -171,6 +178,7 @@ impl Flags {
             "swap_ra_adaptive" => &mut self.swap_ra_adaptive,
             "swap_vma_readahead" => &mut self.swap_vma_readahead,
             "swapin_activate" => &mut self.swapin_activate,
+            "pgfault_retry_uncounted" => &mut self.pgfault_retry_uncounted,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -204,6 +212,7 @@ impl Flags {
             "swap_ra_adaptive" => self.swap_ra_adaptive,
             "swap_vma_readahead" => self.swap_vma_readahead,
             "swapin_activate" => self.swapin_activate,
+            "pgfault_retry_uncounted" => self.pgfault_retry_uncounted,
             _ => return None,
         })
     }
@@ -260,6 +269,7 @@ const NONE: Flags = Flags {
     swap_ra_adaptive: false,
     swap_vma_readahead: false,
     swapin_activate: false,
+    pgfault_retry_uncounted: false,
 };
 
 const fn f(
@@ -387,6 +397,7 @@ pub const PRESETS: &[Preset] = &[
             memcg_lru_gen_once: true,
             reclaim_batch_cluster: true,
             reclaim_batch_quarter: true,
+            pgfault_retry_uncounted: true,
             ..L6_3
         },
     },

@@ -155,6 +155,8 @@ pub struct Task {
     pub clock: u64,
     /// Chosen page of a random access that faulted, retried after the IO.
     pub pending: Option<(usize, u64)>,
+    /// The retry of the pending access continues a fault already counted (`Mm::uncounted_retry`).
+    pub retry_uncounted: bool,
     /// Where a read through a buffer pool stopped to wait, resumed after the IO.
     pub pool_step: Option<PoolStep>,
     pub rounds_ns: Vec<u64>,
