@@ -1,19 +1,15 @@
-//! Fault counters: pgmajfault counts page faults only (not read()/write() misses), and pgfault
-//! counts a fault retried after waiting for its page's read twice up to 6.4, once from 6.5
-//! (`Flags::pgfault_retry_uncounted`).
+//! Fault counters: pgmajfault counts page faults only (not read()/write() misses); pgfault
+//! counts `handle_mm_fault` calls, so a fault retried after VM_FAULT_RETRY (2.6.37+, file and
+//! private anon) counts twice up to 6.3 and once from 6.4, while a fault that waits inside
+//! (shmem, synchronous devices, kernels before 2.6.37) counts once.
 use reclaim_core::report::RunReport;
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 use std::collections::BTreeMap;
 
-/// Run task `w` (`program`, and `clients` of it) under 5.8 ("old") and 5.8 with the 6.5
-/// accounting ("new").
-fn both(machine: &str, program: &str) -> (RunReport, RunReport) {
-    clients_both(machine, program, 1)
-}
-
-fn clients_both(machine: &str, program: &str, clients: u32) -> (RunReport, RunReport) {
-    let text = format!(
+/// Run task `w` (`clients` of `program`) on `machine` under each variant `(preset, flags)`.
+fn runs(machine: &str, program: &str, clients: u32, variants: &[(&str, &str)]) -> Vec<RunReport> {
+    let mut text = format!(
         r#"
 title = "faults"
 {machine}
@@ -23,21 +19,21 @@ kind = "ssd"
 [[devices]]
 name = "zram"
 kind = "zram"
+[[devices]]
+name = "pmem"
+kind = "pmem"
 [[files]]
 name = "mapped"
 size = "8MiB"
 device = "ssd"
 [[files]]
+name = "on-pmem"
+size = "8MiB"
+device = "pmem"
+[[files]]
 name = "readonly"
 size = "8MiB"
 device = "ssd"
-[[variants]]
-name = "old"
-preset = "linux-5.8"
-[[variants]]
-name = "new"
-preset = "linux-5.8"
-flags = {{ pgfault_retry_uncounted = true }}
 [[tasks]]
 name = "w"
 clients = {clients}
@@ -46,9 +42,34 @@ program = {program}
 duration = "600s"
 "#
     );
+    for (i, (preset, flags)) in variants.iter().enumerate() {
+        text += &format!(
+            "[[variants]]\nname = \"v{i}\"\npreset = \"{preset}\"\nflags = {{ {flags} }}\n"
+        );
+    }
     let scn = parse(&text).unwrap();
-    let run = |v: &str| Simulation::new(&scn, v).unwrap().run_to_end();
-    (run("old"), run("new"))
+    (0..variants.len())
+        .map(|i| {
+            Simulation::new(&scn, &format!("v{i}"))
+                .unwrap()
+                .run_to_end()
+        })
+        .collect()
+}
+
+/// 5.8 as it is, and 5.8 with 6.4's accounting: the same run, counted two ways.
+fn old_and_new(machine: &str, program: &str, clients: u32) -> (RunReport, RunReport) {
+    let mut r = runs(
+        machine,
+        program,
+        clients,
+        &[
+            ("linux-5.8", ""),
+            ("linux-5.8", "pgfault_retry_uncounted = true"),
+        ],
+    );
+    let new = r.pop().unwrap();
+    (r.pop().unwrap(), new)
 }
 
 /// The counters of two runs that differ, other than pgfault.
@@ -60,56 +81,89 @@ fn differences_besides_pgfault(a: &RunReport, b: &RunReport) -> BTreeMap<String,
         .collect()
 }
 
+const SMALL: &str = "[machine]\nram = \"64MiB\"";
+
+/// Map `file` with MADV_RANDOM (every touch a major fault reading its page alone) and touch
+/// every page.
+fn map_and_touch(file: &str) -> String {
+    format!(
+        r#"[
+  {{ op = "mmap", name = "m", file = "{file}", prot = "r", hint = "random" }},
+  {{ op = "touch", regions = ["m"] }},
+]"#
+    )
+}
+
 #[test]
 fn a_file_fault_counts_major_and_read_misses_do_not() {
-    // MADV_RANDOM: every touch of the mapping reads its page alone, a major fault each; the
-    // read() of the other file reads as much and counts no fault.
-    let (old, new) = both(
-        r#"[machine]
-ram = "64MiB""#,
-        r#"[
+    // The read() of the other file reads as much as the faults and counts no fault.
+    let program = r#"[
   { op = "mmap", name = "m", file = "mapped", prot = "r", hint = "random" },
   { op = "touch", regions = ["m"] },
   { op = "read", file = "readonly", pattern = "seq" },
-]"#,
-    );
+]"#;
+    let (old, new) = old_and_new(SMALL, program, 1);
     let c = &old.counters;
     assert_eq!(c["pgmajfault"], 2048, "{c:?}");
     assert_eq!(c["pgpgin"], 4096, "{c:?}");
     assert_eq!(old.tasks[0].major_faults, 2048);
-    // Each fault finds its page locked for the read and is retried: two calls up to 6.4.
+    // Each fault drops the mmap lock for its read and is retried: two calls up to 6.3.
     assert_eq!(c["pgfault"], 2 * 2048, "{c:?}");
     assert_eq!(new.counters["pgfault"], 2048);
     assert_eq!(differences_besides_pgfault(&old, &new), BTreeMap::new());
 }
 
 #[test]
+fn a_file_fault_on_pmem_retries_from_5_1_only() {
+    // Up to 5.0 the synchronous read is done before `lock_page_or_retry` tries the lock;
+    // from 5.1 the fault has dropped the mmap lock for the read and retries anyway.
+    let r = runs(
+        SMALL,
+        &map_and_touch("on-pmem"),
+        1,
+        &[("linux-4.11", ""), ("linux-5.8", "")],
+    );
+    for x in &r {
+        assert_eq!(x.counters["pgmajfault"], 2048, "{:?}", x.counters);
+    }
+    assert_eq!(r[0].counters["pgfault"], 2048);
+    assert_eq!(r[1].counters["pgfault"], 2 * 2048);
+}
+
+#[test]
+fn before_2_6_37_a_fault_waits_for_its_read_inside() {
+    let r = runs(
+        SMALL,
+        &map_and_touch("mapped"),
+        1,
+        &[("linux-2.6.33", ""), ("linux-2.6.33", "fault_retry = true")],
+    );
+    assert_eq!(r[0].counters["pgmajfault"], 2048);
+    assert_eq!(r[0].counters["pgfault"], 2048);
+    assert_eq!(r[1].counters["pgfault"], 2 * 2048);
+    assert_eq!(differences_besides_pgfault(&r[0], &r[1]), BTreeMap::new());
+}
+
+#[test]
 fn a_fault_on_a_page_another_task_is_reading_is_retried() {
     // Two clients map the file and touch it in the same order at the same time: where one
     // reads a page, the other finds it locked (`lock_page_maybe_drop_mmap`) and retries.
-    let (old, new) = clients_both(
-        r#"[machine]
-ram = "64MiB""#,
-        r#"[
-  { op = "mmap", name = "m", file = "mapped", prot = "r", hint = "random" },
-  { op = "touch", regions = ["m"] },
-]"#,
-        2,
-    );
+    let (old, new) = old_and_new(SMALL, &map_and_touch("mapped"), 2);
     let majors = old.counters["pgmajfault"];
     assert_eq!(majors, 2048, "{:?}", old.counters);
-    // 6.5+: one fault per client and page, whoever read it.
+    // 6.4+: one fault per client and page, whoever read it.
     assert_eq!(new.counters["pgfault"], 2 * 2048);
-    // Up to 6.4 every retry counts too: the reader's, and the locked finder's.
+    // Up to 6.3 every retry counts too: the reader's, and the locked finder's.
     let retries = old.counters["pgfault"] - new.counters["pgfault"];
     assert!(retries > majors + 1000, "{retries} {:?}", old.counters);
     assert!(retries <= 2 * majors, "{retries} {:?}", old.counters);
     assert_eq!(differences_besides_pgfault(&old, &new), BTreeMap::new());
 }
 
-/// A 96 MiB anon region on a 64 MiB machine, touched twice, swap on `dev`, one page a swap-in.
-fn swap_twice(dev: &str) -> (RunReport, RunReport) {
-    both(
+/// A 96 MiB anon region (`shared`: shmem) on a 64 MiB machine, touched twice, swap on `dev`,
+/// one page a swap-in.
+fn swap_twice(dev: &str, shared: bool) -> (RunReport, RunReport) {
+    old_and_new(
         &format!(
             r#"[machine]
 ram = "64MiB"
@@ -117,17 +171,25 @@ swap = {{ device = "{dev}", size = "256MiB" }}
 [sysctl]
 page_cluster = 0"#
         ),
-        r#"[
-  { op = "anon", name = "big", size = "96MiB" },
-  { op = "touch", regions = ["big"], write = true },
-  { op = "touch", regions = ["big"], pattern = "random", count = 8192 },
-]"#,
+        &format!(
+            r#"[
+  {{ op = "anon", name = "big", size = "96MiB", shared = {shared} }},
+  {{ op = "touch", regions = ["big"], write = true }},
+  {{ op = "touch", regions = ["big"], pattern = "random", count = 8192 }},
+]"#
+        ),
+        1,
     )
 }
 
+/// pgfault beyond the 24,576 first touches of `swap_twice`, and pgmajfault.
+fn second_pass(r: &RunReport) -> (u64, u64) {
+    (r.counters["pgfault"] - 24576, r.counters["pgmajfault"])
+}
+
 #[test]
-fn a_swap_in_on_an_ssd_is_retried_and_counted_twice_until_6_5() {
-    let (old, new) = swap_twice("ssd");
+fn a_swap_in_on_an_ssd_is_retried_and_counted_twice_until_6_4() {
+    let (old, new) = swap_twice("ssd", false);
     let majors = old.counters["pgmajfault"];
     assert!(majors > 2000, "{:?}", old.counters);
     assert_eq!(majors, old.counters["pswpin"]);
@@ -138,15 +200,28 @@ fn a_swap_in_on_an_ssd_is_retried_and_counted_twice_until_6_5() {
 #[test]
 fn a_swap_in_from_zram_is_read_inside_the_fault_and_counted_once() {
     // zram reads synchronously: the page is ready before `do_swap_page` tries its lock.
-    let (old, new) = swap_twice("zram");
-    let c = &old.counters;
-    let majors = c["pgmajfault"];
-    assert!(majors > 2000, "{c:?}");
-    // 24,576 first touches, one fault each, then a fault per swapped page touched again
-    // (and a few maps of pages reclaim had unmapped but not yet freed).
-    let second = c["pgfault"] - 24576;
-    assert!(second >= majors && second < majors + majors / 20, "{c:?}");
-    assert_eq!(c["pgfault"], new.counters["pgfault"]);
+    let (old, new) = swap_twice("zram", false);
+    let (second, majors) = second_pass(&old);
+    assert!(majors > 2000, "{:?}", old.counters);
+    // A fault per swapped page touched again (and a few maps of pages reclaim had unmapped
+    // but not yet freed).
+    assert!(
+        second >= majors && second < majors + majors / 20,
+        "{:?}",
+        old.counters
+    );
+    assert_eq!(old.counters["pgfault"], new.counters["pgfault"]);
+}
+
+#[test]
+fn a_shmem_swap_in_waits_inside_the_fault_and_counts_once() {
+    // `shmem_fault` locks the page it swaps in with `lock_page`: no VM_FAULT_RETRY. (The
+    // second pass also maps back many pages that reclaim unmapped and wrote but had not freed
+    // yet: minor faults, counted once either way.)
+    let (old, new) = swap_twice("ssd", true);
+    let (second, majors) = second_pass(&old);
+    assert!(majors > 2000 && second >= majors, "{:?}", old.counters);
+    assert_eq!(old.counters["pgfault"], new.counters["pgfault"]);
     assert_eq!(differences_besides_pgfault(&old, &new), BTreeMap::new());
 }
 

@@ -325,9 +325,10 @@ impl Mm {
         }
         // pgmajfault is the page fault's to count (`filemap_fault`), not read()'s.
         self.last_fault_major = true;
-        // As for swap: a synchronous device (pmem, ramdisk) has read the page before
-        // `lock_page_maybe_drop_mmap`, otherwise the fault is retried.
-        self.wait_in_fault = self.devices[dev].synchronous;
+        // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
+        // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
+        // for the IO and retries anyway.
+        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
         Access::Wait(wait_until)
     }
 

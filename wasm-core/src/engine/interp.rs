@@ -24,14 +24,15 @@ enum Step {
 /// task's retry of the access is another `handle_mm_fault` call that counts pgfault.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum FaultWait {
-    /// The wait is inside the fault (allocation throttling, a synchronous device's read):
-    /// the retry continues the fault, already counted.
+    /// The wait is inside the fault (allocation throttling, a synchronous device's read,
+    /// every shmem fault, every fault before 2.6.37): the retry continues the fault, already
+    /// counted.
     InFault,
-    /// The fault returned VM_FAULT_RETRY after starting a read: the retry is a new call,
-    /// counted up to 6.4 (`Flags::pgfault_retry_uncounted`).
+    /// The fault returned VM_FAULT_RETRY after starting a read (`Flags::fault_retry`): the
+    /// retry is a new call, counted up to 6.3 (`Flags::pgfault_retry_uncounted`).
     Retry,
     /// The fault found its page locked by someone else's read and returned VM_FAULT_RETRY
-    /// (counted then up to 6.4, see `locked_page_fault`): the retry counts as a new fault,
+    /// (counted then up to 6.3, see `locked_page_fault`): the retry counts as a new fault,
     /// unless this attempt was itself a continuation.
     Locked,
 }
@@ -422,7 +423,8 @@ impl Simulation {
                     }
                     let idx = r.offset + page.min(r.pages - 1);
                     let pte = Pte::of(r);
-                    let f = self.mm.spaces[r.space as usize].pages[idx as usize];
+                    let sp = r.space;
+                    let f = self.mm.spaces[sp as usize].pages[idx as usize];
                     if f != NIL {
                         if self.mm.frames.flags[f as usize] & PG_LOCKED == 0 {
                             let write = a.write
@@ -437,7 +439,7 @@ impl Simulation {
                             t.finish_access();
                             continue;
                         }
-                        self.locked_page_fault();
+                        self.locked_page_fault(sp);
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
                         let r = self.tasks[ti].regions[ri];
@@ -476,6 +478,7 @@ impl Simulation {
                     t.clock += cost;
                     t.progress += 1;
                     t.pending = None;
+                    t.retry_uncounted = false;
                     t.finish_access();
                 }
                 Acc::Wait(until) => {
@@ -492,6 +495,8 @@ impl Simulation {
                     return Step::Yield;
                 }
                 Acc::Oom => {
+                    // The failed fault was counted; the next attempt is a new one.
+                    t.retry_uncounted = false;
                     t.pending = Some((slot, page));
                     return Step::Oom;
                 }
@@ -570,15 +575,30 @@ impl Simulation {
         }
     }
 
-    /// A fault that finds its page locked for a read (`lock_page_or_retry`,
-    /// `lock_page_maybe_drop_mmap`) returns VM_FAULT_RETRY, and up to 6.4 `handle_mm_fault`
-    /// has counted it. A continuation of a fault already counted (a synchronous read that has
-    /// just finished) counts nothing.
-    fn locked_page_fault(&mut self) {
-        if !self.mm.uncounted_retry && !self.mm.flags.pgfault_retry_uncounted {
-            self.mm.count_event(C::pgfault, 1);
+    /// A fault on a page of space `sp` that is locked for a read. A file or private anon
+    /// fault returns VM_FAULT_RETRY from 2.6.37 (`lock_page_or_retry`,
+    /// `lock_page_maybe_drop_mmap`), counted by `handle_mm_fault` up to 6.3; a shmem fault,
+    /// and any fault before, waits inside (`lock_page`) and counts once. A continuation of a
+    /// fault already counted (a synchronous read that has just finished) counts nothing.
+    fn locked_page_fault(&mut self, sp: u32) {
+        let continuation = self.mm.uncounted_retry;
+        if self.fault_retries(sp) {
+            if !continuation && !self.mm.flags.pgfault_retry_uncounted {
+                self.mm.count_event(C::pgfault, 1);
+            }
+            self.fault_wait = Some(FaultWait::Locked);
+        } else {
+            if !continuation {
+                self.mm.count_event(C::pgfault, 1);
+            }
+            self.fault_wait = Some(FaultWait::InFault);
         }
-        self.fault_wait = Some(FaultWait::Locked);
+    }
+
+    /// Whether a fault on space `sp` that waits for a read returns VM_FAULT_RETRY (2.6.37+,
+    /// file and private anon) rather than waiting inside (`shmem_fault` always does).
+    fn fault_retries(&self, sp: u32) -> bool {
+        self.mm.flags.fault_retry && self.mm.spaces[sp as usize].kind != SpaceKind::Shmem
     }
 
     /// A read through the buffer pool in region slot `pool` (postgres `ReadBuffer`, see
@@ -632,7 +652,7 @@ impl Simulation {
                             other => other,
                         }
                     } else if self.mm.frames.has(f, PG_LOCKED) {
-                        self.locked_page_fault();
+                        self.locked_page_fault(r.space);
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
                         // A fill's CPU time was the read's; a hit pays the op's.
@@ -693,7 +713,7 @@ impl Simulation {
         let res = self.fault_inner(ti, r, idx, now);
         self.mm.in_lru_fault = false;
         if let Acc::Wait(_) = res {
-            self.fault_wait = Some(if self.mm.wait_in_fault {
+            self.fault_wait = Some(if self.mm.wait_in_fault || !self.fault_retries(r.space) {
                 FaultWait::InFault
             } else {
                 FaultWait::Retry

@@ -116,9 +116,19 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         doc: "a private anon page faulted back from swap (or found in the swap cache) is activated",
     },
     FlagDoc {
+        name: "fault_retry",
+        version: "2.6.37",
+        doc: "a file or private anon fault that finds its page locked for a read returns VM_FAULT_RETRY and is faulted again",
+    },
+    FlagDoc {
+        name: "filemap_fault_drop_mmap",
+        version: "5.1",
+        doc: "a file fault that reads drops the mmap lock for the IO and retries, even after a synchronous (pmem) read",
+    },
+    FlagDoc {
         name: "pgfault_retry_uncounted",
-        version: "6.5",
-        doc: "pgfault counts a fault once; before, a fault retried after waiting for its page's read counted twice",
+        version: "6.4",
+        doc: "pgfault counts a fault once; before, every retry of a fault counted again",
     },
 ];
 

@@ -121,11 +121,20 @@ pub struct Flags {
     /// `anon_workingset` puts swapped-in pages on the inactive list). Before, it stays where
     /// `lru_cache_add` put it, inactive.
     pub swapin_activate: bool,
-    /// 6.5 ("mm: do not increment pgfault stats when page fault handler retries",
+    /// 2.6.37 ("mm: retry page fault when blocking on disk transfer", `lock_page_or_retry`):
+    /// a file or private anon fault that finds its page locked for a read drops the mmap lock,
+    /// waits, and returns VM_FAULT_RETRY; the task faults again (another `handle_mm_fault`
+    /// call, another pgfault until 6.4). Before, it waited in `lock_page` inside the fault.
+    /// shmem faults wait inside in every version (`shmem_getpage_gfp`).
+    pub fault_retry: bool,
+    /// 5.1 ("filemap: drop the mmap_sem for all blocking operations",
+    /// `maybe_unlock_mmap_for_io`): a file fault that has to read drops the mmap lock for the
+    /// IO and retries, whatever the device. Before, it retried only when `lock_page_or_retry`
+    /// found the page still locked: not after a synchronous (pmem, ramdisk) read.
+    pub filemap_fault_drop_mmap: bool,
+    /// 6.4 ("mm: do not increment pgfault stats when page fault handler retries",
     /// `mm_account_fault`): pgfault counts a fault once, when it completes. Before, every
-    /// `handle_mm_fault` call counted, so a fault that found its page locked for a read and
-    /// returned VM_FAULT_RETRY (`lock_page_or_retry`, `lock_page_maybe_drop_mmap`) counted
-    /// again when the task retried it.
+    /// `handle_mm_fault` call counted, a VM_FAULT_RETRY retry too.
     pub pgfault_retry_uncounted: bool,
 }
 
@@ -151,6 +160,8 @@ pub const FLAG_NAMES: &[&str] = &[
     "swap_ra_adaptive",
     "swap_vma_readahead",
     "swapin_activate",
+    "fault_retry",
+    "filemap_fault_drop_mmap",
     "pgfault_retry_uncounted",
 ];
 
@@ -178,6 +189,8 @@ impl Flags {
             "swap_ra_adaptive" => &mut self.swap_ra_adaptive,
             "swap_vma_readahead" => &mut self.swap_vma_readahead,
             "swapin_activate" => &mut self.swapin_activate,
+            "fault_retry" => &mut self.fault_retry,
+            "filemap_fault_drop_mmap" => &mut self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => &mut self.pgfault_retry_uncounted,
             _ => {
                 return Err(format!(
@@ -212,6 +225,8 @@ impl Flags {
             "swap_ra_adaptive" => self.swap_ra_adaptive,
             "swap_vma_readahead" => self.swap_vma_readahead,
             "swapin_activate" => self.swapin_activate,
+            "fault_retry" => self.fault_retry,
+            "filemap_fault_drop_mmap" => self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => self.pgfault_retry_uncounted,
             _ => return None,
         })
@@ -269,6 +284,8 @@ const NONE: Flags = Flags {
     swap_ra_adaptive: false,
     swap_vma_readahead: false,
     swapin_activate: false,
+    fault_retry: false,
+    filemap_fault_drop_mmap: false,
     pgfault_retry_uncounted: false,
 };
 
@@ -293,6 +310,8 @@ const fn f(
         swap_ra_adaptive: true,
         swap_vma_readahead: true,
         swapin_activate: true,
+        fault_retry: true,
+        filemap_fault_drop_mmap: true,
         ..NONE
     }
 }
@@ -307,8 +326,8 @@ const L6_3: Flags = Flags {
 
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
-/// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`) go together (on
-/// for 4.10 and 4.11, off for 2.6.3x).
+/// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
+/// `fault_retry`) go together (on for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -317,6 +336,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         file_writeback_kswapd_only: shared_exec,
         swap_ra_adaptive: shared_exec,
         swapin_activate: shared_exec,
+        fault_retry: shared_exec,
         ..NONE
     }
 }
