@@ -34,6 +34,11 @@ device = "pmem"
 name = "readonly"
 size = "8MiB"
 device = "ssd"
+[[files]]
+name = "tmp"
+size = "48MiB"
+device = "ssd"
+tmpfs = true
 [[tasks]]
 name = "w"
 clients = {clients}
@@ -229,41 +234,22 @@ fn a_shmem_swap_in_waits_inside_the_fault_and_counts_once() {
 fn tmpfs_read_and_write_swap_ins_are_no_page_faults() {
     // A tmpfs file pushed to swap, then rewritten and read back with write() and read():
     // swap-ins, but no fault of either kind.
-    let text = r#"
-title = "tmpfs"
-[machine]
-ram = "64MiB"
-swap = { device = "ssd", size = "256MiB" }
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[files]]
-name = "t"
-size = "48MiB"
-device = "ssd"
-tmpfs = true
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "w"
-program = [
-  { op = "write", file = "t", pattern = "seq", count = 12288 },
+    let r = runs(
+        "[machine]\nram = \"64MiB\"\nswap = { device = \"ssd\", size = \"256MiB\" }",
+        r#"[
+  { op = "write", file = "tmp", pattern = "seq", count = 12288 },
   { op = "anon", name = "big", size = "48MiB" },
   { op = "touch", regions = ["big"], write = true },
-  { op = "write", file = "t", pattern = "random", count = 2048 },
-  { op = "read", file = "t", pattern = "random", count = 2048 },
-]
-[run]
-duration = "600s"
-"#;
-    let r = Simulation::new(&parse(text).unwrap(), "v")
-        .unwrap()
-        .run_to_end();
-    let c = &r.counters;
+  { op = "write", file = "tmp", pattern = "random", count = 2048 },
+  { op = "read", file = "tmp", pattern = "random", count = 2048 },
+]"#,
+        1,
+        &[("linux-5.8", "")],
+    );
+    let c = &r[0].counters;
     assert!(c["pswpin"] > 1000, "{c:?}");
     assert_eq!(c["pgmajfault"], 0, "{c:?}");
-    assert_eq!(r.tasks[0].major_faults, 0);
+    assert_eq!(r[0].tasks[0].major_faults, 0);
     // The only faults are the first touches of `big` (12,288 pages).
     assert_eq!(c["pgfault"], 12288, "{c:?}");
 }
