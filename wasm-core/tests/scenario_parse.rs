@@ -819,6 +819,25 @@ fn advancing_mmaps_need_a_size_and_new_ops_parse() {
     assert_eq!(parse(&young).unwrap().machine.young_fault.ns(), 15_000);
 }
 
+#[test]
+fn a_private_writable_file_mapping_is_refused_and_a_private_read_only_one_parses() {
+    let from = r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "rx" },"#;
+    let ro = with(
+        from,
+        r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "r", shared = false },"#,
+    );
+    parse(&ro).unwrap_or_else(|e| panic!("{e}"));
+    let rw = with(
+        from,
+        r#"{ op = "mmap", name = "head", file = "db", size = "16MiB", prot = "rw", shared = false },"#,
+    );
+    assert_error(
+        &rw,
+        "shared = false",
+        &["shared", "copy-on-write", "not modelled"],
+    );
+}
+
 /// VALID with memcgs: "a" (memory.max 32 MiB) and "b0", "b1" under it (replicas); the loader
 /// runs in "b1"; the client writes to a's memory.reclaim instead of sleeping.
 fn memcg_text() -> String {

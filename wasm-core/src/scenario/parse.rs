@@ -713,6 +713,7 @@ impl<'a> Checker<'a> {
                 size,
                 prot,
                 advance,
+                shared,
                 ..
             } => {
                 self.ensure(!*advance || size.is_some(), &at("advance"), || {
@@ -726,6 +727,14 @@ impl<'a> Checker<'a> {
                     &at("prot"),
                     || format!("unknown prot {prot:?}; allowed: r, rw, rx, rwx"),
                 )?;
+                // A write through a private file mapping copies the page into an anonymous one
+                // (`do_cow_fault`, `wp_page_copy`), which the engine does not model: refuse it
+                // rather than let writes dirty the file.
+                self.ensure(*shared || !prot.contains('w'), &at("shared"), || {
+                    "a private writable file mapping (copy-on-write) is not modelled; use \
+                     shared = true, or a read-only prot (r, rx)"
+                        .into()
+                })?;
                 walk.regions.insert(name);
                 walk.anon.remove(name.as_str());
                 if prot.contains('w') {

@@ -288,6 +288,8 @@ pub enum Op {
         /// "r", "rw", "rx"
         #[serde(default = "default_prot")]
         prot: String,
+        /// MAP_SHARED (default) or MAP_PRIVATE. A private mapping must be read-only: its
+        /// writes would be copy-on-write, which is not modelled.
         #[serde(default = "yes")]
         shared: bool,
         #[serde(default)]
