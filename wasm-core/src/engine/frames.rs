@@ -114,6 +114,10 @@ pub struct Frames {
     pub young: Vec<u8>,
     /// Union of the VM flags of the young mappings.
     pub vmflags: Vec<u8>,
+    /// Mapping slots whose PTE of this file page is writable (write-notify: a shared file
+    /// mapping maps a page read-only until a write fault, and `page_mkclean` write-protects
+    /// it again when the page is cleaned).
+    pub writable: Vec<u8>,
     /// MGLRU generation counter (`LRU_GEN_MASK`): slot + 1 while on a generation list, else
     /// 0. It can differ from the list the frame sits on until eviction sorts it (lazy sorting).
     pub gen: Vec<u8>,
@@ -131,6 +135,7 @@ impl Frames {
             index: vec![0; n],
             mapped: vec![0; n],
             young: vec![0; n],
+            writable: vec![0; n],
             vmflags: vec![0; n],
             gen: vec![0; n],
         }

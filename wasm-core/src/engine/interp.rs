@@ -437,6 +437,12 @@ impl Simulation {
                             t.progress += 1;
                             t.pending = None;
                             t.finish_access();
+                            if write
+                                && std::mem::take(&mut self.mm.balance_after_write)
+                                && self.balance_after_write(ti)
+                            {
+                                return Step::Yield;
+                            }
                             continue;
                         }
                         self.locked_page_fault(sp);
@@ -480,6 +486,11 @@ impl Simulation {
                     t.pending = None;
                     t.retry_uncounted = false;
                     t.finish_access();
+                    if std::mem::take(&mut self.mm.balance_after_write)
+                        && self.balance_after_write(ti)
+                    {
+                        return Step::Yield;
+                    }
                 }
                 Acc::Wait(until) => {
                     t.retry_uncounted = uncounted;
@@ -512,7 +523,8 @@ impl Simulation {
     fn touch_resident(&mut self, r: Pte, f: u32, write: bool, cpu_ns: u64) -> u64 {
         let fi = f as usize;
         let mut cost = cpu_ns;
-        if self.mm.frames.mapped[fi] & r.bit == 0 {
+        let mapped = self.mm.frames.mapped[fi] & r.bit != 0;
+        if !mapped {
             cost += self.map_resident(r, f);
         }
         if r.recency {
@@ -525,9 +537,48 @@ impl Simulation {
             self.mm.frames.vmflags[fi] |= r.vmflags;
         }
         if write {
+            if self.mm.frames.flags[fi] & PG_SWAPBACKED == 0
+                && self.mm.frames.writable[fi] & r.bit == 0
+            {
+                cost += self.write_notify_fault(r, f, mapped);
+            }
             self.write_hit(f);
         }
         cost
+    }
+
+    /// `balance_dirty_pages_ratelimited` after a write fault through a shared file mapping
+    /// (`fault_dirty_shared_page`): over the dirty threshold the task sleeps, its access done.
+    /// Simplified as `Mm::dirty_throttle` is for write(). Returns whether it sleeps.
+    fn balance_after_write(&mut self, ti: usize) -> bool {
+        let now = self.tasks[ti].clock;
+        let Some(until) = self.mm.dirty_throttle(now) else {
+            return false;
+        };
+        let t = &mut self.tasks[ti];
+        t.throttle_waits_ns.push(until - now);
+        t.clock = until;
+        self.park(ti);
+        true
+    }
+
+    /// A write through a shared file mapping whose PTE is read-only (write-notify, 2.6.19+:
+    /// `do_wp_page` -> `wp_page_shared`, or `do_shared_fault` when the write is what maps the
+    /// page): `page_mkwrite`, the PTE made writable, and `fault_dirty_shared_page`'s
+    /// `balance_dirty_pages_ratelimited`, which puts the task to sleep once the access is done
+    /// if dirty pages are over the threshold. A write-protect fault on a mapped page is a
+    /// pgfault of its own; one that maps the page is the same fault. Returns its CPU time.
+    #[cold]
+    #[inline(never)]
+    fn write_notify_fault(&mut self, r: Pte, f: u32, was_mapped: bool) -> u64 {
+        self.mm.frames.writable[f as usize] |= r.bit;
+        self.mm.balance_after_write = true;
+        if was_mapped {
+            self.mm.count_pgfault();
+            MAP_FAULT_NS * self.mm.scale
+        } else {
+            0
+        }
     }
 
     /// The minor fault that maps a resident page into region `r` (kept out of the hit path).
@@ -536,6 +587,8 @@ impl Simulation {
     #[inline(never)]
     fn map_resident(&mut self, r: Pte, f: u32) -> u64 {
         self.mm.frames.mapped[f as usize] |= r.bit;
+        // A new PTE of a shared file mapping is read-only until a write (write-notify).
+        self.mm.frames.writable[f as usize] &= !r.bit;
         self.mm.count_pgfault();
         if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.mm.swap_cache_fault(f);

@@ -187,6 +187,9 @@ pub struct Mm {
     pub young_fault_ns: u64,
     /// The last `Access::Wait` was dirty throttling (`balance_dirty_pages`), not IO.
     pub throttled: bool,
+    /// Set by a write fault through a shared file mapping: once the access is done the task
+    /// goes through `balance_dirty_pages_ratelimited` (the interpreter's `balance_after_write`).
+    pub balance_after_write: bool,
     /// Dirty pages of live files dropped without being written (must stay 0).
     pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
@@ -269,6 +272,7 @@ impl Mm {
             young_fault_ns: 0,
             dropped_dirty_file: 0,
             throttled: false,
+            balance_after_write: false,
             balance_hist: [0; 4],
             last_fault_major: false,
             wait_in_fault: false,
@@ -541,6 +545,7 @@ impl Mm {
         // `mem_cgroup_uncharge` when the folio is freed.
         self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
         self.frames.flags[f as usize] = 0;
+        self.frames.writable[f as usize] = 0;
         self.frames.space[f as usize] = NIL;
         self.frames.list[f as usize] = LIST_FREE;
         self.free.push(f);
@@ -573,10 +578,13 @@ impl Mm {
         self.frames.space[f as usize] = NIL;
     }
 
-    /// Drop a dirty page from the dirty accounting (it was cleaned or freed).
+    /// Drop a dirty page from the dirty accounting (it was cleaned or freed). Cleaning a file
+    /// page write-protects its PTEs (`folio_clear_dirty_for_io` -> `folio_mkclean`), so the
+    /// next write through a mapping faults again.
     pub fn clear_dirty(&mut self, f: u32) {
         if self.frames.test_clear(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
             self.nr_dirty = self.nr_dirty.saturating_sub(1);
+            self.frames.writable[f as usize] = 0;
         }
     }
 
