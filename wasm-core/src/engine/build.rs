@@ -179,6 +179,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 clock: spec.start.ns(),
                 pending: None,
                 retry_uncounted: false,
+                throttle_pending: false,
                 pool_step: None,
                 rounds_ns: Vec::new(),
                 ops: Vec::new(),

@@ -363,6 +363,9 @@ impl Simulation {
         });
         let mut limit = self.limit();
         loop {
+            if self.tasks[ti].throttle_pending && self.balance_after_write(ti) {
+                return Step::Yield;
+            }
             let t = &mut self.tasks[ti];
             if t.progress >= total {
                 return Step::Next;
@@ -436,12 +439,11 @@ impl Simulation {
                             t.clock += cost;
                             t.progress += 1;
                             t.pending = None;
-                            t.finish_access();
-                            if write
-                                && std::mem::take(&mut self.mm.balance_after_write)
-                                && self.balance_after_write(ti)
-                            {
-                                return Step::Yield;
+                            if write && std::mem::take(&mut self.mm.balance_after_write) {
+                                // Through `balance_dirty_pages` at the top of the loop.
+                                t.throttle_pending = true;
+                            } else {
+                                t.finish_access();
                             }
                             continue;
                         }
@@ -485,11 +487,10 @@ impl Simulation {
                     t.progress += 1;
                     t.pending = None;
                     t.retry_uncounted = false;
-                    t.finish_access();
-                    if std::mem::take(&mut self.mm.balance_after_write)
-                        && self.balance_after_write(ti)
-                    {
-                        return Step::Yield;
+                    if std::mem::take(&mut self.mm.balance_after_write) {
+                        t.throttle_pending = true;
+                    } else {
+                        t.finish_access();
                     }
                 }
                 Acc::Wait(until) => {
@@ -527,6 +528,13 @@ impl Simulation {
         if !mapped {
             cost += self.map_resident(r, f);
         }
+        // A write-protect fault also marks the PTE young: one fault, not a young fault too.
+        if write
+            && self.mm.frames.flags[fi] & PG_SWAPBACKED == 0
+            && self.mm.frames.writable[fi] & r.bit == 0
+        {
+            cost += self.write_notify_fault(r, f, mapped);
+        }
         if r.recency {
             if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
             {
@@ -537,29 +545,30 @@ impl Simulation {
             self.mm.frames.vmflags[fi] |= r.vmflags;
         }
         if write {
-            if self.mm.frames.flags[fi] & PG_SWAPBACKED == 0
-                && self.mm.frames.writable[fi] & r.bit == 0
-            {
-                cost += self.write_notify_fault(r, f, mapped);
-            }
             self.write_hit(f);
         }
         cost
     }
 
     /// `balance_dirty_pages_ratelimited` after a write fault through a shared file mapping
-    /// (`fault_dirty_shared_page`): over the dirty threshold the task sleeps, its access done.
-    /// Simplified as `Mm::dirty_throttle` is for write(). Returns whether it sleeps.
+    /// (`fault_dirty_shared_page`), its access done: while dirty pages are over the threshold
+    /// the task sleeps and checks again, as `balance_dirty_pages` loops (simplified as
+    /// `Mm::dirty_throttle` is for write()). Returns whether it sleeps; once under, the access
+    /// is finished with its throttle time.
     fn balance_after_write(&mut self, ti: usize) -> bool {
         let now = self.tasks[ti].clock;
-        let Some(until) = self.mm.dirty_throttle(now) else {
-            return false;
-        };
+        self.mm.now = now;
+        if let Some(until) = self.mm.dirty_throttle(now) {
+            let t = &mut self.tasks[ti];
+            t.acc_throttle_wait += until - now;
+            t.clock = until;
+            self.park(ti);
+            return true;
+        }
         let t = &mut self.tasks[ti];
-        t.throttle_waits_ns.push(until - now);
-        t.clock = until;
-        self.park(ti);
-        true
+        t.throttle_pending = false;
+        t.finish_access();
+        false
     }
 
     /// A write through a shared file mapping whose PTE is read-only (write-notify, 2.6.19+:

@@ -157,6 +157,8 @@ pub struct Task {
     pub pending: Option<(usize, u64)>,
     /// The retry of the pending access continues a fault already counted (`Mm::uncounted_retry`).
     pub retry_uncounted: bool,
+    /// The last access's write fault left the task to go through `balance_dirty_pages`.
+    pub throttle_pending: bool,
     /// Where a read through a buffer pool stopped to wait, resumed after the IO.
     pub pool_step: Option<PoolStep>,
     pub rounds_ns: Vec<u64>,
