@@ -362,10 +362,11 @@ impl Simulation {
             _ => a.pages,
         });
         let mut limit = self.limit();
+        // Woken from `balance_dirty_pages`: check again before the next access.
+        if self.tasks[ti].throttle_pending && self.balance_after_write(ti) {
+            return Step::Yield;
+        }
         loop {
-            if self.tasks[ti].throttle_pending && self.balance_after_write(ti) {
-                return Step::Yield;
-            }
             let t = &mut self.tasks[ti];
             if t.progress >= total {
                 return Step::Next;
@@ -439,9 +440,12 @@ impl Simulation {
                             t.clock += cost;
                             t.progress += 1;
                             t.pending = None;
-                            if write && std::mem::take(&mut self.mm.balance_after_write) {
-                                // Through `balance_dirty_pages` at the top of the loop.
+                            if write && self.mm.balance_after_write {
+                                self.mm.balance_after_write = false;
                                 t.throttle_pending = true;
+                                if self.balance_after_write(ti) {
+                                    return Step::Yield;
+                                }
                             } else {
                                 t.finish_access();
                             }
@@ -489,6 +493,9 @@ impl Simulation {
                     t.retry_uncounted = false;
                     if std::mem::take(&mut self.mm.balance_after_write) {
                         t.throttle_pending = true;
+                        if self.balance_after_write(ti) {
+                            return Step::Yield;
+                        }
                     } else {
                         t.finish_access();
                     }
