@@ -535,15 +535,12 @@ impl Simulation {
         if !mapped {
             cost += self.map_resident(r, f);
         }
-        // A write-protect fault also marks the PTE young: one fault, not a young fault too.
-        if write
-            && self.mm.frames.flags[fi] & PG_SWAPBACKED == 0
-            && self.mm.frames.writable[fi] & r.bit == 0
-        {
-            cost += self.write_notify_fault(r, f, mapped);
-        }
         if r.recency {
-            if self.mm.frames.young[fi] & r.bit == 0 && self.mm.young_fault_ns > 0 && cost == cpu_ns
+            // A write-protect fault also marks the PTE young: one fault, not a young one too.
+            if self.mm.frames.young[fi] & r.bit == 0
+                && self.mm.young_fault_ns > 0
+                && cost == cpu_ns
+                && !(write && self.write_protected(r, f))
             {
                 self.mm.count_event(C::pgfault, 1);
                 cost += self.mm.young_fault_ns;
@@ -552,9 +549,17 @@ impl Simulation {
             self.mm.frames.vmflags[fi] |= r.vmflags;
         }
         if write {
-            self.write_hit(f);
+            cost += self.write_hit(r, f, mapped);
         }
         cost
+    }
+
+    /// Whether a write to file page `f` through mapping `r` meets a read-only PTE
+    /// (write-notify, see `write_notify_fault`).
+    #[inline(always)]
+    fn write_protected(&self, r: Pte, f: u32) -> bool {
+        let fi = f as usize;
+        self.mm.frames.flags[fi] & PG_SWAPBACKED == 0 && self.mm.frames.writable[fi] & r.bit == 0
     }
 
     /// `balance_dirty_pages_ratelimited` after a write fault through a shared file mapping
@@ -761,16 +766,25 @@ impl Simulation {
         f != NIL && self.mm.frames.has(f, PG_WRITEBACK)
     }
 
-    /// A write through a mapping to a resident page: file pages are dirtied for writeback;
-    /// anon pages in the swap cache lose their now stale swap copy.
-    fn write_hit(&mut self, f: u32) {
+    /// A write through mapping `r` to a resident page: file pages are dirtied for writeback,
+    /// after a write-protect fault where the PTE is read-only; anon pages in the swap cache
+    /// lose their now stale swap copy. Returns the fault's CPU time.
+    #[inline(always)]
+    fn write_hit(&mut self, r: Pte, f: u32, was_mapped: bool) -> u64 {
         if self.mm.frames.has(f, PG_SWAPBACKED) {
             if self.mm.frames.has(f, PG_SWAPCACHE) && !self.mm.frames.has(f, PG_WRITEBACK) {
                 self.mm.free_swap_slot(f);
             }
             self.mm.frames.set(f, PG_DIRTY);
+            0
         } else {
+            let cost = if self.mm.frames.writable[f as usize] & r.bit == 0 {
+                self.write_notify_fault(r, f, was_mapped)
+            } else {
+                0
+            };
             self.mm.mark_file_dirty(f);
+            cost
         }
     }
 
