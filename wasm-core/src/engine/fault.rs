@@ -246,6 +246,25 @@ impl Mm {
         Access::Wait(done_fault)
     }
 
+    /// A page fault on a file page that is not in the page cache (`filemap_fault`): pgfault,
+    /// and pgmajfault when it reads (not for read(), which calls `file_read` itself).
+    pub fn file_fault(
+        &mut self,
+        sp: u32,
+        idx: u64,
+        ra: Readahead,
+        lo: u64,
+        hi: u64,
+        now: u64,
+    ) -> Access {
+        self.count_pgfault();
+        let res = self.file_read(sp, idx, ra, lo, hi, now);
+        if self.last_fault_major {
+            self.count_event(C::pgmajfault, 1);
+        }
+        res
+    }
+
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
     /// completes); the faulting page is `idx`. The faulting page is allocated like any page
     /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
@@ -261,6 +280,7 @@ impl Mm {
         hi: u64,
         now: u64,
     ) -> Access {
+        self.last_fault_major = false;
         let window = (RA_PAGES / self.scale).max(1);
         let (start, n) = match ra {
             Readahead::None => (idx, 1),
@@ -323,7 +343,7 @@ impl Mm {
             }
             self.finish_read(frames, done);
         }
-        // pgmajfault is the page fault's to count (`filemap_fault`), not read()'s.
+        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
         self.last_fault_major = true;
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
         // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock

@@ -827,7 +827,6 @@ impl Simulation {
                 res
             }
             SpaceKind::File => {
-                self.mm.count_pgfault();
                 // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
                 // reads ahead, otherwise read-around.
                 let ra = if r.vmflags & VM_LOCKED != 0 || r.hint == Hint::Random {
@@ -837,13 +836,10 @@ impl Simulation {
                 } else {
                     Readahead::Around
                 };
-                self.mm.last_fault_major = false;
                 let res = self
                     .mm
-                    .file_read(sp, idx, ra, r.offset, r.offset + r.pages, now);
+                    .file_fault(sp, idx, ra, r.offset, r.offset + r.pages, now);
                 if self.mm.last_fault_major {
-                    // `filemap_fault` found no page in the page cache.
-                    self.mm.count_event(C::pgmajfault, 1);
                     self.tasks[ti].major_faults += 1;
                 }
                 res
