@@ -7,8 +7,14 @@ use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 use std::collections::BTreeMap;
 
-/// Run task `w` (`clients` of `program`) on `machine` under each variant `(preset, flags)`.
-fn runs(machine: &str, program: &str, clients: u32, variants: &[(&str, &str)]) -> Vec<RunReport> {
+/// Task `w` (`clients` of `program`) on `machine`, with variants `v0, v1, ...` of
+/// `(preset, flags)`.
+fn scenario(
+    machine: &str,
+    program: &str,
+    clients: u32,
+    variants: &[(&str, &str)],
+) -> reclaim_core::scenario::Scenario {
     let mut text = format!(
         r#"
 title = "faults"
@@ -22,6 +28,9 @@ kind = "zram"
 [[devices]]
 name = "pmem"
 kind = "pmem"
+[[devices]]
+name = "hdd"
+kind = "hdd"
 [[files]]
 name = "mapped"
 size = "8MiB"
@@ -39,6 +48,10 @@ name = "tmp"
 size = "48MiB"
 device = "ssd"
 tmpfs = true
+[[files]]
+name = "big"
+size = "48MiB"
+device = "hdd"
 [[tasks]]
 name = "w"
 clients = {clients}
@@ -52,7 +65,12 @@ duration = "600s"
             "[[variants]]\nname = \"v{i}\"\npreset = \"{preset}\"\nflags = {{ {flags} }}\n"
         );
     }
-    let scn = parse(&text).unwrap();
+    parse(&text).unwrap()
+}
+
+/// Run `scenario(...)` to the end under each of its variants.
+fn runs(machine: &str, program: &str, clients: u32, variants: &[(&str, &str)]) -> Vec<RunReport> {
+    let scn = scenario(machine, program, clients, variants);
     (0..variants.len())
         .map(|i| {
             Simulation::new(&scn, &format!("v{i}"))
@@ -326,31 +344,17 @@ fn a_writer_through_a_shared_file_mapping_is_held_at_the_dirty_threshold() {
     // that writes random pages slowly. Without the throttle the writer would dirty far more
     // than vm.dirty_ratio allows; a single pause per write instead of waiting until under
     // the threshold lets it creep over.
-    let text = r#"
-title = "mmap writer"
-[machine]
-ram = "64MiB"
-[[devices]]
-name = "hdd"
-kind = "hdd"
-[[files]]
-name = "big"
-size = "48MiB"
-device = "hdd"
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "w"
-program = [
+    let scn = scenario(
+        SMALL,
+        r#"[
   { op = "mmap", name = "m", file = "big", prot = "rw", hint = "sequential" },
   { op = "touch", regions = ["m"] },
   { op = "touch", regions = ["m"], pattern = "random", count = 12288, write = true },
-]
-[run]
-duration = "120s"
-"#;
-    let mut sim = Simulation::new(&parse(text).unwrap(), "v").unwrap();
+]"#,
+        1,
+        &[("linux-5.8", "")],
+    );
+    let mut sim = Simulation::new(&scn, "v0").unwrap();
     let mut worst = 0i64;
     while !sim.finished() {
         sim.step(10_000_000);
