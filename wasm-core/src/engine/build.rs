@@ -137,7 +137,6 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         now: 0,
         shared_spaces: BTreeMap::new(),
         pools: BTreeMap::new(),
-        next_mapping_bit: 0,
         fault_wait: None,
         check_invariants: false,
         cpus: scn.machine.cpus,

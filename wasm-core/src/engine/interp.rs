@@ -96,8 +96,8 @@ impl Simulation {
                         offset += (*run % chunks) * pages;
                         *run += 1;
                     }
-                    let bit = 1u8 << (self.next_mapping_bit % 8);
-                    self.next_mapping_bit += 1;
+                    self.zap_region(ti, *region);
+                    let bit = self.mm.spaces[*space as usize].map_slot();
                     let (recency, fault_recency) =
                         crate::workloads::mapping_recency(*hint, self.mm.flags.vma_has_recency);
                     let r = Region {
@@ -111,22 +111,20 @@ impl Simulation {
                         hint: *hint,
                         live: true,
                     };
-                    self.unmap_count(ti, *region);
                     self.mm.spaces[*space as usize].mmaps += 1;
                     set_region(&mut self.tasks[ti].regions, *region, r);
                     Step::Next
                 }
                 Instr::Munmap { region } => {
-                    self.op_munmap(ti, *region);
+                    self.zap_region(ti, *region);
                     Step::Next
                 }
                 Instr::Free { region } => {
                     let r = self.tasks[ti].regions[*region];
+                    self.zap_region(ti, *region);
                     if self.mm.spaces[r.space as usize].kind == SpaceKind::Anon {
                         self.mm.free_space(r.space as usize);
                     }
-                    self.unmap_count(ti, *region);
-                    self.tasks[ti].regions[*region].live = false;
                     Step::Next
                 }
                 Instr::Touch(a) => self.op_access(ti, a, Kind::Touch),
@@ -267,8 +265,8 @@ impl Simulation {
             ));
             s
         };
-        let bit = 1u8 << (self.next_mapping_bit % 8);
-        self.next_mapping_bit += 1;
+        self.zap_region(ti, region);
+        let bit = self.mm.spaces[space as usize].map_slot();
         let pages = pages.min(self.mm.spaces[space as usize].len());
         let r = Region {
             space,
@@ -319,39 +317,44 @@ impl Simulation {
         }
     }
 
-    /// A live region slot stops counting as a mapping of its space.
-    fn unmap_count(&mut self, ti: usize, region: usize) {
-        if let Some(r) = self.tasks[ti].regions.get(region) {
-            if r.live {
-                let sp = &mut self.mm.spaces[r.space as usize];
-                sp.mmaps = sp.mmaps.saturating_sub(1);
-            }
+    /// Unmap a region (munmap, `free`, a new mapping in its slot, exit, OOM kill), as
+    /// `zap_pte_range` does (mm/memory.c, since 2.6.15): each PTE of the region is dropped, and
+    /// a young PTE of a page-cache or shmem page (not private anon) is handed to
+    /// `folio_mark_accessed`, unless the mapping ignores recency (VM_SEQ_READ; from 6.3
+    /// `vma_has_recency`). So processes that exit after using shared pages promote them, e.g.
+    /// shmem touched by two exiting processes is activated. Private anon pages are skipped:
+    /// their space is freed by the caller.
+    fn zap_region(&mut self, ti: usize, region: usize) {
+        let Some(&r) = self.tasks[ti].regions.get(region) else {
+            return;
+        };
+        if !r.live {
+            return;
         }
-    }
-
-    /// `munmap` of a file mapping: `zap_pte_range` hands young file PTEs to
-    /// `folio_mark_accessed` (for mappings with recency) and drops the mapping.
-    fn op_munmap(&mut self, ti: usize, region: usize) {
-        let r = self.tasks[ti].regions[region];
-        let file = self.mm.spaces[r.space as usize].kind == SpaceKind::File;
-        for p in r.offset..r.offset + r.pages {
-            let f = self.mm.spaces[r.space as usize].pages[p as usize];
-            if f == NIL {
-                continue;
-            }
-            let fi = f as usize;
-            if self.mm.frames.mapped[fi] & r.bit == 0 {
-                continue;
-            }
-            self.mm.frames.mapped[fi] &= !r.bit;
-            if self.mm.frames.young[fi] & r.bit != 0 {
-                self.mm.frames.young[fi] &= !r.bit;
-                if file && r.recency {
-                    self.mm.mark_accessed(f);
+        let sp = r.space as usize;
+        if self.mm.spaces[sp].kind != SpaceKind::Anon {
+            for p in r.offset..r.offset + r.pages {
+                let f = self.mm.spaces[sp].pages[p as usize];
+                if f == NIL {
+                    continue;
+                }
+                let fi = f as usize;
+                if self.mm.frames.mapped[fi] & r.bit == 0 {
+                    continue;
+                }
+                self.mm.frames.mapped[fi] &= !r.bit;
+                self.mm.frames.writable[fi] &= !r.bit;
+                if self.mm.frames.young[fi] & r.bit != 0 {
+                    self.mm.frames.young[fi] &= !r.bit;
+                    if r.recency {
+                        self.mm.mark_accessed(f);
+                    }
                 }
             }
         }
-        self.unmap_count(ti, region);
+        let space = &mut self.mm.spaces[sp];
+        space.mmaps = space.mmaps.saturating_sub(1);
+        space.unmap_slot(r.bit);
         self.tasks[ti].regions[region].live = false;
     }
 
@@ -861,8 +864,7 @@ impl Simulation {
 
     fn release_task_memory(&mut self, ti: usize) -> u64 {
         for region in 0..self.tasks[ti].regions.len() {
-            self.unmap_count(ti, region);
-            self.tasks[ti].regions[region].live = false;
+            self.zap_region(ti, region);
         }
         let mut freed = 0;
         for sp in 0..self.mm.spaces.len() {

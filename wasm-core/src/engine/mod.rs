@@ -55,7 +55,6 @@ pub struct Simulation {
     pub(crate) shared_spaces: BTreeMap<String, u32>,
     /// Application buffer pools, by the anon space that holds them.
     pub(crate) pools: BTreeMap<u32, crate::workloads::bufpool::BufferPool>,
-    pub(crate) next_mapping_bit: u32,
     /// How the kernel goes on from the page fault of the access that is about to wait.
     pub(crate) fault_wait: Option<interp::FaultWait>,
     /// Check invariants after every event (tests).

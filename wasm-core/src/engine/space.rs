@@ -68,6 +68,8 @@ pub struct Space {
     pub mmaps: u32,
     /// Swap readahead state of a private anon space (one VMA).
     pub ra: VmaRa,
+    /// Live mappings of this space per mapping slot bit (see `map_slot`).
+    pub slot_users: [u16; 8],
 }
 
 impl Space {
@@ -101,7 +103,28 @@ impl Space {
             sweep_cursor: 0,
             mmaps: 0,
             ra: VmaRa::default(),
+            slot_users: [0; 8],
         }
+    }
+
+    /// The mapping slot bit for a new mapping of this space: the least used one, so two live
+    /// mappings of a space share a bit (and its mapped/young/writable state) only when more
+    /// than eight map it at once. Bits matter only among mappings of the same space.
+    pub fn map_slot(&mut self) -> u8 {
+        let mut best = 0;
+        for i in 1..8 {
+            if self.slot_users[i] < self.slot_users[best] {
+                best = i;
+            }
+        }
+        self.slot_users[best] += 1;
+        1 << best
+    }
+
+    /// A mapping that held `bit` is gone.
+    pub fn unmap_slot(&mut self, bit: u8) {
+        let i = bit.trailing_zeros() as usize;
+        self.slot_users[i] = self.slot_users[i].saturating_sub(1);
     }
 
     pub fn len(&self) -> u64 {

@@ -1,0 +1,99 @@
+//! Unmapping (`zap_pte_range`): when a process exits or unmaps, a young PTE of a page-cache or
+//! shmem page is handed to `mark_page_accessed` (not for MADV_SEQUENTIAL mappings), so a page
+//! two exiting processes used is activated; private anon is freed without it. Mapping slots are
+//! allocated per space, so up to eight processes mapping one shmem segment keep their own PTEs.
+use reclaim_core::report::RunReport;
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
+
+/// One task of `clients` running `program` on a 64 MiB machine with an 8 MiB file on an SSD.
+fn run(program: &str, clients: u32) -> RunReport {
+    let text = format!(
+        r#"
+title = "unmap"
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "ssd"
+kind = "ssd"
+[[files]]
+name = "data"
+size = "8MiB"
+device = "ssd"
+[[tasks]]
+name = "w"
+clients = {clients}
+program = {program}
+[[variants]]
+name = "v"
+preset = "linux-5.8"
+[run]
+duration = "60s"
+"#
+    );
+    let scn = parse(&text).unwrap();
+    Simulation::new(&scn, "v").unwrap().run_to_end()
+}
+
+/// A 4 MiB shmem segment, every page touched by each client before it exits.
+const SHMEM: &str = r#"[
+  { op = "anon", name = "seg", size = "4MiB", shared = true },
+  { op = "touch", regions = ["seg"] },
+]"#;
+
+#[test]
+fn shmem_used_by_two_exiting_processes_is_activated() {
+    // First exit: PG_referenced. Second: activation of all 1,024 pages.
+    let two = run(SHMEM, 2);
+    assert_eq!(two.counters["pgactivate"], 1024, "{:?}", two.counters);
+    let one = run(SHMEM, 1);
+    assert_eq!(one.counters["pgactivate"], 0, "{:?}", one.counters);
+}
+
+#[test]
+fn private_anon_is_freed_at_exit_without_being_marked() {
+    let r = run(
+        r#"[
+  { op = "anon", name = "heap", size = "4MiB" },
+  { op = "touch", regions = ["heap"] },
+  { op = "touch", regions = ["heap"] },
+]"#,
+        2,
+    );
+    assert_eq!(r.counters["pgactivate"], 0, "{:?}", r.counters);
+    assert_eq!(r.counters["pgfree"], 2048, "{:?}", r.counters);
+}
+
+/// Map the file (with `hint`), touch every page, unmap; twice.
+fn map_touch_unmap_twice(hint: &str) -> RunReport {
+    let map = format!(
+        r#"{{ op = "mmap", name = "m", file = "data", prot = "r", hint = "{hint}" }},
+  {{ op = "touch", regions = ["m"] }},
+  {{ op = "munmap", name = "m" }},"#
+    );
+    run(&format!("[\n  {map}\n  {map}\n]"), 1)
+}
+
+#[test]
+fn munmap_marks_young_file_pages_unless_the_mapping_is_sequential() {
+    let normal = map_touch_unmap_twice("normal");
+    assert_eq!(normal.counters["pgactivate"], 2048, "{:?}", normal.counters);
+    let seq = map_touch_unmap_twice("sequential");
+    assert_eq!(seq.counters["pgactivate"], 0, "{:?}", seq.counters);
+}
+
+#[test]
+fn eight_processes_sharing_a_segment_each_fault_their_own_ptes() {
+    // Each client has a private region mapped before the shared one: a slot counter shared by
+    // all spaces would give two of the eight clients the same bit on the segment.
+    let r = run(
+        r#"[
+  { op = "anon", name = "own", size = "64KiB" },
+  { op = "anon", name = "seg", size = "4MiB", shared = true },
+  { op = "touch", regions = ["own"] },
+  { op = "touch", regions = ["seg"] },
+]"#,
+        8,
+    );
+    assert_eq!(r.counters["pgfault"], 8 * (16 + 1024), "{:?}", r.counters);
+}
