@@ -1,9 +1,8 @@
 //! S004 (seed 004, IO-cost balancing, 5.7 -> 5.8). One band of three is reached: the capped
-//! kernel refuses swappiness 115, and the 5.8 balance scans anon more than 5x as much. tps and
-//! file refaults do not move (README, scenario table): postgres's shared buffers, modelled as
-//! a pool replaced by clock sweep, are shmem and start on the inactive anon list, and the idle
-//! heap is deactivated only once reclaim has promoted most of them, so 5.8 starts to swap it
-//! out only in the last minutes of the measured hour.
+//! kernel refuses swappiness 115, and the 5.8 balance scans anon more than 5x as much. As in
+//! the kernel's table, 5.8 also reclaims a large share of the anon it scans (the idle heap,
+//! deactivated when the warm-up run's backends exit) while 5.7 hardly swaps. tps and file
+//! refaults move by a few percent only (README, scenario header), not by the bands.
 //! S004b: see below.
 mod common;
 use common::*;
@@ -48,7 +47,7 @@ fn s004b_parallelio_throughput_band_and_swap_parity() {
 }
 
 #[test]
-fn s004_pgbench_swappiness_cap_and_anon_scanning() {
+fn s004_pgbench_swappiness_cap_anon_scanning_and_swap_out() {
     let scn = load("s004-pgbench.toml");
     let before = run(&scn, "before");
     let after = run(&scn, "after");
@@ -57,12 +56,10 @@ fn s004_pgbench_swappiness_cap_and_anon_scanning() {
     let (ab, aa) = (m(&before, "pgscan_anon"), m(&after, "pgscan_anon"));
     // The band: anon scanned rises >= 5x.
     assert!(aa >= 5 * ab.max(1), "anon scanned before {ab} after {aa}");
-    // What stops the rest of the result: nearly all anon pages 5.8 scans in the measured hour
-    // are shared buffers that the clock sweep has used since, so they are activated, not
-    // swapped; the idle heap reaches the inactive list too late.
-    assert!(
-        m(&after, "pgsteal_anon") * 20 <= aa,
-        "anon reclaimed {} of {aa} scanned",
-        m(&after, "pgsteal_anon")
-    );
+    // The mechanism behind it, as in the posting's table: 5.8 finds idle anon on the inactive
+    // list and swaps it out (reclaiming a large share of what it scans); 5.7 hardly swaps.
+    let (sb, sa) = (m(&before, "pswpout"), m(&after, "pswpout"));
+    assert!(sa >= 10 * sb.max(1), "swap-outs before {sb} after {sa}");
+    let stolen = m(&after, "pgsteal_anon");
+    assert!(stolen * 4 >= aa, "anon reclaimed {stolen} of {aa} scanned");
 }
