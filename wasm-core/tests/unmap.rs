@@ -6,8 +6,9 @@ use reclaim_core::report::RunReport;
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
-/// One task of `clients` running `program` on a 64 MiB machine with an 8 MiB file on an SSD.
-fn run(program: &str, clients: u32) -> RunReport {
+/// One task of `clients` running `program` on a 64 MiB machine with an 8 MiB file on an SSD,
+/// under `preset`, for 60 s.
+fn sim(program: &str, clients: u32, preset: &str) -> Simulation {
     let text = format!(
         r#"
 title = "unmap"
@@ -26,13 +27,17 @@ clients = {clients}
 program = {program}
 [[variants]]
 name = "v"
-preset = "linux-5.8"
+preset = "{preset}"
 [run]
 duration = "60s"
 "#
     );
     let scn = parse(&text).unwrap();
-    Simulation::new(&scn, "v").unwrap().run_to_end()
+    Simulation::new(&scn, "v").unwrap()
+}
+
+fn run(program: &str, clients: u32) -> RunReport {
+    sim(program, clients, "linux-5.8").run_to_end()
 }
 
 /// A 4 MiB shmem segment, every page touched by each client before it exits.
@@ -66,12 +71,16 @@ fn private_anon_is_freed_at_exit_without_being_marked() {
 
 /// Map the file (with `hint`), touch every page, unmap; twice.
 fn map_touch_unmap_twice(hint: &str) -> RunReport {
+    map_touch_unmap_twice_on(hint, "linux-5.8")
+}
+
+fn map_touch_unmap_twice_on(hint: &str, preset: &str) -> RunReport {
     let map = format!(
         r#"{{ op = "mmap", name = "m", file = "data", prot = "r", hint = "{hint}" }},
   {{ op = "touch", regions = ["m"] }},
   {{ op = "munmap", name = "m" }},"#
     );
-    run(&format!("[\n  {map}\n  {map}\n]"), 1)
+    sim(&format!("[\n  {map}\n  {map}\n]"), 1, preset).run_to_end()
 }
 
 #[test]
@@ -96,4 +105,42 @@ fn eight_processes_sharing_a_segment_each_fault_their_own_ptes() {
         8,
     );
     assert_eq!(r.counters["pgfault"], 8 * (16 + 1024), "{:?}", r.counters);
+}
+
+#[test]
+fn from_6_3_random_and_noreuse_mappings_do_not_mark_at_unmap_either() {
+    // `vma_has_recency` (6.3) covers MADV_RANDOM and FADV_NOREUSE; before, only
+    // MADV_SEQUENTIAL opted out.
+    for hint in ["random", "noreuse"] {
+        let old = map_touch_unmap_twice_on(hint, "linux-6.1");
+        assert_eq!(
+            old.counters["pgactivate"], 2048,
+            "{hint}: {:?}",
+            old.counters
+        );
+        let new = map_touch_unmap_twice_on(hint, "linux-6.3");
+        assert_eq!(new.counters["pgactivate"], 0, "{hint}: {:?}", new.counters);
+    }
+}
+
+#[test]
+fn munmap_of_private_anon_frees_its_pages_at_once() {
+    let mut s = sim(
+        r#"[
+  { op = "anon", name = "heap", size = "4MiB" },
+  { op = "touch", regions = ["heap"], write = true },
+  { op = "munmap", name = "heap" },
+  { op = "sleep", duration = "100s" },
+]"#,
+        1,
+        "linux-5.8",
+    );
+    s.step(30_000_000_000);
+    let heap = s
+        .space_usage()
+        .into_iter()
+        .find(|(n, _, _)| n.ends_with(":heap"))
+        .unwrap();
+    assert_eq!((heap.1, heap.2), (0, 0), "{heap:?}");
+    assert_eq!(s.counters()["pgfree"], 1024);
 }

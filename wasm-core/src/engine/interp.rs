@@ -120,11 +120,7 @@ impl Simulation {
                     Step::Next
                 }
                 Instr::Free { region } => {
-                    let r = self.tasks[ti].regions[*region];
                     self.zap_region(ti, *region);
-                    if self.mm.spaces[r.space as usize].kind == SpaceKind::Anon {
-                        self.mm.free_space(r.space as usize);
-                    }
                     Step::Next
                 }
                 Instr::Touch(a) => self.op_access(ti, a, Kind::Touch),
@@ -318,12 +314,12 @@ impl Simulation {
     }
 
     /// Unmap a region (munmap, `free`, a new mapping in its slot, exit, OOM kill), as
-    /// `zap_pte_range` does (mm/memory.c, since 2.6.15): each PTE of the region is dropped, and
-    /// a young PTE of a page-cache or shmem page (not private anon) is handed to
+    /// `zap_pte_range` does (mm/memory.c, in every version modelled): each PTE of the region is
+    /// dropped, and a young PTE of a page-cache or shmem page (not private anon) is handed to
     /// `folio_mark_accessed`, unless the mapping ignores recency (VM_SEQ_READ; from 6.3
-    /// `vma_has_recency`). So processes that exit after using shared pages promote them, e.g.
-    /// shmem touched by two exiting processes is activated. Private anon pages are skipped:
-    /// their space is freed by the caller.
+    /// `vma_has_recency`, which also covers MADV_RANDOM and FADV_NOREUSE). So processes that
+    /// exit after using shared pages promote them: shmem touched by two exiting processes is
+    /// activated. A private anon region's pages are freed with it.
     fn zap_region(&mut self, ti: usize, region: usize) {
         let Some(&r) = self.tasks[ti].regions.get(region) else {
             return;
@@ -332,30 +328,36 @@ impl Simulation {
             return;
         }
         let sp = r.space as usize;
-        if self.mm.spaces[sp].kind != SpaceKind::Anon {
-            for p in r.offset..r.offset + r.pages {
-                let f = self.mm.spaces[sp].pages[p as usize];
-                if f == NIL {
-                    continue;
-                }
-                let fi = f as usize;
-                if self.mm.frames.mapped[fi] & r.bit == 0 {
-                    continue;
-                }
-                self.mm.frames.mapped[fi] &= !r.bit;
-                self.mm.frames.writable[fi] &= !r.bit;
-                if self.mm.frames.young[fi] & r.bit != 0 {
-                    self.mm.frames.young[fi] &= !r.bit;
-                    if r.recency {
-                        self.mm.mark_accessed(f);
-                    }
-                }
+        let private = self.mm.spaces[sp].kind == SpaceKind::Anon;
+        for p in r.offset..r.offset + r.pages {
+            let f = self.mm.spaces[sp].pages[p as usize];
+            if f == NIL {
+                continue;
+            }
+            let fi = f as usize;
+            if self.mm.frames.mapped[fi] & r.bit == 0 {
+                continue;
+            }
+            let frames = &mut self.mm.frames;
+            frames.mapped[fi] &= !r.bit;
+            frames.writable[fi] &= !r.bit;
+            let young = frames.young[fi] & r.bit != 0;
+            frames.young[fi] &= !r.bit;
+            if frames.young[fi] == 0 {
+                // VM_EXEC is remembered only for young mappings (`folio_referenced`).
+                frames.vmflags[fi] = 0;
+            }
+            if young && !private && r.recency {
+                self.mm.mark_accessed(f);
             }
         }
         let space = &mut self.mm.spaces[sp];
         space.mmaps = space.mmaps.saturating_sub(1);
         space.unmap_slot(r.bit);
         self.tasks[ti].regions[region].live = false;
+        if private && !self.mm.spaces[sp].dead {
+            self.mm.free_space(sp);
+        }
     }
 
     /// Run accesses of a touch/read/write op until it finishes, blocks or must yield.
@@ -863,14 +865,14 @@ impl Simulation {
     }
 
     fn release_task_memory(&mut self, ti: usize) -> u64 {
-        for region in 0..self.tasks[ti].regions.len() {
-            self.zap_region(ti, region);
-        }
         let mut freed = 0;
         for sp in 0..self.mm.spaces.len() {
             if self.mm.spaces[sp].owner == ti as u32 && !self.mm.spaces[sp].dead {
                 freed += self.mm.free_space(sp);
             }
+        }
+        for region in 0..self.tasks[ti].regions.len() {
+            self.zap_region(ti, region);
         }
         freed
     }
