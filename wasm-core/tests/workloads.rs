@@ -473,3 +473,24 @@ duration = "600s"
     // read() is no page fault, whatever it reads.
     assert_eq!(c["pgmajfault"], 0, "{c:?}");
 }
+
+#[test]
+fn before_4_7_a_file_written_twice_is_activated() {
+    // 256 pages written twice with write(): each write marks the page accessed until 4.7
+    // (`write_no_activation`), so the second write activates all of them; from 4.7 writes
+    // alone activate nothing.
+    let twice = r#"[
+  { op = "write", file = "log", pattern = "seq", count = 256 },
+  { op = "write", file = "log", pattern = "seq", count = 256 },
+]"#;
+    let text = scenario(twice, 1);
+    for (preset, activated) in [("linux-2.6.34", 256), ("linux-4.10", 0), ("linux-6.1", 0)] {
+        let text = text.replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""));
+        let (r, _) = run(&text);
+        assert_eq!(
+            r.counters["pgactivate"], activated,
+            "{preset}: {:?}",
+            r.counters
+        );
+    }
+}

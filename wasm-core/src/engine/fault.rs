@@ -477,8 +477,8 @@ impl Mm {
     }
 
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
-    /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Writes do
-    /// not mark pages accessed (4.10+).
+    /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Before 4.7
+    /// (`write_no_activation` off) the write also marks the page accessed.
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
             return self.shmem_write(sp, idx, now);
@@ -497,6 +497,9 @@ impl Mm {
                 return Access::Wait(self.ready_at[f as usize]);
             }
             self.mark_file_dirty(f);
+            if !self.flags.write_no_activation {
+                self.mark_accessed(f);
+            }
             return Access::Done(WRITE_COPY_NS * self.scale);
         }
         let (f, stall) = match self.alloc_frame(now) {
@@ -510,6 +513,9 @@ impl Mm {
         self.lru_add_new(f);
         self.now = now + stall;
         self.mark_file_dirty(f);
+        if !self.flags.write_no_activation {
+            self.mark_accessed(f);
+        }
         Access::Done(stall + WRITE_COPY_NS * self.scale)
     }
 

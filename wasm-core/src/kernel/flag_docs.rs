@@ -130,6 +130,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "6.4",
         doc: "pgfault counts a fault once; before, every retry of a fault counted again",
     },
+    FlagDoc {
+        name: "write_no_activation",
+        version: "4.7",
+        doc: "a buffered write no longer marks its page accessed, so pages that are only written are not activated",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

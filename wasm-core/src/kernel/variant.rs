@@ -136,6 +136,13 @@ pub struct Flags {
     /// `mm_account_fault`): pgfault counts a fault once, when it completes. Before, every
     /// `handle_mm_fault` call counted, a VM_FAULT_RETRY retry too.
     pub pgfault_retry_uncounted: bool,
+    /// 4.7 ("mm: filemap: only do access activations on reads", bbddabe2e436): a buffered
+    /// write no longer marks its page accessed (`grab_cache_page_write_begin` without
+    /// FGP_ACCESSED), so pages that are only written, like a database's journal, are not
+    /// activated. Before (3.15-4.6 through FGP_ACCESSED, earlier by `generic_perform_write`'s
+    /// `mark_page_accessed` after the copy), every write marked it: a page written twice went
+    /// active.
+    pub write_no_activation: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -163,6 +170,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "fault_retry",
     "filemap_fault_drop_mmap",
     "pgfault_retry_uncounted",
+    "write_no_activation",
 ];
 
 impl Flags {
@@ -192,6 +200,7 @@ impl Flags {
             "fault_retry" => &mut self.fault_retry,
             "filemap_fault_drop_mmap" => &mut self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => &mut self.pgfault_retry_uncounted,
+            "write_no_activation" => &mut self.write_no_activation,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -228,6 +237,7 @@ impl Flags {
             "fault_retry" => self.fault_retry,
             "filemap_fault_drop_mmap" => self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => self.pgfault_retry_uncounted,
+            "write_no_activation" => self.write_no_activation,
             _ => return None,
         })
     }
@@ -287,6 +297,7 @@ const NONE: Flags = Flags {
     fault_retry: false,
     filemap_fault_drop_mmap: false,
     pgfault_retry_uncounted: false,
+    write_no_activation: false,
 };
 
 const fn f(
@@ -312,6 +323,7 @@ const fn f(
         swapin_activate: true,
         fault_retry: true,
         filemap_fault_drop_mmap: true,
+        write_no_activation: true,
         ..NONE
     }
 }
@@ -327,7 +339,8 @@ const L6_3: Flags = Flags {
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
-/// `fault_retry`) go together (on for 4.10 and 4.11, off for 2.6.3x).
+/// `fault_retry`, 4.7's `write_no_activation`) go together (on for 4.10 and 4.11, off for
+/// 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -337,6 +350,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         swap_ra_adaptive: shared_exec,
         swapin_activate: shared_exec,
         fault_retry: shared_exec,
+        write_no_activation: shared_exec,
         ..NONE
     }
 }
