@@ -144,3 +144,64 @@ fn munmap_of_private_anon_frees_its_pages_at_once() {
     assert_eq!((heap.1, heap.2), (0, 0), "{heap:?}");
     assert_eq!(s.counters()["pgfree"], 1024);
 }
+
+/// 2.6.33: `user` fills a 16 MiB shmem segment and exits (its PTEs mark the pages
+/// referenced), then `hog` needs most of the 64 MiB; with `holder`, another process keeps the
+/// segment mapped without touching it. The segment's swapped pages at the end.
+fn segment_swapped_on_2_6_33(holder: bool) -> u64 {
+    let holder = if holder {
+        r#"[[tasks]]
+name = "holder"
+program = [
+  { op = "anon", name = "seg", size = "16MiB", shared = true },
+  { op = "sleep", duration = "100s" },
+]"#
+    } else {
+        ""
+    };
+    let text = format!(
+        r#"
+title = "mapping in use"
+[machine]
+ram = "64MiB"
+swap = {{ device = "ssd", size = "256MiB" }}
+[[devices]]
+name = "ssd"
+kind = "ssd"
+[[tasks]]
+name = "user"
+program = [
+  {{ op = "anon", name = "seg", size = "16MiB", shared = true }},
+  {{ op = "touch", regions = ["seg"], write = true }},
+]
+{holder}
+[[tasks]]
+name = "hog"
+start = "1s"
+program = [
+  {{ op = "anon", name = "big", size = "56MiB" }},
+  {{ op = "touch", regions = ["big"], write = true }},
+  {{ op = "sleep", duration = "100s" }},
+]
+[[variants]]
+name = "v"
+preset = "linux-2.6.33"
+[run]
+duration = "30s"
+"#
+    );
+    let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+    s.run_to_end();
+    let seg = s.space_usage().into_iter().find(|u| u.0 == "seg").unwrap();
+    seg.2
+}
+
+#[test]
+fn before_2_6_34_a_referenced_shmem_page_of_a_mapped_segment_is_activated() {
+    // `page_mapping_inuse`: an unmapped page whose segment somebody still maps counts as in
+    // use, so PG_referenced (from the exit) activates it instead of letting it go to swap.
+    let held = segment_swapped_on_2_6_33(true);
+    let free = segment_swapped_on_2_6_33(false);
+    assert!(free >= 2048, "segment swapped without a holder: {free}");
+    assert!(held * 4 <= free, "held {held}, without a holder {free}");
+}

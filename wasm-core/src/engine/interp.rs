@@ -263,6 +263,9 @@ impl Simulation {
         };
         self.zap_region(ti, region);
         let bit = self.mm.spaces[space as usize].map_slot();
+        if shared {
+            self.mm.spaces[space as usize].mmaps += 1;
+        }
         let pages = pages.min(self.mm.spaces[space as usize].len());
         let r = Region {
             space,

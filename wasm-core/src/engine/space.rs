@@ -63,8 +63,8 @@ pub struct Space {
     pub append_cursor: u64,
     /// Next page of a `sweep` access, shared by every task that sweeps this space.
     pub sweep_cursor: u64,
-    /// Live mmaps of this space by any task (`mapping_mapped`, used by 2.6.33's
-    /// `page_mapping_inuse`).
+    /// Live mappings of this file or shmem space by any task (`mapping_mapped`, used by
+    /// 2.6.33's `page_mapping_inuse`).
     pub mmaps: u32,
     /// Swap readahead state of a private anon space (one VMA).
     pub ra: VmaRa,

@@ -182,7 +182,8 @@ impl Mm {
         (rp, vmf)
     }
 
-    /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone.
+    /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone
+    /// (`mapping_mapped`; for shmem, the segment or tmpfs file; private anon has no mapping).
     fn page_mapping_inuse(&self, f: u32) -> bool {
         let fi = f as usize;
         if self.frames.mapped[fi] != 0 || self.frames.flags[fi] & PG_SWAPCACHE != 0 {
@@ -190,7 +191,7 @@ impl Mm {
         }
         let sp = self.frames.space[fi];
         sp != NIL
-            && self.spaces[sp as usize].kind == SpaceKind::File
+            && self.spaces[sp as usize].kind != SpaceKind::Anon
             && self.spaces[sp as usize].mmaps > 0
     }
 
