@@ -21,10 +21,13 @@ pub struct Flags {
     /// lru size / 4, `lru_note_cost`) instead of `recent_scanned`/`recent_rotated`; swappiness
     /// may be set up to 200 (100 before: larger writes are refused); the refault distance is
     /// compared against active file + anon (`workingset_refault`); swap-ins are charged as anon
-    /// cost; `nonresident_age` also ages on anon and reclaim activations.
+    /// cost ("mm/memory: fix IO cost for anonymous page"); `nonresident_age` also ages on anon
+    /// and reclaim activations, shmem's `mark_page_accessed` included ("mm: workingset: age
+    /// nonresident information alongside anonymous pages" and its fix, in the 5.8-rc series).
     pub io_cost_balance: bool,
-    /// 5.9 ("mm: workingset: age nonresident information alongside anonymous pages" and
-    /// "mm: vmscan: protect the workingset on anonymous LRU"): new anon pages start inactive;
+    /// 5.9 ("mm/vmscan: protect the workingset on anonymous LRU" and "mm/swap: implement
+    /// workingset detection for anonymous LRU"; the anon aging of the nonresident clock is
+    /// 5.8's, under `io_cost_balance`): new anon pages start inactive;
     /// anon pages need two references like file pages (`page_check_references`); evicted swap
     /// cache pages leave shadow entries and anon refaults are activated by distance; swap-in no
     /// longer activates unconditionally nor charges cost.
