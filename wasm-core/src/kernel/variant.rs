@@ -40,8 +40,9 @@ pub struct Flags {
     /// for one more trip (PG_referenced set) and activated only if referenced again; a page with
     /// only PG_referenced is reclaimed. Before (<= 2.6.33, `shrink_page_list` with
     /// `page_mapping_inuse`): any referenced page (young PTE or PG_referenced) whose page is
-    /// mapped, in the swap cache, or whose file is mmapped by anyone is activated at once, and
-    /// `shrink_active_list` clears PG_referenced along with the young bits of such pages.
+    /// mapped, in the swap cache, or whose file or shmem segment is mmapped by anyone is
+    /// activated at once, and `shrink_active_list` clears PG_referenced along with the young
+    /// bits of such pages.
     pub used_once_mapped: bool,
     /// 3.3 ("vmscan: promote shared file mapped pages", "vmscan: activate executable pages
     /// after first usage", `page_check_references`): a file page young in more than one

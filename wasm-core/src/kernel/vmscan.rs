@@ -108,8 +108,8 @@ pub struct RefState {
     pub locked: bool,
     /// A file (not swap-backed) page.
     pub file: bool,
-    /// 2.6.33 `page_mapping_inuse`: the page is mapped, or in the swap cache, or its file is
-    /// mmapped by anyone.
+    /// 2.6.33 `page_mapping_inuse`: the page is mapped, or in the swap cache, or its file or
+    /// shmem segment is mmapped by anyone.
     pub in_use: bool,
 }
 
