@@ -414,8 +414,8 @@ impl Simulation {
             if self.mm.flags.lru_gen && lru < 4 {
                 let lg = &lv.lrugen;
                 let ty = lru / 2;
-                for seq in (lg.min_seq[ty]..=lg.max_seq).rev() {
-                    let mut f = lg.lists[crate::kernel::mglru::gen_from_seq(seq)][ty].head;
+                for g in lg.slots_youngest_first(ty) {
+                    let mut f = lg.lists[g][ty].head;
                     while f != NIL {
                         if self.abi_list_of_frame(f as usize) as usize == lru {
                             v.push(f);

@@ -256,6 +256,37 @@ pub fn get_type_to_scan(lg: &LruGen, s: u32, rework: bool, batch: u64) -> (usize
 /// swap cache or reclaim-pending dirty/writeback 2, workingset 3, else 4 — clamped to min_seq.
 /// 6.1-6.6: active -> max_seq; anon not in swap cache or reclaim-pending -> min_seq + 1; else
 /// min_seq.
+/// The part of `try_to_inc_min_seq` that keeps the two types' oldest generations together,
+/// given each type's first populated generation `found` and the current `old` values.
+/// 6.14+: with both types evictable, the one more than MIN_NR_GENS behind max_seq is pulled
+/// up to it when the other is ahead. 6.1-6.13 (with swap): anon may not pass file, and file
+/// may not pass anon ("normally anon and file min_seq are in sync") unless it already had;
+/// anon ahead of file (after `inc_min_seq` wrapped it while it could not be evicted) is
+/// brought back.
+pub fn sync_min_seq(
+    found: [u64; 2],
+    old: [u64; 2],
+    max_seq: u64,
+    s: u32,
+    rework: bool,
+) -> [u64; 2] {
+    let mut min_seq = found;
+    if rework {
+        if s > 0 && s <= MAX_SWAPPINESS {
+            let seq = max_seq - MIN_NR_GENS;
+            if min_seq[ANON] > seq && min_seq[FILE] < seq {
+                min_seq[ANON] = seq;
+            } else if min_seq[FILE] > seq && min_seq[ANON] < seq {
+                min_seq[FILE] = seq;
+            }
+        }
+    } else if s > 0 {
+        min_seq[ANON] = min_seq[ANON].min(min_seq[FILE]);
+        min_seq[FILE] = min_seq[ANON].max(old[FILE]);
+    }
+    min_seq
+}
+
 pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool) -> u64 {
     let ty = (flags & PG_SWAPBACKED == 0) as usize;
     let active = flags & PG_ACTIVE != 0;
@@ -308,17 +339,34 @@ impl LruGen {
         size as u64
     }
     /// The classic list sizes reported for compatibility: the two youngest generations are
-    /// "active" (`lru_gen_is_active`), the rest "inactive".
+    /// "active" (`lru_gen_is_active`), the rest "inactive". Every slot counts, also one below
+    /// min_seq that a folio's counter still names (see `check_lru_gen`): the kernel's
+    /// NR_INACTIVE_* / NR_ACTIVE_* include every folio.
     pub fn abi_sizes(&self) -> [u64; 4] {
         let mut out = [0u64; 4];
+        let young = [gen_from_seq(self.max_seq), gen_from_seq(self.max_seq - 1)];
         for ty in 0..2 {
-            for seq in self.min_seq[ty]..=self.max_seq {
-                let n = self.nr_pages[gen_from_seq(seq)][ty].max(0) as u64;
-                let active = seq + 1 >= self.max_seq;
-                out[ty * 2 + active as usize] += n;
+            for g in 0..MAX_NR_GENS as usize {
+                let n = self.nr_pages[g][ty].max(0) as u64;
+                out[ty * 2 + young.contains(&g) as usize] += n;
             }
         }
         out
+    }
+
+    /// The generation slots of type `ty` from youngest to oldest: the window max_seq..min_seq,
+    /// then any slot outside it (views list every folio).
+    pub fn slots_youngest_first(&self, ty: usize) -> Vec<usize> {
+        let mut v: Vec<usize> = (self.min_seq[ty]..=self.max_seq)
+            .rev()
+            .map(gen_from_seq)
+            .collect();
+        for g in 0..MAX_NR_GENS as usize {
+            if !v.contains(&g) {
+                v.push(g);
+            }
+        }
+        v
     }
 }
 
@@ -528,8 +576,8 @@ impl Mm {
     }
 
     /// `try_to_inc_min_seq`: skip empty oldest generations of the evictable types; with both
-    /// types evictable keep them within one generation of each other (6.14+), or anon never
-    /// past file (6.1-6.13). Returns whether anything advanced.
+    /// types evictable keep them within one generation of each other (6.14+), or in step
+    /// (6.1-6.13: neither passes the other). Returns whether min_seq changed.
     pub fn try_to_inc_min_seq(&mut self, lv: usize, s: u32) -> bool {
         let lg = &self.lruvecs[lv].lrugen;
         let mut min_seq = lg.min_seq;
@@ -542,26 +590,19 @@ impl Mm {
                 moved = true;
             }
         }
-        if !moved {
+        let rework = self.flags.mglru_rework;
+        if !moved && (rework || s == 0) {
             return false;
         }
-        if self.flags.mglru_rework {
-            if s > 0 && s <= MAX_SWAPPINESS {
-                let seq = lg.max_seq - MIN_NR_GENS;
-                if min_seq[ANON] > seq && min_seq[FILE] < seq {
-                    min_seq[ANON] = seq;
-                } else if min_seq[FILE] > seq && min_seq[ANON] < seq {
-                    min_seq[FILE] = seq;
-                }
-            }
-        } else if s > 0 {
-            // 6.1: anon may not pass file; file may not fall behind anon.
-            min_seq[ANON] = min_seq[ANON].min(min_seq[FILE]);
-            min_seq[FILE] = min_seq[FILE].max(lg.min_seq[FILE]);
-        }
+        let min_seq = sync_min_seq(min_seq, lg.min_seq, lg.max_seq, s, rework);
         let mut success = false;
         for ty in evictable_types(s) {
-            if min_seq[ty] <= self.lruvecs[lv].lrugen.min_seq[ty] {
+            let old = self.lruvecs[lv].lrugen.min_seq[ty];
+            if if rework {
+                min_seq[ty] <= old
+            } else {
+                min_seq[ty] == old
+            } {
                 continue;
             }
             let lg = &mut self.lruvecs[lv].lrugen;
@@ -1433,14 +1474,29 @@ impl Mm {
                     }
                 }
             }
-            // Not checked: that every folio's counter and list lie within [min_seq, max_seq].
-            // The kernel does not keep that: `inc_min_seq` of a type that cannot be evicted
-            // (anon without swap space) advances min_seq without moving the oldest list, which
-            // becomes the youngest, while a folio on it that an earlier walk promoted keeps a
-            // counter for an older generation; once swap frees up, `try_to_inc_min_seq`
-            // passes that generation (its list is empty) and the counter names a retired slot
-            // until `sort_folio` or the slot's reuse settles it ("eventually consistent" sizes,
-            // `struct lru_gen_folio`).
+            // Counters and lists may lie outside [min_seq, max_seq], as in the kernel: a type
+            // that cannot be evicted (anon while swap is full) has its oldest list wrapped into
+            // the youngest by `inc_min_seq` without moving it ("cold/hot inversion", in
+            // `inc_max_seq`), so a folio on it that an earlier walk promoted keeps a counter
+            // for an older generation; once swap frees up `try_to_inc_min_seq` passes that
+            // generation (its list is empty), and `sort_folio` later moves the folio onto the
+            // retired slot's list, where it stays until max_seq reaches the slot again. What
+            // holds: a list outside the window holds only folios whose counter names it.
+            for ty in 0..2 {
+                for g in 0..MAX_NR_GENS as usize {
+                    let in_window = (lg.min_seq[ty]..=lg.max_seq).any(|s| gen_from_seq(s) == g);
+                    let mut f = lg.lists[g][ty].head;
+                    while !in_window && f != NIL {
+                        if self.frames.gen[f as usize] as usize != g + 1 {
+                            return Err(format!(
+                                "lruvec {lvi}: frame {f} on retired slot {g} of type {ty} \
+                                 with a counter for another generation"
+                            ));
+                        }
+                        f = self.frames.next[f as usize];
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -1449,6 +1505,24 @@ impl Mm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn oldest_generations_stay_together() {
+        // Anon's oldest generation (2) is populated, file's are empty up to 4, max_seq 5.
+        // 6.1-6.13: file may not pass anon, so it stays at 2 (it was there already).
+        assert_eq!(sync_min_seq([2, 4], [2, 2], 5, 60, false), [2, 2]);
+        // File had already passed anon (3): it keeps that, no further.
+        assert_eq!(sync_min_seq([2, 4], [2, 3], 5, 60, false), [2, 3]);
+        // Anon may not pass file.
+        assert_eq!(sync_min_seq([4, 2], [2, 2], 5, 60, false), [2, 2]);
+        // Anon left ahead by a wrap while it could not be evicted is brought back to file.
+        assert_eq!(sync_min_seq([3, 2], [3, 2], 5, 60, false), [2, 2]);
+        // Without swap (swappiness 0 here) the types move independently.
+        assert_eq!(sync_min_seq([2, 4], [2, 2], 5, 0, false), [2, 4]);
+        // 6.14+: file may run at most to max_seq - MIN_NR_GENS (3) while anon lags.
+        assert_eq!(sync_min_seq([2, 4], [2, 2], 5, 60, true), [2, 3]);
+        assert_eq!(sync_min_seq([4, 2], [2, 2], 5, 60, true), [3, 2]);
+    }
 
     fn lg_with(max: u64, min: [u64; 2]) -> LruGen {
         LruGen {
