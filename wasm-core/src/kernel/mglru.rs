@@ -597,12 +597,14 @@ impl Mm {
         let min_seq = sync_min_seq(min_seq, lg.min_seq, lg.max_seq, s, rework);
         let mut success = false;
         for ty in evictable_types(s) {
+            // 6.14+ only ever raises min_seq; 6.1-6.13 also brings anon back to file.
             let old = self.lruvecs[lv].lrugen.min_seq[ty];
-            if if rework {
+            let keep = if rework {
                 min_seq[ty] <= old
             } else {
                 min_seq[ty] == old
-            } {
+            };
+            if keep {
                 continue;
             }
             let lg = &mut self.lruvecs[lv].lrugen;
