@@ -115,11 +115,7 @@ impl Simulation {
                     set_region(&mut self.tasks[ti].regions, *region, r);
                     Step::Next
                 }
-                Instr::Munmap { region } => {
-                    self.zap_region(ti, *region);
-                    Step::Next
-                }
-                Instr::Free { region } => {
+                Instr::Munmap { region } | Instr::Free { region } => {
                     self.zap_region(ti, *region);
                     Step::Next
                 }
@@ -322,13 +318,13 @@ impl Simulation {
     /// `folio_mark_accessed`, unless the mapping ignores recency (VM_SEQ_READ; from 6.3
     /// `vma_has_recency`, which also covers MADV_RANDOM and FADV_NOREUSE). So processes that
     /// exit after using shared pages promote them: shmem touched by two exiting processes is
-    /// activated. A private anon region's pages are freed with it.
-    fn zap_region(&mut self, ti: usize, region: usize) {
+    /// activated. A private anon region's pages are freed with it; returns how many.
+    fn zap_region(&mut self, ti: usize, region: usize) -> u64 {
         let Some(&r) = self.tasks[ti].regions.get(region) else {
-            return;
+            return 0;
         };
         if !r.live {
-            return;
+            return 0;
         }
         let sp = r.space as usize;
         let private = self.mm.spaces[sp].kind == SpaceKind::Anon;
@@ -359,7 +355,9 @@ impl Simulation {
         space.unmap_slot(r.bit);
         self.tasks[ti].regions[region].live = false;
         if private && !self.mm.spaces[sp].dead {
-            self.mm.free_space(sp);
+            self.mm.free_space(sp)
+        } else {
+            0
         }
     }
 
@@ -867,17 +865,12 @@ impl Simulation {
         self.release_task_memory(ti);
     }
 
+    /// Exit or OOM kill: every region is unmapped; a task's private anon spaces all belong to
+    /// its regions, so this frees them. Returns the pages freed.
     fn release_task_memory(&mut self, ti: usize) -> u64 {
-        let mut freed = 0;
-        for sp in 0..self.mm.spaces.len() {
-            if self.mm.spaces[sp].owner == ti as u32 && !self.mm.spaces[sp].dead {
-                freed += self.mm.free_space(sp);
-            }
-        }
-        for region in 0..self.tasks[ti].regions.len() {
-            self.zap_region(ti, region);
-        }
-        freed
+        (0..self.tasks[ti].regions.len())
+            .map(|region| self.zap_region(ti, region))
+            .sum()
     }
 
     /// The OOM killer (`out_of_memory` / `oom_badness`): kill the task with the most
