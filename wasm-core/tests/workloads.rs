@@ -494,3 +494,23 @@ fn before_4_7_a_file_written_twice_is_activated() {
         );
     }
 }
+
+#[test]
+fn watermark_gaps_follow_the_sysctl_only_from_4_6() {
+    // 4 GiB: min = 2048 pages; the scaled gap (0.1% = 1048 pages, or 2% at factor 200) exceeds
+    // min/4 = 512, which is all a kernel before 4.6 has.
+    let at = |preset: &str, factor: u32| {
+        let text = scenario(r#"[ { op = "sleep", duration = "1s" } ]"#, 1)
+            .replace("ram = \"64MiB\"", "ram = \"4GiB\"")
+            .replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""))
+            .replace(
+                "[[devices]]",
+                &format!("[sysctl]\nwatermark_scale_factor = {factor}\n[[devices]]"),
+            );
+        Simulation::new(&parse(&text).unwrap(), "v").unwrap().watermarks()
+    };
+    assert_eq!(at("linux-6.1", 10), (2048, 3096, 4144));
+    assert_eq!(at("linux-4.10", 200), (2048, 2048 + 20971, 2048 + 2 * 20971));
+    assert_eq!(at("linux-2.6.34", 10), (2048, 2560, 3072));
+    assert_eq!(at("linux-2.6.34", 200), (2048, 2560, 3072));
+}

@@ -42,7 +42,11 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         .sysctl
         .min_free_kbytes
         .unwrap_or_else(|| default_min_free_kbytes(ram_pages));
-    let wmark = Watermarks::compute(ram_pages, mfk, scn.sysctl.watermark_scale_factor, scale);
+    // Before 4.6 there is no vm.watermark_scale_factor: the scenario's value has no effect.
+    let wsf = flags
+        .watermark_scale_factor
+        .then_some(scn.sysctl.watermark_scale_factor);
+    let wmark = Watermarks::compute(ram_pages, mfk, wsf, scale);
     let mut mm = Mm::new(nframes as usize, scale, flags, wmark);
     // A kernel whose sysctl caps swappiness refuses a larger write; the default stays.
     mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() {

@@ -135,6 +135,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "4.7",
         doc: "a buffered write no longer marks its page accessed, so pages that are only written are not activated",
     },
+    FlagDoc {
+        name: "watermark_scale_factor",
+        version: "4.6",
+        doc: "watermark gaps scale with memory (vm.watermark_scale_factor), not only min/4",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -147,6 +147,11 @@ pub struct Flags {
     /// `mark_page_accessed` after the copy), every write marked it: a page written twice went
     /// active.
     pub write_no_activation: bool,
+    /// 4.6 ("mm: scale kswapd watermarks in proportion to memory", `__setup_per_zone_wmarks`):
+    /// the gaps min -> low -> high are the larger of min/4 and managed pages x
+    /// vm.watermark_scale_factor / 10000 (default 10). Before, they were min/4 (low = 5/4 min,
+    /// high = 3/2 min) and the sysctl did not exist, so a scenario's value has no effect.
+    pub watermark_scale_factor: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -175,6 +180,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "filemap_fault_drop_mmap",
     "pgfault_retry_uncounted",
     "write_no_activation",
+    "watermark_scale_factor",
 ];
 
 impl Flags {
@@ -205,6 +211,7 @@ impl Flags {
             "filemap_fault_drop_mmap" => &mut self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => &mut self.pgfault_retry_uncounted,
             "write_no_activation" => &mut self.write_no_activation,
+            "watermark_scale_factor" => &mut self.watermark_scale_factor,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -242,6 +249,7 @@ impl Flags {
             "filemap_fault_drop_mmap" => self.filemap_fault_drop_mmap,
             "pgfault_retry_uncounted" => self.pgfault_retry_uncounted,
             "write_no_activation" => self.write_no_activation,
+            "watermark_scale_factor" => self.watermark_scale_factor,
             _ => return None,
         })
     }
@@ -302,6 +310,7 @@ const NONE: Flags = Flags {
     filemap_fault_drop_mmap: false,
     pgfault_retry_uncounted: false,
     write_no_activation: false,
+    watermark_scale_factor: false,
 };
 
 const fn f(
@@ -328,6 +337,7 @@ const fn f(
         fault_retry: true,
         filemap_fault_drop_mmap: true,
         write_no_activation: true,
+        watermark_scale_factor: true,
         ..NONE
     }
 }
@@ -343,8 +353,8 @@ const L6_3: Flags = Flags {
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
-/// `fault_retry`, 4.7's `write_no_activation`) go together (on for 4.10 and 4.11, off for
-/// 2.6.3x).
+/// `fault_retry`, 4.6's `watermark_scale_factor`, 4.7's `write_no_activation`) go together
+/// (on for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -355,6 +365,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         swapin_activate: shared_exec,
         fault_retry: shared_exec,
         write_no_activation: shared_exec,
+        watermark_scale_factor: shared_exec,
         ..NONE
     }
 }

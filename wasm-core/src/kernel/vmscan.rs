@@ -1204,7 +1204,7 @@ mod tests {
     }
 
     fn mm(flags: crate::kernel::variant::Flags) -> Mm {
-        let w = crate::kernel::watermarks::Watermarks::compute(4096, 1024, 10, 1);
+        let w = crate::kernel::watermarks::Watermarks::compute(4096, 1024, Some(10), 1);
         Mm::new(256, 1, flags, w)
     }
 
