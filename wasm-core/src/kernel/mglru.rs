@@ -23,7 +23,11 @@ pub const LRU_REFS_WIDTH: u32 = 2;
 /// `MIN_LRU_BATCH` (BITS_PER_LONG) and `MAX_LRU_BATCH`, in pages.
 pub const MIN_LRU_BATCH: u64 = 64;
 pub const MAX_LRU_BATCH: u64 = MIN_LRU_BATCH * 64;
-/// `MAX_SWAPPINESS`; 201 (`SWAPPINESS_ANON_ONLY`) means "anon only".
+/// `MAX_SWAPPINESS`; 201 (`SWAPPINESS_ANON_ONLY`) means "anon only". In 6.14 only
+/// MAX_SWAPPINESS + 1 (which the lru_gen debugfs interface accepts; the name is 6.16's)
+/// leaves file out of `for_each_evictable_type`; at 200 file stays evictable and type
+/// selection takes anon first. (The Dec-2024 rework's first posting had excluded file at 200.)
+/// Scenarios accept 0..=200, so the engine never runs at 201.
 pub const MAX_SWAPPINESS: u32 = 200;
 pub const SWAPPINESS_ANON_ONLY: u32 = MAX_SWAPPINESS + 1;
 pub const ANON: usize = 0;
