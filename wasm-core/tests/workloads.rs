@@ -514,3 +514,56 @@ fn watermark_gaps_follow_the_sysctl_only_from_4_6() {
     assert_eq!(at("linux-2.6.34", 10), (2048, 2560, 3072));
     assert_eq!(at("linux-2.6.34", 200), (2048, 2560, 3072));
 }
+
+/// A 16 MiB file read twice (active), then a 48 MiB file streamed three times through what is
+/// left of 64 MiB: every pass after the first refaults.
+fn refault_scenario(preset: &str) -> String {
+    format!(
+        r#"
+title = "refaults"
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "d"
+kind = "ssd"
+[[files]]
+name = "hot"
+size = "16MiB"
+device = "d"
+[[files]]
+name = "big"
+size = "48MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "{preset}"
+[[tasks]]
+name = "r"
+program = [
+  {{ op = "read", file = "hot", pattern = "seq" }},
+  {{ op = "read", file = "hot", pattern = "seq" }},
+  {{ op = "read", file = "big", pattern = "seq" }},
+  {{ op = "read", file = "big", pattern = "seq" }},
+  {{ op = "read", file = "big", pattern = "seq" }},
+]
+[run]
+duration = "60s"
+"#
+    )
+}
+
+#[test]
+fn refaults_are_detected_from_3_15_only() {
+    let (new, _) = run(&refault_scenario("linux-4.10"));
+    let c = &new.counters;
+    assert!(c["workingset_refault_file"] > 0, "{c:?}");
+    assert!(c["workingset_activate_file"] > 0, "{c:?}");
+    // 2.6.34 leaves no shadow entries: the same re-reads are plain misses, never activated.
+    let (old, _) = run(&refault_scenario("linux-2.6.34"));
+    let o = &old.counters;
+    assert_eq!(o["workingset_refault_file"], 0, "{o:?}");
+    assert_eq!(o["workingset_activate_file"], 0, "{o:?}");
+    // 4.10 activates the refaulting pages, which then stay cached; 2.6.34 reads them again.
+    assert!(o["pgactivate"] < c["pgactivate"], "{o:?} vs {c:?}");
+    assert!(o["pgpgin"] > c["pgpgin"], "{o:?} vs {c:?}");
+}

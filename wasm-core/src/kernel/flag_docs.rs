@@ -140,6 +140,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "4.6",
         doc: "watermark gaps scale with memory (vm.watermark_scale_factor), not only min/4",
     },
+    FlagDoc {
+        name: "workingset_detection",
+        version: "3.15",
+        doc: "evicted file pages leave shadow entries; a refault within the active file list's size is activated",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -152,6 +152,12 @@ pub struct Flags {
     /// vm.watermark_scale_factor / 10000 (default 10). Before, they were min/4 (low = 5/4 min,
     /// high = 3/2 min) and the sysctl did not exist, so a scenario's value has no effect.
     pub watermark_scale_factor: bool,
+    /// 3.15 ("mm: thrash detection-based file cache sizing", mm/workingset.c): an evicted file
+    /// page leaves a shadow entry with the eviction clock, and a refault whose distance fits
+    /// the active file list is activated (`workingset_refault`; workingset_* counters). Before
+    /// (2.6.x), `__remove_mapping` left nothing behind: a page read again was a new page on
+    /// the inactive list, like any first read.
+    pub workingset_detection: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -181,6 +187,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "pgfault_retry_uncounted",
     "write_no_activation",
     "watermark_scale_factor",
+    "workingset_detection",
 ];
 
 impl Flags {
@@ -212,6 +219,7 @@ impl Flags {
             "pgfault_retry_uncounted" => &mut self.pgfault_retry_uncounted,
             "write_no_activation" => &mut self.write_no_activation,
             "watermark_scale_factor" => &mut self.watermark_scale_factor,
+            "workingset_detection" => &mut self.workingset_detection,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -250,6 +258,7 @@ impl Flags {
             "pgfault_retry_uncounted" => self.pgfault_retry_uncounted,
             "write_no_activation" => self.write_no_activation,
             "watermark_scale_factor" => self.watermark_scale_factor,
+            "workingset_detection" => self.workingset_detection,
             _ => return None,
         })
     }
@@ -311,6 +320,7 @@ const NONE: Flags = Flags {
     pgfault_retry_uncounted: false,
     write_no_activation: false,
     watermark_scale_factor: false,
+    workingset_detection: false,
 };
 
 const fn f(
@@ -338,6 +348,7 @@ const fn f(
         filemap_fault_drop_mmap: true,
         write_no_activation: true,
         watermark_scale_factor: true,
+        workingset_detection: true,
         ..NONE
     }
 }
@@ -353,8 +364,8 @@ const L6_3: Flags = Flags {
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
-/// `fault_retry`, 4.6's `watermark_scale_factor`, 4.7's `write_no_activation`) go together
-/// (on for 4.10 and 4.11, off for 2.6.3x).
+/// `fault_retry`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
+/// `write_no_activation`) go together (on for 4.10 and 4.11, off for 2.6.3x).
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -366,6 +377,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         fault_retry: shared_exec,
         write_no_activation: shared_exec,
         watermark_scale_factor: shared_exec,
+        workingset_detection: shared_exec,
         ..NONE
     }
 }

@@ -651,7 +651,8 @@ impl Mm {
     }
 
     /// `__remove_mapping` + free: take a clean, unmapped page out of the page cache or swap cache,
-    /// leaving a shadow entry (file pages; swap-cache pages 5.9+), and free the frame.
+    /// leaving a shadow entry (file pages 3.15+, `workingset_detection`; swap-cache pages 5.9+),
+    /// and free the frame.
     /// 5.8 ("mm: workingset: age nonresident information alongside anonymous pages", merged
     /// for v5.8) calls `workingset_eviction` for a swap-cache page too but drops the shadow:
     /// the eviction ages the nonresident clock that file refault distances are measured on.
@@ -660,7 +661,9 @@ impl Mm {
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as usize;
         let file = !self.frames.has(f, PG_SWAPBACKED);
-        let shadow = if file || self.flags.anon_workingset {
+        let shadow = if !self.flags.workingset_detection {
+            0
+        } else if file || self.flags.anon_workingset {
             self.workingset_eviction(f, target)
         } else {
             if self.flags.io_cost_balance {
