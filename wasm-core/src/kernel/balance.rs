@@ -34,19 +34,28 @@ pub fn cost_fractions(anon_cost: u64, file_cost: u64, swappiness: u64) -> ([u64;
 }
 
 /// The pure SCAN_FRACT arithmetic of <= 5.7 `get_scan_count`: priority times scanned/rotated,
-/// denominator ap + fp + 1.
+/// denominator ap + fp + 1. Before 3.5 (`swappiness_zero_strict` off) each priority had 1
+/// added; before 2.6.35 (`scan_fraction_exact` off, `get_scan_ratio`) the result was rounded
+/// down to whole percents, anon's first: [p, 100 - p] over 100.
 pub fn rotation_fractions(
     scanned: [u64; 2],
     rotated: [u64; 2],
     swappiness: u64,
+    prio_plus_one: bool,
+    percents: bool,
 ) -> ([u64; 2], u64) {
-    let ap = swappiness * (scanned[0] + 1) / (rotated[0] + 1);
-    let fp = (200 - swappiness) * (scanned[1] + 1) / (rotated[1] + 1);
+    let plus = prio_plus_one as u64;
+    let ap = (swappiness + plus) * (scanned[0] + 1) / (rotated[0] + 1);
+    let fp = (200 - swappiness + plus) * (scanned[1] + 1) / (rotated[1] + 1);
+    if percents {
+        let anon = 100 * ap / (ap + fp + 1);
+        return ([anon, 100 - anon], 100);
+    }
     ([ap, fp], ap + fp + 1)
 }
 
-/// The inactive:active target ratio: int_sqrt(10 * GB of that type), 1 below 1 GB
-/// (`inactive_is_low`, 4.7+ for file, 2.6.28+ for anon).
+/// The inactive:active target ratio: int_sqrt(10 * GB), 1 below 1 GB (`inactive_is_low`; of
+/// the type's list sizes from ~4.7, of the zone's present pages for anon before).
 pub fn inactive_ratio(total_pages: u64) -> u64 {
     let gb = total_pages >> (30 - 12);
     if gb > 0 {
@@ -66,7 +75,15 @@ impl Mm {
             (LRU_INACTIVE_ANON, LRU_ACTIVE_ANON)
         };
         let (inactive, active) = (self.lruvec_state(lv, i), self.lruvec_state(lv, a));
-        let ratio = inactive_ratio((inactive + active) * self.scale);
+        let ratio = if self.flags.inactive_ratio_by_list_size {
+            inactive_ratio((inactive + active) * self.scale)
+        } else if file {
+            // <= 4.6 `inactive_file_is_low`: active > inactive.
+            1
+        } else {
+            // <= 4.6 `zone->inactive_ratio` (`calculate_zone_inactive_ratio`).
+            inactive_ratio(self.total_frames() * self.scale)
+        };
         inactive * ratio < active
     }
 
@@ -145,7 +162,9 @@ impl Mm {
         if !sc.may_swap || self.swap_free() == 0 {
             return ScanBalance::File;
         }
-        if sc.priority == 0 && sc.swappiness.unwrap_or(self.swappiness) != 0 {
+        // Before 3.5 priority 0 scanned every list in full whatever the swappiness.
+        let s = sc.swappiness.unwrap_or(self.swappiness);
+        if sc.priority == 0 && (s != 0 || !self.flags.swappiness_zero_strict) {
             return ScanBalance::Equal;
         }
         if self.flags.scan_decisions_per_node {
@@ -157,15 +176,19 @@ impl Mm {
             }
             return ScanBalance::Fract;
         }
-        // 4.12-5.4: the cache trap check, then "only evict file pages when we have plenty" (3.8).
+        // <= 5.4: the cache trap check of global reclaim (4.12+ only with enough inactive anon,
+        // `tiny_file_anon_checks`), then "only evict file pages when we have plenty" (3.8).
         let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
-        if file + self.nr_free() <= self.wmark.high
-            && !self.inactive_list_is_low(lv, false, false)
-            && self.sizable(l.size(LRU_INACTIVE_ANON), sc.priority)
+        if sc.target_memcg.is_none()
+            && file + self.nr_free() <= self.wmark.high
+            && (!self.flags.tiny_file_anon_checks
+                || (!self.inactive_list_is_low(lv, false, false)
+                    && self.sizable(l.size(LRU_INACTIVE_ANON), sc.priority)))
         {
             return ScanBalance::Anon;
         }
-        if !self.inactive_list_is_low(lv, true, false)
+        if self.flags.plenty_file_rule
+            && !self.inactive_list_is_low(lv, true, false)
             && self.sizable(l.size(LRU_INACTIVE_FILE), sc.priority)
         {
             return ScanBalance::File;
@@ -187,7 +210,13 @@ impl Mm {
             } else {
                 self.decay_recent(lv);
                 let l = &self.lruvecs[lv];
-                rotation_fractions(l.recent_scanned, l.recent_rotated, s)
+                rotation_fractions(
+                    l.recent_scanned,
+                    l.recent_rotated,
+                    s,
+                    !self.flags.swappiness_zero_strict,
+                    !self.flags.scan_fraction_exact,
+                )
             }
         } else {
             ([1, 1], 1)
@@ -350,8 +379,32 @@ mod tests {
         // anon: scanned 100 rotated 99 -> ap = 60*101/100 = 60; file: 1000 scanned, 9 rotated
         // -> fp = 140*1001/10 = 14014; denominator = 14075.
         assert_eq!(
-            rotation_fractions([100, 1000], [99, 9], 60),
+            rotation_fractions([100, 1000], [99, 9], 60, false, false),
             ([60, 14014], 14075)
+        );
+    }
+
+    #[test]
+    fn rotation_fractions_before_3_5_and_2_6_35() {
+        // Before 3.5 each priority has 1 added: ap = 61*101/100 = 61, fp = 141*1001/10 = 14114.
+        assert_eq!(
+            rotation_fractions([100, 1000], [99, 9], 60, true, false),
+            ([61, 14114], 14176)
+        );
+        // Swappiness 0 still weighs anon 1: ap = 1*101/100 = 1, fp = 201*1001/10 = 20120.
+        assert_eq!(
+            rotation_fractions([100, 1000], [99, 9], 0, true, false),
+            ([1, 20120], 20122)
+        );
+        // Before 2.6.35, percents: anon 100*61/14176 = 0.43% rounds to 0, file gets all.
+        assert_eq!(
+            rotation_fractions([100, 1000], [99, 9], 60, true, true),
+            ([0, 100], 100)
+        );
+        // ap = 61*1001/10 = 6106, fp = 14114: anon 610600/20221 = 30.2 -> 30%.
+        assert_eq!(
+            rotation_fractions([1000, 1000], [9, 9], 60, true, true),
+            ([30, 70], 100)
         );
     }
 
@@ -405,6 +458,56 @@ mod tests {
         let mut mm = mm_with_lists(old, [1000, 1000, 1000, 1000]);
         mm.lru_note_cost(0, true, 10, 0);
         assert_eq!(mm.lruvecs[0].file_cost, 0);
+    }
+
+    #[test]
+    fn scan_balance_of_older_kernels() {
+        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        let sc = |priority| ScanControl {
+            priority,
+            may_swap: true,
+            ..Default::default()
+        };
+        let swap = || Some(crate::engine::space::Swap::new(0, 1000));
+        // Plenty of inactive file (819,200 of 1,228,800 pages): 3.8+ scans file only.
+        let lists = [409_600, 81_920, 819_200, 409_600];
+        let mut old = mm_with_lists(flags("linux-2.6.34"), lists);
+        let mut new = mm_with_lists(flags("linux-4.10"), lists);
+        old.swap = swap();
+        new.swap = swap();
+        assert_eq!(old.scan_balance(0, &sc(12)), ScanBalance::Fract);
+        assert_eq!(new.scan_balance(0, &sc(12)), ScanBalance::File);
+        // Priority 0 with swappiness 0: every list in full before 3.5.
+        old.swappiness = 0;
+        new.swappiness = 0;
+        assert_eq!(old.scan_balance(0, &sc(0)), ScanBalance::Equal);
+        assert_ne!(new.scan_balance(0, &sc(0)), ScanBalance::Equal);
+        // File + free below the high watermark: anon only, from 4.12 only with inactive anon
+        // to scan (here there is none).
+        let lists = [0, 409_600, 0, 0];
+        let mut k410 = mm_with_lists(flags("linux-4.10"), lists);
+        let mut k52 = mm_with_lists(flags("linux-5.2"), lists);
+        for mm in [&mut k410, &mut k52] {
+            mm.swap = swap();
+            mm.wmark.high = 100;
+        }
+        assert_eq!(k410.scan_balance(0, &sc(12)), ScanBalance::Anon);
+        assert_eq!(k52.scan_balance(0, &sc(12)), ScanBalance::Fract);
+    }
+
+    #[test]
+    fn inactive_ratios_before_4_7() {
+        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        // File 300k inactive, 400k active (2.7 GB, ratio 4): low only by the old 1:1 rule.
+        // Anon 100k/300k (1.5 GB, ratio 3 by list size): low by the old zone ratio, 1 for
+        // this 16-frame machine.
+        let lists = [100_000, 300_000, 300_000, 400_000];
+        let old = mm_with_lists(flags("linux-2.6.34"), lists);
+        let new = mm_with_lists(flags("linux-4.10"), lists);
+        assert!(old.inactive_is_low(0, true));
+        assert!(!new.inactive_is_low(0, true));
+        assert!(old.inactive_is_low(0, false));
+        assert!(!new.inactive_is_low(0, false));
     }
 
     #[test]

@@ -145,6 +145,31 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "3.15",
         doc: "evicted file pages leave shadow entries; a refault within the active file list's size is activated",
     },
+    FlagDoc {
+        name: "inactive_ratio_by_list_size",
+        version: "4.7",
+        doc: "inactive ratio from the lists' own sizes for anon and file (file was 1:1, anon by zone size)",
+    },
+    FlagDoc {
+        name: "plenty_file_rule",
+        version: "3.8",
+        doc: "scan file only while the inactive file list is not low (only evict file pages when there is plenty)",
+    },
+    FlagDoc {
+        name: "scan_fraction_exact",
+        version: "2.6.35",
+        doc: "scan fractions kept exact instead of rounded down to whole percents",
+    },
+    FlagDoc {
+        name: "swappiness_zero_strict",
+        version: "3.5",
+        doc: "weights swappiness and 200 - swappiness without the +1, so swappiness 0 gives anon no share",
+    },
+    FlagDoc {
+        name: "tiny_file_anon_checks",
+        version: "4.12",
+        doc: "file + free below high forces anon-only scanning only if inactive anon is not low and large enough",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -158,6 +158,30 @@ pub struct Flags {
     /// (2.6.x), `__remove_mapping` left nothing behind: a page read again was a new page on
     /// the inactive list, like any first read.
     pub workingset_detection: bool,
+    /// ~4.7 ("mm: vmscan: reduce size of inactive file list"; absent in 3.8, present in 4.10):
+    /// `inactive_list_is_low` takes int_sqrt(10 x GB) of the list type's own size, for file as
+    /// for anon. Before, file was low iff inactive < active (1:1), and anon used the zone's
+    /// `inactive_ratio`, set at boot from the zone's present pages (one zone of all RAM here).
+    pub inactive_ratio_by_list_size: bool,
+    /// 3.8 ("mm,vmscan: only evict file pages when we have plenty", e9868505987a,
+    /// `get_scan_count`): while the inactive file list is not low, reclaim scans file only
+    /// (SCAN_FILE). Before, it always split by the scanned/rotated fractions.
+    pub plenty_file_rule: bool,
+    /// 2.6.35 ("vmscan: prevent get_scan_ratio() rounding errors", 76a33fc380c9,
+    /// `get_scan_count`): scan targets are scan x fraction / denominator. Before
+    /// (`get_scan_ratio`), the fractions were rounded down to whole percents first, so a type
+    /// below 1% of the pressure was not scanned at all.
+    pub scan_fraction_exact: bool,
+    /// 3.5 ("mm: avoid swapping out with swappiness==0", fe35004fbf9e, `get_scan_count`): the
+    /// anon and file weights are swappiness and 200 - swappiness, and at priority 0 with
+    /// swappiness 0 the fractions still apply. Before, both weights had 1 added (swappiness 0
+    /// still gave anon a share) and priority 0 scanned every list in full.
+    pub swappiness_zero_strict: bool,
+    /// 4.12-4.13 ("mm, vmscan: avoid thrashing anon lru when free + file is low", posted May
+    /// 2017; after 4.11, before 5.2): with file + free at or below the high watermark, reclaim
+    /// forces SCAN_ANON only if the inactive anon list is not low and is large enough to scan
+    /// at this priority. Before, file + free <= high alone forced it.
+    pub tiny_file_anon_checks: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -188,6 +212,11 @@ pub const FLAG_NAMES: &[&str] = &[
     "write_no_activation",
     "watermark_scale_factor",
     "workingset_detection",
+    "inactive_ratio_by_list_size",
+    "plenty_file_rule",
+    "scan_fraction_exact",
+    "swappiness_zero_strict",
+    "tiny_file_anon_checks",
 ];
 
 impl Flags {
@@ -220,6 +249,11 @@ impl Flags {
             "write_no_activation" => &mut self.write_no_activation,
             "watermark_scale_factor" => &mut self.watermark_scale_factor,
             "workingset_detection" => &mut self.workingset_detection,
+            "inactive_ratio_by_list_size" => &mut self.inactive_ratio_by_list_size,
+            "plenty_file_rule" => &mut self.plenty_file_rule,
+            "scan_fraction_exact" => &mut self.scan_fraction_exact,
+            "swappiness_zero_strict" => &mut self.swappiness_zero_strict,
+            "tiny_file_anon_checks" => &mut self.tiny_file_anon_checks,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -259,6 +293,11 @@ impl Flags {
             "write_no_activation" => self.write_no_activation,
             "watermark_scale_factor" => self.watermark_scale_factor,
             "workingset_detection" => self.workingset_detection,
+            "inactive_ratio_by_list_size" => self.inactive_ratio_by_list_size,
+            "plenty_file_rule" => self.plenty_file_rule,
+            "scan_fraction_exact" => self.scan_fraction_exact,
+            "swappiness_zero_strict" => self.swappiness_zero_strict,
+            "tiny_file_anon_checks" => self.tiny_file_anon_checks,
             _ => return None,
         })
     }
@@ -321,6 +360,11 @@ const NONE: Flags = Flags {
     write_no_activation: false,
     watermark_scale_factor: false,
     workingset_detection: false,
+    inactive_ratio_by_list_size: false,
+    plenty_file_rule: false,
+    scan_fraction_exact: false,
+    swappiness_zero_strict: false,
+    tiny_file_anon_checks: false,
 };
 
 const fn f(
@@ -349,6 +393,11 @@ const fn f(
         write_no_activation: true,
         watermark_scale_factor: true,
         workingset_detection: true,
+        inactive_ratio_by_list_size: true,
+        plenty_file_rule: true,
+        scan_fraction_exact: true,
+        swappiness_zero_strict: true,
+        tiny_file_anon_checks: true,
         ..NONE
     }
 }
@@ -364,8 +413,10 @@ const L6_3: Flags = Flags {
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
-/// `fault_retry`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
-/// `write_no_activation`) go together (on for 4.10 and 4.11, off for 2.6.3x).
+/// `fault_retry`, 2.6.35's `scan_fraction_exact`, 3.5's `swappiness_zero_strict`, 3.8's
+/// `plenty_file_rule`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
+/// `write_no_activation` and `inactive_ratio_by_list_size`) go together (on for 4.10 and
+/// 4.11, off for 2.6.3x); 4.12's `tiny_file_anon_checks` is off for all of them.
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
@@ -378,6 +429,10 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         write_no_activation: shared_exec,
         watermark_scale_factor: shared_exec,
         workingset_detection: shared_exec,
+        inactive_ratio_by_list_size: shared_exec,
+        plenty_file_rule: shared_exec,
+        scan_fraction_exact: shared_exec,
+        swappiness_zero_strict: shared_exec,
         ..NONE
     }
 }
