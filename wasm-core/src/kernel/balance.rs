@@ -97,13 +97,15 @@ impl Mm {
     /// 4.12-5.4 `inactive_list_is_low(lruvec, file, sc, actual_reclaim)`: with refault
     /// activations since the last snapshot the file ratio is 0 (deactivate whenever anything is
     /// active) -- for every caller since 5.3 (`refault_scan_anon`), only for the deactivation
-    /// path before. Anon is never "low" without swap.
+    /// path before, and not at all before 4.12 (`refault_deactivate_file`). Anon is never
+    /// "low" without swap.
     pub fn inactive_list_is_low(&self, lv: usize, file: bool, actual_reclaim: bool) -> bool {
         if !file && self.total_swap() == 0 {
             return false;
         }
         let l = &self.lruvecs[lv];
         if file
+            && self.flags.refault_deactivate_file
             && (actual_reclaim || self.flags.refault_scan_anon)
             && self.refaults_changed(lv, true)
         {
@@ -482,7 +484,7 @@ mod tests {
         new.swappiness = 0;
         assert_eq!(old.scan_balance(0, &sc(0)), ScanBalance::Equal);
         assert_ne!(new.scan_balance(0, &sc(0)), ScanBalance::Equal);
-        // File + free below the high watermark: anon only, from 4.12 only with inactive anon
+        // File + free below the high watermark: anon only, from 4.13 only with inactive anon
         // to scan (here there is none).
         let lists = [0, 409_600, 0, 0];
         let mut k410 = mm_with_lists(flags("linux-4.10"), lists);
@@ -493,6 +495,24 @@ mod tests {
         }
         assert_eq!(k410.scan_balance(0, &sc(12)), ScanBalance::Anon);
         assert_eq!(k52.scan_balance(0, &sc(12)), ScanBalance::Fract);
+    }
+
+    #[test]
+    fn refaults_deactivate_file_from_4_12() {
+        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        // Inactive file 500 of 600 pages: not low by the ratio. A refault activation since
+        // the last reclaim run makes it low for the deactivation path from 4.12 on.
+        let lists = [0, 0, 500, 100];
+        let mut k411 = mm_with_lists(flags("linux-4.11"), lists);
+        let mut k52 = mm_with_lists(flags("linux-5.2"), lists);
+        for mm in [&mut k411, &mut k52] {
+            assert!(!mm.inactive_list_is_low(0, true, true));
+            mm.lruvecs[0].workingset_activate[1] = 1;
+        }
+        assert!(!k411.inactive_list_is_low(0, true, true));
+        assert!(k52.inactive_list_is_low(0, true, true));
+        // get_scan_count's caller (actual_reclaim = false) ignores refaults before 5.3.
+        assert!(!k52.inactive_list_is_low(0, true, false));
     }
 
     #[test]

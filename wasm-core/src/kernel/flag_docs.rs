@@ -167,8 +167,13 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
     },
     FlagDoc {
         name: "tiny_file_anon_checks",
-        version: "4.12",
+        version: "4.13",
         doc: "file + free below high forces anon-only scanning only if inactive anon is not low and large enough",
+    },
+    FlagDoc {
+        name: "refault_deactivate_file",
+        version: "4.12",
+        doc: "refault activations since the last reclaim run let active file pages be deactivated whatever the ratio",
     },
 ];
 

@@ -177,11 +177,17 @@ pub struct Flags {
     /// swappiness 0 the fractions still apply. Before, both weights had 1 added (swappiness 0
     /// still gave anon a share) and priority 0 scanned every list in full.
     pub swappiness_zero_strict: bool,
-    /// 4.12-4.13 ("mm, vmscan: avoid thrashing anon lru when free + file is low", posted May
-    /// 2017; after 4.11, before 5.2): with file + free at or below the high watermark, reclaim
+    /// 4.13 ("mm, vmscan: avoid thrashing anon lru when free + file is low", posted May 2017,
+    /// queued on v4.12): with file + free at or below the high watermark, reclaim
     /// forces SCAN_ANON only if the inactive anon list is not low and is large enough to scan
     /// at this priority. Before, file + free <= high alone forced it.
     pub tiny_file_anon_checks: bool,
+    /// 4.12 ("mm: vmscan: fix IO/refault regression in cache workingset transition",
+    /// 2a2e48854d70, `inactive_list_is_low`): when refaults were activated since the last
+    /// reclaim run, the deactivation path treats the inactive file list as low whenever any
+    /// file page is active, so a new workingset replaces the old one quickly. Before, only the
+    /// ratio decided.
+    pub refault_deactivate_file: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -217,6 +223,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "scan_fraction_exact",
     "swappiness_zero_strict",
     "tiny_file_anon_checks",
+    "refault_deactivate_file",
 ];
 
 impl Flags {
@@ -254,6 +261,7 @@ impl Flags {
             "scan_fraction_exact" => &mut self.scan_fraction_exact,
             "swappiness_zero_strict" => &mut self.swappiness_zero_strict,
             "tiny_file_anon_checks" => &mut self.tiny_file_anon_checks,
+            "refault_deactivate_file" => &mut self.refault_deactivate_file,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -298,6 +306,7 @@ impl Flags {
             "scan_fraction_exact" => self.scan_fraction_exact,
             "swappiness_zero_strict" => self.swappiness_zero_strict,
             "tiny_file_anon_checks" => self.tiny_file_anon_checks,
+            "refault_deactivate_file" => self.refault_deactivate_file,
             _ => return None,
         })
     }
@@ -365,6 +374,7 @@ const NONE: Flags = Flags {
     scan_fraction_exact: false,
     swappiness_zero_strict: false,
     tiny_file_anon_checks: false,
+    refault_deactivate_file: false,
 };
 
 const fn f(
@@ -398,6 +408,7 @@ const fn f(
         scan_fraction_exact: true,
         swappiness_zero_strict: true,
         tiny_file_anon_checks: true,
+        refault_deactivate_file: true,
         ..NONE
     }
 }
@@ -416,7 +427,8 @@ const L6_3: Flags = Flags {
 /// `fault_retry`, 2.6.35's `scan_fraction_exact`, 3.5's `swappiness_zero_strict`, 3.8's
 /// `plenty_file_rule`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
 /// `write_no_activation` and `inactive_ratio_by_list_size`) go together (on for 4.10 and
-/// 4.11, off for 2.6.3x); 4.12's `tiny_file_anon_checks` is off for all of them.
+/// 4.11, off for 2.6.3x); 4.12's `refault_deactivate_file` and 4.13's
+/// `tiny_file_anon_checks` are off for all of them.
 const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     Flags {
         used_once_mapped: used_once,
