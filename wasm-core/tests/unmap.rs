@@ -186,6 +186,7 @@ program = [
 [[variants]]
 name = "v"
 preset = "linux-2.6.33"
+flags = {{ shmem_inactive_first = true }}
 [run]
 duration = "30s"
 "#
@@ -200,6 +201,9 @@ duration = "30s"
 fn before_2_6_34_a_referenced_shmem_page_of_a_mapped_segment_is_activated() {
     // `page_mapping_inuse`: an unmapped page whose segment somebody still maps counts as in
     // use, so PG_referenced (from the exit) activates it instead of letting it go to swap.
+    // The segment's pages start inactive (2.6.35's `shmem_inactive_first`, set on top of
+    // 2.6.33 here) so that the exit's PG_referenced reaches the inactive scan: on 2.6.33 they
+    // start active, and `shrink_active_list` would consume it first.
     let held = segment_swapped_on_2_6_33(true);
     let free = segment_swapped_on_2_6_33(false);
     assert!(free >= 2048, "segment swapped without a holder: {free}");

@@ -182,6 +182,27 @@ fn tmpfs_writes_make_swap_backed_pages_on_the_inactive_anon_list() {
 }
 
 #[test]
+fn before_2_6_35_new_tmpfs_and_shmem_pages_start_active() {
+    // 2.6.34 `add_to_page_cache_lru`: a page cache page that is not file cache goes to
+    // `lru_cache_add_active_anon`; 2.6.35 ("tmpfs: Insert tmpfs cache pages to inactive list
+    // at first") puts it on the inactive list. Same for a shared anon segment's faults.
+    let program = r#"[
+  { op = "write", file = "shm", pattern = "seq", count = 2048 },
+  { op = "anon", name = "seg", size = "4MiB", shared = true },
+  { op = "touch", regions = ["seg"], write = true },
+  { op = "sleep", duration = "100s" },
+]"#;
+    let lists = |preset: &str| {
+        let text = tmpfs_scenario(program).replace("linux-5.8", preset);
+        let mut sim = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+        sim.run_to_end();
+        (lists_of(&sim, "shm"), lists_of(&sim, "seg"))
+    };
+    assert_eq!(lists("linux-2.6.34"), ([0, 2048, 0, 0], [0, 1024, 0, 0]));
+    assert_eq!(lists("linux-4.10"), ([2048, 0, 0, 0], [1024, 0, 0, 0]));
+}
+
+#[test]
 fn tmpfs_pages_go_to_swap_and_come_back_inactive_in_5_8() {
     // 32 MiB of tmpfs, then 48 MiB of anon on a 64 MiB machine: reclaim writes tmpfs pages to
     // swap (never to a disk). Reading them back swaps them in (`shmem_swapin_page`), onto the

@@ -159,10 +159,15 @@ impl Mm {
         if slot == NIL {
             // `do_anonymous_page`: 5.9+ inactive, before that straight onto the active list.
             // Shared anonymous memory and tmpfs come through `shmem_getpage_gfp` instead, which
-            // adds the new page to the inactive anon list in every version
-            // (`lru_cache_add_anon` up to 5.7, `lru_cache_add` from 5.8).
+            // adds the new page to the inactive anon list from 2.6.35 (`shmem_inactive_first`;
+            // `lru_cache_add_anon` up to 5.7, `lru_cache_add` from 5.8), the active one before.
             let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
-            if !self.flags.anon_workingset && !shmem {
+            let active = if shmem {
+                !self.flags.shmem_inactive_first
+            } else {
+                !self.flags.anon_workingset
+            };
+            if active {
                 self.frames.set(f, PG_ACTIVE);
             }
             self.install(f, sp, idx as u32);
@@ -551,6 +556,9 @@ impl Mm {
             Alloc::Oom(_) => return Access::Oom,
         };
         self.frames.flags[f as usize] = PG_SWAPBACKED | PG_REFERENCED | PG_DIRTY;
+        if !self.flags.shmem_inactive_first {
+            self.frames.set(f, PG_ACTIVE);
+        }
         self.install(f, sp, idx as u32);
         self.lru_add_new(f);
         self.now = now + stall;

@@ -180,7 +180,8 @@ impl Mm {
         }
         // <= 5.4: the cache trap check of global reclaim (4.12+ only with enough inactive anon,
         // `tiny_file_anon_checks`), then "only evict file pages when we have plenty" (3.8).
-        let file = l.size(LRU_ACTIVE_FILE) + l.size(LRU_INACTIVE_FILE);
+        // Node-wide file pages (`pgdatfile`; the zone's before 4.8), whichever memcg is scanned.
+        let file = self.lruvec_state(0, LRU_ACTIVE_FILE) + self.lruvec_state(0, LRU_INACTIVE_FILE);
         if sc.target_memcg.is_none()
             && file + self.nr_free() <= self.wmark.high
             && (!self.flags.tiny_file_anon_checks

@@ -175,6 +175,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "4.12",
         doc: "refault activations since the last reclaim run let active file pages be deactivated whatever the ratio",
     },
+    FlagDoc {
+        name: "shmem_inactive_first",
+        version: "2.6.35",
+        doc: "new shmem and tmpfs pages start on the inactive anon list instead of the active one",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

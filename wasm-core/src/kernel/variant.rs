@@ -188,6 +188,10 @@ pub struct Flags {
     /// file page is active, so a new workingset replaces the old one quickly. Before, only the
     /// ratio decided.
     pub refault_deactivate_file: bool,
+    /// 2.6.35 ("tmpfs: Insert tmpfs cache pages to inactive list at first",
+    /// `add_to_page_cache_lru`): a new shmem/tmpfs page starts on the inactive anon list.
+    /// Before, page cache pages that were not file cache went to `lru_cache_add_active_anon`.
+    pub shmem_inactive_first: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -224,6 +228,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "swappiness_zero_strict",
     "tiny_file_anon_checks",
     "refault_deactivate_file",
+    "shmem_inactive_first",
 ];
 
 impl Flags {
@@ -262,6 +267,7 @@ impl Flags {
             "swappiness_zero_strict" => &mut self.swappiness_zero_strict,
             "tiny_file_anon_checks" => &mut self.tiny_file_anon_checks,
             "refault_deactivate_file" => &mut self.refault_deactivate_file,
+            "shmem_inactive_first" => &mut self.shmem_inactive_first,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -307,6 +313,7 @@ impl Flags {
             "swappiness_zero_strict" => self.swappiness_zero_strict,
             "tiny_file_anon_checks" => self.tiny_file_anon_checks,
             "refault_deactivate_file" => self.refault_deactivate_file,
+            "shmem_inactive_first" => self.shmem_inactive_first,
             _ => return None,
         })
     }
@@ -375,6 +382,7 @@ const NONE: Flags = Flags {
     swappiness_zero_strict: false,
     tiny_file_anon_checks: false,
     refault_deactivate_file: false,
+    shmem_inactive_first: false,
 };
 
 const fn f(
@@ -409,6 +417,7 @@ const fn f(
         swappiness_zero_strict: true,
         tiny_file_anon_checks: true,
         refault_deactivate_file: true,
+        shmem_inactive_first: true,
         ..NONE
     }
 }
@@ -424,7 +433,7 @@ const L6_3: Flags = Flags {
 /// Flags of kernels older than every `f` preset: `old(used_once, shared_exec, wb_4_11)`,
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
-/// `fault_retry`, 2.6.35's `scan_fraction_exact`, 3.5's `swappiness_zero_strict`, 3.8's
+/// `fault_retry`, 2.6.35's `scan_fraction_exact` and `shmem_inactive_first`, 3.5's `swappiness_zero_strict`, 3.8's
 /// `plenty_file_rule`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
 /// `write_no_activation` and `inactive_ratio_by_list_size`) go together (on for 4.10 and
 /// 4.11, off for 2.6.3x); 4.12's `refault_deactivate_file` and 4.13's
@@ -445,6 +454,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         plenty_file_rule: shared_exec,
         scan_fraction_exact: shared_exec,
         swappiness_zero_strict: shared_exec,
+        shmem_inactive_first: shared_exec,
         ..NONE
     }
 }

@@ -124,7 +124,8 @@ pub struct RefState {
 ///   "reclaim, but do not write it" (used-once `read()` cache).
 /// - before (2.6.33 `shrink_page_list`): `page_referenced` counts young PTEs plus
 ///   PG_referenced (clearing both); a referenced page that is `page_mapping_inuse` is
-///   activated; a referenced dirty page is not written (kept), as RECLAIM_CLEAN does later.
+///   activated; a referenced dirty page of any type is not written (kept), as RECLAIM_CLEAN
+///   does for file pages later.
 ///
 /// VM_LOCKED pages are activated in every variant (the engine has no unevictable culling).
 pub fn check_references(
@@ -141,7 +142,7 @@ pub fn check_references(
         if referenced && r.in_use {
             return (Refs::Activate, false);
         }
-        if referenced && r.file {
+        if referenced {
             return (Refs::ReclaimClean, false);
         }
         return (Refs::Reclaim, false);
@@ -267,8 +268,13 @@ impl Mm {
     /// 4.10 `isolate_lru_pages` (inactive and active lists): without may_writepage (laptop
     /// mode) isolation is ISOLATE_CLEAN: dirty and writeback pages are skipped and moved to the
     /// list head. 4.11+ ("scan dirty pages even in laptop mode") isolates them like any other.
+    /// ISOLATE_CLEAN itself came with the ~3.2 series that kept file writeback to kswapd
+    /// ("mm: zone_reclaim: make isolate_lru_page() filter-aware"), so 2.6.3x isolates all.
     fn skip_unclean_in_laptop_mode(&mut self, sc: &ScanControl, iso: &mut Vec<u32>) {
-        if sc.may_writepage || self.flags.kswapd_writeback_4_11 {
+        if sc.may_writepage
+            || self.flags.kswapd_writeback_4_11
+            || !self.flags.file_writeback_kswapd_only
+        {
             return;
         }
         let mut kept = Vec::with_capacity(iso.len());
@@ -1200,8 +1206,10 @@ mod tests {
         assert_eq!(t(0, true, true, true), (Refs::Activate, false)); // the used-once page
         assert_eq!(t(1, false, false, true), (Refs::Activate, false));
         assert_eq!(t(0, true, false, true), (Refs::Activate, false)); // swap cache
-                                                                      // Referenced but nobody maps the file: reclaimed without writing.
+        // Referenced but nobody maps the file or segment: reclaimed only if clean, for a
+        // tmpfs page as for a file page (2.6.33 `if (PageDirty(page) && referenced) keep`).
         assert_eq!(t(0, true, true, false), (Refs::ReclaimClean, false));
+        assert_eq!(t(0, true, false, false), (Refs::ReclaimClean, false));
         assert_eq!(t(0, false, true, true), (Refs::Reclaim, false));
         assert_eq!(t(0, false, false, false), (Refs::Reclaim, false));
     }

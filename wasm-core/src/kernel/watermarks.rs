@@ -35,9 +35,9 @@ pub fn default_min_free_kbytes(ram_pages: u64) -> u64 {
 
 impl Watermarks {
     /// `__setup_per_zone_wmarks` for a single zone of `ram_pages` pages:
-    /// min = min_free_kbytes in pages; gap = max(min/4, managed * scale_factor / 10000) from
-    /// 4.6, min/4 before (`watermark_scale_factor` is `None` for those kernels);
-    /// low = min + gap; high = low + gap. Converted to frames of `scale` pages (rounded up).
+    /// min = min_free_kbytes in pages; from 4.6 gap = max(min/4, managed * scale_factor /
+    /// 10000), low = min + gap, high = low + gap; before (`watermark_scale_factor` is `None`),
+    /// low = min + min/4 and high = min + min/2. In frames of `scale` pages (rounded up).
     pub fn compute(
         ram_pages: u64,
         min_free_kbytes: u64,
@@ -45,10 +45,14 @@ impl Watermarks {
         scale: u64,
     ) -> Watermarks {
         let min = min_free_kbytes / 4;
-        let scaled = watermark_scale_factor.map_or(0, |f| ram_pages * f as u64 / 10_000);
-        let gap = (min / 4).max(scaled);
-        let low = min + gap;
-        let high = low + gap;
+        let (low, high) = match watermark_scale_factor {
+            Some(f) => {
+                let gap = (min / 4).max(ram_pages * f as u64 / 10_000);
+                (min + gap, min + 2 * gap)
+            }
+            // <= 4.5: low = min + min/4, high = min + min/2.
+            None => (min + min / 4, min + min / 2),
+        };
         let fr = |p: u64| p.div_ceil(scale);
         Watermarks {
             min: fr(min),
@@ -82,6 +86,15 @@ mod tests {
         // From 4.6 the default factor 10 gives 1048 pages, more than min/4 = 512.
         let new = Watermarks::compute(pages, mfk, Some(10), 1);
         assert_eq!((new.min, new.low, new.high), (2048, 3096, 4144));
+        // high is min + min/2, not min + 2 * (min/4): 1032 kB gives min 258, high 387.
+        assert_eq!(
+            Watermarks::compute(pages, 1032, None, 1),
+            Watermarks {
+                min: 258,
+                low: 322,
+                high: 387
+            }
+        );
         // On a small machine min/4 is the larger gap either way: 64 MiB, min = 256 pages.
         let small = 16u64 << 10;
         let mfk = default_min_free_kbytes(small);
