@@ -344,3 +344,35 @@ duration = "20s"
     assert_eq!(ttl.oom_kills.len(), 1, "{:?}", ttl.oom_kills);
     assert_eq!(ttl.oom_kills[0].task, "reader");
 }
+
+#[test]
+fn kswapd_gives_up_on_an_unreclaimable_node_in_every_preset() {
+    // No swap and anon holding memory between the min and low watermarks: kswapd is woken
+    // and can reclaim nothing. It must give up (`kswapd_failures`) rather than spin through
+    // empty passes, in the 2.6.3x loop (restarts at priority 12) as in the 4.x one.
+    for preset in ["linux-2.6.33", "linux-2.6.34", "linux-4.10", "linux-5.8", "linux-6.1"] {
+        let text = format!(
+            r#"
+title = "stuck kswapd"
+[machine]
+ram = "16MiB"
+[[variants]]
+name = "v"
+preset = "{preset}"
+[[tasks]]
+name = "hog"
+program = [
+  {{ op = "anon", name = "a", size = "15800KiB" }},
+  {{ op = "touch", regions = ["a"], write = true }},
+  {{ op = "sleep", duration = "60s" }},
+]
+[run]
+duration = "60s"
+"#
+        );
+        let r = run_checked(&text, "v");
+        assert!(r.counters["pageoutrun"] >= 1, "{preset}: {:?}", r.counters);
+        assert!(r.counters["pageoutrun"] <= 64, "{preset}: {:?}", r.counters);
+        assert!(!r.tasks[0].killed, "{preset}");
+    }
+}

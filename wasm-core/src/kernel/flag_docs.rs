@@ -180,6 +180,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "2.6.35",
         doc: "new shmem and tmpfs pages start on the inactive anon list instead of the active one",
     },
+    FlagDoc {
+        name: "kswapd_reclaim_3_11",
+        version: "3.11",
+        doc: "kswapd reclaims to the high watermark per pass, scans rescale at the goal, writeback pages are tagged and throttle; before, no goal, restarts and HZ/10 naps",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -192,6 +192,19 @@ pub struct Flags {
     /// `add_to_page_cache_lru`): a new shmem/tmpfs page starts on the inactive anon list.
     /// Before, page cache pages that were not file cache went to `lru_cache_add_active_anon`.
     pub shmem_inactive_first: bool,
+    /// 3.11 (Mel Gorman's "mm: vmscan: reduce system disruption due to kswapd" series:
+    /// "limit the number of pages kswapd reclaims at each priority", "obey proportional
+    /// scanning requirements for kswapd", "flatten kswapd priority loop", "block kswapd if it
+    /// is encountering pages under writeback"): kswapd reclaims up to the high watermark per
+    /// pass, `shrink_lruvec` rescales the rest of its scan once the goal is met, and pages under
+    /// writeback are tagged PG_reclaim and throttle reclaim once kswapd meets them again.
+    /// Before (2.6.3x `balance_pgdat`, `shrink_zone`, `shrink_page_list`): kswapd has no goal
+    /// per pass (nr_to_reclaim = ULONG_MAX) and starts again at priority 12 once a run has
+    /// reclaimed SWAP_CLUSTER_MAX pages; `shrink_zone` stops at the goal below DEF_PRIORITY
+    /// without rescaling; kswapd and direct reclaim nap HZ/10 (`congestion_wait`) after a pass
+    /// below priority 10 that scanned (kswapd not while under the min watermark); a page under
+    /// writeback is simply kept.
+    pub kswapd_reclaim_3_11: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -229,6 +242,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "tiny_file_anon_checks",
     "refault_deactivate_file",
     "shmem_inactive_first",
+    "kswapd_reclaim_3_11",
 ];
 
 impl Flags {
@@ -268,6 +282,7 @@ impl Flags {
             "tiny_file_anon_checks" => &mut self.tiny_file_anon_checks,
             "refault_deactivate_file" => &mut self.refault_deactivate_file,
             "shmem_inactive_first" => &mut self.shmem_inactive_first,
+            "kswapd_reclaim_3_11" => &mut self.kswapd_reclaim_3_11,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -314,6 +329,7 @@ impl Flags {
             "tiny_file_anon_checks" => self.tiny_file_anon_checks,
             "refault_deactivate_file" => self.refault_deactivate_file,
             "shmem_inactive_first" => self.shmem_inactive_first,
+            "kswapd_reclaim_3_11" => self.kswapd_reclaim_3_11,
             _ => return None,
         })
     }
@@ -383,6 +399,7 @@ const NONE: Flags = Flags {
     tiny_file_anon_checks: false,
     refault_deactivate_file: false,
     shmem_inactive_first: false,
+    kswapd_reclaim_3_11: false,
 };
 
 const fn f(
@@ -418,6 +435,7 @@ const fn f(
         tiny_file_anon_checks: true,
         refault_deactivate_file: true,
         shmem_inactive_first: true,
+        kswapd_reclaim_3_11: true,
         ..NONE
     }
 }
@@ -434,7 +452,7 @@ const L6_3: Flags = Flags {
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
 /// `fault_retry`, 2.6.35's `scan_fraction_exact` and `shmem_inactive_first`, 3.5's `swappiness_zero_strict`, 3.8's
-/// `plenty_file_rule`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
+/// `plenty_file_rule`, 3.11's `kswapd_reclaim_3_11`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
 /// `write_no_activation` and `inactive_ratio_by_list_size`) go together (on for 4.10 and
 /// 4.11, off for 2.6.3x); 4.12's `refault_deactivate_file` and 4.13's
 /// `tiny_file_anon_checks` are off for all of them.
@@ -455,6 +473,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         scan_fraction_exact: shared_exec,
         swappiness_zero_strict: shared_exec,
         shmem_inactive_first: shared_exec,
+        kswapd_reclaim_3_11: shared_exec,
         ..NONE
     }
 }

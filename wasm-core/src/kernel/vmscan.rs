@@ -437,6 +437,10 @@ impl Mm {
                 stat.congested += 1;
             }
         }
+        if writeback && !self.flags.kswapd_reclaim_3_11 {
+            // 2.6.3x: kept as it is, no tag, no count.
+            return Outcome::Keep;
+        }
         if writeback {
             // Cases 1 and 2 of `shrink_page_list` (4.10/4.11): kswapd meeting a page it tagged
             // before on a node flagged PGDAT_WRITEBACK counts it for throttling; otherwise the
@@ -714,7 +718,9 @@ impl Mm {
 
     /// `shrink_lruvec`: scan the lists in 32-page chunks in the proportions of
     /// `get_scan_count`, stop early (rescaled) once the goal is met unless this is global
-    /// direct reclaim at DEF_PRIORITY; then always age anon a little.
+    /// direct reclaim at DEF_PRIORITY; then always age anon a little. Before 3.11
+    /// (`kswapd_reclaim_3_11`, 2.6.3x `shrink_zone`): any reclaimer stops at the goal below
+    /// DEF_PRIORITY, without rescaling.
     pub fn shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
         if self.flags.lru_gen {
             return self.lru_gen_shrink_lruvec(lv, sc);
@@ -725,7 +731,11 @@ impl Mm {
         self.balance_hist[balance as usize] += 1;
         let targets = nr;
         // `proportional_reclaim`: global direct reclaim at DEF_PRIORITY only (not cgroup reclaim).
-        let proportional = !sc.kswapd && sc.target_memcg.is_none() && sc.priority == DEF_PRIORITY;
+        let proportional = if self.flags.kswapd_reclaim_3_11 {
+            !sc.kswapd && sc.target_memcg.is_none() && sc.priority == DEF_PRIORITY
+        } else {
+            sc.priority == DEF_PRIORITY
+        };
         let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
         let mut reclaimed = 0u64;
         let mut scan_adjusted = false;
@@ -739,6 +749,9 @@ impl Mm {
             }
             if reclaimed < sc.nr_to_reclaim || proportional || scan_adjusted {
                 continue;
+            }
+            if !self.flags.kswapd_reclaim_3_11 {
+                break;
             }
             // Goal met: scale the remaining scan back to the original proportions, then finish.
             let file_left = nr[LRU_INACTIVE_FILE] + nr[LRU_ACTIVE_FILE];
@@ -909,6 +922,10 @@ impl Mm {
             }
             if sc.priority < DEF_PRIORITY - 2 {
                 sc.may_writepage = true;
+                // 2.6.3x: "Take a nap, wait for some writeback to complete".
+                if !self.flags.kswapd_reclaim_3_11 && sc.nr_scanned > 0 {
+                    sc.cpu_ns += THROTTLE_WRITEBACK_NS;
+                }
             }
             if sc.priority == 0 {
                 // 5.5+ ("mm: vmscan: enforce inactive:active ratio at the reclaim root"): a
@@ -1006,6 +1023,10 @@ pub struct Kswapd {
     pub sleeping: bool,
     pub priority: u32,
     pub reclaimed_this_run: u64,
+    /// 2.6.3x `balance_pgdat` (`kswapd_reclaim_3_11` off): reclaimed and scanned since the
+    /// loop last started at DEF_PRIORITY (`loop_again`).
+    pub reclaimed_since_restart: u64,
+    pub scanned_since_restart: u64,
     pub cpu_ns: u64,
     /// Of the last step's time, how much kswapd slept for request tags (no CPU used).
     pub tag_sleep_ns: u64,
@@ -1025,6 +1046,8 @@ impl Mm {
             k.running = true;
             k.priority = DEF_PRIORITY;
             k.reclaimed_this_run = 0;
+            k.reclaimed_since_restart = 0;
+            k.scanned_since_restart = 0;
         }
         if self.kswapd_balanced() {
             self.end_kswapd_run(k);
@@ -1033,8 +1056,14 @@ impl Mm {
             return None;
         }
         let high = self.wmark.high.max((SWAP_CLUSTER_MAX / self.scale).max(1));
+        // 2.6.3x: "kswapd doesn't want to be bailed out while reclaim".
+        let goal = if self.flags.kswapd_reclaim_3_11 {
+            high
+        } else {
+            u64::MAX
+        };
         let mut sc = ScanControl {
-            nr_to_reclaim: high,
+            nr_to_reclaim: goal,
             priority: k.priority,
             may_writepage: !self.laptop_mode || k.priority < DEF_PRIORITY - 2,
             may_swap: true,
@@ -1059,6 +1088,9 @@ impl Mm {
         k.priority = k.priority.min(sc.priority.max(1));
         let reclaimed = sc.nr_reclaimed;
         k.reclaimed_this_run += reclaimed;
+        if !self.flags.kswapd_reclaim_3_11 {
+            return self.balance_pgdat_2_6_step(k, &mut sc);
+        }
         let raise_priority = sc.nr_scanned < sc.nr_to_reclaim;
         if raise_priority || reclaimed == 0 {
             if k.priority <= 1 {
@@ -1073,6 +1105,44 @@ impl Mm {
                 k.tag_sleep_ns = sc.tag_sleep_ns;
                 return Some(sc.cpu_ns.max(1));
             }
+            k.priority -= 1;
+        }
+        k.tag_sleep_ns = sc.tag_sleep_ns;
+        Some(sc.cpu_ns.max(1))
+    }
+
+    /// The end of one 2.6.3x `balance_pgdat` priority iteration: nap HZ/10 below priority 10
+    /// if the loop scanned and the node is not under its min watermark; start again at
+    /// DEF_PRIORITY (`loop_again`) once SWAP_CLUSTER_MAX pages were reclaimed since the last
+    /// start or priority 0 is done; otherwise the next priority. Returns the step's time, or
+    /// None when kswapd gives up (as `kswapd_step`).
+    fn balance_pgdat_2_6_step(&mut self, k: &mut Kswapd, sc: &mut ScanControl) -> Option<u64> {
+        k.reclaimed_since_restart += sc.nr_reclaimed;
+        k.scanned_since_restart += sc.nr_scanned;
+        if !self.kswapd_balanced()
+            && k.scanned_since_restart > 0
+            && k.priority < DEF_PRIORITY - 2
+            && self.nr_free() > self.wmark.min
+        {
+            sc.cpu_ns += THROTTLE_WRITEBACK_NS;
+            sc.tag_sleep_ns += THROTTLE_WRITEBACK_NS;
+        }
+        let cluster = (SWAP_CLUSTER_MAX / self.scale).max(1);
+        if k.reclaimed_since_restart >= cluster || k.priority == 0 {
+            if k.priority == 0 && k.reclaimed_since_restart == 0 {
+                // Abstracted: 2.6.3x marked zones all_unreclaimable (pages_scanned >= 6x the
+                // reclaimable pages) and kept looping; the engine ends the run as 4.12+ does.
+                self.pgdat.kswapd_failures += 1;
+                self.end_kswapd_run(k);
+                if self.pgdat.kswapd_failures >= 16 {
+                    return None;
+                }
+            } else {
+                k.priority = DEF_PRIORITY;
+                k.reclaimed_since_restart = 0;
+                k.scanned_since_restart = 0;
+            }
+        } else {
             k.priority -= 1;
         }
         k.tag_sleep_ns = sc.tag_sleep_ns;
