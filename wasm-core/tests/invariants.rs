@@ -350,7 +350,13 @@ fn kswapd_gives_up_on_an_unreclaimable_node_in_every_preset() {
     // No swap and anon holding memory between the min and low watermarks: kswapd is woken
     // and can reclaim nothing. It must give up (`kswapd_failures`) rather than spin through
     // empty passes, in the 2.6.3x loop (restarts at priority 12) as in the 4.x one.
-    for preset in ["linux-2.6.33", "linux-2.6.34", "linux-4.10", "linux-5.8", "linux-6.1"] {
+    for preset in [
+        "linux-2.6.33",
+        "linux-2.6.34",
+        "linux-4.10",
+        "linux-5.8",
+        "linux-6.1",
+    ] {
         let text = format!(
             r#"
 title = "stuck kswapd"

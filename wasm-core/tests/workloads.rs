@@ -528,10 +528,15 @@ fn watermark_gaps_follow_the_sysctl_only_from_4_6() {
                 "[[devices]]",
                 &format!("[sysctl]\nwatermark_scale_factor = {factor}\n[[devices]]"),
             );
-        Simulation::new(&parse(&text).unwrap(), "v").unwrap().watermarks()
+        Simulation::new(&parse(&text).unwrap(), "v")
+            .unwrap()
+            .watermarks()
     };
     assert_eq!(at("linux-6.1", 10), (2048, 3096, 4144));
-    assert_eq!(at("linux-4.10", 200), (2048, 2048 + 20971, 2048 + 2 * 20971));
+    assert_eq!(
+        at("linux-4.10", 200),
+        (2048, 2048 + 20971, 2048 + 2 * 20971)
+    );
     assert_eq!(at("linux-2.6.34", 10), (2048, 2560, 3072));
     assert_eq!(at("linux-2.6.34", 200), (2048, 2560, 3072));
 }

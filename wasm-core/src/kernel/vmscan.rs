@@ -1275,7 +1275,8 @@ mod tests {
         assert_eq!(t(1, false, true, true), (Refs::Activate, false));
         assert_eq!(t(0, true, true, true), (Refs::Activate, false)); // the used-once page
         assert_eq!(t(1, false, false, true), (Refs::Activate, false));
-        assert_eq!(t(0, true, false, true), (Refs::Activate, false)); // swap cache
+        // In the swap cache.
+        assert_eq!(t(0, true, false, true), (Refs::Activate, false));
         // Referenced but nobody maps the file or segment: reclaimed only if clean, for a
         // tmpfs page as for a file page (2.6.33 `if (PageDirty(page) && referenced) keep`).
         assert_eq!(t(0, true, true, false), (Refs::ReclaimClean, false));
