@@ -106,7 +106,7 @@ impl Mm {
                 no_progress = 0;
             }
             let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
-            if no_progress >= 16 || hopeless {
+            if no_progress >= crate::kernel::memcontrol::MAX_RECLAIM_RETRIES || hopeless {
                 if let Some(t) = self.earliest_io_completion() {
                     // Writeback or reads in flight will free or unlock pages: sleep until the
                     // first completes (the kernel throttles reclaimers on writeback similarly)
@@ -120,7 +120,9 @@ impl Mm {
 
     /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
     pub fn wake_kswapd(&mut self) {
-        if self.kswapd.sleeping && self.pgdat.kswapd_failures < 16 {
+        if self.kswapd.sleeping
+            && self.pgdat.kswapd_failures < crate::kernel::memcontrol::MAX_RECLAIM_RETRIES
+        {
             self.kswapd.sleeping = false;
             if self.now < self.kswapd.slept_at + 100_000_000 {
                 self.counters.add(C::kswapd_low_wmark_hit_quickly, 1);

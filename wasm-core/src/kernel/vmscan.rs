@@ -1095,11 +1095,8 @@ impl Mm {
         if raise_priority || reclaimed == 0 {
             if k.priority <= 1 {
                 // The run ended without balancing the node.
-                if k.reclaimed_this_run == 0 {
-                    self.pgdat.kswapd_failures += 1;
-                }
-                self.end_kswapd_run(k);
-                if self.pgdat.kswapd_failures >= 16 {
+                let failed = k.reclaimed_this_run == 0;
+                if self.end_failed_kswapd_run(k, failed) {
                     return None;
                 }
                 k.tag_sleep_ns = sc.tag_sleep_ns;
@@ -1132,9 +1129,7 @@ impl Mm {
             if k.priority == 0 && k.reclaimed_since_restart == 0 {
                 // Abstracted: 2.6.3x marked zones all_unreclaimable (pages_scanned >= 6x the
                 // reclaimable pages) and kept looping; the engine ends the run as 4.12+ does.
-                self.pgdat.kswapd_failures += 1;
-                self.end_kswapd_run(k);
-                if self.pgdat.kswapd_failures >= 16 {
+                if self.end_failed_kswapd_run(k, true) {
                     return None;
                 }
             } else {
@@ -1147,6 +1142,16 @@ impl Mm {
         }
         k.tag_sleep_ns = sc.tag_sleep_ns;
         Some(sc.cpu_ns.max(1))
+    }
+
+    /// End a run that did not balance the node; a run that reclaimed nothing (`failed`) counts
+    /// toward `kswapd_failures`. Returns true once kswapd gives up (MAX_RECLAIM_RETRIES).
+    fn end_failed_kswapd_run(&mut self, k: &mut Kswapd, failed: bool) -> bool {
+        if failed {
+            self.pgdat.kswapd_failures += 1;
+        }
+        self.end_kswapd_run(k);
+        self.pgdat.kswapd_failures >= crate::kernel::memcontrol::MAX_RECLAIM_RETRIES
     }
 
     fn end_kswapd_run(&mut self, k: &mut Kswapd) {
