@@ -397,6 +397,10 @@ impl Compiler<'_> {
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
             Op::ScanInactiveFile {} => self.out.push(Instr::ScanInactiveFile),
             Op::DropCaches {} => self.out.push(Instr::DropCaches),
+            Op::Truncate { file } => {
+                let space = self.file(file, at)?;
+                self.out.push(Instr::Truncate { space });
+            }
             Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
             Op::MemoryReclaim {
                 memcg,

@@ -298,6 +298,8 @@ impl Mm {
             }
             Readahead::Context => (idx, self.context_window(sp, idx)),
         };
+        // Readahead stops at the end of the file (a truncated one is shorter than its space).
+        let n = n.min(self.spaces[sp as usize].eof.max(idx + 1) - start);
         let stall = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => {
                 self.add_cache_page(f, sp, idx);
@@ -372,7 +374,7 @@ impl Mm {
     pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
         let scale = self.scale;
         let pages = &self.spaces[sp as usize].pages;
-        let eof = pages.len() as u64 - idx;
+        let eof = self.spaces[sp as usize].eof.max(idx + 1) - idx;
         let req = scale;
         let size = if idx == 0 {
             let r = req.next_power_of_two();
@@ -487,6 +489,8 @@ impl Mm {
     /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Before 4.7
     /// (`write_no_activation` off) the write also marks the page accessed.
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        let s = &mut self.spaces[sp as usize];
+        s.eof = s.eof.max(idx + 1);
         if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
             return self.shmem_write(sp, idx, now);
         }

@@ -144,6 +144,24 @@ impl Simulation {
                     self.mm.drop_caches();
                     Step::Next
                 }
+                Instr::Truncate { space } => {
+                    let t = &mut self.tasks[ti];
+                    if self.mm.truncate_busy(*space) {
+                        // Wait for the IO in flight on its pages, then look again.
+                        let until = self
+                            .mm
+                            .earliest_io_completion()
+                            .unwrap_or(t.clock + 1_000_000);
+                        t.clock = until.max(t.clock + 1);
+                        self.park(ti);
+                        return;
+                    }
+                    self.mm.now = t.clock;
+                    let freed = self.mm.truncate_space(*space);
+                    self.tasks[ti].clock +=
+                        freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                    Step::Next
+                }
                 Instr::Mark { name } => {
                     let clock = self.tasks[ti].clock;
                     if !self.marks.contains_key(name) {
@@ -627,7 +645,10 @@ impl Simulation {
     #[inline(never)]
     fn read_page(&mut self, a: &Access, idx: u64, now: u64) -> Acc {
         let f = self.mm.spaces[a.space as usize].pages[idx as usize];
-        if f != NIL {
+        if idx >= self.mm.spaces[a.space as usize].eof {
+            // Past the end of a truncated file: read() returns 0 bytes.
+            Acc::Done(a.cpu_ns)
+        } else if f != NIL {
             if self.mm.frames.has(f, PG_LOCKED) {
                 Acc::Wait(self.mm.ready_at[f as usize])
             } else {

@@ -59,6 +59,9 @@ pub struct Space {
     pub swapped: u64,
     /// Freed (the owner exited or was killed): no new faults.
     pub dead: bool,
+    /// End of file, in frames: the length, until a `truncate` sets it to zero; writes extend
+    /// it again. Reads at or past it do no IO.
+    pub eof: u64,
     /// Next page of a sequential append, shared by every writer (O_APPEND).
     pub append_cursor: u64,
     /// Next page of a `sweep` access, shared by every task that sweeps this space.
@@ -99,6 +102,7 @@ impl Space {
             resident: 0,
             swapped: 0,
             dead: false,
+            eof: pages,
             append_cursor: 0,
             sweep_cursor: 0,
             mmaps: 0,

@@ -6,6 +6,7 @@ pub mod memcontrol;
 pub mod mglru;
 pub mod swap;
 pub mod swap_readahead;
+pub mod truncate;
 pub mod variant;
 pub mod vmscan;
 pub mod watermarks;

@@ -2,7 +2,7 @@
 //!
 //! Every error names a line, a column and, where it can be told, the field it is about, so that
 //! a person can fix a scenario from the message alone. Parsing never panics.
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
@@ -637,6 +637,8 @@ impl<'a> Checker<'a> {
             })?;
         }
         let mut marks = HashSet::new();
+        let mut mmapped = HashMap::new();
+        let mut truncated = HashMap::new();
         for (i, t) in tasks.iter().enumerate() {
             self.ensure(t.clients >= 1, &format!("tasks[{i}].clients"), || {
                 "clients must be >= 1".into()
@@ -651,9 +653,25 @@ impl<'a> Checker<'a> {
                 read_only: HashSet::new(),
                 anon: HashSet::new(),
                 marks: &mut marks,
+                mmapped: &mut mmapped,
+                truncated: &mut truncated,
                 replicas,
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
+        }
+        let mut clashes: Vec<_> = truncated
+            .iter()
+            .filter_map(|(file, at)| mmapped.get(file).map(|m| (at, file, m)))
+            .collect();
+        clashes.sort();
+        if let Some((at, file, mapped_at)) = clashes.first() {
+            return Err(self.index.error_at(
+                at,
+                format!(
+                    "file {file:?} is truncated here but mmapped at {mapped_at}; a truncated \
+                     file may not be mapped (its pages past the new end would be a SIGBUS)"
+                ),
+            ));
         }
         Ok(marks)
     }
@@ -721,6 +739,7 @@ impl<'a> Checker<'a> {
                 })?;
                 self.name(&at("name"), name, "region")?;
                 let f = self.declared_file(&at("file"), file)?;
+                walk.mmapped.entry(file).or_insert_with(|| at("file"));
                 self.mmap_range(path, f, *offset, *size)?;
                 self.ensure(
                     ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
@@ -837,6 +856,11 @@ impl<'a> Checker<'a> {
                 self.theta_and_rate(path, *theta, *rate)
             }
             Op::Sleep { .. } | Op::ScanInactiveFile {} | Op::DropCaches {} => Ok(()),
+            Op::Truncate { file } => {
+                self.declared_file(&at("file"), file)?;
+                walk.truncated.entry(file).or_insert_with(|| at("file"));
+                Ok(())
+            }
             Op::Mark { name } => {
                 self.name(&at("name"), name, "mark")?;
                 walk.marks.insert(name);
@@ -982,6 +1006,10 @@ struct Walk<'w, 'a> {
     /// Regions made by an anon op (a buffer pool must be one).
     anon: HashSet<&'a str>,
     marks: &'w mut HashSet<&'a str>,
+    /// Files mmapped and files truncated anywhere in the scenario, with the first op's path:
+    /// the two may not meet (a page past the new end of a mapped file would be a SIGBUS).
+    mmapped: &'w mut HashMap<&'a str, String>,
+    truncated: &'w mut HashMap<&'a str, String>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
 }

@@ -393,6 +393,11 @@ pub enum Op {
     ScanInactiveFile {},
     /// `echo 1 > /proc/sys/vm/drop_caches`: drop every clean, unmapped page-cache page.
     DropCaches {},
+    /// Truncate a file to length zero, as deleting a temporary file does (`truncate(2)`, or
+    /// `unlink` of its last link): its page cache, dirty pages included, and its shadow
+    /// entries go (a tmpfs file's swap slots too), after waiting for IO in flight. Reads past
+    /// the new end do no IO; writes extend the file again. A truncated file may not be mmapped.
+    Truncate { file: String },
     /// Name a point in time; reports give counter deltas since the last mark.
     Mark { name: String },
     /// Write `amount` to a memcg's memory.reclaim (optionally with `swappiness=`); the task

@@ -43,6 +43,10 @@ pub enum Instr {
     },
     ScanInactiveFile,
     DropCaches,
+    /// Truncate file space `space` to length zero.
+    Truncate {
+        space: u32,
+    },
     Mark {
         name: String,
     },

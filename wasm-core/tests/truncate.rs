@@ -1,0 +1,178 @@
+//! The `truncate` op (`truncate_inode_pages_range`): a file's page cache, dirty pages and
+//! shadow entries go; reads past the new end do no IO; writes extend the file again.
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
+
+/// 64 MiB of RAM, swap on an SSD; files `tmp` (16 MiB) and `big` (128 MiB) on an HDD and a
+/// 16 MiB tmpfs file `shm`.
+fn scenario(program: &str) -> String {
+    format!(
+        r#"
+title = "truncate"
+[machine]
+ram = "64MiB"
+swap = {{ device = "ssd", size = "256MiB" }}
+[[devices]]
+name = "d"
+kind = "hdd"
+[[devices]]
+name = "ssd"
+kind = "ssd"
+[[files]]
+name = "tmp"
+size = "16MiB"
+device = "d"
+[[files]]
+name = "big"
+size = "128MiB"
+device = "d"
+[[files]]
+name = "shm"
+size = "16MiB"
+device = "tmpfs"
+tmpfs = true
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "t"
+program = {program}
+[run]
+duration = "120s"
+"#
+    )
+}
+
+/// Run to the end with the invariants checked after every event.
+fn run(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
+    let mut s = Simulation::new(&parse(&scenario(program)).unwrap(), "v").unwrap();
+    s.check_invariants = true;
+    let r = s.run_to_end();
+    (r, s)
+}
+
+/// (resident, swapped) pages of space `name`.
+fn usage(sim: &Simulation, name: &str) -> (u64, u64) {
+    let u = sim.space_usage();
+    let s = u.iter().find(|s| s.0 == name).unwrap();
+    (s.1, s.2)
+}
+
+#[test]
+fn dirty_pages_are_dropped_unwritten() {
+    // 1 MiB dirtied, below the background threshold: truncated before the flushers run.
+    let (r, s) = run(r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 256 },
+        { op = "truncate", file = "tmp" },
+    ]"#);
+    assert_eq!(r.counters["pgpgout"], 0, "{:?}", r.counters);
+    assert_eq!(usage(&s, "tmp"), (0, 0));
+    assert_eq!(s.dirty_state().0, 0);
+    // Not reclaim: nothing scanned or stolen, and the frames are free again.
+    assert_eq!(r.counters["pgscan_kswapd"] + r.counters["pgscan_direct"], 0);
+    assert_eq!(r.counters["pgfree"], r.counters["pgalloc"]);
+}
+
+#[test]
+fn truncation_waits_for_writeback_in_flight() {
+    // 16 MiB dirtied is over the background threshold: the flushers are writing when the
+    // truncate comes. It waits for those writes; what is still only dirty is dropped.
+    let (r, s) = run(r#"[
+        { op = "write", file = "tmp", pattern = "seq" },
+        { op = "truncate", file = "tmp" },
+    ]"#);
+    let out = r.counters["pgpgout"];
+    assert!(out > 0 && out < 4096, "pgpgout {out}");
+    assert_eq!(usage(&s, "tmp"), (0, 0));
+    assert_eq!(
+        s.dirty_state(),
+        (0, 0, s.dirty_state().2, s.dirty_state().3)
+    );
+}
+
+#[test]
+fn reads_past_the_new_end_do_no_io_and_writes_extend_the_file() {
+    let (r, s) = run(r#"[
+        { op = "read", file = "tmp", pattern = "seq", count = 256 },
+        { op = "truncate", file = "tmp" },
+        { op = "read", file = "tmp", pattern = "seq", count = 256 },
+        { op = "write", file = "tmp", pattern = "seq", count = 128 },
+        { op = "read", file = "tmp", pattern = "seq", count = 128 },
+    ]"#);
+    // Only the first read reached the disk (with readahead, never past the 256 pages read).
+    assert_eq!(r.counters["pgpgin"], 256, "{:?}", r.counters);
+    assert_eq!(usage(&s, "tmp").0, 128);
+}
+
+#[test]
+fn shadow_entries_go_with_the_pages() {
+    // Reading 128 MiB through 64 MiB evicts the first pages, leaving shadow entries. After
+    // the truncate, one page written at the old end makes the file long again; reading its
+    // first pages (never rewritten) is no refault.
+    let program = |truncate: bool| {
+        format!(
+            r#"[
+        {{ op = "read", file = "big", pattern = "seq" }},
+        {truncate}
+        {{ op = "write", file = "big", offset = "127MiB", count = 1 }},
+        {{ op = "mark", name = "m" }},
+        {{ op = "read", file = "big", pattern = "seq", count = 256 }},
+    ]"#,
+            truncate = if truncate {
+                r#"{ op = "truncate", file = "big" },"#
+            } else {
+                ""
+            }
+        )
+    };
+    let refaults = |truncate: bool| {
+        let text = scenario(&program(truncate)).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n");
+        let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+        s.check_invariants = true;
+        let r = s.run_to_end();
+        r.measured["workingset_refault_file"]
+    };
+    assert!(
+        refaults(false) > 0,
+        "without the truncate the re-read refaults"
+    );
+    assert_eq!(refaults(true), 0);
+}
+
+#[test]
+fn a_tmpfs_file_gives_back_its_swap_slots() {
+    // 16 MiB of tmpfs data, then a 56 MiB anon hog that pushes it out to swap.
+    let program = |truncate: &str| {
+        format!(
+            r#"[
+        {{ op = "write", file = "shm", pattern = "seq" }},
+        {{ op = "anon", name = "hog", size = "56MiB" }},
+        {{ op = "touch", regions = ["hog"], write = true }},
+        {truncate}
+    ]"#
+        )
+    };
+    let (_, s) = run(&program(""));
+    assert!(usage(&s, "shm").1 > 0, "{:?}", s.space_usage());
+    let (_, s) = run(&program(r#"{ op = "truncate", file = "shm" },"#));
+    assert_eq!(usage(&s, "shm"), (0, 0));
+}
+
+#[test]
+fn bad_truncates_are_refused_with_the_place() {
+    let err = parse(&scenario(r#"[ { op = "truncate", file = "nope" } ]"#))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("tasks[0].program[0].file"), "{err}");
+    assert!(err.contains("unknown file \"nope\""), "{err}");
+    let err = parse(&scenario(
+        r#"[
+        { op = "mmap", name = "m", file = "tmp", prot = "r" },
+        { op = "truncate", file = "tmp" },
+    ]"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("tasks[0].program[1].file"), "{err}");
+    assert!(err.contains("mmapped at tasks[0].program[0].file"), "{err}");
+}
