@@ -2,7 +2,8 @@
 //! kernel refuses swappiness 115, and the 5.8 balance scans anon more than 5x as much. As in
 //! the kernel's table, 5.8 also reclaims a large share of the anon it scans (the idle heap,
 //! deactivated when the warm-up run's backends exit) while 5.7 hardly swaps. tps and file
-//! refaults move by a few percent only (README, scenario header), not by the bands.
+//! refaults move by a few percent only, the wrong way (README, scenario header), not by the
+//! bands.
 //! S004b: see below.
 mod common;
 use common::*;
