@@ -31,7 +31,7 @@ fn scenario(
     } else {
         String::new()
     };
-    let second = match mix % 8 {
+    let second = match mix % 9 {
         0 => String::new(),
         1 => format!(
             "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
@@ -317,7 +317,7 @@ proptest! {
         anon in 1u64..32,
         file in 1u64..32,
         rounds in 1u64..4,
-        mix in 0u8..8,
+        mix in 0u8..9,
         page_cluster in 0u32..6,
     ) {
         if std::env::var("INVARIANTS_TRACE").is_ok() {

@@ -73,21 +73,63 @@ fn dirty_pages_are_dropped_unwritten() {
     assert_eq!(r.counters["pgfree"], r.counters["pgalloc"]);
 }
 
+/// Run with `run.measure_from = "m"`.
+fn run_measured(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
+    let text = scenario(program).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n");
+    let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+    s.check_invariants = true;
+    let r = s.run_to_end();
+    (r, s)
+}
+
 #[test]
-fn truncation_waits_for_writeback_in_flight() {
+fn truncation_drops_dirty_pages_at_once_and_waits_for_writeback_in_flight() {
     // 16 MiB dirtied is over the background threshold: the flushers are writing when the
-    // truncate comes. It waits for those writes; what is still only dirty is dropped.
-    let (r, s) = run(r#"[
+    // truncate comes. The dirty pages go at once, unwritten: no write starts after the mark.
+    // The pages under writeback are freed only when their writes end (the invariants, checked
+    // after every event, refuse a free frame with IO in flight).
+    let (r, s) = run_measured(
+        r#"[
         { op = "write", file = "tmp", pattern = "seq" },
+        { op = "mark", name = "m" },
         { op = "truncate", file = "tmp" },
-    ]"#);
+    ]"#,
+    );
     let out = r.counters["pgpgout"];
     assert!(out > 0 && out < 4096, "pgpgout {out}");
+    assert_eq!(r.measured["pgpgout"], 0, "{:?}", r.measured);
     assert_eq!(usage(&s, "tmp"), (0, 0));
-    assert_eq!(
-        s.dirty_state(),
-        (0, 0, s.dirty_state().2, s.dirty_state().3)
+    assert_eq!((s.dirty_state().0, s.dirty_state().1), (0, 0));
+}
+
+#[test]
+fn writes_after_a_truncate_start_again_at_offset_zero() {
+    // Appends go back to the start of the emptied file, so reading it back hits the cache.
+    let (r, s) = run(r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 256 },
+        { op = "truncate", file = "tmp" },
+        { op = "write", file = "tmp", pattern = "seq", count = 128 },
+        { op = "read", file = "tmp", pattern = "seq", count = 128 },
+    ]"#);
+    assert_eq!(r.counters["pgpgin"], 0, "{:?}", r.counters);
+    assert_eq!(usage(&s, "tmp").0, 128);
+}
+
+#[test]
+fn readahead_stops_at_the_new_end() {
+    // After the truncate, one page written at page 100 makes the file 101 pages long. A
+    // sequential read from page 90 reads ahead to the end only: pages 90..=99 (100 is cached),
+    // not a whole 32-page window.
+    let (r, _) = run_measured(
+        r#"[
+        { op = "read", file = "big", pattern = "seq", count = 256 },
+        { op = "truncate", file = "big" },
+        { op = "write", file = "big", offset = "400KiB", count = 1 },
+        { op = "mark", name = "m" },
+        { op = "read", file = "big", offset = "360KiB", pattern = "seq", count = 1 },
+    ]"#,
     );
+    assert_eq!(r.measured["pgpgin"], 10, "{:?}", r.measured);
 }
 
 #[test]
@@ -125,13 +167,8 @@ fn shadow_entries_go_with_the_pages() {
             }
         )
     };
-    let refaults = |truncate: bool| {
-        let text = scenario(&program(truncate)).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n");
-        let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
-        s.check_invariants = true;
-        let r = s.run_to_end();
-        r.measured["workingset_refault_file"]
-    };
+    let refaults =
+        |truncate: bool| run_measured(&program(truncate)).0.measured["workingset_refault_file"];
     assert!(
         refaults(false) > 0,
         "without the truncate the re-read refaults"
@@ -175,4 +212,19 @@ fn bad_truncates_are_refused_with_the_place() {
     .to_string();
     assert!(err.contains("tasks[0].program[1].file"), "{err}");
     assert!(err.contains("mmapped at tasks[0].program[0].file"), "{err}");
+    // A buffer pool would keep the file's blocks (and write them back) after the truncate.
+    let err = parse(&scenario(
+        r#"[
+        { op = "anon", name = "pool", size = "1MiB", shared = true },
+        { op = "read", file = "tmp", pattern = "random", count = 10, buffer = "pool" },
+        { op = "truncate", file = "tmp" },
+    ]"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("tasks[0].program[2].file"), "{err}");
+    assert!(
+        err.contains("read through a buffer pool at tasks[0].program[1].buffer"),
+        "{err}"
+    );
 }

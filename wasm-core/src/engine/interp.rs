@@ -145,21 +145,17 @@ impl Simulation {
                     Step::Next
                 }
                 Instr::Truncate { space } => {
+                    self.mm.now = self.tasks[ti].clock;
+                    let (freed, busy) = self.mm.truncate_space(*space);
                     let t = &mut self.tasks[ti];
-                    if self.mm.truncate_busy(*space) {
-                        // Wait for the IO in flight on its pages, then look again.
-                        let until = self
-                            .mm
-                            .earliest_io_completion()
-                            .unwrap_or(t.clock + 1_000_000);
+                    t.clock += freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                    if busy > 0 {
+                        // Wait for the IO in flight on the rest, then take them too.
+                        let until = self.mm.earliest_io_completion().unwrap_or(t.clock + 1);
                         t.clock = until.max(t.clock + 1);
                         self.park(ti);
                         return;
                     }
-                    self.mm.now = t.clock;
-                    let freed = self.mm.truncate_space(*space);
-                    self.tasks[ti].clock +=
-                        freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
                     Step::Next
                 }
                 Instr::Mark { name } => {

@@ -693,6 +693,15 @@ impl Mm {
 
     pub fn check_invariants(&self) -> Result<(), String> {
         let n = self.frames.len();
+        // IO in flight holds its pages: none of them may have been freed meanwhile.
+        for req in self.io.iter().flatten() {
+            let (IoReq::Read { frames } | IoReq::Write { frames }) = req;
+            for &f in frames {
+                if self.frames.list[f as usize] == LIST_FREE {
+                    return Err(format!("frame {f} is free while its IO is in flight"));
+                }
+            }
+        }
         let mut on_list = vec![false; n];
         for (lvi, lv) in self.lruvecs.iter().enumerate() {
             for (lru, l) in lv.lists.iter().enumerate() {

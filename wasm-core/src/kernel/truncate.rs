@@ -8,45 +8,44 @@ use crate::engine::space::SpaceKind;
 pub const TRUNCATE_PAGE_NS: u64 = super::vmscan::SCAN_ACTIVE_NS;
 
 impl Mm {
-    /// Must truncating space `sp` wait first? `truncate_inode_pages_range` waits for pages
-    /// under writeback and locked pages (a read in flight) before it removes them; a page
-    /// reclaim holds isolated is waited for too (reclaim puts it back when its pass ends).
-    pub fn truncate_busy(&self, sp: u32) -> bool {
-        self.spaces[sp as usize].pages.iter().any(|&f| {
-            f != NIL
-                && (self.frames.flags[f as usize] & (PG_WRITEBACK | PG_LOCKED) != 0
-                    || self.frames.list[f as usize] == LIST_ISOLATED)
-        })
-    }
-
     /// Truncate space `sp` to length zero (`truncate_inode_pages_range`, the same in every
-    /// version modelled; tmpfs: `shmem_undo_range`). Every resident page is taken out of the
-    /// page cache and freed, a dirty one without being written (`folio_cancel_dirty`); it is
-    /// not reclaim, so no pgscan/pgsteal and no shadow entry. The shadow entries already
-    /// there go too (`truncate_folio_batch_exceptionals`): a later read of the offset is no
-    /// refault. A tmpfs file's swap slots are freed. Call only when `truncate_busy` is false.
-    /// Returns the frames freed.
-    pub fn truncate_space(&mut self, sp: u32) -> u64 {
-        debug_assert!(!self.truncate_busy(sp));
+    /// version modelled; tmpfs: `shmem_undo_range`). Its first pass waits for nothing: every
+    /// page that is neither locked (a read in flight) nor under writeback is taken out of the
+    /// page cache and freed at once, a dirty one without being written (`folio_cancel_dirty`);
+    /// the caller waits for the IO of the rest and calls again (the second pass). It is not
+    /// reclaim: no pgscan/pgsteal, no shadow entry; the shadow entries already there go too
+    /// (`truncate_folio_batch_exceptionals`), so a later read of the offset is no refault. A
+    /// tmpfs file's swap slots are freed. The end of file and the append position go to zero.
+    /// Returns (frames freed, frames still busy).
+    pub fn truncate_space(&mut self, sp: u32) -> (u64, u64) {
         let s = sp as usize;
-        // The flushers forget its dirty pages (`folio_account_cleaned`).
+        self.spaces[s].eof = 0;
+        self.spaces[s].append_cursor = 0;
+        // The flushers forget the dirty pages about to go (`folio_account_cleaned`).
         let frames = &self.frames;
-        self.dirty_fifo
-            .retain(|&(f, _)| frames.space[f as usize] != sp);
-        let mut freed = 0;
+        self.dirty_fifo.retain(|&(f, _)| {
+            frames.space[f as usize] != sp
+                || frames.flags[f as usize] & (PG_LOCKED | PG_WRITEBACK) != 0
+        });
+        let (mut freed, mut busy) = (0, 0);
         for i in 0..self.spaces[s].pages.len() {
             let f = self.spaces[s].pages[i];
             if f != NIL {
+                if self.frames.flags[f as usize] & (PG_LOCKED | PG_WRITEBACK) != 0 {
+                    busy += 1;
+                    continue;
+                }
                 self.clear_dirty(f);
                 self.drop_page(f);
                 freed += 1;
             }
-            if self.spaces[s].kind != SpaceKind::File {
+            if self.spaces[s].kind != SpaceKind::File && self.spaces[s].pages[i] == NIL {
                 self.release_slot(sp, i as u64);
             }
-            self.spaces[s].shadow[i] = 0;
+            if self.spaces[s].pages[i] == NIL {
+                self.spaces[s].shadow[i] = 0;
+            }
         }
-        self.spaces[s].eof = 0;
-        freed
+        (freed, busy)
     }
 }

@@ -637,7 +637,7 @@ impl<'a> Checker<'a> {
             })?;
         }
         let mut marks = HashSet::new();
-        let mut mmapped = HashMap::new();
+        let mut held = HashMap::new();
         let mut truncated = HashMap::new();
         for (i, t) in tasks.iter().enumerate() {
             self.ensure(t.clients >= 1, &format!("tasks[{i}].clients"), || {
@@ -653,7 +653,7 @@ impl<'a> Checker<'a> {
                 read_only: HashSet::new(),
                 anon: HashSet::new(),
                 marks: &mut marks,
-                mmapped: &mut mmapped,
+                held: &mut held,
                 truncated: &mut truncated,
                 replicas,
             };
@@ -661,15 +661,16 @@ impl<'a> Checker<'a> {
         }
         let mut clashes: Vec<_> = truncated
             .iter()
-            .filter_map(|(file, at)| mmapped.get(file).map(|m| (at, file, m)))
+            .filter_map(|(file, at)| held.get(file).map(|h| (at, file, h)))
             .collect();
         clashes.sort();
-        if let Some((at, file, mapped_at)) = clashes.first() {
+        if let Some((at, file, (held_at, how))) = clashes.first() {
             return Err(self.index.error_at(
                 at,
                 format!(
-                    "file {file:?} is truncated here but mmapped at {mapped_at}; a truncated \
-                     file may not be mapped (its pages past the new end would be a SIGBUS)"
+                    "file {file:?} is truncated here but {how} at {held_at}; a truncated file \
+                     may be neither mapped (its pages past the new end would be a SIGBUS) nor \
+                     cached in a buffer pool (the pool would keep its blocks and write them back)"
                 ),
             ));
         }
@@ -739,7 +740,9 @@ impl<'a> Checker<'a> {
                 })?;
                 self.name(&at("name"), name, "region")?;
                 let f = self.declared_file(&at("file"), file)?;
-                walk.mmapped.entry(file).or_insert_with(|| at("file"));
+                walk.held
+                    .entry(file)
+                    .or_insert_with(|| (at("file"), "mmapped"));
                 self.mmap_range(path, f, *offset, *size)?;
                 self.ensure(
                     ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
@@ -836,6 +839,9 @@ impl<'a> Checker<'a> {
                 if let Op::Read { buffer, write, .. } = op {
                     match buffer {
                         Some(region) => {
+                            walk.held
+                                .entry(file)
+                                .or_insert_with(|| (at("buffer"), "read through a buffer pool"));
                             self.defined_region(&at("buffer"), region, walk)?;
                             self.ensure(walk.anon.contains(region.as_str()), &at("buffer"), || {
                                 format!(
@@ -1006,9 +1012,11 @@ struct Walk<'w, 'a> {
     /// Regions made by an anon op (a buffer pool must be one).
     anon: HashSet<&'a str>,
     marks: &'w mut HashSet<&'a str>,
-    /// Files mmapped and files truncated anywhere in the scenario, with the first op's path:
-    /// the two may not meet (a page past the new end of a mapped file would be a SIGBUS).
-    mmapped: &'w mut HashMap<&'a str, String>,
+    /// Files mmapped or read through a buffer pool, and files truncated, anywhere in the
+    /// scenario, with the first op's path and what holds the file: the two may not meet (a
+    /// page past the new end of a mapped file would be a SIGBUS; a pool would keep the blocks
+    /// and write them back).
+    held: &'w mut HashMap<&'a str, (String, &'static str)>,
     truncated: &'w mut HashMap<&'a str, String>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
