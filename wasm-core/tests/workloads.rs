@@ -593,3 +593,34 @@ fn refaults_are_detected_from_3_15_only() {
     assert!(o["pgactivate"] < c["pgactivate"], "{o:?} vs {c:?}");
     assert!(o["pgpgin"] > c["pgpgin"], "{o:?} vs {c:?}");
 }
+
+#[test]
+fn without_swap_kswapd_ages_anon_only_before_2_6_36() {
+    // 64 MiB without swap: 24 MiB of anon (new anon starts active before 5.9), then a 256 MiB
+    // file streamed once (its pages are never activated) keeps reclaim busy. Before 2.6.36
+    // kswapd's `balance_pgdat` aged active anon whenever the inactive anon list was low, swap
+    // or not; after, never without swap. Every deactivation here is an anon one.
+    let text = |preset: &str| {
+        scenario(
+            r#"[
+            { op = "anon", name = "heap", size = "24MiB" },
+            { op = "touch", regions = ["heap"], write = true },
+            { op = "read", file = "stream", pattern = "seq" },
+        ]"#,
+            1,
+        )
+        .replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""))
+        .replace(
+            "[[variants]]",
+            "[[files]]\nname = \"stream\"\nsize = \"256MiB\"\ndevice = \"d\"\n[[variants]]",
+        )
+    };
+    let counters = |preset: &str| {
+        let (r, _) = run(&text(preset));
+        assert!(r.counters["pgscan_kswapd"] > 0, "{preset}: no kswapd");
+        assert_eq!(r.counters["pgactivate"], 0, "{preset}: {:?}", r.counters);
+        r.counters
+    };
+    assert!(counters("linux-2.6.34")["pgdeactivate"] > 0);
+    assert_eq!(counters("linux-4.10")["pgdeactivate"], 0);
+}

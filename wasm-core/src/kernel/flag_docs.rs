@@ -185,6 +185,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "3.11",
         doc: "kswapd reclaims to the high watermark per pass, scans rescale at the goal, writeback pages are tagged and throttle; before, no goal, restarts and HZ/10 naps",
     },
+    FlagDoc {
+        name: "anon_aging_needs_swap",
+        version: "2.6.36",
+        doc: "active anon is aged only when swap exists; before, kswapd aged it whenever the inactive anon list was low",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

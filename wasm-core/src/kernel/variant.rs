@@ -205,6 +205,12 @@ pub struct Flags {
     /// below priority 10 that scanned (kswapd not while under the min watermark); a page under
     /// writeback is simply kept.
     pub kswapd_reclaim_3_11: bool,
+    /// 2.6.36 (74e3f3c3391d, "vmscan: prevent background aging of anon page in no swap
+    /// system"; the swap check moves into `inactive_anon_is_low` as `total_swap_pages`):
+    /// anon is aged only where swap exists. Before, kswapd's `balance_pgdat` aged active anon
+    /// whenever the inactive anon list was low, swap or not, and `shrink_zone`'s aging needed
+    /// free swap (`nr_swap_pages > 0`, 2.6.31).
+    pub anon_aging_needs_swap: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -243,6 +249,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "refault_deactivate_file",
     "shmem_inactive_first",
     "kswapd_reclaim_3_11",
+    "anon_aging_needs_swap",
 ];
 
 impl Flags {
@@ -283,6 +290,7 @@ impl Flags {
             "refault_deactivate_file" => &mut self.refault_deactivate_file,
             "shmem_inactive_first" => &mut self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => &mut self.kswapd_reclaim_3_11,
+            "anon_aging_needs_swap" => &mut self.anon_aging_needs_swap,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -330,6 +338,7 @@ impl Flags {
             "refault_deactivate_file" => self.refault_deactivate_file,
             "shmem_inactive_first" => self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => self.kswapd_reclaim_3_11,
+            "anon_aging_needs_swap" => self.anon_aging_needs_swap,
             _ => return None,
         })
     }
@@ -400,6 +409,7 @@ const NONE: Flags = Flags {
     refault_deactivate_file: false,
     shmem_inactive_first: false,
     kswapd_reclaim_3_11: false,
+    anon_aging_needs_swap: false,
 };
 
 const fn f(
@@ -436,6 +446,7 @@ const fn f(
         refault_deactivate_file: true,
         shmem_inactive_first: true,
         kswapd_reclaim_3_11: true,
+        anon_aging_needs_swap: true,
         ..NONE
     }
 }
@@ -452,7 +463,7 @@ const L6_3: Flags = Flags {
 /// with every later feature off; the 3.x rules (`activate_shared_exec`,
 /// `file_writeback_kswapd_only`, `swap_ra_adaptive`, 4.8's `swapin_activate`, 2.6.37's
 /// `fault_retry`, 2.6.35's `scan_fraction_exact` and `shmem_inactive_first`, 3.5's `swappiness_zero_strict`, 3.8's
-/// `plenty_file_rule`, 3.11's `kswapd_reclaim_3_11`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 4.7's
+/// `plenty_file_rule`, 3.11's `kswapd_reclaim_3_11`, 3.15's `workingset_detection`, 4.6's `watermark_scale_factor`, 2.6.36's `anon_aging_needs_swap`, 4.7's
 /// `write_no_activation` and `inactive_ratio_by_list_size`) go together (on for 4.10 and
 /// 4.11, off for 2.6.3x); 4.12's `refault_deactivate_file` and 4.13's
 /// `tiny_file_anon_checks` are off for all of them.
@@ -474,6 +485,7 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
         swappiness_zero_strict: shared_exec,
         shmem_inactive_first: shared_exec,
         kswapd_reclaim_3_11: shared_exec,
+        anon_aging_needs_swap: shared_exec,
         ..NONE
     }
 }

@@ -776,9 +776,26 @@ impl Mm {
             scan_adjusted = true;
         }
         sc.nr_reclaimed += reclaimed;
-        if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(lv) {
+        // 2.6.31-2.6.35 `shrink_zone`: only while swap has free slots (`nr_swap_pages`).
+        let swap = if self.flags.anon_aging_needs_swap {
+            self.total_swap()
+        } else {
+            self.swap_free()
+        };
+        if swap > 0 && self.inactive_list_is_low_for_aging(lv) {
             let chunk = (SWAP_CLUSTER_MAX / self.scale).max(1);
             self.shrink_active_list(lv, LRU_ACTIVE_ANON, chunk, sc);
+        }
+    }
+
+    /// Does kswapd age active anon before this pass (`kswapd_age_node`, 2.6.3x
+    /// `balance_pgdat`)? When the inactive anon list is low and swap exists; before 2.6.36
+    /// (`anon_aging_needs_swap`) whether or not there is swap.
+    fn kswapd_ages_anon(&self) -> bool {
+        if self.flags.anon_aging_needs_swap {
+            self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0)
+        } else {
+            self.inactive_is_low(0, false)
         }
     }
 
@@ -1073,7 +1090,7 @@ impl Mm {
         if self.flags.lru_gen {
             // `lru_gen_age_node`: 6.1 ages memcgs here; min_ttl_ms thrashing protection.
             sc.cpu_ns += self.lru_gen_age_node(&mut sc);
-        } else if self.total_swap() > 0 && self.inactive_list_is_low_for_aging(0) {
+        } else if self.kswapd_ages_anon() {
             // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists; when
             // the root (hierarchical) inactive anon list is low, every memcg's active anon is
             // aged.
