@@ -1,5 +1,6 @@
 //! The `truncate` op (`truncate_inode_pages_range`): a file's page cache, dirty pages and
-//! shadow entries go; reads past the new end do no IO; writes extend the file again.
+//! shadow entries go; reads past the new end do no IO; writes extend the file again. And
+//! `drop_behind` on sequential writes (POSIX_FADV_DONTNEED, `invalidate_mapping_pages`).
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
@@ -227,4 +228,57 @@ fn bad_truncates_are_refused_with_the_place() {
         err.contains("read through a buffer pool at tasks[0].program[1].buffer"),
         "{err}"
     );
+}
+
+#[test]
+fn drop_behind_drops_each_finished_segment_and_wraps() {
+    // 20 MiB of synchronous appends into the 16 MiB `tmp` in 4 MiB segments: each segment is
+    // dropped when the appends move on, the last one when they wrap to the first. What stays
+    // is the first segment, rewritten.
+    let (r, s) = run_measured(
+        r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 5120, sync = true, drop_behind = "4MiB" },
+        { op = "mark", name = "m" },
+        { op = "read", file = "tmp", offset = "4MiB", size = "4MiB", pattern = "random", count = 64, hint = "random" },
+    ]"#,
+    );
+    // (Plus the pages read back at the end.)
+    assert_eq!(
+        usage(&s, "tmp").0,
+        1024 + r.measured["pgpgin"],
+        "{:?}",
+        s.space_usage()
+    );
+    assert_eq!(r.counters["pgpgout"], 5120);
+    // Not reclaim: no scan, and no shadow entries, so reading a dropped page is no refault.
+    assert_eq!(r.counters["pgscan_kswapd"] + r.counters["pgscan_direct"], 0);
+    assert_eq!(r.measured["pgpgin"], 64, "{:?}", r.measured);
+    assert_eq!(r.measured["workingset_refault_file"], 0);
+}
+
+#[test]
+fn drop_behind_leaves_dirty_pages() {
+    // Without sync the finished segments are still dirty when the appends move on (1 MiB is
+    // far below the background threshold): DONTNEED cannot drop them.
+    let (_, s) = run(r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 256, drop_behind = "64KiB" },
+    ]"#);
+    assert_eq!(usage(&s, "tmp").0, 256);
+}
+
+#[test]
+fn bad_drop_behind_is_refused_with_the_place() {
+    let err = parse(&scenario(
+        r#"[ { op = "write", file = "tmp", pattern = "random", count = 4, drop_behind = "1MiB" } ]"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("tasks[0].program[0].drop_behind"), "{err}");
+    assert!(err.contains("sequential writes"), "{err}");
+    let text = scenario(
+        r#"[ { op = "write", file = "tmp", pattern = "seq", count = 4, drop_behind = "3MiB" } ]"#,
+    );
+    let err = Simulation::new(&parse(&text).unwrap(), "v").err().unwrap();
+    assert!(err.contains("tasks[0].program[0]"), "{err}");
+    assert!(err.contains("divide the 16384KiB written"), "{err}");
 }

@@ -364,6 +364,7 @@ impl Compiler<'_> {
                     bytes: PAGE_BYTES * self.scale,
                     write_fraction: *write_fraction,
                     buffer: None,
+                    drop_behind: 0,
                 })));
             }
             Op::Read {
@@ -382,11 +383,25 @@ impl Compiler<'_> {
                 self.out.push(Instr::Read(Rc::new(a)));
             }
             Op::Write {
-                cpu, sync, bytes, ..
+                cpu,
+                sync,
+                bytes,
+                drop_behind,
+                ..
             } => {
                 let mut a = self.file_access(op, 0, at)?;
                 a.write = true;
                 a.sync = *sync;
+                if let Some(seg) = drop_behind {
+                    a.drop_behind = self.frames(seg.bytes());
+                    if a.drop_behind == 0 || a.pages % a.drop_behind != 0 {
+                        return Err(format!(
+                            "{at}: drop_behind {seg} must be at least a frame and divide the \
+                             {} written into equal segments",
+                            crate::scenario::Size(a.pages * PAGE_BYTES * self.scale)
+                        ));
+                    }
+                }
                 if let Some(b) = bytes {
                     a.bytes = b.bytes().clamp(1, PAGE_BYTES * self.scale);
                 }
@@ -487,6 +502,7 @@ impl Compiler<'_> {
             bytes: PAGE_BYTES * self.scale,
             write_fraction: 0.0,
             buffer: None,
+            drop_behind: 0,
         })
     }
 

@@ -402,6 +402,7 @@ impl Simulation {
                 return Step::Yield;
             }
             // Which page: (region slot, page within the region or file range).
+            let mut drop_segment = None;
             let (slot, page) = match t.pending {
                 Some(p) => {
                     self.mm.uncounted_retry = t.retry_uncounted;
@@ -416,8 +417,14 @@ impl Simulation {
                             // Sequential writes append `bytes` at the file's shared cursor.
                             let frame_bytes = crate::devices::PAGE_BYTES * self.mm.scale;
                             let sp = &mut self.mm.spaces[a.space as usize];
-                            let p = (sp.append_cursor / frame_bytes) % a.pages;
+                            let before = sp.append_cursor;
+                            let p = (before / frame_bytes) % a.pages;
                             sp.append_cursor += a.bytes;
+                            // The first append into a new segment closes the previous one.
+                            let seg = a.drop_behind * frame_bytes;
+                            if seg > 0 && before > 0 && before % seg == 0 {
+                                drop_segment = Some((p + a.pages - a.drop_behind) % a.pages);
+                            }
                             p
                         }
                         Pattern::Seq => (k / n) % a.pages,
@@ -435,6 +442,18 @@ impl Simulation {
                     (slot, page)
                 }
             };
+            if let Some(start) = drop_segment {
+                // Writes the device has finished by now have ended (a sync writer's own
+                // completion may be queued at this very instant).
+                self.mm.now = self.tasks[ti].clock;
+                self.mm.complete_writes_until(self.mm.now);
+                let freed =
+                    self.mm
+                        .invalidate_mapping_pages(a.space, a.offset + start, a.drop_behind);
+                self.tasks[ti].clock +=
+                    freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+            }
+            let t = &mut self.tasks[ti];
             let now = t.clock;
             let res = match kind {
                 Kind::Touch => {

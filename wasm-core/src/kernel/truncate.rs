@@ -1,4 +1,5 @@
-//! Truncation of a file's page cache: `truncate_inode_pages_range` (mm/truncate.c).
+//! Truncation and invalidation of a file's page cache: `truncate_inode_pages_range` and
+//! `invalidate_mapping_pages` (mm/truncate.c).
 use crate::engine::frames::*;
 use crate::engine::mm::Mm;
 use crate::engine::space::SpaceKind;
@@ -47,5 +48,32 @@ impl Mm {
             }
         }
         (freed, busy)
+    }
+}
+
+impl Mm {
+    /// POSIX_FADV_DONTNEED over frames `start..start + n` of space `sp` (`generic_fadvise`):
+    /// drop each page that is clean, unmapped and has no IO in flight
+    /// (`invalidate_mapping_pages`, the same in every version modelled); no shadow entry is
+    /// left, since this is not reclaim. Dirty pages would first be queued for writeback
+    /// (`__filemap_fdatawrite_range`); abstracted: they, and pages it cannot drop, stay where
+    /// they are, where 3.1+ moves them to the inactive tail (`deactivate_file_folio`).
+    /// Swap-backed (tmpfs) pages are never dropped. Returns the frames freed.
+    pub fn invalidate_mapping_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
+        let mut freed = 0;
+        for i in start..start + n {
+            let f = self.spaces[sp as usize].pages[i as usize];
+            if f == NIL
+                || self.frames.mapped[f as usize] != 0
+                || self.frames.flags[f as usize]
+                    & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED | PG_SWAPBACKED)
+                    != 0
+            {
+                continue;
+            }
+            self.drop_page(f);
+            freed += 1;
+        }
+        freed
     }
 }

@@ -859,6 +859,19 @@ impl<'a> Checker<'a> {
                         format!("bytes per write must be 1B..4KiB (at most one page), got {b}")
                     })?;
                 }
+                if let Op::Write {
+                    drop_behind: Some(seg),
+                    pattern,
+                    ..
+                } = op
+                {
+                    self.ensure(*pattern == Pattern::Seq, &at("drop_behind"), || {
+                        "drop_behind applies to sequential writes (pattern = \"seq\")".into()
+                    })?;
+                    self.ensure(seg.bytes() > 0, &at("drop_behind"), || {
+                        "drop_behind needs a segment size > 0".into()
+                    })?;
+                }
                 self.theta_and_rate(path, *theta, *rate)
             }
             Op::Sleep { .. } | Op::ScanInactiveFile {} | Op::DropCaches {} => Ok(()),

@@ -385,6 +385,12 @@ pub enum Op {
         /// shared cursor, so small writes rewrite the same page until it is full.
         #[serde(default)]
         bytes: Option<Size>,
+        /// Sequential writes only: the file is written in segments of this size, and when the
+        /// appends move into the next segment the finished one is dropped from the page cache
+        /// with POSIX_FADV_DONTNEED, as postgres does with each closed WAL segment when
+        /// wal_level is minimal (`XLogFileClose`).
+        #[serde(default)]
+        drop_behind: Option<Size>,
     },
     /// Do nothing for a while.
     Sleep { duration: Duration },

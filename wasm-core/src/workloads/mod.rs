@@ -90,6 +90,9 @@ pub struct Access {
     pub bytes: u64,
     /// touch: the share of accesses that write (drawn per access), when `write` is false.
     pub write_fraction: f64,
+    /// Sequential writes: segment length in frames after which the finished segment is
+    /// dropped with POSIX_FADV_DONTNEED (0: never).
+    pub drop_behind: u64,
     /// read: the region slot of the buffer pool the read goes through (see `bufpool`).
     pub buffer: Option<usize>,
 }
