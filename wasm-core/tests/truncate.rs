@@ -257,13 +257,46 @@ fn drop_behind_drops_each_finished_segment_and_wraps() {
 }
 
 #[test]
-fn drop_behind_leaves_dirty_pages() {
-    // Without sync the finished segments are still dirty when the appends move on (1 MiB is
-    // far below the background threshold): DONTNEED cannot drop them.
+fn drop_behind_closes_segments_whatever_the_write_size_and_the_number_of_writers() {
+    // 3000-byte appends do not land on the 1 MiB boundaries; four clients' writes are still
+    // in flight when one of them moves on. Every finished segment goes all the same: what
+    // stays is the segment being written.
     let (_, s) = run(r#"[
-        { op = "write", file = "tmp", pattern = "seq", count = 256, drop_behind = "64KiB" },
+        { op = "write", file = "tmp", pattern = "seq", count = 5000, sync = true, bytes = "3000B", drop_behind = "1MiB" },
     ]"#);
-    assert_eq!(usage(&s, "tmp").0, 256);
+    let (resident, _) = usage(&s, "tmp");
+    assert!(resident <= 256, "{resident} pages resident");
+    let text = scenario(
+        r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 1024, sync = true, drop_behind = "1MiB" },
+    ]"#,
+    )
+    .replace("[[tasks]]\nname = \"t\"", "[[tasks]]\nname = \"t\"\nclients = 4");
+    let mut sim = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+    sim.check_invariants = true;
+    let r = sim.run_to_end();
+    assert_eq!(r.counters["pgpgout"], 4096);
+    // Segments 0-14 are closed (the last writes of 14 may end after the last close), and
+    // segment 15 is the one being written.
+    let (resident, _) = usage(&sim, "tmp");
+    assert!(resident <= 256 + 3, "{resident} pages resident");
+}
+
+#[test]
+fn drop_behind_clears_the_shadow_entries_of_the_segment() {
+    // 8 MiB appended, then a 128 MiB stream evicts it (shadow entries); one more append
+    // closes segment 0, whose shadow entries go too: reading it back is no refault.
+    let (r, _) = run_measured(
+        r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 2048, sync = true, drop_behind = "8MiB" },
+        { op = "read", file = "big", pattern = "seq" },
+        { op = "write", file = "tmp", pattern = "seq", count = 1, sync = true, drop_behind = "8MiB" },
+        { op = "mark", name = "m" },
+        { op = "read", file = "tmp", pattern = "seq", count = 2048 },
+    ]"#,
+    );
+    assert!(r.measured["pgpgin"] > 0);
+    assert_eq!(r.measured["workingset_refault_file"], 0, "{:?}", r.measured);
 }
 
 #[test]
@@ -275,10 +308,19 @@ fn bad_drop_behind_is_refused_with_the_place() {
     .to_string();
     assert!(err.contains("tasks[0].program[0].drop_behind"), "{err}");
     assert!(err.contains("sequential writes"), "{err}");
-    let text = scenario(
-        r#"[ { op = "write", file = "tmp", pattern = "seq", count = 4, drop_behind = "3MiB" } ]"#,
-    );
-    let err = Simulation::new(&parse(&text).unwrap(), "v").err().unwrap();
-    assert!(err.contains("tasks[0].program[0]"), "{err}");
-    assert!(err.contains("divide the 16384KiB written"), "{err}");
+    let err = parse(&scenario(
+        r#"[ { op = "write", file = "tmp", pattern = "seq", count = 4, drop_behind = "1MiB" } ]"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("tasks[0].program[0].drop_behind"), "{err}");
+    assert!(err.contains("needs sync = true"), "{err}");
+    for seg in ["3MiB", "6KiB"] {
+        let text = scenario(&format!(
+            r#"[ {{ op = "write", file = "tmp", pattern = "seq", count = 4, sync = true, drop_behind = "{seg}" }} ]"#
+        ));
+        let err = Simulation::new(&parse(&text).unwrap(), "v").err().unwrap();
+        assert!(err.contains("tasks[0].program[0]"), "{err}");
+        assert!(err.contains("divide the 16384KiB written"), "{err}");
+    }
 }

@@ -393,12 +393,14 @@ impl Compiler<'_> {
                 a.write = true;
                 a.sync = *sync;
                 if let Some(seg) = drop_behind {
-                    a.drop_behind = self.frames(seg.bytes());
-                    if a.drop_behind == 0 || a.pages % a.drop_behind != 0 {
+                    let frame = PAGE_BYTES * self.scale;
+                    a.drop_behind = seg.bytes() / frame;
+                    if seg.bytes() % frame != 0 || a.pages % a.drop_behind.max(1) != 0 {
                         return Err(format!(
-                            "{at}: drop_behind {seg} must be at least a frame and divide the \
+                            "{at}: drop_behind {seg} must be whole frames ({}) that divide the \
                              {} written into equal segments",
-                            crate::scenario::Size(a.pages * PAGE_BYTES * self.scale)
+                            crate::scenario::Size(frame),
+                            crate::scenario::Size(a.pages * frame)
                         ));
                     }
                 }

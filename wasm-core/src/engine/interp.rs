@@ -420,10 +420,11 @@ impl Simulation {
                             let before = sp.append_cursor;
                             let p = (before / frame_bytes) % a.pages;
                             sp.append_cursor += a.bytes;
-                            // The first append into a new segment closes the previous one.
-                            let seg = a.drop_behind * frame_bytes;
-                            if seg > 0 && before > 0 && before % seg == 0 {
-                                drop_segment = Some((p + a.pages - a.drop_behind) % a.pages);
+                            if a.drop_behind > 0 {
+                                let at = before / (a.drop_behind * frame_bytes);
+                                if at > sp.segments_closed || !sp.drop_pending.is_empty() {
+                                    drop_segment = Some(at);
+                                }
                             }
                             p
                         }
@@ -442,16 +443,19 @@ impl Simulation {
                     (slot, page)
                 }
             };
-            if let Some(start) = drop_segment {
-                // Writes the device has finished by now have ended (a sync writer's own
-                // completion may be queued at this very instant).
+            if let Some(at) = drop_segment {
                 self.mm.now = self.tasks[ti].clock;
-                self.mm.complete_writes_until(self.mm.now);
-                let freed =
-                    self.mm
-                        .invalidate_mapping_pages(a.space, a.offset + start, a.drop_behind);
-                self.tasks[ti].clock +=
-                    freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                let freed = self
+                    .mm
+                    .drop_behind(a.space, a.offset, a.pages, a.drop_behind, at);
+                let t = &mut self.tasks[ti];
+                t.clock += freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                if freed > 0 && t.clock > limit {
+                    // The drop took the task past what may run now: write the page later.
+                    t.pending = Some((slot, page));
+                    self.park(ti);
+                    return Step::Yield;
+                }
             }
             let t = &mut self.tasks[ti];
             let now = t.clock;

@@ -64,6 +64,10 @@ pub struct Space {
     pub eof: u64,
     /// Next page of a sequential append, shared by every writer (O_APPEND).
     pub append_cursor: u64,
+    /// `drop_behind` appends: segments closed so far (counted along the append cursor), and
+    /// frame ranges of closed segments whose pages were still being written when closed.
+    pub segments_closed: u64,
+    pub drop_pending: Vec<(u64, u64)>,
     /// Next page of a `sweep` access, shared by every task that sweeps this space.
     pub sweep_cursor: u64,
     /// Live mappings of this file or shmem space by any task (`mapping_mapped`, used by
@@ -104,6 +108,8 @@ impl Space {
             dead: false,
             eof: pages,
             append_cursor: 0,
+            segments_closed: 0,
+            drop_pending: Vec::new(),
             sweep_cursor: 0,
             mmaps: 0,
             ra: VmaRa::default(),

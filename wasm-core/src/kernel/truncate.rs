@@ -22,6 +22,8 @@ impl Mm {
         let s = sp as usize;
         self.spaces[s].eof = 0;
         self.spaces[s].append_cursor = 0;
+        self.spaces[s].segments_closed = 0;
+        self.spaces[s].drop_pending.clear();
         // The flushers forget the dirty pages about to go (`folio_account_cleaned`).
         let frames = &self.frames;
         self.dirty_fifo.retain(|&(f, _)| {
@@ -54,25 +56,58 @@ impl Mm {
 impl Mm {
     /// POSIX_FADV_DONTNEED over frames `start..start + n` of space `sp` (`generic_fadvise`):
     /// drop each page that is clean, unmapped and has no IO in flight
-    /// (`invalidate_mapping_pages`, the same in every version modelled); no shadow entry is
-    /// left, since this is not reclaim. Dirty pages would first be queued for writeback
-    /// (`__filemap_fdatawrite_range`); abstracted: they, and pages it cannot drop, stay where
-    /// they are, where 3.1+ moves them to the inactive tail (`deactivate_file_folio`).
-    /// Swap-backed (tmpfs) pages are never dropped. Returns the frames freed.
-    pub fn invalidate_mapping_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
-        let mut freed = 0;
+    /// (`invalidate_mapping_pages`, the same in every version modelled), leaving no shadow
+    /// entry since this is not reclaim, and clear the shadow entries of pages already gone
+    /// (3.15+, `invalidate_exceptional_entry`). Swap-backed (tmpfs) pages are never dropped.
+    /// Abstracted: the writeback fadvise starts for dirty pages first, and 3.1+'s move of
+    /// the pages it cannot drop to the inactive tail (`deactivate_file_folio`).
+    /// Returns (frames freed, frames skipped because IO was in flight on them).
+    pub fn invalidate_mapping_pages(&mut self, sp: u32, start: u64, n: u64) -> (u64, u64) {
+        let (mut freed, mut busy) = (0, 0);
         for i in start..start + n {
             let f = self.spaces[sp as usize].pages[i as usize];
-            if f == NIL
-                || self.frames.mapped[f as usize] != 0
-                || self.frames.flags[f as usize]
-                    & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED | PG_SWAPBACKED)
-                    != 0
-            {
+            if f == NIL {
+                self.spaces[sp as usize].shadow[i as usize] = 0;
+                continue;
+            }
+            let flags = self.frames.flags[f as usize];
+            if flags & (PG_WRITEBACK | PG_LOCKED) != 0 {
+                busy += 1;
+                continue;
+            }
+            if self.frames.mapped[f as usize] != 0 || flags & (PG_DIRTY | PG_SWAPBACKED) != 0 {
                 continue;
             }
             self.drop_page(f);
             freed += 1;
+        }
+        (freed, busy)
+    }
+
+    /// A `drop_behind` writer of space `sp` (file range `offset..offset + pages`, segments of
+    /// `seg` frames) is about to append at cursor segment `at`. Postgres closes each finished
+    /// WAL segment when its writes move on, after an fsync of it, and drops it from the page
+    /// cache with POSIX_FADV_DONTNEED (`XLogFileClose`, wal_level minimal): every segment
+    /// between the last one closed and `at` is closed now; pages another writer still has
+    /// under writeback are dropped at a later append, once that write has ended (standing
+    /// in for the fsync). Returns the frames freed.
+    pub fn drop_behind(&mut self, sp: u32, offset: u64, pages: u64, seg: u64, at: u64) -> u64 {
+        // Writes the device has finished by now have ended (a sync writer's own completion
+        // may be queued at this very instant).
+        self.complete_writes_until(self.now);
+        let mut freed = 0;
+        let mut pending = std::mem::take(&mut self.spaces[sp as usize].drop_pending);
+        let closed = self.spaces[sp as usize].segments_closed;
+        for k in closed..at {
+            pending.push((offset + (k * seg) % pages, seg));
+        }
+        self.spaces[sp as usize].segments_closed = closed.max(at);
+        for (start, n) in pending {
+            let (f, busy) = self.invalidate_mapping_pages(sp, start, n);
+            freed += f;
+            if busy > 0 {
+                self.spaces[sp as usize].drop_pending.push((start, n));
+            }
         }
         freed
     }

@@ -862,11 +862,17 @@ impl<'a> Checker<'a> {
                 if let Op::Write {
                     drop_behind: Some(seg),
                     pattern,
+                    sync,
                     ..
                 } = op
                 {
                     self.ensure(*pattern == Pattern::Seq, &at("drop_behind"), || {
                         "drop_behind applies to sequential writes (pattern = \"seq\")".into()
+                    })?;
+                    self.ensure(*sync, &at("drop_behind"), || {
+                        "drop_behind needs sync = true: a segment is dropped once it is on \
+                         disk, as postgres fsyncs each WAL segment before it closes it"
+                            .into()
                     })?;
                     self.ensure(seg.bytes() > 0, &at("drop_behind"), || {
                         "drop_behind needs a segment size > 0".into()

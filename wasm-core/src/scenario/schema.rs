@@ -385,10 +385,10 @@ pub enum Op {
         /// shared cursor, so small writes rewrite the same page until it is full.
         #[serde(default)]
         bytes: Option<Size>,
-        /// Sequential writes only: the file is written in segments of this size, and when the
-        /// appends move into the next segment the finished one is dropped from the page cache
-        /// with POSIX_FADV_DONTNEED, as postgres does with each closed WAL segment when
-        /// wal_level is minimal (`XLogFileClose`).
+        /// Synchronous sequential writes only: the file is written in segments of this size
+        /// (whole frames), and when the appends move into the next segment the finished one is
+        /// dropped from the page cache with POSIX_FADV_DONTNEED, as postgres does with each
+        /// closed WAL segment when wal_level is minimal (`XLogFileClose`).
         #[serde(default)]
         drop_behind: Option<Size>,
     },
