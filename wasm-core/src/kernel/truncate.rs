@@ -51,9 +51,7 @@ impl Mm {
         }
         (freed, busy)
     }
-}
 
-impl Mm {
     /// POSIX_FADV_DONTNEED over frames `start..start + n` of space `sp` (`generic_fadvise`):
     /// drop each page that is clean, unmapped and has no IO in flight
     /// (`invalidate_mapping_pages`, the same in every version modelled), leaving no shadow

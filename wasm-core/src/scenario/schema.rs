@@ -401,8 +401,9 @@ pub enum Op {
     DropCaches {},
     /// Truncate a file to length zero, as deleting a temporary file does (`truncate(2)`, or
     /// `unlink` of its last link): its page cache, dirty pages included, and its shadow
-    /// entries go (a tmpfs file's swap slots too), after waiting for IO in flight. Reads past
-    /// the new end do no IO; writes extend the file again. A truncated file may not be mmapped.
+    /// entries go (a tmpfs file's swap slots too); pages with IO in flight go when it ends,
+    /// and the task waits for them. Reads past the new end do no IO; writes start again at
+    /// offset zero. A truncated file may be neither mmapped nor read through a buffer pool.
     Truncate { file: String },
     /// Name a point in time; reports give counter deltas since the last mark.
     Mark { name: String },
