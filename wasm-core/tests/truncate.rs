@@ -44,12 +44,17 @@ duration = "120s"
     )
 }
 
-/// Run to the end with the invariants checked after every event.
-fn run(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
-    let mut s = Simulation::new(&parse(&scenario(program)).unwrap(), "v").unwrap();
+/// Run scenario text to the end with the invariants checked after every event.
+fn run_text(text: &str) -> (reclaim_core::report::RunReport, Simulation) {
+    let mut s = Simulation::new(&parse(text).unwrap(), "v").unwrap();
     s.check_invariants = true;
     let r = s.run_to_end();
     (r, s)
+}
+
+/// Run `program` in the test scenario.
+fn run(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
+    run_text(&scenario(program))
 }
 
 /// (resident, swapped) pages of space `name`.
@@ -76,11 +81,7 @@ fn dirty_pages_are_dropped_unwritten() {
 
 /// Run with `run.measure_from = "m"`.
 fn run_measured(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
-    let text = scenario(program).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n");
-    let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
-    s.check_invariants = true;
-    let r = s.run_to_end();
-    (r, s)
+    run_text(&scenario(program).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n"))
 }
 
 #[test]
@@ -272,9 +273,7 @@ fn drop_behind_closes_segments_whatever_the_write_size_and_the_number_of_writers
     ]"#,
     )
     .replace("[[tasks]]\nname = \"t\"", "[[tasks]]\nname = \"t\"\nclients = 4");
-    let mut sim = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
-    sim.check_invariants = true;
-    let r = sim.run_to_end();
+    let (r, sim) = run_text(&text);
     assert_eq!(r.counters["pgpgout"], 4096);
     // Segments 0-14 are closed (the last writes of 14 may end after the last close), and
     // segment 15 is the one being written.

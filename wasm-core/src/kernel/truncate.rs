@@ -42,12 +42,11 @@ impl Mm {
                 self.drop_page(f);
                 freed += 1;
             }
-            if self.spaces[s].kind != SpaceKind::File && self.spaces[s].pages[i] == NIL {
+            // The offset holds no page now.
+            if self.spaces[s].kind != SpaceKind::File {
                 self.release_slot(sp, i as u64);
             }
-            if self.spaces[s].pages[i] == NIL {
-                self.spaces[s].shadow[i] = 0;
-            }
+            self.spaces[s].shadow[i] = 0;
         }
         (freed, busy)
     }
