@@ -294,6 +294,28 @@ fn a_buffer_pool_holding_the_file_keeps_later_reads_from_the_page_cache() {
 }
 
 #[test]
+fn a_client_waits_for_another_clients_read_of_the_same_block() {
+    // Two clients want the one block of a one-page file at once. The first misses in the
+    // pool and read()s it from the disk; the second finds the buffer being loaded and waits
+    // for that read (`WaitIO`), without a read() of its own: the page cache sees one access,
+    // so the page is referenced but not activated (a second read() would activate it). The
+    // clients stay alive: exiting would hand the pool page's young PTEs to mark_page_accessed.
+    let program = r#"[
+  { op = "anon", name = "pool", size = "64KiB", shared = true },
+  { op = "read", file = "log", pattern = "random", count = 1, buffer = "pool" },
+  { op = "sleep", duration = "100s" },
+]"#;
+    let text = scenario(program, 2).replace(r#"size = "1MiB""#, r#"size = "4KiB""#);
+    let (r, _) = run(&text);
+    assert_eq!(r.counters["pgpgin"], 1, "{:?}", r.counters);
+    assert_eq!(r.counters["pgactivate"], 0, "{:?}", r.counters);
+    // The pool holds the block: later reads by both clients are hits, not read()s.
+    let again = program.replace("count = 1,", "count = 5,");
+    let (r, _) = run(&scenario(&again, 2).replace(r#"size = "1MiB""#, r#"size = "4KiB""#));
+    assert_eq!(r.counters["pgactivate"], 0, "{:?}", r.counters);
+}
+
+#[test]
 fn a_small_pool_writes_modified_victims_back_through_the_page_cache() {
     // 16 buffers, 256 blocks each modified once: the first pass evicts 240 dirty buffers and
     // the second pass the last 16, each written back with write() and then by the flusher,

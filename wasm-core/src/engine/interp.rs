@@ -742,7 +742,7 @@ impl Simulation {
                     .or_insert_with(|| BufferPool::new(r.pages));
                 match p.lookup((a.space, block)) {
                     Lookup::Hit(buf) => PoolStep::Use { buf, fill: false },
-                    Lookup::Loading(buf) => PoolStep::Read { buf, fill: false },
+                    Lookup::Loading(buf) => PoolStep::WaitIo { buf },
                     Lookup::Miss {
                         buf,
                         dirty_victim: Some(old),
@@ -756,6 +756,18 @@ impl Simulation {
             let res = match step {
                 PoolStep::WriteBack { old, .. } => self.mm.write_page(old.0, old.1, now),
                 PoolStep::Read { .. } => self.read_page(a, block, now),
+                PoolStep::WaitIo { .. } => {
+                    // The loader's read() is in flight while its page cache page is locked;
+                    // otherwise it has the data (or is still writing its victim back) and
+                    // this client goes on to the buffer. Either way the page cache sees one
+                    // read(), one mark_page_accessed.
+                    let f = self.mm.spaces[a.space as usize].pages[block as usize];
+                    if f != NIL && self.mm.frames.has(f, PG_LOCKED) {
+                        Acc::Wait(self.mm.ready_at[f as usize])
+                    } else {
+                        Acc::Done(0)
+                    }
+                }
                 PoolStep::Use { buf, fill } => {
                     let idx = r.offset + (buf as u64).min(r.pages - 1);
                     let f = self.mm.spaces[r.space as usize].pages[idx as usize];
@@ -787,6 +799,7 @@ impl Simulation {
                     step = match step {
                         PoolStep::WriteBack { buf, .. } => PoolStep::Read { buf, fill: true },
                         PoolStep::Read { buf, fill } => PoolStep::Use { buf, fill },
+                        PoolStep::WaitIo { buf } => PoolStep::Use { buf, fill: false },
                         PoolStep::Use { buf, fill } => {
                             let p = self.pools.get_mut(&r.space).expect("pool made at lookup");
                             if fill {

@@ -102,8 +102,11 @@ pub struct Access {
 pub enum PoolStep {
     /// Write the victim's old block back to its file (`FlushBuffer`).
     WriteBack { buf: u32, old: bufpool::Tag },
-    /// read() the block from the page cache (or wait for another client's read of it).
+    /// read() the block from the page cache.
     Read { buf: u32, fill: bool },
+    /// Another client is reading the block into `buf`: wait for its read to finish
+    /// (`WaitIO`), with no read() of our own.
+    WaitIo { buf: u32 },
     /// Copy the block into the buffer page, or use it on a hit: a memory access.
     Use { buf: u32, fill: bool },
 }
