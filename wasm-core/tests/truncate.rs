@@ -322,4 +322,70 @@ fn bad_drop_behind_is_refused_with_the_place() {
         assert!(err.contains("tasks[0].program[0]"), "{err}");
         assert!(err.contains("divide the 16384KiB written"), "{err}");
     }
+    let err = parse(&scenario(
+        r#"[
+        { op = "write", file = "tmp", pattern = "seq", count = 4, sync = true, drop_behind = "1MiB" },
+        { op = "write", file = "tmp", pattern = "seq", count = 4, sync = true, drop_behind = "2MiB" },
+    ]"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("tasks[0].program[1].drop_behind"), "{err}");
+    assert!(err.contains("tasks[0].program[0].drop_behind"), "{err}");
+    assert!(err.contains("the same size"), "{err}");
+}
+
+#[test]
+fn writes_wait_for_a_truncate_that_waits_for_io() {
+    // A writer appends to `tmp` with O_DSYNC without end; 10 ms in, another task truncates
+    // it. The truncate holds the inode lock while it waits for the write in flight, so the
+    // writer's next writes wait for it and the truncate ends; then the truncating task reads
+    // on. Without the lock each pass would find the writer's newest page busy, for ever.
+    let text = scenario(
+        r#"[
+        { op = "sleep", duration = "10ms" },
+        { op = "truncate", file = "tmp" },
+        { op = "mark", name = "m" },
+        { op = "read", file = "big", pattern = "seq", count = 100 },
+    ]"#,
+    )
+    .replace(
+        "[run]\n",
+        "[[tasks]]\nname = \"w\"\nprogram = [ { op = \"write\", file = \"tmp\", pattern = \"seq\", sync = true, count = 100000 } ]\n[run]\nmeasure_from = \"m\"\nduration = \"50ms\"\n",
+    )
+    .replace("duration = \"120s\"\n", "");
+    let (r, s) = run_text(&text);
+    let read = r.measured.get("pgpgin").copied().unwrap_or(0);
+    assert!(
+        read > 0,
+        "the truncating task never got past the truncate: {:?}",
+        r.measured
+    );
+    // The writer went on after the truncate, from offset zero.
+    assert!(r.measured["pgpgout"] > 0, "{:?}", r.measured);
+    assert!(usage(&s, "tmp").0 > 0);
+}
+
+#[test]
+fn drop_behind_leaves_a_tmpfs_file_alone() {
+    // fadvise does nothing to tmpfs (4.14+ `generic_fadvise` returns early without a backing
+    // device; before, shmem's swap entries were left to shmem): closing a segment of a
+    // swapped-out tmpfs file keeps its pages' shadow entries, so reading it back refaults
+    // as much as without the drop.
+    let program = |drop: &str| {
+        format!(
+            r#"[
+        {{ op = "write", file = "shm", pattern = "seq", count = 2048, sync = true{drop} }},
+        {{ op = "anon", name = "hog", size = "56MiB" }},
+        {{ op = "touch", regions = ["hog"], write = true }},
+        {{ op = "write", file = "shm", pattern = "seq", count = 1, sync = true{drop} }},
+        {{ op = "mark", name = "m" }},
+        {{ op = "read", file = "shm", pattern = "seq", count = 2048 }},
+    ]"#
+        )
+    };
+    let refaults = |drop: &str| run_measured(&program(drop)).0.measured["workingset_refault_anon"];
+    let kept = refaults("");
+    assert!(kept > 0);
+    assert_eq!(refaults(r#", drop_behind = "8MiB""#), kept);
 }

@@ -487,13 +487,22 @@ impl Mm {
 
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
     /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Before 4.7
-    /// (`write_no_activation` off) the write also marks the page accessed.
+    /// (`write_no_activation` off) the write also marks the page accessed. The file is extended
+    /// once the write is done.
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let s = &mut self.spaces[sp as usize];
-        s.eof = s.eof.max(idx + 1);
-        if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
-            return self.shmem_write(sp, idx, now);
+        let res = if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
+            self.shmem_write(sp, idx, now)
+        } else {
+            self.file_write(sp, idx, now)
+        };
+        if let Access::Done(_) = res {
+            let s = &mut self.spaces[sp as usize];
+            s.eof = s.eof.max(idx + 1);
         }
+        res
+    }
+
+    fn file_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         let f = self.spaces[sp as usize].pages[idx as usize];
         let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
         if !redirty {

@@ -146,16 +146,20 @@ impl Simulation {
                 }
                 Instr::Truncate { space } => {
                     self.mm.now = self.tasks[ti].clock;
-                    let (freed, busy) = self.mm.truncate_space(*space);
+                    let (freed, busy) = self.mm.truncate_space(*space, ti as u32);
                     let t = &mut self.tasks[ti];
                     t.clock += freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
                     if busy > 0 {
                         // Wait for the IO in flight on the rest, then take them too.
                         let until = self.mm.earliest_io_completion().unwrap_or(t.clock + 1);
-                        t.clock = until.max(t.clock + 1);
+                        let until = until.max(t.clock + 1);
+                        t.acc_io_wait += until - t.clock;
+                        t.clock = until;
                         self.park(ti);
                         return;
                     }
+                    // The whole wait is one sample of the task's IO waits.
+                    t.finish_access();
                     Step::Next
                 }
                 Instr::Mark { name } => {
@@ -505,6 +509,10 @@ impl Simulation {
                     Some(pool) => self.pool_read(ti, a, pool, page),
                     None => self.read_page(a, a.offset + page, now),
                 },
+                Kind::Write if self.truncate_in_progress(a.space) => {
+                    // The truncating task holds the inode lock: wait for its next pass.
+                    Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
+                }
                 Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
                     // fdatasync of a page still being written: wait for that IO first.
                     Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
@@ -818,6 +826,23 @@ impl Simulation {
                 }
             }
         }
+    }
+
+    /// Whether a live task is in the middle of truncating `space` (waiting for IO on pages it
+    /// could not free yet). A task killed while waiting lets go of the file.
+    fn truncate_in_progress(&mut self, space: u32) -> bool {
+        let holder = self.mm.spaces[space as usize].truncating;
+        if holder == NIL {
+            return false;
+        }
+        if matches!(
+            self.tasks[holder as usize].state,
+            TaskState::Killed | TaskState::Done
+        ) {
+            self.mm.spaces[space as usize].truncating = NIL;
+            return false;
+        }
+        true
     }
 
     fn page_under_writeback(&self, space: u32, idx: u64) -> bool {

@@ -62,6 +62,9 @@ pub struct Space {
     /// End of file, in frames: the length, until a `truncate` sets it to zero; writes extend
     /// it again. Reads at or past it do no IO.
     pub eof: u64,
+    /// The task whose truncate is waiting for IO on some of the file's pages, or NIL: it holds
+    /// the inode lock (`do_truncate`), so writes to the file wait (`generic_file_write_iter`).
+    pub truncating: u32,
     /// Next page of a sequential append, shared by every writer (O_APPEND).
     pub append_cursor: u64,
     /// `drop_behind` appends: segments closed so far (counted along the append cursor), and
@@ -107,6 +110,7 @@ impl Space {
             swapped: 0,
             dead: false,
             eof: pages,
+            truncating: NIL,
             append_cursor: 0,
             segments_closed: 0,
             drop_pending: Vec::new(),

@@ -17,13 +17,18 @@ impl Mm {
     /// reclaim: no pgscan/pgsteal, no shadow entry; the shadow entries already there go too
     /// (`truncate_folio_batch_exceptionals`), so a later read of the offset is no refault. A
     /// tmpfs file's swap slots are freed. The end of file and the append position go to zero.
-    /// Returns (frames freed, frames still busy).
-    pub fn truncate_space(&mut self, sp: u32) -> (u64, u64) {
+    /// Until the last pass, writes to the file wait (`Space::truncating`, set here to `task`:
+    /// the inode lock), so each pass finds only the pages the first one left busy. Returns
+    /// (frames freed, frames still busy).
+    pub fn truncate_space(&mut self, sp: u32, task: u32) -> (u64, u64) {
         let s = sp as usize;
-        self.spaces[s].eof = 0;
-        self.spaces[s].append_cursor = 0;
-        self.spaces[s].segments_closed = 0;
-        self.spaces[s].drop_pending.clear();
+        if self.spaces[s].truncating == NIL {
+            // The first pass. Writers that took an append position since then write there.
+            self.spaces[s].eof = 0;
+            self.spaces[s].append_cursor = 0;
+            self.spaces[s].segments_closed = 0;
+            self.spaces[s].drop_pending.clear();
+        }
         // The flushers forget the dirty pages about to go (`folio_account_cleaned`).
         let frames = &self.frames;
         self.dirty_fifo.retain(|&(f, _)| {
@@ -48,6 +53,7 @@ impl Mm {
             }
             self.spaces[s].shadow[i] = 0;
         }
+        self.spaces[s].truncating = if busy > 0 { task } else { NIL };
         (freed, busy)
     }
 
@@ -55,12 +61,17 @@ impl Mm {
     /// drop each page that is clean, unmapped and has no IO in flight
     /// (`invalidate_mapping_pages`, the same in every version modelled), leaving no shadow
     /// entry since this is not reclaim, and clear the shadow entries of pages already gone
-    /// (3.15+, `invalidate_exceptional_entry`). Swap-backed (tmpfs) pages are never dropped.
+    /// (3.15+, `invalidate_exceptional_entry`). A tmpfs file is left alone: from 4.14
+    /// `generic_fadvise` returns early for a file system without a backing device, and before,
+    /// its pages were dirty (not droppable) and its swap entries were shmem's to handle.
     /// Abstracted: the writeback fadvise starts for dirty pages first, and 3.1+'s move of
     /// the pages it cannot drop to the inactive tail (`deactivate_file_folio`).
     /// Returns (frames freed, frames skipped because IO was in flight on them).
     pub fn invalidate_mapping_pages(&mut self, sp: u32, start: u64, n: u64) -> (u64, u64) {
         let (mut freed, mut busy) = (0, 0);
+        if self.spaces[sp as usize].kind == SpaceKind::Shmem {
+            return (freed, busy);
+        }
         for i in start..start + n {
             let f = self.spaces[sp as usize].pages[i as usize];
             if f == NIL {

@@ -639,6 +639,7 @@ impl<'a> Checker<'a> {
         let mut marks = HashSet::new();
         let mut held = HashMap::new();
         let mut truncated = HashMap::new();
+        let mut segments = HashMap::new();
         for (i, t) in tasks.iter().enumerate() {
             self.ensure(t.clients >= 1, &format!("tasks[{i}].clients"), || {
                 "clients must be >= 1".into()
@@ -655,6 +656,7 @@ impl<'a> Checker<'a> {
                 marks: &mut marks,
                 held: &mut held,
                 truncated: &mut truncated,
+                segments: &mut segments,
                 replicas,
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
@@ -863,9 +865,22 @@ impl<'a> Checker<'a> {
                     drop_behind: Some(seg),
                     pattern,
                     sync,
+                    file,
                     ..
                 } = op
                 {
+                    let (size, first) = walk
+                        .segments
+                        .entry(file.as_str())
+                        .or_insert_with(|| (seg.bytes(), at("drop_behind")));
+                    self.ensure(*size == seg.bytes(), &at("drop_behind"), || {
+                        format!(
+                            "file {file:?} is written with drop_behind = \"{seg}\" here but \"{}\" \
+                             at {first}; all writers of a file close the same segments, so they \
+                             need the same size",
+                            crate::scenario::Size(*size)
+                        )
+                    })?;
                     self.ensure(*pattern == Pattern::Seq, &at("drop_behind"), || {
                         "drop_behind applies to sequential writes (pattern = \"seq\")".into()
                     })?;
@@ -1037,6 +1052,9 @@ struct Walk<'w, 'a> {
     /// and write them back).
     held: &'w mut HashMap<&'a str, (String, &'static str)>,
     truncated: &'w mut HashMap<&'a str, String>,
+    /// Each file's `drop_behind` segment size, with the first op's path: one size a file, as
+    /// every writer's segments are counted along the file's one append cursor.
+    segments: &'w mut HashMap<&'a str, (u64, String)>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
 }

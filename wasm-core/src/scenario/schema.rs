@@ -388,7 +388,8 @@ pub enum Op {
         /// Synchronous sequential writes only: the file is written in segments of this size
         /// (whole frames), and when the appends move into the next segment the finished one is
         /// dropped from the page cache with POSIX_FADV_DONTNEED, as postgres does with each
-        /// closed WAL segment when wal_level is minimal (`XLogFileClose`).
+        /// closed WAL segment when wal_level is minimal (`XLogFileClose`). No effect on a tmpfs
+        /// file, as in the kernel.
         #[serde(default)]
         drop_behind: Option<Size>,
     },
