@@ -361,9 +361,12 @@ fn writes_wait_for_a_truncate_that_waits_for_io() {
         "the truncating task never got past the truncate: {:?}",
         r.measured
     );
-    // The writer went on after the truncate, from offset zero.
+    // The writer went on after the truncate. Its wait for the lock is a sleep, not IO wait:
+    // its only waits are for the lock (each write's own IO is part of the write's cost).
     assert!(r.measured["pgpgout"] > 0, "{:?}", r.measured);
     assert!(usage(&s, "tmp").0 > 0);
+    let writer = r.tasks.iter().find(|t| t.name == "w").unwrap();
+    assert!(writer.io_wait_ms.is_none(), "{writer:?}");
 }
 
 #[test]

@@ -142,6 +142,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         shared_spaces: BTreeMap::new(),
         pools: BTreeMap::new(),
         fault_wait: None,
+        lock_wait: false,
         check_invariants: false,
         cpus: scn.machine.cpus,
     };

@@ -145,6 +145,17 @@ impl Simulation {
                     Step::Next
                 }
                 Instr::Truncate { space } => {
+                    if self.truncate_in_progress(*space)
+                        && self.mm.spaces[*space as usize].truncating != ti as u32
+                    {
+                        // Another task's truncate holds the inode lock: take turns.
+                        let holder = self.mm.spaces[*space as usize].truncating as usize;
+                        let until = self.tasks[holder].clock;
+                        let t = &mut self.tasks[ti];
+                        t.clock = until.max(t.clock + 1);
+                        self.park(ti);
+                        return;
+                    }
                     self.mm.now = self.tasks[ti].clock;
                     let (freed, busy) = self.mm.truncate_space(*space, ti as u32);
                     let t = &mut self.tasks[ti];
@@ -510,8 +521,11 @@ impl Simulation {
                     None => self.read_page(a, a.offset + page, now),
                 },
                 Kind::Write if self.truncate_in_progress(a.space) => {
-                    // The truncating task holds the inode lock: wait for its next pass.
-                    Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
+                    // The truncating task holds the inode lock: wait for its next pass (a
+                    // sleep on the lock, not IO wait).
+                    let holder = self.mm.spaces[a.space as usize].truncating as usize;
+                    self.lock_wait = true;
+                    Acc::Wait(self.tasks[holder].clock.max(now + 1))
                 }
                 Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
                     // fdatasync of a page still being written: wait for that IO first.
@@ -554,7 +568,9 @@ impl Simulation {
                 Acc::Wait(until) => {
                     t.retry_uncounted = uncounted;
                     let waited = until.max(t.clock + 1) - t.clock;
-                    if std::mem::take(&mut self.mm.throttled) {
+                    if std::mem::take(&mut self.lock_wait) {
+                        // Asleep on a lock: neither IO wait nor throttling.
+                    } else if std::mem::take(&mut self.mm.throttled) {
                         t.acc_throttle_wait += waited;
                     } else {
                         t.acc_io_wait += waited;
@@ -748,7 +764,11 @@ impl Simulation {
                     .pools
                     .entry(r.space)
                     .or_insert_with(|| BufferPool::new(r.pages));
-                match p.lookup((a.space, block)) {
+                let lookup = p.lookup((a.space, block));
+                if let Lookup::Miss { buf, .. } = lookup {
+                    p.set_loader(buf, ti as u32);
+                }
+                match lookup {
                     Lookup::Hit(buf) => PoolStep::Use { buf, fill: false },
                     Lookup::Loading(buf) => PoolStep::WaitIo { buf },
                     Lookup::Miss {
@@ -764,16 +784,24 @@ impl Simulation {
             let res = match step {
                 PoolStep::WriteBack { old, .. } => self.mm.write_page(old.0, old.1, now),
                 PoolStep::Read { .. } => self.read_page(a, block, now),
-                PoolStep::WaitIo { .. } => {
-                    // The loader's read() is in flight while its page cache page is locked;
-                    // otherwise it has the data (or is still writing its victim back) and
-                    // this client goes on to the buffer. Either way the page cache sees one
-                    // read(), one mark_page_accessed.
-                    let f = self.mm.spaces[a.space as usize].pages[block as usize];
-                    if f != NIL && self.mm.frames.has(f, PG_LOCKED) {
-                        Acc::Wait(self.mm.ready_at[f as usize])
-                    } else {
-                        Acc::Done(0)
+                PoolStep::WaitIo { buf } => {
+                    // Wait until the loader has written its victim back, read the block and
+                    // filled the buffer, checking again whenever it runs next. A loader that
+                    // died leaves the load to this client.
+                    let p = self.pools.get_mut(&r.space).expect("pool made at lookup");
+                    match p.loader(buf) {
+                        None => Acc::Done(0),
+                        Some(l)
+                            if matches!(
+                                self.tasks[l as usize].state,
+                                TaskState::Killed | TaskState::Done
+                            ) =>
+                        {
+                            p.set_loader(buf, ti as u32);
+                            step = PoolStep::Read { buf, fill: true };
+                            continue;
+                        }
+                        Some(l) => Acc::Wait(self.tasks[l as usize].clock.max(now + 1)),
                     }
                 }
                 PoolStep::Use { buf, fill } => {

@@ -57,6 +57,9 @@ pub struct Simulation {
     pub(crate) pools: BTreeMap<u32, crate::workloads::bufpool::BufferPool>,
     /// How the kernel goes on from the page fault of the access that is about to wait.
     pub(crate) fault_wait: Option<interp::FaultWait>,
+    /// The access that is about to wait sleeps on a lock (a truncate's inode lock): not IO
+    /// wait.
+    pub(crate) lock_wait: bool,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.

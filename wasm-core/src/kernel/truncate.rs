@@ -61,9 +61,10 @@ impl Mm {
     /// drop each page that is clean, unmapped and has no IO in flight
     /// (`invalidate_mapping_pages`, the same in every version modelled), leaving no shadow
     /// entry since this is not reclaim, and clear the shadow entries of pages already gone
-    /// (3.15+, `invalidate_exceptional_entry`). A tmpfs file is left alone: from 4.14
-    /// `generic_fadvise` returns early for a file system without a backing device, and before,
-    /// its pages were dirty (not droppable) and its swap entries were shmem's to handle.
+    /// (3.15+, `invalidate_exceptional_entry`). A tmpfs file is left alone: from 4.14 fadvise
+    /// returns early for a file system without a backing device (in `fadvise64_64`, from 4.19
+    /// `generic_fadvise`); before, its swap entries were shmem's to handle, and its pages,
+    /// dirty as tmpfs pages are here, could not be dropped.
     /// Abstracted: the writeback fadvise starts for dirty pages first, and 3.1+'s move of
     /// the pages it cannot drop to the inactive tail (`deactivate_file_folio`).
     /// Returns (frames freed, frames skipped because IO was in flight on them).

@@ -34,6 +34,8 @@ pub struct BufferPool {
     /// A read into the buffer is in flight (`BM_IO_IN_PROGRESS`): the sweep skips it, as it
     /// skips pinned buffers.
     loading: Vec<bool>,
+    /// The client (task index) that is loading the buffer, while `loading`.
+    loader: Vec<u32>,
     map: HashMap<Tag, u32>,
     /// Buffers never used yet are handed out in order before the sweep starts (the free list).
     next_free: u32,
@@ -48,6 +50,7 @@ impl BufferPool {
             usage: vec![0; n],
             dirty: vec![false; n],
             loading: vec![false; n],
+            loader: vec![0; n],
             map: HashMap::new(),
             next_free: 0,
             hand: 0,
@@ -84,6 +87,17 @@ impl BufferPool {
         self.usage[b] = 1;
         self.loading[b] = true;
         Lookup::Miss { buf, dirty_victim }
+    }
+
+    /// Client `task` does the load of `buf` (`StartBufferIO`): the one that took it at a miss,
+    /// or one that took over after the loader died (`AbortBufferIO` let it start again).
+    pub fn set_loader(&mut self, buf: u32, task: u32) {
+        self.loader[buf as usize] = task;
+    }
+
+    /// The client loading `buf`, if a load is in progress.
+    pub fn loader(&self, buf: u32) -> Option<u32> {
+        self.loading[buf as usize].then_some(self.loader[buf as usize])
     }
 
     /// The read into `buf` finished (`TerminateBufferIO`).
@@ -200,6 +214,18 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn the_loader_is_known_until_the_load_ends() {
+        let mut p = BufferPool::new(2);
+        let Lookup::Miss { buf, .. } = p.lookup((0, 1)) else {
+            panic!("a miss")
+        };
+        p.set_loader(buf, 7);
+        assert_eq!(p.loader(buf), Some(7));
+        p.loaded(buf);
+        assert_eq!(p.loader(buf), None);
     }
 
     #[test]
