@@ -143,8 +143,9 @@ fn reads_past_the_new_end_do_no_io_and_writes_extend_the_file() {
         { op = "write", file = "tmp", pattern = "seq", count = 128 },
         { op = "read", file = "tmp", pattern = "seq", count = 128 },
     ]"#);
-    // Only the first read reached the disk (with readahead, never past the 256 pages read).
-    assert_eq!(r.counters["pgpgin"], 256, "{:?}", r.counters);
+    // Only the first read reached the disk: its 256 pages and the readahead window in flight
+    // past them when it stopped (32 pages).
+    assert_eq!(r.counters["pgpgin"], 256 + 32, "{:?}", r.counters);
     assert_eq!(usage(&s, "tmp").0, 128);
 }
 

@@ -316,6 +316,24 @@ fn a_client_waits_for_another_clients_read_of_the_same_block() {
 }
 
 #[test]
+fn a_sequential_reader_keeps_the_next_readahead_window_in_flight() {
+    // read() of the 1 MiB log in order: the first read brings the initial 128 KiB window with
+    // its marker on the second page; reaching the marker sends the next window at once
+    // (`page_cache_async_readahead`), so two pages read cost 64 pages of IO, one page 32.
+    let pgpgin = |count: u32| {
+        let program =
+            format!(r#"[ {{ op = "read", file = "log", pattern = "seq", count = {count} }} ]"#);
+        run(&scenario(&program, 1)).0.counters["pgpgin"]
+    };
+    assert_eq!(pgpgin(1), 32);
+    assert_eq!(pgpgin(2), 64);
+    // Each new window's first page carries the marker in turn: 33 pages in, the third window.
+    assert_eq!(pgpgin(33), 96);
+    // The windows stop at the end of the file.
+    assert_eq!(pgpgin(256), 256);
+}
+
+#[test]
 fn a_small_pool_writes_modified_victims_back_through_the_page_cache() {
     // 16 buffers, 256 blocks each modified once: the first pass evicts 240 dirty buffers and
     // the second pass the last 16, each written back with write() and then by the flusher,

@@ -277,7 +277,10 @@ impl Mm {
     /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
     /// is best effort without direct reclaim (it stops at the min watermark or the memcg's
     /// memory.max), as `readahead_gfp_mask` (`__GFP_NORETRY`) makes readahead give up rather
-    /// than push hard. Returns when the faulting page's IO completes.
+    /// than push hard. A forward (sequential) window puts its PG_readahead marker on the page
+    /// after `idx` (`ondemand_readahead`'s initial window: async_size = size - request), where
+    /// a read() starts the next window (`async_readahead`). Returns when the faulting page's
+    /// IO completes.
     pub fn file_read(
         &mut self,
         sp: u32,
@@ -321,12 +324,33 @@ impl Mm {
             let f = self.take_free_frame().unwrap();
             self.add_cache_page(f, sp, p);
         }
-        // Submit one request per contiguous run of newly added (locked) pages.
+        if ra == Readahead::Forward && n > 1 {
+            // The initial window's marker, one request past the page read (`ondemand_readahead`:
+            // async_size = size - req): reaching it starts the next window.
+            let next = self.spaces[sp as usize].pages[idx as usize + 1];
+            if next != NIL && self.frames.has(next, PG_LOCKED) {
+                self.frames.set(next, PG_RA_MARK);
+            }
+        }
+        let t = now + stall + MAJOR_FAULT_NS;
+        let wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
+        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
+        self.last_fault_major = true;
+        // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
+        // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
+        // for the IO and retries anyway.
+        let dev = self.spaces[sp as usize].device;
+        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
+        Access::Wait(wait_until)
+    }
+
+    /// Submit one read request per contiguous run of the pages just added (locked, no IO yet)
+    /// in `start..start + n`, at time `t`; returns when the run holding page `idx` completes.
+    fn submit_new_pages(&mut self, sp: u32, start: u64, n: u64, t: u64, idx: u64) -> Option<u64> {
         let scale = self.scale;
         let dev = self.spaces[sp as usize].device;
         let base = self.spaces[sp as usize].lba;
-        let t = now + stall + MAJOR_FAULT_NS;
-        let mut wait_until = t;
+        let mut wait_until = None;
         let mut p = start;
         while p < start + n {
             let is_new = |mm: &Mm, q: u64| {
@@ -348,17 +372,51 @@ impl Mm {
             let done =
                 self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
             if (first..p).contains(&idx) {
-                wait_until = done;
+                wait_until = Some(done);
             }
             self.finish_read(frames, done);
         }
-        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
-        self.last_fault_major = true;
-        // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
-        // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
-        // for the IO and retries anyway.
-        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
-        Access::Wait(wait_until)
+        wait_until
+    }
+
+    /// A read() reached page `m` of file space `sp`, which carries the readahead marker
+    /// (`page_cache_async_readahead`, every version modelled): the next window, up to 128 KiB
+    /// from the first page not cached after `m` (as `ondemand_readahead` does for a marker hit
+    /// without the expected state), is read without waiting, its first page marked in turn so
+    /// that a sequential reader keeps one window in flight ahead of it. Best effort, like all
+    /// readahead: no direct reclaim. `hi` bounds the window (the read's file range).
+    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) {
+        let window = (RA_PAGES / self.scale).max(1);
+        let limit = hi.min(self.spaces[sp as usize].eof);
+        let mut start = m + 1;
+        while start < limit
+            && start <= m + window
+            && self.spaces[sp as usize].pages[start as usize] != NIL
+        {
+            start += 1;
+        }
+        if start >= limit || start > m + window {
+            return;
+        }
+        let n = window.min(limit - start);
+        let mut added = false;
+        for p in start..start + n {
+            if self.spaces[sp as usize].pages[p as usize] != NIL {
+                continue;
+            }
+            if !self.readahead_room() {
+                break;
+            }
+            let f = self.take_free_frame().unwrap();
+            self.add_cache_page(f, sp, p);
+            if !added {
+                self.frames.set(f, PG_RA_MARK);
+                added = true;
+            }
+        }
+        if added {
+            self.submit_new_pages(sp, start, n, now, u64::MAX);
+        }
     }
 
     /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
@@ -370,7 +428,7 @@ impl Mm {
     /// request, it reads forward history + request (the history doubled when it reaches back to
     /// the file's start), up to the window and the end of the file. Fewer, and it is a
     /// standalone small random read of the request alone. Abstracted: the per-open-file state
-    /// (`prev_pos` sequential detection, `PG_readahead` markers and async ramp-up).
+    /// (`prev_pos` sequential detection, the context window's own `PG_readahead` marker).
     pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
         let scale = self.scale;
         let pages = &self.spaces[sp as usize].pages;

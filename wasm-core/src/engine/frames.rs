@@ -22,6 +22,9 @@ pub const LRU_REFS_MASK: u16 = 3 << LRU_REFS_SHIFT;
 /// A page that swap readahead brought into the swap cache and that no fault has claimed yet
 /// (PG_readahead on a swap cache page, `lookup_swap_cache`).
 pub const PG_READAHEAD: u16 = 1 << 12;
+/// PG_readahead on a page-cache page: a read() that reaches it starts the next readahead
+/// window without waiting for it (`page_cache_async_readahead`).
+pub const PG_RA_MARK: u16 = 1 << 13;
 
 // VM flags of mappings, accumulated per frame from the young mappings (mm.h).
 pub const VM_EXEC: u8 = 1 << 0;

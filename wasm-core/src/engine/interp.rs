@@ -692,6 +692,13 @@ impl Simulation {
             // Past the end of a truncated file: read() returns 0 bytes.
             Acc::Done(a.cpu_ns)
         } else if f != NIL {
+            if self.mm.frames.has(f, PG_RA_MARK) {
+                // The reader has reached the marker: the next window goes out now, before
+                // this page is waited for or copied (`filemap_get_pages`).
+                self.mm.frames.clear(f, PG_RA_MARK);
+                self.mm
+                    .async_readahead(a.space, idx, a.offset + a.pages, now);
+            }
             if self.mm.frames.has(f, PG_LOCKED) {
                 Acc::Wait(self.mm.ready_at[f as usize])
             } else {
