@@ -265,7 +265,7 @@ impl Mm {
         now: u64,
     ) -> Access {
         self.count_pgfault();
-        let res = self.file_read(sp, idx, ra, lo, hi, now);
+        let res = self.file_read(sp, idx, ra, lo, hi, now, false);
         if self.last_fault_major {
             self.count_event(C::pgmajfault, 1);
         }
@@ -277,10 +277,14 @@ impl Mm {
     /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
     /// is best effort without direct reclaim (it stops at the min watermark or the memcg's
     /// memory.max), as `readahead_gfp_mask` (`__GFP_NORETRY`) makes readahead give up rather
-    /// than push hard. A forward (sequential) window puts its PG_readahead marker on the page
-    /// after `idx` (`ondemand_readahead`'s initial window: async_size = size - request), where
-    /// a read() starts the next window (`async_readahead`). Returns when the faulting page's
-    /// IO completes.
+    /// than push hard; readahead pages that take free memory to the low watermark wake kswapd
+    /// (`readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). For a read() (`read_call`), a forward
+    /// (sequential) window puts its PG_readahead marker on the page after `idx`
+    /// (`ondemand_readahead`'s initial window: async_size = size - request), where a later
+    /// read() starts the next window (`async_readahead`); a window of one frame (a request of
+    /// the whole 128 KiB) has its marker inside the request, so the next window goes out at
+    /// once. Returns when the faulting page's IO completes.
+    #[allow(clippy::too_many_arguments)]
     pub fn file_read(
         &mut self,
         sp: u32,
@@ -289,6 +293,7 @@ impl Mm {
         lo: u64,
         hi: u64,
         now: u64,
+        read_call: bool,
     ) -> Access {
         self.last_fault_major = false;
         let window = (RA_PAGES / self.scale).max(1);
@@ -324,16 +329,25 @@ impl Mm {
             let f = self.take_free_frame().unwrap();
             self.add_cache_page(f, sp, p);
         }
-        if ra == Readahead::Forward && n > 1 {
+        if self.nr_free() <= self.wmark.low {
+            self.wake_kswapd();
+        }
+        let marked = read_call && ra == Readahead::Forward && n > 1 && {
             // The initial window's marker, one request past the page read (`ondemand_readahead`:
-            // async_size = size - req): reaching it starts the next window.
+            // async_size = size - req), on a page this read added: reaching it starts the next
+            // window.
             let next = self.spaces[sp as usize].pages[idx as usize + 1];
-            if next != NIL && self.frames.has(next, PG_LOCKED) {
+            let fresh = next != NIL && self.ready_at[next as usize] == u64::MAX;
+            if fresh {
                 self.frames.set(next, PG_RA_MARK);
             }
-        }
+            fresh
+        };
         let t = now + stall + MAJOR_FAULT_NS;
         let wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
+        if read_call && ra == Readahead::Forward && window == 1 && !marked {
+            self.async_readahead(sp, idx, hi, t);
+        }
         // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
         self.last_fault_major = true;
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
@@ -384,8 +398,11 @@ impl Mm {
     /// from the first page not cached after `m` (as `ondemand_readahead` does for a marker hit
     /// without the expected state), is read without waiting, its first page marked in turn so
     /// that a sequential reader keeps one window in flight ahead of it. Best effort, like all
-    /// readahead: no direct reclaim. `hi` bounds the window (the read's file range).
-    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) {
+    /// readahead: no direct reclaim, but kswapd is woken at the low watermark, and the pages
+    /// count towards the memcg's memory.high (`mem_cgroup_handle_over_high` on the way back to
+    /// user space). `hi` bounds the window (the read's file range). Returns the time memory.high
+    /// throttling adds to the read.
+    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> u64 {
         let window = (RA_PAGES / self.scale).max(1);
         let limit = hi.min(self.spaces[sp as usize].eof);
         let mut start = m + 1;
@@ -396,27 +413,36 @@ impl Mm {
             start += 1;
         }
         if start >= limit || start > m + window {
-            return;
+            return 0;
         }
         let n = window.min(limit - start);
-        let mut added = false;
+        self.now = now;
+        let mut added = 0;
         for p in start..start + n {
             if self.spaces[sp as usize].pages[p as usize] != NIL {
                 continue;
+            }
+            if self.nr_free() <= self.wmark.low {
+                self.wake_kswapd();
             }
             if !self.readahead_room() {
                 break;
             }
             let f = self.take_free_frame().unwrap();
             self.add_cache_page(f, sp, p);
-            if !added {
+            if added == 0 {
                 self.frames.set(f, PG_RA_MARK);
-                added = true;
             }
+            added += 1;
         }
-        if added {
-            self.submit_new_pages(sp, start, n, now, u64::MAX);
+        if added == 0 {
+            return 0;
         }
+        self.submit_new_pages(sp, start, n, now, u64::MAX);
+        if self.memcgs.only_root() {
+            return 0;
+        }
+        self.memcg_over_high_after(now, added * self.scale)
     }
 
     /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages

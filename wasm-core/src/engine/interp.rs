@@ -692,21 +692,23 @@ impl Simulation {
             // Past the end of a truncated file: read() returns 0 bytes.
             Acc::Done(a.cpu_ns)
         } else if f != NIL {
+            let mut throttle = 0;
             if self.mm.frames.has(f, PG_RA_MARK) {
                 // The reader has reached the marker: the next window goes out now, before
                 // this page is waited for or copied (`filemap_get_pages`).
                 self.mm.frames.clear(f, PG_RA_MARK);
-                self.mm
+                throttle = self
+                    .mm
                     .async_readahead(a.space, idx, a.offset + a.pages, now);
             }
             if self.mm.frames.has(f, PG_LOCKED) {
-                Acc::Wait(self.mm.ready_at[f as usize])
+                Acc::Wait(self.mm.ready_at[f as usize].max(now + throttle))
             } else {
                 if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
                     self.mm.swap_cache_fault(f);
                 }
                 self.mm.mark_accessed(f);
-                Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns)
+                Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns + throttle)
             }
         } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
             // A read() is no page fault: nothing counts as one (nor as the task's).
@@ -722,7 +724,7 @@ impl Simulation {
                 _ => Readahead::Context,
             };
             self.mm
-                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now)
+                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now, true)
         }
     }
 

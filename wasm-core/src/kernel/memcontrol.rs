@@ -108,6 +108,11 @@ impl Mm {
     /// sleep and its exact skip thresholds are UNCONFIRMED (kernel-mglru-memcg.md §9.2) and not
     /// modelled: one reclaim round, then the delay. Returns the CPU + sleep time.
     pub fn memcg_handle_over_high(&mut self, now: u64) -> u64 {
+        self.memcg_over_high_after(now, self.scale)
+    }
+
+    /// `memcg_handle_over_high` after a charge of `pages` pages (several: a readahead window).
+    pub fn memcg_over_high_after(&mut self, now: u64, pages: u64) -> u64 {
         let id = self.cur_memcg;
         if self.memcgs.only_root() {
             return 0;
@@ -116,7 +121,7 @@ impl Mm {
         if over.is_empty() {
             return 0;
         }
-        self.memcgs.list[id as usize].over_high_pages += self.scale;
+        self.memcgs.list[id as usize].over_high_pages += pages;
         if self.memcgs.list[id as usize].over_high_pages < MEMCG_CHARGE_BATCH {
             return 0;
         }
