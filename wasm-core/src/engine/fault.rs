@@ -344,9 +344,10 @@ impl Mm {
             fresh
         };
         let t = now + stall + MAJOR_FAULT_NS;
-        let wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
+        let mut wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
         if read_call && ra == Readahead::Forward && window == 1 && !marked {
-            self.async_readahead(sp, idx, hi, t);
+            let throttle = self.async_readahead(sp, idx, hi, t);
+            wait_until = wait_until.max(t + throttle);
         }
         // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
         self.last_fault_major = true;
@@ -439,9 +440,6 @@ impl Mm {
             return 0;
         }
         self.submit_new_pages(sp, start, n, now, u64::MAX);
-        if self.memcgs.only_root() {
-            return 0;
-        }
         self.memcg_over_high_after(now, added * self.scale)
     }
 
