@@ -319,16 +319,7 @@ impl Mm {
             }
             Alloc::Oom(_) => return Access::Oom,
         };
-        for p in start..start + n {
-            if p == idx || self.spaces[sp as usize].pages[p as usize] != NIL {
-                continue;
-            }
-            if !self.readahead_room() {
-                break;
-            }
-            let f = self.take_free_frame().unwrap();
-            self.add_cache_page(f, sp, p);
-        }
+        self.add_readahead_pages(sp, start, n);
         if self.nr_free() <= self.wmark.low {
             self.wake_kswapd();
         }
@@ -418,6 +409,22 @@ impl Mm {
         }
         let n = window.min(limit - start);
         self.now = now;
+        let added = self.add_readahead_pages(sp, start, n);
+        if added == 0 {
+            return 0;
+        }
+        // `start` is the first page not cached: the window's first new page.
+        let first = self.spaces[sp as usize].pages[start as usize];
+        self.frames.set(first, PG_RA_MARK);
+        self.submit_new_pages(sp, start, n, now, u64::MAX);
+        self.memcg_over_high_after(now, added * self.scale)
+    }
+
+    /// Add the pages of `start..start + n` not in the cache yet, as best-effort readahead
+    /// (above the min watermark and within memory.max, no reclaim); a page allocated with free
+    /// memory at the low watermark wakes kswapd (`readahead_gfp_mask` keeps
+    /// __GFP_KSWAPD_RECLAIM). Returns how many were added.
+    fn add_readahead_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
         let mut added = 0;
         for p in start..start + n {
             if self.spaces[sp as usize].pages[p as usize] != NIL {
@@ -431,16 +438,9 @@ impl Mm {
             }
             let f = self.take_free_frame().unwrap();
             self.add_cache_page(f, sp, p);
-            if added == 0 {
-                self.frames.set(f, PG_RA_MARK);
-            }
             added += 1;
         }
-        if added == 0 {
-            return 0;
-        }
-        self.submit_new_pages(sp, start, n, now, u64::MAX);
-        self.memcg_over_high_after(now, added * self.scale)
+        added
     }
 
     /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages

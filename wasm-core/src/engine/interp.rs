@@ -800,12 +800,7 @@ impl Simulation {
                     let p = self.pools.get_mut(&r.space).expect("pool made at lookup");
                     match p.loader(buf) {
                         None => Acc::Done(0),
-                        Some(l)
-                            if matches!(
-                                self.tasks[l as usize].state,
-                                TaskState::Killed | TaskState::Done
-                            ) =>
-                        {
+                        Some(l) if self.tasks[l as usize].state.is_over() => {
                             p.set_loader(buf, ti as u32);
                             step = PoolStep::Read { buf, fill: true };
                             continue;
@@ -872,10 +867,7 @@ impl Simulation {
         if holder == NIL {
             return false;
         }
-        if matches!(
-            self.tasks[holder as usize].state,
-            TaskState::Killed | TaskState::Done
-        ) {
+        if self.tasks[holder as usize].state.is_over() {
             self.mm.spaces[space as usize].truncating = NIL;
             return false;
         }
@@ -997,7 +989,7 @@ impl Simulation {
         let scope = self.mm.oom_memcg.take();
         let mut best: Option<(u64, usize)> = None;
         for (ti, t) in self.tasks.iter().enumerate() {
-            if matches!(t.state, TaskState::Done | TaskState::Killed) {
+            if t.state.is_over() {
                 continue;
             }
             if scope.is_some_and(|m| !self.mm.memcgs.is_descendant(t.memcg, m)) {

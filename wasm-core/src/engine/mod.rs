@@ -130,7 +130,7 @@ impl Simulation {
         match ev {
             Event::Task(i) => {
                 let task = &mut self.tasks[i as usize];
-                if matches!(task.state, TaskState::Done | TaskState::Killed) {
+                if task.state.is_over() {
                     return;
                 }
                 task.clock = task.clock.max(t);
@@ -190,9 +190,7 @@ impl Simulation {
     }
 
     fn all_tasks_finished(&self) -> bool {
-        self.tasks
-            .iter()
-            .all(|t| matches!(t.state, TaskState::Done | TaskState::Killed))
+        self.tasks.iter().all(|t| t.state.is_over())
     }
 
     /// Has the run ended (duration reached or every task done)?

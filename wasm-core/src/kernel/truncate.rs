@@ -84,7 +84,7 @@ impl Mm {
                 busy += 1;
                 continue;
             }
-            if self.frames.mapped[f as usize] != 0 || flags & (PG_DIRTY | PG_SWAPBACKED) != 0 {
+            if self.frames.mapped[f as usize] != 0 || flags & PG_DIRTY != 0 {
                 continue;
             }
             self.drop_page(f);

@@ -147,6 +147,13 @@ pub enum TaskState {
     Killed,
 }
 
+impl TaskState {
+    /// The task has ended, by itself or killed: it will not run again.
+    pub fn is_over(self) -> bool {
+        matches!(self, TaskState::Done | TaskState::Killed)
+    }
+}
+
 /// A running task (one client of a task spec).
 pub struct Task {
     pub name: String,
