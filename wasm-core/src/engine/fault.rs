@@ -197,10 +197,9 @@ impl Mm {
         }
         let mut reads = vec![(slot, f)];
         for (rsp, ridx) in self.swap_readahead_targets(sp, idx, slot) {
-            if !self.readahead_room() {
+            let Some(g) = self.readahead_frame() else {
                 break;
-            }
-            let g = self.take_free_frame().unwrap();
+            };
             let rslot = self.spaces[rsp as usize].swap[ridx as usize];
             self.swap_cache_read_page(g, rsp, ridx);
             self.frames.set(g, PG_READAHEAD);
@@ -320,9 +319,6 @@ impl Mm {
             Alloc::Oom(_) => return Access::Oom,
         };
         self.add_readahead_pages(sp, start, n);
-        if self.nr_free() <= self.wmark.low {
-            self.wake_kswapd();
-        }
         let marked = read_call && ra == Readahead::Forward && n > 1 && {
             // The initial window's marker, one request past the page read (`ondemand_readahead`:
             // async_size = size - req), on a page this read added: reaching it starts the next
@@ -421,22 +417,17 @@ impl Mm {
     }
 
     /// Add the pages of `start..start + n` not in the cache yet, as best-effort readahead
-    /// (above the min watermark and within memory.max, no reclaim); a page allocated with free
-    /// memory at the low watermark wakes kswapd (`readahead_gfp_mask` keeps
-    /// __GFP_KSWAPD_RECLAIM). Returns how many were added.
+    /// (`readahead_frame`: above the min watermark and within memory.max, no reclaim, kswapd
+    /// woken as `readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). Returns how many were added.
     fn add_readahead_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
         let mut added = 0;
         for p in start..start + n {
             if self.spaces[sp as usize].pages[p as usize] != NIL {
                 continue;
             }
-            if self.nr_free() <= self.wmark.low {
-                self.wake_kswapd();
-            }
-            if !self.readahead_room() {
+            let Some(f) = self.readahead_frame() else {
                 break;
-            }
-            let f = self.take_free_frame().unwrap();
+            };
             self.add_cache_page(f, sp, p);
             added += 1;
         }
@@ -712,6 +703,85 @@ mod tests {
             m.spaces[0].swap[0],
             m.swap.as_ref().unwrap().nr_free,
         )
+    }
+
+    #[test]
+    fn a_readahead_page_wakes_kswapd_when_it_finds_free_memory_at_low() {
+        // Watermarks min 1, low 2: the page taken with 3 free leaves 2 and wakes no one; the
+        // next finds 2 (at low), wakes kswapd and still gets a page; the one after finds the
+        // min watermark and gets none.
+        let mut m = mm("linux-5.8", 8);
+        while m.nr_free() > 4 {
+            m.take_free_frame().unwrap();
+        }
+        assert!(m.readahead_frame().is_some() && m.readahead_frame().is_some());
+        assert_eq!(m.nr_free(), 2);
+        assert!(
+            m.kswapd.sleeping,
+            "no allocation has found free memory at low yet"
+        );
+        assert!(m.readahead_frame().is_some());
+        assert!(
+            !m.kswapd.sleeping,
+            "woken by the allocation that found 2 free"
+        );
+        assert_eq!(m.readahead_frame(), None, "at the min watermark");
+    }
+
+    #[test]
+    fn a_read_around_window_that_ends_at_low_leaves_kswapd_asleep() {
+        // A fault in the middle of a 64-page file reads the 32-page window around it. With 34
+        // frames free, each of its 32 allocations finds more than the low watermark (2) free
+        // before it takes a page, so none wakes kswapd, though 2 are left: the kernel checks
+        // each allocation, not the window afterwards. The next allocation wakes it.
+        let mut m = mm("linux-5.8", 40);
+        m.devices.push(crate::devices::Device::default_for(
+            "disk",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+        m.spaces
+            .push(Space::new("f", SpaceKind::File, 64, 0, 0, u32::MAX));
+        while m.nr_free() > 34 {
+            m.take_free_frame().unwrap();
+        }
+        let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0);
+        assert!(matches!(res, Access::Wait(_)));
+        assert_eq!((0..64).filter(|&p| m.spaces[0].pages[p] != NIL).count(), 32);
+        assert_eq!(m.nr_free(), 2);
+        assert!(m.kswapd.sleeping);
+        assert!(m.readahead_frame().is_some());
+        assert!(!m.kswapd.sleeping);
+    }
+
+    #[test]
+    fn swap_readahead_pages_wake_kswapd_too() {
+        // A swap fault on page 0 of an 8-page anon space whose pages sit in consecutive slots
+        // reads neighbours ahead. With 4 frames free the faulting page's allocation (4 free)
+        // and the first readahead page's (3 free) wake no one; the second readahead page finds
+        // free memory at low (2) and wakes kswapd, as a file readahead page does.
+        let mut m = mm("linux-5.8", 16);
+        m.devices.push(crate::devices::Device::default_for(
+            "swap",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+        m.swap = Some(Swap::new(0, 64));
+        m.spaces
+            .push(Space::new("a", SpaceKind::Anon, 8, 0, 0, u32::MAX));
+        for p in 0..8 {
+            let slot = m.swap.as_mut().unwrap().alloc().unwrap();
+            m.spaces[0].swap[p] = slot;
+        }
+        m.spaces[0].swapped = 8;
+        while m.nr_free() > 4 {
+            m.take_free_frame().unwrap();
+        }
+        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        let read = (0..8).filter(|&p| m.spaces[0].pages[p] != NIL).count();
+        assert_eq!(
+            read, 3,
+            "the faulting page and two read ahead, down to the min watermark"
+        );
+        assert!(!m.kswapd.sleeping, "the second readahead page woke kswapd");
     }
 
     #[test]
