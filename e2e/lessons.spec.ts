@@ -122,12 +122,12 @@ test('an invalid scenario in the editor shows its error inline at the right line
   await shot(page, testInfo, 'editor-inline-error');
 
   // A lesson step naming a view that does not exist, at the end of the file.
-  // (S000 has five steps; this sixth one comes after them.)
+  // (S000 has six steps; this seventh one comes after them.)
   const lessonBad = `${file}\n[[lesson]]\nat = "15s"\ncaption = "Look here."\nhighlight = "lruview"\n`;
   const lessonLine = lineOf(lessonBad, 'highlight = "lruview"');
   await setEditorText(page, lessonBad);
   await expect(problem).toHaveAttribute('data-line', String(lessonLine));
-  await expect(problem).toContainText('lesson[5].highlight');
+  await expect(problem).toContainText('lesson[6].highlight');
   expect(await markerLine(page)).toBe(lessonLine);
 
   // The dark theme colours the editor too.
@@ -147,6 +147,6 @@ test('an invalid scenario in the editor shows its error inline at the right line
   await expect(problem).toHaveText('The scenario is valid.');
   await expect(page.locator('.cm-lint-marker-error')).toHaveCount(0);
   await page.getByTestId('scenario-text').press('Control+Enter');
-  await expect(page.getByTestId('lesson-progress')).toHaveText(/^6 steps ·/, { timeout: 20_000 });
+  await expect(page.getByTestId('lesson-progress')).toHaveText(/^7 steps ·/, { timeout: 20_000 });
   await expect(page.getByText('(edited)')).toBeVisible();
 });

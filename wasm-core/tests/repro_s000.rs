@@ -43,11 +43,11 @@ fn assert_round_bands(before: &RunReport, after: &RunReport, what: &str) {
 fn s000_thrash_reproduces_at_full_scale() {
     let (before, after) = runs(1);
     assert_round_bands(&before, &after, "frame_scale 1");
-    // Swap-outs during the rounds: the band asks after >= 3x before. The engine gets x2.7
-    // here (x2.5 at frame_scale 4, x3.4 at 16): reported, not met. What holds and is checked:
-    // 5.3 swaps out at least twice as much.
+    // Swap-outs during the rounds: the band asks after >= 3x before (x3.2 here, 11,212 ->
+    // 35,773; the posting x5.6). The ratio sits near the band's edge and moves with kswapd's
+    // wake-up timing (x2.7 when a read-around window's last page still woke it).
     let (sb, sa) = (before.measured["pswpout"], after.measured["pswpout"]);
-    assert!(sa >= 2 * sb, "pswpout before {sb} after {sa}");
+    assert!(sa >= 3 * sb, "pswpout before {sb} after {sa}");
     // The mechanism: anon is scanned far more once refaults unlock it.
     assert!(after.measured["pgscan_anon"] > before.measured["pgscan_anon"]);
     assert!(after.measured["workingset_activate_file"] > 0);
@@ -56,7 +56,7 @@ fn s000_thrash_reproduces_at_full_scale() {
 /// Coarser frames must not change the outcome: every CPU cost is per page, scan targets are
 /// worked out in pages, and writes complete while reclaim runs, as at frame_scale 1. (Before
 /// that, 5.2 stopped thrashing after round 2 at frame_scale 16.) Swap-outs still at least
-/// double (x2.5 at 4, x3.4 at 16).
+/// double (x3.2 at 4, x2.5 at 16: the swap band is judged at full resolution, above).
 #[test]
 fn s000_outcome_does_not_depend_on_the_frame_scale() {
     for scale in [4, 16] {
