@@ -416,6 +416,23 @@ impl Mm {
         self.memcg_over_high_after(now, added * self.scale)
     }
 
+    /// A free frame for one more readahead page (file or swap), or None when there is no room:
+    /// at or below the min watermark (readahead does not reclaim here, the faulting page's
+    /// allocation did) or over the memcg's memory.max (the kernel drops a readahead page whose
+    /// charge fails). Like every page allocation (`get_page_from_freelist` against the low
+    /// watermark, then `wake_all_kswapds` in `__alloc_pages_slowpath`, every version
+    /// modelled), one that finds free memory at or below the low watermark wakes kswapd first;
+    /// nothing checks again after a window's last page.
+    pub fn readahead_frame(&mut self) -> Option<u32> {
+        if self.nr_free() <= self.wmark.low {
+            self.wake_kswapd();
+        }
+        if self.nr_free() <= self.wmark.min || self.memcgs.over_max(self.cur_memcg, 1).is_some() {
+            return None;
+        }
+        self.take_free_frame()
+    }
+
     /// Add the pages of `start..start + n` not in the cache yet, as best-effort readahead
     /// (`readahead_frame`: above the min watermark and within memory.max, no reclaim, kswapd
     /// woken as `readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). Returns how many were added.
@@ -681,15 +698,27 @@ mod tests {
         Mm::new(frames, 1, flags, w)
     }
 
+    /// Device 0: a SATA SSD (a file's or the swap's).
+    fn add_ssd(m: &mut Mm) {
+        m.devices.push(crate::devices::Device::default_for(
+            "ssd",
+            crate::scenario::DeviceKind::Ssd,
+        ));
+    }
+
+    /// Take free frames until `n` are left.
+    fn leave_free(m: &mut Mm, n: u64) {
+        while m.nr_free() > n {
+            m.take_free_frame().unwrap();
+        }
+    }
+
     /// Swap page 0 of a one-page space of `kind` out (a slot and no resident page), fault it
     /// back in, and return the new frame's flags, list, the space's slot and the free swap
     /// slots.
     fn swap_in(kind: SpaceKind) -> (u16, u8, u32, u64) {
         let mut m = mm("linux-5.8", 16);
-        m.devices.push(crate::devices::Device::default_for(
-            "swap",
-            crate::scenario::DeviceKind::Ssd,
-        ));
+        add_ssd(&mut m);
         m.swap = Some(Swap::new(0, 8));
         m.spaces.push(Space::new("s", kind, 1, 0, 0, u32::MAX));
         let slot = m.swap.as_mut().unwrap().alloc().unwrap();
@@ -711,9 +740,7 @@ mod tests {
         // next finds 2 (at low), wakes kswapd and still gets a page; the one after finds the
         // min watermark and gets none.
         let mut m = mm("linux-5.8", 8);
-        while m.nr_free() > 4 {
-            m.take_free_frame().unwrap();
-        }
+        leave_free(&mut m, 4);
         assert!(m.readahead_frame().is_some() && m.readahead_frame().is_some());
         assert_eq!(m.nr_free(), 2);
         assert!(
@@ -735,15 +762,10 @@ mod tests {
         // before it takes a page, so none wakes kswapd, though 2 are left: the kernel checks
         // each allocation, not the window afterwards. The next allocation wakes it.
         let mut m = mm("linux-5.8", 40);
-        m.devices.push(crate::devices::Device::default_for(
-            "disk",
-            crate::scenario::DeviceKind::Ssd,
-        ));
+        add_ssd(&mut m);
         m.spaces
             .push(Space::new("f", SpaceKind::File, 64, 0, 0, u32::MAX));
-        while m.nr_free() > 34 {
-            m.take_free_frame().unwrap();
-        }
+        leave_free(&mut m, 34);
         let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0);
         assert!(matches!(res, Access::Wait(_)));
         assert_eq!((0..64).filter(|&p| m.spaces[0].pages[p] != NIL).count(), 32);
@@ -760,10 +782,7 @@ mod tests {
         // and the first readahead page's (3 free) wake no one; the second readahead page finds
         // free memory at low (2) and wakes kswapd, as a file readahead page does.
         let mut m = mm("linux-5.8", 16);
-        m.devices.push(crate::devices::Device::default_for(
-            "swap",
-            crate::scenario::DeviceKind::Ssd,
-        ));
+        add_ssd(&mut m);
         m.swap = Some(Swap::new(0, 64));
         m.spaces
             .push(Space::new("a", SpaceKind::Anon, 8, 0, 0, u32::MAX));
@@ -772,9 +791,7 @@ mod tests {
             m.spaces[0].swap[p] = slot;
         }
         m.spaces[0].swapped = 8;
-        while m.nr_free() > 4 {
-            m.take_free_frame().unwrap();
-        }
+        leave_free(&mut m, 4);
         assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
         let read = (0..8).filter(|&p| m.spaces[0].pages[p] != NIL).count();
         assert_eq!(

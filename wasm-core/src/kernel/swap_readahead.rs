@@ -118,23 +118,6 @@ impl Mm {
         ((1u64 << order) / self.scale).max(1)
     }
 
-    /// A free frame for one more readahead page (file or swap), or None when there is no room:
-    /// at or below the min watermark (readahead does not reclaim here, the faulting page's
-    /// allocation did) or over the memcg's memory.max (the kernel drops a readahead page whose
-    /// charge fails). Like every page allocation (`get_page_from_freelist` against the low
-    /// watermark, then `wake_all_kswapds` in `__alloc_pages_slowpath`, every version
-    /// modelled), one that finds free memory at or below the low watermark wakes kswapd first;
-    /// nothing checks again after a window's last page.
-    pub fn readahead_frame(&mut self) -> Option<u32> {
-        if self.nr_free() <= self.wmark.low {
-            self.wake_kswapd();
-        }
-        if self.nr_free() <= self.wmark.min || self.memcgs.over_max(self.cur_memcg, 1).is_some() {
-            return None;
-        }
-        self.take_free_frame()
-    }
-
     /// The swapped-out pages (space, index) that a swap fault on page `idx` of space `sp`, in
     /// slot `slot`, reads ahead, updating the readahead state (`swapin_nr_pages`,
     /// `swap_ra_info`). The faulting page is not in the list.
