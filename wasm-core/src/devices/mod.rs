@@ -26,6 +26,12 @@
 //!   (NVME_MAX_SEGS in 5.x and early 6.x) = 129,921 pages (~508 MiB): one hardware queue, as a
 //!   single reclaimer uses the queue of its CPU.
 //!
+//! The flushers' writeback takes tags by request: each request (a run of pages contiguous on
+//! the device, split at `max_segments` pages) holds one of the nr_requests tags until it
+//! completes, and the flusher sleeps when none is free (`Device::write_tag_wait`), so a chunk
+//! of scattered dirty blocks goes to the device 64 requests at a time instead of all at once.
+//! Reclaim's own writes are bounded by the page total above; they hold tags too.
+//!
 //! Not modelled: the throttles in front of the tags that some versions add (mq-deadline's
 //! async_depth of 3/4 of nr_requests from 5.14, writeback throttling by blk-wbt).
 use std::cmp::Reverse;
@@ -66,6 +72,13 @@ pub struct Device {
     /// Writes queued or in service: (completion time, pages), and their page total.
     queued_writes: BinaryHeap<Reverse<(u64, u64)>>,
     queued_write_pages: u64,
+    /// Pages one request can carry (max_segments; 0 for synchronous devices).
+    pub max_request_pages: u64,
+    /// Completion times of the write requests in flight, one entry per tag held.
+    pub(crate) write_tags: BinaryHeap<Reverse<u64>>,
+    /// The last write request: (its end on the device, its pages, its completion), for
+    /// back-merges.
+    last_write: (u64, u64, u64),
     pub stats: DeviceStats,
 }
 
@@ -126,11 +139,11 @@ impl Device {
             DeviceKind::Pmem => (0, 300, 1_000, 6_000_000_000, 8, true, 1.0),
             DeviceKind::Ramdisk => (0, 500, 500, u64::MAX / 4, 1, true, 1.0),
         };
-        let write_queue_pages = match kind {
-            DeviceKind::Hdd | DeviceKind::Ssd => 64 * 168,
-            DeviceKind::Nvme => 1023 * 127,
+        let (nr_requests, max_request_pages) = match kind {
+            DeviceKind::Hdd | DeviceKind::Ssd => (64, 168),
+            DeviceKind::Nvme => (1023, 127),
             // Synchronous: the writer itself does the work, nothing queues.
-            DeviceKind::Zram | DeviceKind::Pmem | DeviceKind::Ramdisk => 0,
+            DeviceKind::Zram | DeviceKind::Pmem | DeviceKind::Ramdisk => (0, 0),
         };
         Device {
             name: name.to_string(),
@@ -146,9 +159,12 @@ impl Device {
             busy_until: 0,
             next_lba: u64::MAX,
             in_flight: Vec::new(),
-            write_queue_pages,
+            write_queue_pages: nr_requests * max_request_pages,
             queued_writes: BinaryHeap::new(),
             queued_write_pages: 0,
+            max_request_pages,
+            write_tags: BinaryHeap::new(),
+            last_write: (u64::MAX, 0, 0),
             stats: DeviceStats::default(),
         }
     }
@@ -200,6 +216,52 @@ impl Device {
             until = until.max(done);
         }
         Some(until)
+    }
+
+    /// The flushers' `blk_mq_get_tag`: None when a tag is free for the next request at `now`,
+    /// else the time the earliest write request in flight completes and frees one. The number
+    /// of tags is the queue's capacity over a full request's pages (64 on SATA, 1023 on NVMe).
+    pub fn write_tag_wait(&mut self, now: u64) -> Option<u64> {
+        while self
+            .write_tags
+            .peek()
+            .is_some_and(|&Reverse(done)| done <= now)
+        {
+            self.write_tags.pop();
+        }
+        if self.max_request_pages == 0 || self.write_queue_pages == 0 {
+            return None;
+        }
+        let tags = (self.write_queue_pages / self.max_request_pages).max(1) as usize;
+        if self.write_tags.len() < tags {
+            return None;
+        }
+        self.write_tags.peek().map(|&Reverse(done)| done)
+    }
+
+    /// Take the tags of a write of `pages` pages at `lba` completing at `done`: one per
+    /// `max_request_pages`, none for a page that back-merges into the previous request
+    /// (contiguous, still in flight, with room), as reclaim's single-page swap writes to
+    /// consecutive slots do in its plug. A merged request frees its tag when its first part
+    /// completes: a disk serves the merged pages back to back, so that is a transfer time early.
+    fn take_write_tags(&mut self, now: u64, lba: u64, pages: u64, done: u64) {
+        if self.max_request_pages == 0 {
+            return;
+        }
+        while self.write_tags.peek().is_some_and(|&Reverse(d)| d <= now) {
+            self.write_tags.pop();
+        }
+        let (end, in_request, in_flight_until) = self.last_write;
+        if lba == end && in_flight_until > now && in_request + pages <= self.max_request_pages {
+            self.last_write = (lba + pages, in_request + pages, done);
+            return;
+        }
+        let requests = pages.div_ceil(self.max_request_pages);
+        for _ in 0..requests {
+            self.write_tags.push(Reverse(done));
+        }
+        let last_request = pages - (requests - 1) * self.max_request_pages;
+        self.last_write = (lba + pages, last_request, done);
     }
 
     fn retire_writes(&mut self, now: u64) {
@@ -258,10 +320,11 @@ impl Device {
         let done = self.busy_until.max(start + latency);
         self.in_flight.push(done);
         if dir == IoDir::Write && self.write_queue_pages > 0 {
-            // Writers that never wait (the flusher) must not let the queue grow without end.
+            // Writers that never wait (O_DSYNC writes) must not let the queue grow without end.
             self.retire_writes(now);
             self.queued_writes.push(Reverse((done, pages)));
             self.queued_write_pages += pages;
+            self.take_write_tags(now, lba, pages, done);
         }
         done
     }
@@ -345,6 +408,45 @@ mod tests {
             z.submit(0, lba, 1, IoDir::Write);
         }
         assert_eq!(z.write_queue_wait(0, 1), None);
+    }
+
+    #[test]
+    fn write_requests_hold_tags_and_contiguous_pages_merge_into_one() {
+        let mut d = Device::default_for("disk", DeviceKind::Hdd);
+        assert_eq!((d.write_queue_pages / d.max_request_pages), 64);
+        // 64 scattered one-page writes take the 64 tags; the next waits for the first.
+        let done: Vec<u64> = (0..64)
+            .map(|i| {
+                assert_eq!(d.write_tag_wait(0), None, "tag {i}");
+                d.submit(0, i * 1000, 1, IoDir::Write)
+            })
+            .collect();
+        assert_eq!(d.write_tag_wait(0), Some(done[0]));
+        assert_eq!(d.write_tag_wait(done[0]), None);
+        // Pages contiguous with the last request merge into it while it is in flight and has
+        // room (168 pages), without a tag of their own; a request of 400 pages takes 3.
+        let mut d = Device::default_for("disk", DeviceKind::Hdd);
+        d.submit(0, 10, 1, IoDir::Write);
+        for lba in 11..178 {
+            d.submit(0, lba, 1, IoDir::Write);
+        }
+        assert_eq!(
+            d.write_tags.len(),
+            1,
+            "168 contiguous pages are one request"
+        );
+        d.submit(0, 178, 1, IoDir::Write);
+        assert_eq!(d.write_tags.len(), 2, "the 169th starts a new one");
+        d.submit(0, 5000, 400, IoDir::Write);
+        assert_eq!(d.write_tags.len(), 5);
+        // Reads take no write tag; synchronous devices have none.
+        d.submit(0, 9000, 8, IoDir::Read);
+        assert_eq!(d.write_tags.len(), 5);
+        let mut z = Device::default_for("zram", DeviceKind::Zram);
+        for lba in 0..1000 {
+            z.submit(0, lba * 7, 1, IoDir::Write);
+        }
+        assert_eq!(z.write_tag_wait(0), None);
     }
 
     #[test]

@@ -180,6 +180,12 @@ pub struct Mm {
     pub flusher_next: u64,
     /// The flushers have a chunk in flight and run again when it completes.
     pub flusher_busy: bool,
+    /// Pages of the current chunk under writeback but not yet submitted: the flusher sleeps
+    /// for a request tag.
+    pub flusher_pending: Vec<u32>,
+    /// When the current chunk's last submitted request completes, and whether it has pages.
+    pub flusher_chunk_done: u64,
+    pub flusher_wrote: bool,
     /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
     pub dirty_ratio: u64,
     pub dirty_background_ratio: u64,
@@ -266,6 +272,9 @@ impl Mm {
             flush_pages: 0,
             flusher_next: u64::MAX,
             flusher_busy: false,
+            flusher_pending: Vec::new(),
+            flusher_chunk_done: 0,
+            flusher_wrote: false,
             dirty_ratio: 20,
             dirty_background_ratio: 10,
             page_cluster: 3,

@@ -22,6 +22,9 @@ use crate::report::{OomKill, Percentiles, RunReport, TaskReport};
 use crate::scenario::Scenario;
 use crate::workloads::{Task, TaskState};
 
+/// dirty_expire_centisecs: the flushers write pages dirty for longer than 30 s.
+const EXPIRE_NS: u64 = 30_000_000_000;
+
 /// One row of the time series.
 #[derive(Debug, Clone)]
 pub struct Sample {
@@ -203,15 +206,54 @@ impl Simulation {
     /// at a time, the next chunk when the previous completes (so at the device's speed):
     /// all of them when asked to (reclaim), the number asked for, the rest while over the
     /// background threshold, and pages dirtied more than dirty_expire (30 s) ago on the
-    /// periodic run every dirty_writeback interval (5 s).
+    /// periodic run every dirty_writeback interval (5 s). A chunk's requests go to the device
+    /// only as it frees request tags for them (`blk_mq_get_tag`, `Device::write_tag_wait`).
     fn flusher(&mut self, t: u64) {
-        const EXPIRE_NS: u64 = 30_000_000_000;
-        const MAX_WRITEBACK_PAGES: u64 = 1024;
         if self.mm.flusher_next != t {
             return; // stale
         }
-        let chunk = (MAX_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
         let bg = self.mm.dirty_thresholds().0;
+        if self.mm.flusher_pending.is_empty() {
+            self.take_writeback_chunk(t, bg);
+        }
+        // The chunk's requests go out until the device has no free tag; the flusher sleeps
+        // until a request completes and goes on with the rest (`blk_mq_get_tag`).
+        let batch = std::mem::take(&mut self.mm.flusher_pending);
+        let (done, rest, tag_free_at) = self.submit_writeback(t, batch);
+        self.mm.flusher_chunk_done = self.mm.flusher_chunk_done.max(done);
+        if let Some(at) = tag_free_at {
+            self.mm.flusher_pending = rest;
+            self.mm.flusher_busy = true;
+            self.mm.flusher_next = at.max(t + 1);
+            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
+            return;
+        }
+        let (wrote, done) = (self.mm.flusher_wrote, self.mm.flusher_chunk_done);
+        let expired = self
+            .mm
+            .dirty_fifo
+            .front()
+            .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
+        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
+        self.mm.flusher_busy = wrote && more;
+        self.mm.flusher_next = if wrote && more {
+            done.max(t + 1)
+        } else if !self.mm.dirty_fifo.is_empty() {
+            t + mm::FLUSHER_PERIOD_NS
+        } else {
+            u64::MAX
+        };
+        if self.mm.flusher_next != u64::MAX {
+            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
+        }
+    }
+
+    /// One chunk of writeback (`writeback_chunk_size`, MAX_WRITEBACK_PAGES): the oldest dirty
+    /// pages, taken while they are expired or the flushers were asked or are over the
+    /// background threshold, are put under writeback and left in `flusher_pending`.
+    fn take_writeback_chunk(&mut self, t: u64, bg: u64) {
+        const MAX_WRITEBACK_PAGES: u64 = 1024;
+        let chunk = (MAX_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
         let mut batch: Vec<u32> = Vec::new();
         // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
         let over = self.mm.nr_dirty > bg;
@@ -244,36 +286,25 @@ impl Simulation {
             self.mm.flush_all = false;
             self.mm.flush_pages = 0;
         }
-        let wrote = !batch.is_empty();
-        let done = self.submit_writeback(t, batch);
-        let expired = self
-            .mm
-            .dirty_fifo
-            .front()
-            .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
-        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
-        self.mm.flusher_busy = wrote && more;
-        self.mm.flusher_next = if wrote && more {
-            done.max(t + 1)
-        } else if !self.mm.dirty_fifo.is_empty() {
-            t + mm::FLUSHER_PERIOD_NS
-        } else {
-            u64::MAX
-        };
-        if self.mm.flusher_next != u64::MAX {
-            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
-        }
+        self.mm.flusher_wrote = !batch.is_empty();
+        self.mm.flusher_chunk_done = t;
+        self.mm.flusher_pending = batch;
     }
 
-    /// Write back frames, merging runs contiguous in their file into single requests; returns
-    /// when the last completes.
-    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> u64 {
+    /// Write back frames, merging runs contiguous in their file into single requests, while
+    /// their devices have free tags. Returns when the last submitted request completes, the
+    /// frames not submitted, and, if any, when a tag frees on the device that stopped them.
+    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> (u64, Vec<u32>, Option<u64>) {
         let mm = &mut self.mm;
         let mut last = t;
         batch.sort_by_key(|&f| (mm.frames.space[f as usize], mm.frames.index[f as usize]));
         let mut i = 0;
         while i < batch.len() {
             let sp = mm.frames.space[batch[i] as usize];
+            let dev = mm.spaces[sp as usize].device;
+            if let Some(at) = mm.devices[dev].write_tag_wait(t) {
+                return (last, batch.split_off(i), Some(at));
+            }
             let first = mm.frames.index[batch[i] as usize] as u64;
             let mut j = i + 1;
             while j < batch.len()
@@ -284,7 +315,7 @@ impl Simulation {
             }
             let frames: Vec<u32> = batch[i..j].to_vec();
             let n = frames.len() as u64;
-            let (dev, base) = (mm.spaces[sp as usize].device, mm.spaces[sp as usize].lba);
+            let base = mm.spaces[sp as usize].lba;
             mm.counters.add(counters::C::pgpgout, n);
             let done = mm.devices[dev].submit(
                 t,
@@ -296,7 +327,7 @@ impl Simulation {
             mm.submit_io(mm::IoReq::Write { frames }, done);
             i = j;
         }
-        last
+        (last, Vec::new(), None)
     }
 
     fn take_sample(&mut self, t: u64) {
@@ -837,6 +868,63 @@ pub fn percentiles(v: &mut [u64]) -> Percentiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 64 MiB of RAM, a 64 MiB file on a disk, and a task that dirties `count` random pages of
+    /// it with write() and then sleeps while the flushers write them back.
+    fn dirty_random_pages(count: u32) -> Simulation {
+        let text = format!(
+            r#"
+title = "flusher"
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "d"
+kind = "hdd"
+[[files]]
+name = "f"
+size = "64MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "t"
+program = [
+  {{ op = "write", file = "f", pattern = "random", count = {count} }},
+  {{ op = "sleep", duration = "600s" }},
+]
+[run]
+duration = "300s"
+"#
+        );
+        let mut s = Simulation::new(&crate::scenario::parse(&text).unwrap(), "v").unwrap();
+        s.check_invariants = true;
+        s
+    }
+
+    #[test]
+    fn the_flusher_sleeps_for_a_request_tag_when_the_disk_queue_is_full() {
+        let mut s = dirty_random_pages(2000);
+        let mut most = 0;
+        while s.mm.next_event_time().is_some_and(|t| t < s.end_ns) {
+            let t = s.mm.next_event_time().unwrap();
+            s.run_until(t);
+            let now = s.mm.now;
+            let in_flight = s.mm.devices[0]
+                .write_tags
+                .iter()
+                .filter(|r| r.0 > now)
+                .count();
+            most = most.max(in_flight);
+        }
+        // Expired after 30 s, the 2,000 scattered pages are written as they free tags: the
+        // queue fills (64 requests) and never holds more.
+        assert_eq!(most, 64);
+        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+        assert!(s.mm.flusher_pending.is_empty());
+        let st = &s.mm.devices[0].stats;
+        assert!(st.writes > 1500 && st.pages_written > st.writes, "{st:?}");
+    }
     #[test]
     fn percentiles_nearest_rank() {
         let mut v: Vec<u64> = (1..=100).map(|x| x * 1_000_000).collect();
