@@ -178,13 +178,13 @@ pub struct Mm {
     /// The time of the one pending flusher event that counts (u64::MAX: none); flusher
     /// events at other times are stale and ignored.
     pub flusher_next: u64,
-    /// The flushers have a chunk in flight and run again when it completes.
+    /// The flushers are at work (writing chunk after chunk, or asleep for a request tag); a
+    /// wakeup finds them running and changes nothing.
     pub flusher_busy: bool,
     /// Pages of the current chunk under writeback but not yet submitted: the flusher sleeps
     /// for a request tag.
     pub flusher_pending: Vec<u32>,
-    /// When the current chunk's last submitted request completes, and whether it has pages.
-    pub flusher_chunk_done: u64,
+    /// The current chunk has pages.
     pub flusher_wrote: bool,
     /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
     pub dirty_ratio: u64,
@@ -273,7 +273,6 @@ impl Mm {
             flusher_next: u64::MAX,
             flusher_busy: false,
             flusher_pending: Vec::new(),
-            flusher_chunk_done: 0,
             flusher_wrote: false,
             dirty_ratio: 20,
             dirty_background_ratio: 10,
@@ -618,7 +617,8 @@ impl Mm {
     }
 
     /// `wakeup_flusher_threads` / `wb_start_background_writeback`: run the flushers now unless
-    /// they are already running (a chunk in flight: they look for more work when it completes).
+    /// they are already running (writing chunks or asleep for a request tag: they look for more
+    /// work before they stop).
     pub fn wake_flusher(&mut self) {
         if self.flusher_next > self.now && !self.flusher_busy {
             self.flusher_next = self.now;

@@ -203,11 +203,12 @@ impl Simulation {
 
     /// The flusher threads (`wb_workfn` / `wb_writeback`): write back dirty file pages in the
     /// order they were dirtied, one chunk of MAX_WRITEBACK_PAGES (1024 pages, fs-writeback.c)
-    /// at a time, the next chunk when the previous completes (so at the device's speed):
-    /// all of them when asked to (reclaim), the number asked for, the rest while over the
-    /// background threshold, and pages dirtied more than dirty_expire (30 s) ago on the
-    /// periodic run every dirty_writeback interval (5 s). A chunk's requests go to the device
-    /// only as it frees request tags for them (`blk_mq_get_tag`, `Device::write_tag_wait`).
+    /// at a time: all of them when asked to (reclaim), the number asked for, the rest while
+    /// over the background threshold, and pages dirtied more than dirty_expire (30 s) ago on
+    /// the periodic run every dirty_writeback interval (5 s). Background writeback does not
+    /// wait for a chunk to complete (WB_SYNC_NONE): it goes on to the next while there is work,
+    /// and the device's speed holds it back through the request tags: a chunk's requests go
+    /// out only as tags free (`blk_mq_get_tag`, `Device::write_tag_wait`).
     fn flusher(&mut self, t: u64) {
         if self.mm.flusher_next != t {
             return; // stale
@@ -219,8 +220,7 @@ impl Simulation {
         // The chunk's requests go out until the device has no free tag; the flusher sleeps
         // until a request completes and goes on with the rest (`blk_mq_get_tag`).
         let batch = std::mem::take(&mut self.mm.flusher_pending);
-        let (done, rest, tag_free_at) = self.submit_writeback(t, batch);
-        self.mm.flusher_chunk_done = self.mm.flusher_chunk_done.max(done);
+        let (rest, tag_free_at) = self.submit_writeback(t, batch);
         if let Some(at) = tag_free_at {
             self.mm.flusher_pending = rest;
             self.mm.flusher_busy = true;
@@ -228,7 +228,7 @@ impl Simulation {
             self.mm.schedule(self.mm.flusher_next, Event::Flusher);
             return;
         }
-        let (wrote, done) = (self.mm.flusher_wrote, self.mm.flusher_chunk_done);
+        let wrote = self.mm.flusher_wrote;
         let expired = self
             .mm
             .dirty_fifo
@@ -237,7 +237,7 @@ impl Simulation {
         let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
         self.mm.flusher_busy = wrote && more;
         self.mm.flusher_next = if wrote && more {
-            done.max(t + 1)
+            t + 1
         } else if !self.mm.dirty_fifo.is_empty() {
             t + mm::FLUSHER_PERIOD_NS
         } else {
@@ -287,23 +287,21 @@ impl Simulation {
             self.mm.flush_pages = 0;
         }
         self.mm.flusher_wrote = !batch.is_empty();
-        self.mm.flusher_chunk_done = t;
         self.mm.flusher_pending = batch;
     }
 
     /// Write back frames, merging runs contiguous in their file into single requests, while
-    /// their devices have free tags. Returns when the last submitted request completes, the
-    /// frames not submitted, and, if any, when a tag frees on the device that stopped them.
-    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> (u64, Vec<u32>, Option<u64>) {
+    /// their devices have free tags. Returns the frames not submitted and, if any, when a tag
+    /// frees on the device that stopped them.
+    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> (Vec<u32>, Option<u64>) {
         let mm = &mut self.mm;
-        let mut last = t;
         batch.sort_by_key(|&f| (mm.frames.space[f as usize], mm.frames.index[f as usize]));
         let mut i = 0;
         while i < batch.len() {
             let sp = mm.frames.space[batch[i] as usize];
             let dev = mm.spaces[sp as usize].device;
             if let Some(at) = mm.devices[dev].write_tag_wait(t) {
-                return (last, batch.split_off(i), Some(at));
+                return (batch.split_off(i), Some(at));
             }
             let first = mm.frames.index[batch[i] as usize] as u64;
             let mut j = i + 1;
@@ -323,11 +321,10 @@ impl Simulation {
                 n * mm.scale,
                 crate::devices::IoDir::Write,
             );
-            last = last.max(done);
             mm.submit_io(mm::IoReq::Write { frames }, done);
             i = j;
         }
-        (last, Vec::new(), None)
+        (Vec::new(), None)
     }
 
     fn take_sample(&mut self, t: u64) {
@@ -869,14 +866,15 @@ pub fn percentiles(v: &mut [u64]) -> Percentiles {
 mod tests {
     use super::*;
 
-    /// 64 MiB of RAM, a 64 MiB file on a disk, and a task that dirties `count` random pages of
-    /// it with write() and then sleeps while the flushers write them back.
-    fn dirty_random_pages(count: u32) -> Simulation {
+    /// 1 GiB of RAM, a 64 MiB file on a disk, and a task that dirties `count` pages of it
+    /// (`pattern`: "random" or "seq") with write() and then sleeps; far below the background
+    /// threshold, the pages are written back together once they expire (30 s).
+    fn dirty_pages(pattern: &str, count: u32) -> Simulation {
         let text = format!(
             r#"
 title = "flusher"
 [machine]
-ram = "64MiB"
+ram = "1GiB"
 [[devices]]
 name = "d"
 kind = "hdd"
@@ -890,7 +888,7 @@ preset = "linux-6.1"
 [[tasks]]
 name = "t"
 program = [
-  {{ op = "write", file = "f", pattern = "random", count = {count} }},
+  {{ op = "write", file = "f", pattern = "{pattern}", count = {count} }},
   {{ op = "sleep", duration = "600s" }},
 ]
 [run]
@@ -902,9 +900,8 @@ duration = "300s"
         s
     }
 
-    #[test]
-    fn the_flusher_sleeps_for_a_request_tag_when_the_disk_queue_is_full() {
-        let mut s = dirty_random_pages(2000);
+    /// Run to the end; the most write requests the disk had in flight at once.
+    fn most_write_requests_in_flight(s: &mut Simulation) -> usize {
         let mut most = 0;
         while s.mm.next_event_time().is_some_and(|t| t < s.end_ns) {
             let t = s.mm.next_event_time().unwrap();
@@ -917,6 +914,22 @@ duration = "300s"
                 .count();
             most = most.max(in_flight);
         }
+        most
+    }
+
+    #[test]
+    fn the_flusher_goes_on_to_the_next_chunk_without_waiting_for_the_last() {
+        // 2,048 contiguous pages: two chunks of 1,024, each 7 requests of up to 168 pages. The
+        // second goes out while the first is still on the disk.
+        let mut s = dirty_pages("seq", 2048);
+        assert_eq!(most_write_requests_in_flight(&mut s), 14);
+        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+    }
+
+    #[test]
+    fn the_flusher_sleeps_for_a_request_tag_when_the_disk_queue_is_full() {
+        let mut s = dirty_pages("random", 2000);
+        let most = most_write_requests_in_flight(&mut s);
         // Expired after 30 s, the 2,000 scattered pages are written as they free tags: the
         // queue fills (64 requests) and never holds more.
         assert_eq!(most, 64);
