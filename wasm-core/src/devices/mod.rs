@@ -30,7 +30,8 @@
 //! the device, split at `max_segments` pages) holds one of the nr_requests tags until it
 //! completes, and the flusher sleeps when none is free (`Device::write_tag_wait`), so a chunk
 //! of scattered dirty blocks goes to the device 64 requests at a time instead of all at once.
-//! Reclaim's own writes are bounded by the page total above; they hold tags too.
+//! Reclaim's own writes wait on the page total above; they hold tags too, so the flushers
+//! find fewer free.
 //!
 //! Not modelled: the throttles in front of the tags that some versions add (mq-deadline's
 //! async_depth of 3/4 of nr_requests from 5.14, writeback throttling by blk-wbt).
@@ -243,7 +244,8 @@ impl Device {
     /// `max_request_pages`, none for a page that back-merges into the previous request
     /// (contiguous, still in flight, with room), as reclaim's single-page swap writes to
     /// consecutive slots do in its plug. A merged request frees its tag when its first part
-    /// completes: a disk serves the merged pages back to back, so that is a transfer time early.
+    /// completes: a disk serves the merged pages back to back, so that is early by at most the
+    /// merged pages' transfer time (~4.5 ms for 168 pages at 150 MB/s).
     fn take_write_tags(&mut self, now: u64, lba: u64, pages: u64, done: u64) {
         if self.max_request_pages == 0 {
             return;

@@ -181,9 +181,9 @@ pub struct Mm {
     /// The flushers are at work (writing chunk after chunk, or asleep for a request tag); a
     /// wakeup finds them running and changes nothing.
     pub flusher_busy: bool,
-    /// Pages of the current chunk under writeback but not yet submitted: the flusher sleeps
-    /// for a request tag.
-    pub flusher_pending: Vec<u32>,
+    /// Pages of the current chunk (frame, space, index) whose request has not gone out yet:
+    /// the flusher sleeps for a request tag. They stay dirty until it does.
+    pub flusher_pending: Vec<(u32, u32, u32)>,
     /// The current chunk has pages.
     pub flusher_wrote: bool,
     /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
@@ -871,6 +871,13 @@ impl Mm {
         let mut queued = vec![false; n];
         for &(f, _) in &self.dirty_fifo {
             queued[f as usize] = true;
+        }
+        // The flusher's chunk waiting for a request tag: taken off the FIFO, still dirty.
+        for &(f, sp, idx) in &self.flusher_pending {
+            let fi = f as usize;
+            if self.frames.space[fi] == sp && self.frames.index[fi] == idx {
+                queued[fi] = true;
+            }
         }
         let (mut dirty, mut writeback) = (0u64, 0u64);
         for (f, &fl) in self.frames.flags.iter().enumerate() {

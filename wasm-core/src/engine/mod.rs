@@ -202,13 +202,14 @@ impl Simulation {
     }
 
     /// The flusher threads (`wb_workfn` / `wb_writeback`): write back dirty file pages in the
-    /// order they were dirtied, one chunk of MAX_WRITEBACK_PAGES (1024 pages, fs-writeback.c)
-    /// at a time: all of them when asked to (reclaim), the number asked for, the rest while
-    /// over the background threshold, and pages dirtied more than dirty_expire (30 s) ago on
-    /// the periodic run every dirty_writeback interval (5 s). Background writeback does not
-    /// wait for a chunk to complete (WB_SYNC_NONE): it goes on to the next while there is work,
-    /// and the device's speed holds it back through the request tags: a chunk's requests go
-    /// out only as tags free (`blk_mq_get_tag`, `Device::write_tag_wait`).
+    /// order they were dirtied, a chunk at a time: all of them when asked to (reclaim), the
+    /// number asked for, the rest while over the background threshold, and pages dirtied more
+    /// than dirty_expire (30 s) ago on the periodic run every dirty_writeback interval (5 s).
+    /// Background writeback does not wait for a chunk to complete (WB_SYNC_NONE): it goes on
+    /// to the next while there is work, and the device's speed holds it back through the
+    /// request tags: a chunk's requests go out only as tags free (`blk_mq_get_tag`,
+    /// `Device::write_tag_wait`). One flusher serves every device (the kernel has one per
+    /// device), so a chunk's pages for a fast device wait behind a slow one's tags.
     fn flusher(&mut self, t: u64) {
         if self.mm.flusher_next != t {
             return; // stale
@@ -218,7 +219,7 @@ impl Simulation {
             self.take_writeback_chunk(t, bg);
         }
         // The chunk's requests go out until the device has no free tag; the flusher sleeps
-        // until a request completes and goes on with the rest (`blk_mq_get_tag`).
+        // until a request completes and goes on with the rest.
         let batch = std::mem::take(&mut self.mm.flusher_pending);
         let (rest, tag_free_at) = self.submit_writeback(t, batch);
         if let Some(at) = tag_free_at {
@@ -248,13 +249,16 @@ impl Simulation {
         }
     }
 
-    /// One chunk of writeback (`writeback_chunk_size`, MAX_WRITEBACK_PAGES): the oldest dirty
-    /// pages, taken while they are expired or the flushers were asked or are over the
-    /// background threshold, are put under writeback and left in `flusher_pending`.
+    /// One chunk of writeback: the oldest dirty pages, taken while they are expired or the
+    /// flushers were asked or are over the background threshold, left dirty in
+    /// `flusher_pending` until their request goes out. The chunk is MIN_WRITEBACK_PAGES
+    /// (1024 pages), the floor of `writeback_chunk_size`; the kernel's grows to half a second
+    /// of the device's bandwidth, but with chunks submitted back to back its size only sets how
+    /// often the thresholds are checked.
     fn take_writeback_chunk(&mut self, t: u64, bg: u64) {
-        const MAX_WRITEBACK_PAGES: u64 = 1024;
-        let chunk = (MAX_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
-        let mut batch: Vec<u32> = Vec::new();
+        const MIN_WRITEBACK_PAGES: u64 = 1024;
+        let chunk = (MIN_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
+        let mut batch = Vec::new();
         // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
         let over = self.mm.nr_dirty > bg;
         let mut budget = self.mm.dirty_fifo.len();
@@ -272,11 +276,9 @@ impl Simulation {
                 && !self.mm.frames.has(f, PG_SWAPBACKED)
                 && !self.mm.frames.has(f, PG_WRITEBACK)
             {
-                self.mm.clear_dirty(f);
-                self.mm.frames.set(f, PG_WRITEBACK);
-                self.mm.nr_writeback += 1;
                 self.mm.flush_pages = self.mm.flush_pages.saturating_sub(1);
-                batch.push(f);
+                let fi = f as usize;
+                batch.push((f, self.mm.frames.space[fi], self.mm.frames.index[fi]));
             } else if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) {
                 // Redirtied while under writeback: written again once that completes.
                 self.mm.dirty_fifo.push_back((f, dirtied));
@@ -290,34 +292,62 @@ impl Simulation {
         self.mm.flusher_pending = batch;
     }
 
-    /// Write back frames, merging runs contiguous in their file into single requests, while
-    /// their devices have free tags. Returns the frames not submitted and, if any, when a tag
-    /// frees on the device that stopped them.
-    fn submit_writeback(&mut self, t: u64, mut batch: Vec<u32>) -> (Vec<u32>, Option<u64>) {
+    /// Write back a chunk's pages (frame, space, index), merging runs contiguous in their file
+    /// into requests of up to the device's `max_request_pages`, while the device has free tags.
+    /// A page is put under writeback as its request goes out (`write_cache_pages`), so until
+    /// then a redirty costs nothing; a page no longer dirty, already under writeback or no
+    /// longer the same page (truncated, dropped, reused) is skipped. Returns the pages not
+    /// submitted and, if any, when a tag frees on the device that stopped them.
+    fn submit_writeback(
+        &mut self,
+        t: u64,
+        batch: Vec<(u32, u32, u32)>,
+    ) -> (Vec<(u32, u32, u32)>, Option<u64>) {
         let mm = &mut self.mm;
-        batch.sort_by_key(|&f| (mm.frames.space[f as usize], mm.frames.index[f as usize]));
+        let mut batch: Vec<(u32, u32, u32)> = batch
+            .into_iter()
+            .filter(|&(f, sp, idx)| {
+                let fi = f as usize;
+                mm.frames.space[fi] == sp
+                    && mm.frames.index[fi] == idx
+                    && mm.frames.has(f, PG_DIRTY)
+                    && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
+            })
+            .collect();
+        // The dirty FIFO can list a page twice (dirtied again after a write it then skipped).
+        batch.sort_by_key(|&(_, sp, idx)| (sp, idx));
+        batch.dedup();
         let mut i = 0;
         while i < batch.len() {
-            let sp = mm.frames.space[batch[i] as usize];
+            let (_, sp, first) = batch[i];
             let dev = mm.spaces[sp as usize].device;
             if let Some(at) = mm.devices[dev].write_tag_wait(t) {
                 return (batch.split_off(i), Some(at));
             }
-            let first = mm.frames.index[batch[i] as usize] as u64;
+            let max_frames = match mm.devices[dev].max_request_pages {
+                0 => usize::MAX,
+                pages => (pages / mm.scale).max(1) as usize,
+            };
             let mut j = i + 1;
             while j < batch.len()
-                && mm.frames.space[batch[j] as usize] == sp
-                && mm.frames.index[batch[j] as usize] as u64 == first + (j - i) as u64
+                && j - i < max_frames
+                && batch[j].1 == sp
+                && batch[j].2 as u64 == first as u64 + (j - i) as u64
             {
                 j += 1;
             }
-            let frames: Vec<u32> = batch[i..j].to_vec();
+            let frames: Vec<u32> = batch[i..j].iter().map(|&(f, _, _)| f).collect();
+            for &f in &frames {
+                mm.clear_dirty(f);
+                mm.frames.set(f, PG_WRITEBACK);
+                mm.nr_writeback += 1;
+            }
             let n = frames.len() as u64;
             let base = mm.spaces[sp as usize].lba;
             mm.counters.add(counters::C::pgpgout, n);
             let done = mm.devices[dev].submit(
                 t,
-                (base + first) * mm.scale,
+                (base + first as u64) * mm.scale,
                 n * mm.scale,
                 crate::devices::IoDir::Write,
             );
@@ -924,6 +954,33 @@ duration = "300s"
         let mut s = dirty_pages("seq", 2048);
         assert_eq!(most_write_requests_in_flight(&mut s), 14);
         assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+    }
+
+    #[test]
+    fn pages_waiting_for_a_request_tag_stay_dirty_and_a_rewrite_costs_no_second_write() {
+        let pgpgout = |s: &Simulation| s.mm.counters.0[C::pgpgout as usize];
+        let mut control = dirty_pages("random", 2000);
+        control.run_to_end();
+        let mut s = dirty_pages("random", 2000);
+        while s.mm.flusher_pending.is_empty() {
+            let t =
+                s.mm.next_event_time()
+                    .expect("the flusher sleeps for a tag at some point");
+            s.run_until(t);
+        }
+        let pending = s.mm.flusher_pending.clone();
+        assert!(
+            pending.len() > 100,
+            "{} pages wait for a tag",
+            pending.len()
+        );
+        for &(f, _, _) in &pending {
+            assert!(s.mm.frames.has(f, PG_DIRTY) && !s.mm.frames.has(f, PG_WRITEBACK));
+            // What a write() to the page does to its state.
+            s.mm.mark_file_dirty(f);
+        }
+        s.run_to_end();
+        assert_eq!(pgpgout(&s), pgpgout(&control), "each page written once");
     }
 
     #[test]
