@@ -900,6 +900,13 @@ mod tests {
     /// (`pattern`: "random" or "seq") with write() and then sleeps; far below the background
     /// threshold, the pages are written back together once they expire (30 s).
     fn dirty_pages(pattern: &str, count: u32) -> Simulation {
+        dirty_pages_with(&format!(
+            r#"{{ op = "write", file = "f", pattern = "{pattern}", count = {count} }},"#
+        ))
+    }
+
+    /// The same machine with the write ops given.
+    fn dirty_pages_with(writes: &str) -> Simulation {
         let text = format!(
             r#"
 title = "flusher"
@@ -912,13 +919,17 @@ kind = "hdd"
 name = "f"
 size = "64MiB"
 device = "d"
+[[files]]
+name = "g"
+size = "64MiB"
+device = "d"
 [[variants]]
 name = "v"
 preset = "linux-6.1"
 [[tasks]]
 name = "t"
 program = [
-  {{ op = "write", file = "f", pattern = "{pattern}", count = {count} }},
+  {writes}
   {{ op = "sleep", duration = "600s" }},
 ]
 [run]
@@ -981,6 +992,19 @@ duration = "300s"
         }
         s.run_to_end();
         assert_eq!(pgpgout(&s), pgpgout(&control), "each page written once");
+    }
+
+    #[test]
+    fn a_long_run_is_cut_into_requests_each_of_which_waits_for_a_tag() {
+        // One chunk: scattered pages of f, then a 600-page run of g, which sorts after them.
+        // The run's 4 requests each wait for a tag; taken at once they would overfill the
+        // queue the scattered ones left at 63.
+        let mut s = dirty_pages_with(
+            r#"{ op = "write", file = "f", pattern = "random", count = 424 },
+  { op = "write", file = "g", pattern = "seq", count = 600 },"#,
+        );
+        assert_eq!(most_write_requests_in_flight(&mut s), 64);
+        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
     }
 
     #[test]
