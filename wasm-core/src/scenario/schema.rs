@@ -164,6 +164,7 @@ pub struct DeviceSpec {
     pub capacity: Option<Size>,
     /// How much written data the host queue holds before a writer must wait for a completion
     /// (nr_requests x max_segments pages; defaults per kind in `devices`; "0": no limit).
+    /// The flushers' request tags are this over max_segments (64 by default on SATA).
     /// Disks and SSDs only.
     #[serde(default)]
     pub write_queue: Option<Size>,
