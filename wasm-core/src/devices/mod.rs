@@ -223,13 +223,7 @@ impl Device {
     /// else the time the earliest write request in flight completes and frees one. The number
     /// of tags is the queue's capacity over a full request's pages (64 on SATA, 1023 on NVMe).
     pub fn write_tag_wait(&mut self, now: u64) -> Option<u64> {
-        while self
-            .write_tags
-            .peek()
-            .is_some_and(|&Reverse(done)| done <= now)
-        {
-            self.write_tags.pop();
-        }
+        self.retire_tags(now);
         if self.max_request_pages == 0 || self.write_queue_pages == 0 {
             return None;
         }
@@ -250,9 +244,7 @@ impl Device {
         if self.max_request_pages == 0 {
             return;
         }
-        while self.write_tags.peek().is_some_and(|&Reverse(d)| d <= now) {
-            self.write_tags.pop();
-        }
+        self.retire_tags(now);
         let (end, in_request, in_flight_until) = self.last_write;
         if lba == end && in_flight_until > now && in_request + pages <= self.max_request_pages {
             self.last_write = (lba + pages, in_request + pages, done);
@@ -264,6 +256,13 @@ impl Device {
         }
         let last_request = pages - (requests - 1) * self.max_request_pages;
         self.last_write = (lba + pages, last_request, done);
+    }
+
+    /// Free the tags of the write requests completed by `now`.
+    fn retire_tags(&mut self, now: u64) {
+        while self.write_tags.peek().is_some_and(|&Reverse(d)| d <= now) {
+            self.write_tags.pop();
+        }
     }
 
     fn retire_writes(&mut self, now: u64) {

@@ -314,7 +314,8 @@ impl Simulation {
                     && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
             })
             .collect();
-        // The dirty FIFO can list a page twice (dirtied again after a write it then skipped).
+        // The dirty FIFO can list a page twice: cleaned by another writer (an O_DSYNC write,
+        // reclaim) and dirtied again while its first entry waited.
         batch.sort_by_key(|&(_, sp, idx)| (sp, idx));
         batch.dedup();
         let mut i = 0;
@@ -896,9 +897,9 @@ pub fn percentiles(v: &mut [u64]) -> Percentiles {
 mod tests {
     use super::*;
 
-    /// 1 GiB of RAM, a 64 MiB file on a disk, and a task that dirties `count` pages of it
-    /// (`pattern`: "random" or "seq") with write() and then sleeps; far below the background
-    /// threshold, the pages are written back together once they expire (30 s).
+    /// 1 GiB of RAM, two 64 MiB files f and g on a disk, and a task that dirties `count` pages
+    /// of f (`pattern`: "random" or "seq") with write() and then sleeps; far below the
+    /// background threshold, the pages are written back together once they expire (30 s).
     fn dirty_pages(pattern: &str, count: u32) -> Simulation {
         dirty_pages_with(&format!(
             r#"{{ op = "write", file = "f", pattern = "{pattern}", count = {count} }},"#
@@ -1019,6 +1020,7 @@ duration = "300s"
         let st = &s.mm.devices[0].stats;
         assert!(st.writes > 1500 && st.pages_written > st.writes, "{st:?}");
     }
+
     #[test]
     fn percentiles_nearest_rank() {
         let mut v: Vec<u64> = (1..=100).map(|x| x * 1_000_000).collect();
