@@ -220,10 +220,7 @@ impl Simulation {
         }
         // The chunk's requests go out until the device has no free tag; the flusher sleeps
         // until a request completes and goes on with the rest.
-        let batch = std::mem::take(&mut self.mm.flusher_pending);
-        let (rest, tag_free_at) = self.submit_writeback(t, batch);
-        if let Some(at) = tag_free_at {
-            self.mm.flusher_pending = rest;
+        if let Some(at) = self.submit_writeback(t) {
             self.mm.flusher_busy = true;
             self.mm.flusher_next = at.max(t + 1);
             self.mm.schedule(self.mm.flusher_next, Event::Flusher);
@@ -288,60 +285,56 @@ impl Simulation {
             self.mm.flush_all = false;
             self.mm.flush_pages = 0;
         }
+        // In file order, the first at the end: `submit_writeback` takes them from there.
+        batch.sort_unstable_by_key(|&(_, sp, idx)| std::cmp::Reverse((sp, idx)));
         self.mm.flusher_wrote = !batch.is_empty();
         self.mm.flusher_pending = batch;
     }
 
-    /// Write back a chunk's pages (frame, space, index), merging runs contiguous in their file
-    /// into requests of up to the device's `max_request_pages`, while the device has free tags.
-    /// A page is put under writeback as its request goes out (`write_cache_pages`), so until
-    /// then a redirty costs nothing; a page no longer dirty, already under writeback or no
-    /// longer the same page (truncated, dropped, reused) is skipped. Returns the pages not
-    /// submitted and, if any, when a tag frees on the device that stopped them.
-    fn submit_writeback(
-        &mut self,
-        t: u64,
-        batch: Vec<(u32, u32, u32)>,
-    ) -> (Vec<(u32, u32, u32)>, Option<u64>) {
+    /// Write back the chunk's pages (`flusher_pending`: frame, space, index, in file order from
+    /// the end), merging runs contiguous in their file into requests of up to the device's
+    /// `max_request_pages`, while the device has free tags. A page is put under writeback as
+    /// its request goes out (`write_cache_pages`), so until then a redirty costs nothing; a
+    /// page no longer dirty, already under writeback (a page the dirty FIFO listed twice) or
+    /// no longer the same page (truncated, dropped, reused) is passed over. Returns, if the
+    /// flusher must sleep, when a tag frees on the device that stopped it.
+    fn submit_writeback(&mut self, t: u64) -> Option<u64> {
         let mm = &mut self.mm;
-        let mut batch: Vec<(u32, u32, u32)> = batch
-            .into_iter()
-            .filter(|&(f, sp, idx)| {
-                let fi = f as usize;
-                mm.frames.space[fi] == sp
-                    && mm.frames.index[fi] == idx
-                    && mm.frames.has(f, PG_DIRTY)
-                    && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
-            })
-            .collect();
-        // The dirty FIFO can list a page twice: cleaned by another writer (an O_DSYNC write,
-        // reclaim) and dirtied again while its first entry waited.
-        batch.sort_by_key(|&(_, sp, idx)| (sp, idx));
-        batch.dedup();
-        let mut i = 0;
-        while i < batch.len() {
-            let (_, sp, first) = batch[i];
+        let to_write = |mm: &Mm, (f, sp, idx): (u32, u32, u32)| {
+            let fi = f as usize;
+            mm.frames.space[fi] == sp
+                && mm.frames.index[fi] == idx
+                && mm.frames.has(f, PG_DIRTY)
+                && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
+        };
+        loop {
+            while let Some(&e) = mm.flusher_pending.last() {
+                if to_write(mm, e) {
+                    break;
+                }
+                mm.flusher_pending.pop();
+            }
+            let &(_, sp, first) = mm.flusher_pending.last()?;
             let dev = mm.spaces[sp as usize].device;
             if let Some(at) = mm.devices[dev].write_tag_wait(t) {
-                return (batch.split_off(i), Some(at));
+                return Some(at);
             }
             let max_frames = match mm.devices[dev].max_request_pages {
                 0 => usize::MAX,
                 pages => (pages / mm.scale).max(1) as usize,
             };
-            let mut j = i + 1;
-            while j < batch.len()
-                && j - i < max_frames
-                && batch[j].1 == sp
-                && batch[j].2 as u64 == first as u64 + (j - i) as u64
-            {
-                j += 1;
-            }
-            let frames: Vec<u32> = batch[i..j].iter().map(|&(f, _, _)| f).collect();
-            for &f in &frames {
-                mm.clear_dirty(f);
-                mm.frames.set(f, PG_WRITEBACK);
+            let mut frames = Vec::new();
+            while let Some(&e) = mm.flusher_pending.last() {
+                let next = first as u64 + frames.len() as u64;
+                if frames.len() == max_frames || e.1 != sp || e.2 as u64 != next || !to_write(mm, e)
+                {
+                    break;
+                }
+                mm.flusher_pending.pop();
+                mm.clear_dirty(e.0);
+                mm.frames.set(e.0, PG_WRITEBACK);
                 mm.nr_writeback += 1;
+                frames.push(e.0);
             }
             let n = frames.len() as u64;
             let base = mm.spaces[sp as usize].lba;
@@ -353,9 +346,7 @@ impl Simulation {
                 crate::devices::IoDir::Write,
             );
             mm.submit_io(mm::IoReq::Write { frames }, done);
-            i = j;
         }
-        (Vec::new(), None)
     }
 
     fn take_sample(&mut self, t: u64) {
