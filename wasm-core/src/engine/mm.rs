@@ -184,8 +184,6 @@ pub struct Mm {
     /// Pages of the current chunk (frame, space, index) whose request has not gone out yet:
     /// the flusher sleeps for a request tag. They stay dirty until it does.
     pub flusher_pending: Vec<(u32, u32, u32)>,
-    /// The current chunk has pages.
-    pub flusher_wrote: bool,
     /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
     pub dirty_ratio: u64,
     pub dirty_background_ratio: u64,
@@ -273,7 +271,6 @@ impl Mm {
             flusher_next: u64::MAX,
             flusher_busy: false,
             flusher_pending: Vec::new(),
-            flusher_wrote: false,
             dirty_ratio: 20,
             dirty_background_ratio: 10,
             page_cluster: 3,

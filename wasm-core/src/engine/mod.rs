@@ -218,6 +218,8 @@ impl Simulation {
         if self.mm.flusher_pending.is_empty() {
             self.take_writeback_chunk(t, bg);
         }
+        // A chunk with pages (new, or left from a tag sleep): the flusher looks for more after.
+        let wrote = !self.mm.flusher_pending.is_empty();
         // The chunk's requests go out until the device has no free tag; the flusher sleeps
         // until a request completes and goes on with the rest.
         if let Some(at) = self.submit_writeback(t) {
@@ -226,7 +228,6 @@ impl Simulation {
             self.mm.schedule(self.mm.flusher_next, Event::Flusher);
             return;
         }
-        let wrote = self.mm.flusher_wrote;
         let expired = self
             .mm
             .dirty_fifo
@@ -287,7 +288,6 @@ impl Simulation {
         }
         // In file order, the first at the end: `submit_writeback` takes them from there.
         batch.sort_unstable_by_key(|&(_, sp, idx)| std::cmp::Reverse((sp, idx)));
-        self.mm.flusher_wrote = !batch.is_empty();
         self.mm.flusher_pending = batch;
     }
 
