@@ -60,8 +60,10 @@ fn golden_for(file: &str) -> Value {
         let shown: Vec<Value> = series
             .iter()
             .step_by(every)
-            .map(|s| json!({ "t_ns": s.t_ns, "lists": s.lists, "anon_cost": s.anon_cost,
-                             "file_cost": s.file_cost, "counters": s.counters.to_vec() }))
+            .map(|s| {
+                json!({ "t_ns": s.t_ns, "lists": s.lists, "anon_cost": s.anon_cost,
+                             "file_cost": s.file_cost, "counters": s.counters.to_vec() })
+            })
             .collect();
         variants.push(json!({
             "variant": v.name,
@@ -84,8 +86,11 @@ fn golden_for(file: &str) -> Value {
 
 fn check(file: &str) {
     let got = serde_json::to_string_pretty(&golden_for(file)).unwrap() + "\n";
-    let path = format!("{}/tests/golden/{}.json", env!("CARGO_MANIFEST_DIR"),
-                       file.trim_end_matches(".toml"));
+    let path = format!(
+        "{}/tests/golden/{}.json",
+        env!("CARGO_MANIFEST_DIR"),
+        file.trim_end_matches(".toml")
+    );
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();
         std::fs::write(&path, &got).unwrap();
@@ -94,7 +99,10 @@ fn check(file: &str) {
     let want = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e} (run `npm run golden` to create it)"));
     if got != want {
-        let line = got.lines().zip(want.lines()).position(|(a, b)| a != b)
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
             .unwrap_or(got.lines().count().min(want.lines().count()));
         panic!(
             "{file}: the engine's output differs from {path} from line {}:\n  now:    {}\n  golden: {}\n\
@@ -109,18 +117,25 @@ fn check(file: &str) {
 #[test]
 fn every_scenario_has_a_golden_and_no_stale_golden_is_left() {
     let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut scenarios: Vec<String> = std::fs::read_dir(&dir).unwrap()
+    let mut scenarios: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .filter(|n| n.ends_with(".toml"))
         .map(|n| n.trim_end_matches(".toml").to_string())
         .collect();
     scenarios.sort();
     let listed: Vec<String> = {
-        let mut v: Vec<String> = GOLDEN_SCENARIOS.iter().map(|s| s.trim_end_matches(".toml").to_string()).collect();
+        let mut v: Vec<String> = GOLDEN_SCENARIOS
+            .iter()
+            .map(|s| s.trim_end_matches(".toml").to_string())
+            .collect();
         v.sort();
         v
     };
-    assert_eq!(scenarios, listed, "tests/golden.rs must list every scenario in scenarios/");
+    assert_eq!(
+        scenarios, listed,
+        "tests/golden.rs must list every scenario in scenarios/"
+    );
 }
 
 macro_rules! goldens {

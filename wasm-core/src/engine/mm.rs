@@ -33,6 +33,10 @@ pub struct Lruvec {
     /// then one for MGLRU's `get_nr_to_scan`), so a list scanned a fraction of a frame per pass
     /// is still scanned at the kernel's rate.
     pub scan_carry: [u64; 5],
+    /// Sizes of the classic LRU lists summed over this memcg's subtree, kept as pages move
+    /// (the kernel's memcg lruvec stats are hierarchical: `lruvec_page_state` of a parent
+    /// covers its children since 5.x's rstat), so reading a parent's list size costs O(1).
+    pub hier_len: [u64; NR_LRU_LISTS],
 }
 
 impl Lruvec {
@@ -353,11 +357,18 @@ impl Mm {
         if self.memcgs.list[lv].children.is_empty() {
             return self.lruvecs[lv].size(lru);
         }
-        self.memcgs
-            .preorder(lv as u16)
-            .iter()
-            .map(|&m| self.lruvecs[m as usize].size(lru))
-            .sum()
+        self.lruvecs[lv].hier_len[lru]
+    }
+
+    /// Add `delta` frames to list `lru` of `lv` and of every ancestor in `hier_len`.
+    #[inline]
+    pub(crate) fn account_lru_len(&mut self, lv: usize, lru: usize, delta: i64) {
+        let mut cur = Some(lv as u16);
+        while let Some(m) = cur {
+            let h = &mut self.lruvecs[m as usize].hier_len[lru];
+            *h = h.wrapping_add_signed(delta);
+            cur = self.memcgs.list[m as usize].parent;
+        }
     }
 
     // ---- events -------------------------------------------------------------------------
@@ -481,6 +492,7 @@ impl Mm {
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
         self.frames.push_head(l, f, lru as u8);
+        self.account_lru_len(lv, lru, 1);
     }
 
     /// Put a frame on the tail of the list its flags select (`lruvec_add_folio_tail`); with
@@ -494,6 +506,7 @@ impl Mm {
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
         self.frames.push_tail(l, f, lru as u8);
+        self.account_lru_len(lv, lru, 1);
     }
 
     /// Take a frame off whatever LRU list it is on (`lruvec_del_folio`); no-op if not on one.
@@ -507,6 +520,7 @@ impl Mm {
             let lv = self.frames.lruvec[f as usize] as usize;
             let l = &mut self.lruvecs[lv].lists[list];
             self.frames.unlink(l, f);
+            self.account_lru_len(lv, list, -1);
         }
     }
 
@@ -522,6 +536,7 @@ impl Mm {
             self.frames.unlink(l, f);
             out.push(f);
         }
+        self.account_lru_len(lv, lru, -(out.len() as i64));
     }
 
     // ---- frame allocation and freeing --------------------------------------------------------
@@ -705,6 +720,23 @@ impl Mm {
             for &f in frames {
                 if self.frames.list[f as usize] == LIST_FREE {
                     return Err(format!("frame {f} is free while its IO is in flight"));
+                }
+            }
+        }
+        // The hierarchical list sizes match the subtree sums they stand for.
+        for lvi in 0..self.lruvecs.len() {
+            for lru in 0..NR_LRU_LISTS {
+                let sum: u64 = self
+                    .memcgs
+                    .preorder(lvi as u16)
+                    .iter()
+                    .map(|&m| self.lruvecs[m as usize].size(lru))
+                    .sum();
+                if self.lruvecs[lvi].hier_len[lru] != sum {
+                    return Err(format!(
+                        "lruvec {lvi} list {lru}: hierarchical size {} but the subtree holds {sum}",
+                        self.lruvecs[lvi].hier_len[lru]
+                    ));
                 }
             }
         }

@@ -1300,6 +1300,7 @@ impl Mm {
                 for &f in &frames {
                     let l = self.frames.list[f as usize] as usize;
                     self.frames.unlink(&mut self.lruvecs[lv].lists[l], f);
+                    self.account_lru_len(lv, l, -1);
                 }
                 self.flags.lru_gen = true;
                 for &f in &frames {
@@ -1330,6 +1331,7 @@ impl Mm {
                     let lru = lru_of(self.frames.flags[f as usize]);
                     let l = &mut self.lruvecs[lv].lists[lru];
                     self.frames.push_head(l, f, lru as u8);
+                    self.account_lru_len(lv, lru, 1);
                 }
             }
         }
