@@ -203,14 +203,16 @@ impl Simulation {
                     Step::Next
                 }
                 Instr::LoopEnd { .. } => {
+                    let measure_t0 = self.measure_t0();
                     let t = &mut self.tasks[ti];
-                    let l = t.loops.last_mut().expect("loop end without start");
-                    let took = t.clock - l.iter_start;
-                    match l.record {
+                    let l = t.loops.last().expect("loop end without start");
+                    let (took, record) = (t.clock - l.iter_start, l.record);
+                    match record {
                         Record::Rounds => t.rounds_ns.push(took),
-                        Record::Ops => t.ops.push((t.clock, took)),
+                        Record::Ops => t.record_op(t.clock, took, measure_t0),
                         Record::None => {}
                     }
+                    let l = t.loops.last_mut().expect("loop end without start");
                     if let Some(r) = l.remaining.as_mut() {
                         *r -= 1;
                     }
@@ -962,7 +964,7 @@ impl Simulation {
 
     fn note_stall(&mut self, ti: usize, stall: u64) {
         if stall > super::fault::ANON_FAULT_NS {
-            self.tasks[ti].alloc_stalls_ns.push(stall);
+            self.tasks[ti].alloc_stalls_ns.record(stall);
         }
     }
 

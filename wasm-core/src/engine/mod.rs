@@ -8,6 +8,7 @@ pub mod memcg;
 pub mod mm;
 pub mod rng;
 pub mod space;
+pub mod stats;
 
 mod build;
 mod interp;
@@ -18,9 +19,10 @@ use counters::{Counters, C, COUNTER_NAMES, NR_COUNTERS};
 use frames::*;
 use mm::{Event, Mm};
 
-use crate::report::{OomKill, Percentiles, RunReport, TaskReport};
+use crate::report::{OomKill, RunReport, TaskReport};
 use crate::scenario::Scenario;
 use crate::workloads::{Task, TaskState};
+use stats::LatencyStats;
 
 /// dirty_expire_centisecs: the flushers write pages dirty for longer than 30 s.
 const EXPIRE_NS: u64 = 30_000_000_000;
@@ -724,6 +726,15 @@ impl Simulation {
         )
     }
 
+    /// When the measured window (`run.measure_from`) starts: 0 without one, None until its
+    /// mark is reached.
+    pub(crate) fn measure_t0(&self) -> Option<u64> {
+        match &self.measure_from {
+            None => Some(0),
+            Some(m) => self.marks.get(m).map(|(t0, _)| *t0),
+        }
+    }
+
     /// The run's report (valid at any time; final after `run_to_end`).
     pub fn report(&self) -> RunReport {
         let scale = self.mm.scale;
@@ -748,35 +759,29 @@ impl Simulation {
             } else {
                 Some(first.rounds_ns.iter().map(|&r| r as f64 / 1e9).collect())
             };
-            let mut lat: Vec<u64> = Vec::new();
-            let mut nops = 0u64;
+            let mut lat = LatencyStats::default();
+            let mut any_ops = false;
             for c in &clients {
-                for &(end, l) in &c.ops {
+                lat.merge(&c.ops_measured);
+                any_ops |= c.ops_total > 0;
+                for &(end, l) in &c.ops_pending {
                     if end >= measure_t0 {
-                        lat.push(l);
-                        nops += 1;
+                        lat.record(l);
                     }
                 }
             }
-            let any_ops = clients.iter().any(|c| !c.ops.is_empty());
+            let nops = lat.count();
             let span = self.now.saturating_sub(measure_t0).max(1);
             let ops_per_s = any_ops.then(|| nops as f64 / (span as f64 / 1e9));
-            let latency_ms = any_ops.then(|| percentiles(&mut lat));
-            let mut stalls: Vec<u64> = clients
-                .iter()
-                .flat_map(|c| c.alloc_stalls_ns.iter().copied())
-                .collect();
-            let alloc_stall_ms = (!stalls.is_empty()).then(|| percentiles(&mut stalls));
-            let mut io: Vec<u64> = clients
-                .iter()
-                .flat_map(|c| c.io_waits_ns.iter().copied())
-                .collect();
-            let io_wait_ms = (!io.is_empty()).then(|| percentiles(&mut io));
-            let mut thr: Vec<u64> = clients
-                .iter()
-                .flat_map(|c| c.throttle_waits_ns.iter().copied())
-                .collect();
-            let dirty_throttle_ms = (!thr.is_empty()).then(|| percentiles(&mut thr));
+            let latency_ms = any_ops.then(|| lat.percentiles());
+            let merged = |f: fn(&Task) -> &LatencyStats| {
+                let mut s = LatencyStats::default();
+                clients.iter().for_each(|c| s.merge(f(c)));
+                (!s.is_empty()).then(|| s.percentiles())
+            };
+            let alloc_stall_ms = merged(|c| &c.alloc_stalls_ns);
+            let io_wait_ms = merged(|c| &c.io_waits_ns);
+            let dirty_throttle_ms = merged(|c| &c.throttle_waits_ns);
             tasks.push(TaskReport {
                 name: name.clone(),
                 rounds_s,
@@ -855,33 +860,6 @@ fn to_map(c: &Counters, scale: u64) -> BTreeMap<String, u64> {
         .zip(c.0.iter())
         .map(|(n, v)| (n.to_string(), v * scale))
         .collect()
-}
-
-/// Nearest-rank percentiles of nanosecond samples, in milliseconds.
-pub fn percentiles(v: &mut [u64]) -> Percentiles {
-    if v.is_empty() {
-        return Percentiles {
-            p50: 0.0,
-            p95: 0.0,
-            p99: 0.0,
-            mean: 0.0,
-            count: 0,
-        };
-    }
-    v.sort_unstable();
-    let n = v.len();
-    let at = |p: f64| {
-        let rank = ((p / 100.0) * n as f64).ceil() as usize;
-        v[rank.clamp(1, n) - 1] as f64 / 1e6
-    };
-    let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n as f64 / 1e6;
-    Percentiles {
-        p50: at(50.0),
-        p95: at(95.0),
-        p99: at(99.0),
-        mean,
-        count: n as u64,
-    }
 }
 
 #[cfg(test)]
@@ -1010,13 +988,5 @@ duration = "300s"
         assert!(s.mm.flusher_pending.is_empty());
         let st = &s.mm.devices[0].stats;
         assert!(st.writes > 1500 && st.pages_written > st.writes, "{st:?}");
-    }
-
-    #[test]
-    fn percentiles_nearest_rank() {
-        let mut v: Vec<u64> = (1..=100).map(|x| x * 1_000_000).collect();
-        let p = percentiles(&mut v);
-        assert_eq!((p.p50, p.p95, p.p99), (50.0, 95.0, 99.0));
-        assert_eq!(p.count, 100);
     }
 }

@@ -1,5 +1,6 @@
 //! Task programs: the scenario's ops compiled into a flat instruction list with resolved
 //! spaces and regions, and the per-task interpreter state.
+use crate::engine::stats::LatencyStats;
 use std::rc::Rc;
 
 pub mod bufpool;
@@ -179,14 +180,19 @@ pub struct Task {
     /// Where a read through a buffer pool stopped to wait, resumed after the IO.
     pub pool_step: Option<PoolStep>,
     pub rounds_ns: Vec<u64>,
-    /// (end time, latency) of each recorded op.
-    pub ops: Vec<(u64, u64)>,
-    pub alloc_stalls_ns: Vec<u64>,
+    /// (end time, latency) of the ops recorded before the time `run.measure_from` starts at
+    /// is known (see `record_op`).
+    pub ops_pending: Vec<(u64, u64)>,
+    /// Latencies of the ops that ended at or after it.
+    pub ops_measured: LatencyStats,
+    /// Ops recorded in all, measured or not.
+    pub ops_total: u64,
+    pub alloc_stalls_ns: LatencyStats,
     pub major_faults: u64,
     /// Per page access that had to wait: time waiting for IO (faults, reads, locked pages)
     /// and time throttled by `balance_dirty_pages`; the current access's running sums.
-    pub io_waits_ns: Vec<u64>,
-    pub throttle_waits_ns: Vec<u64>,
+    pub io_waits_ns: LatencyStats,
+    pub throttle_waits_ns: LatencyStats,
     pub acc_io_wait: u64,
     pub acc_throttle_wait: u64,
     /// How many times each advancing mmap instruction (by pc) has run.
@@ -201,11 +207,31 @@ impl Task {
     /// The current page access is done: record what it waited for.
     pub fn finish_access(&mut self) {
         if self.acc_io_wait > 0 {
-            self.io_waits_ns.push(std::mem::take(&mut self.acc_io_wait));
+            self.io_waits_ns
+                .record(std::mem::take(&mut self.acc_io_wait));
         }
         if self.acc_throttle_wait > 0 {
             self.throttle_waits_ns
-                .push(std::mem::take(&mut self.acc_throttle_wait));
+                .record(std::mem::take(&mut self.acc_throttle_wait));
+        }
+    }
+
+    /// An op ended at `end` after `took` ns. `measure_t0` is when the measured window starts,
+    /// once known: until then ops wait in `ops_pending` (a warm-up's worth at most).
+    pub fn record_op(&mut self, end: u64, took: u64, measure_t0: Option<u64>) {
+        self.ops_total += 1;
+        match measure_t0 {
+            None => self.ops_pending.push((end, took)),
+            Some(t0) => {
+                for (e, l) in std::mem::take(&mut self.ops_pending) {
+                    if e >= t0 {
+                        self.ops_measured.record(l);
+                    }
+                }
+                if end >= t0 {
+                    self.ops_measured.record(took);
+                }
+            }
         }
     }
 }
