@@ -279,6 +279,12 @@ pub fn plan(text: &str, spec: &Spec) -> Result<Plan, String> {
     } else {
         spec.seeds.clone()
     };
+    let mut distinct = seeds.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != seeds.len() {
+        return Err("a seed is given twice".to_string());
+    }
     for a in &spec.axes {
         if a.values.is_empty() {
             return Err(format!("the axis {} has no values", a.name));
