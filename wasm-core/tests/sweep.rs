@@ -182,7 +182,7 @@ fn a_sweep_file_names_the_scenario_axes_and_output() {
         "[sweep]\nscenario = \"s.toml\"\nvariants = [\"before\"]\nseeds = [3]\nout = \"g.csv\"\n[sweep.axes]\nswappiness = [0, 100]\n",
     )
     .unwrap();
-    let out = reclaim(&["sweep", &dir.file("grid.toml"), "--set", "dirty_ratio=5,40", "--no-parquet", "--quiet"]);
+    let out = reclaim(&["sweep", &dir.file("grid.toml"), "--set", "dirty_ratio=20,40", "--no-parquet", "--quiet"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let rows = csv_rows(&dir.file("g.csv"));
     assert_eq!(&rows[0][..4], ["variant", "seed", "swappiness", "dirty_ratio"]);
