@@ -39,7 +39,10 @@ test('a sweep CSV becomes a heatmap whose cells open their runs', async ({ page 
   await expect(page.locator('[data-testid="sweep-cell"][data-x="60"][data-y="1GiB"]')).toHaveAttribute('data-value', '180');
   // Every cell with a row links to its run, the failed one's too (the page then shows the error).
   await expect(page.getByTestId('sweep-cell-link')).toHaveCount(6);
-  await shot(page, testInfo, 'sweep-heatmap');
+  await shot(page, testInfo, 'sweep-page');
+  const panel = testInfo.outputPath('sweep-panel.png');
+  await page.getByTestId('sweep-panel').screenshot({ path: panel });
+  await testInfo.attach('sweep-panel', { path: panel, contentType: 'image/png' });
 
   const cell = page.getByTestId('sweep-cell-link').filter({ has: page.locator('[data-x="60"][data-y="1GiB"]') });
   const [run] = await Promise.all([page.waitForEvent('popup'), cell.click()]);

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { encodeLink } from '../lib/link';
 import { guessScenario, heatmap, readSweep, rowLink, values, type SweepTable } from '../lib/sweep';
 import type { ScenarioFile } from '../scenarios';
+import './sweep.css';
 
 const CELL = 56;
 const MARGIN = { left: 90, top: 28, right: 12, bottom: 36 };
@@ -81,7 +82,7 @@ export function SweepPanel({ scenarios, speedStep }: { scenarios: readonly Scena
 
   return (
     <details className="sweep-panel" data-testid="sweep-panel">
-      <summary>Sweep table: a heatmap of a `reclaim sweep` CSV</summary>
+      <summary>Sweep table: a heatmap of a reclaim sweep CSV</summary>
       <p className="muted small">
         Open the CSV of <code>npm run reclaim -- sweep FILE --set swappiness=0,60,200 …</code> (or a reclaimlab DataFrame saved with{' '}
         <code>to_csv(index=False)</code>). Click a cell to open that run here.
