@@ -30,8 +30,14 @@ fn run_report(
     variant: Option<&str>,
     knobs: &[(String, String)],
 ) -> Result<reclaim_core::report::RunReport, PyErr> {
-    let base = reclaim_core::scenario::parse(text)
-        .map_err(|e| bad(format!("line {}, column {}: {}", e.line, e.column, e.what())))?;
+    let base = reclaim_core::scenario::parse(text).map_err(|e| {
+        bad(format!(
+            "line {}, column {}: {}",
+            e.line,
+            e.column,
+            e.what()
+        ))
+    })?;
     let name = reclaim_core::cli::pick_variant(&base, variant).map_err(bad)?;
     let scn = knobs::scenario_with(text, knobs, &name).map_err(bad)?;
     let mut sim = Simulation::new(&scn, &name)
@@ -52,7 +58,12 @@ fn knob_names() -> Vec<&'static str> {
 /// `reclaim run --json` of one variant (None: the first) with knobs applied.
 #[pyfunction]
 #[pyo3(signature = (text, variant, knobs))]
-fn run_json(py: Python<'_>, text: &str, variant: Option<&str>, knobs: Vec<(String, String)>) -> PyResult<String> {
+fn run_json(
+    py: Python<'_>,
+    text: &str,
+    variant: Option<&str>,
+    knobs: Vec<(String, String)>,
+) -> PyResult<String> {
     let knobs = canonical_knobs(knobs)?;
     let report = py.detach(|| run_report(text, variant, &knobs))?;
     to_json(&report)
@@ -62,8 +73,14 @@ fn run_json(py: Python<'_>, text: &str, variant: Option<&str>, knobs: Vec<(Strin
 #[pyfunction]
 fn compare_json(py: Python<'_>, text: &str, knobs: Vec<(String, String)>) -> PyResult<String> {
     let knobs = canonical_knobs(knobs)?;
-    let base = reclaim_core::scenario::parse(text)
-        .map_err(|e| bad(format!("line {}, column {}: {}", e.line, e.column, e.what())))?;
+    let base = reclaim_core::scenario::parse(text).map_err(|e| {
+        bad(format!(
+            "line {}, column {}: {}",
+            e.line,
+            e.column,
+            e.what()
+        ))
+    })?;
     let names: Vec<String> = base.variants.iter().map(|v| v.name.clone()).collect();
     let variants = py.detach(|| {
         names
@@ -83,7 +100,11 @@ fn plan(
     variants: Vec<String>,
     seeds: Vec<u64>,
 ) -> PyResult<(Vec<String>, Vec<String>)> {
-    let mut spec = grid::Spec { axes: Vec::new(), variants, seeds };
+    let mut spec = grid::Spec {
+        axes: Vec::new(),
+        variants,
+        seeds,
+    };
     for (name, values) in axes {
         let name = knobs::canonical(&name).map_err(bad)?;
         if name == "seed" {
@@ -109,7 +130,12 @@ fn run_point(py: Python<'_>, text: &str, point: &str) -> PyResult<Vec<String>> {
 
 /// Every point of a grid on `jobs` threads; the rows in grid order.
 #[pyfunction]
-fn run_points(py: Python<'_>, text: &str, points: Vec<String>, jobs: usize) -> PyResult<Vec<Vec<String>>> {
+fn run_points(
+    py: Python<'_>,
+    text: &str,
+    points: Vec<String>,
+    jobs: usize,
+) -> PyResult<Vec<Vec<String>>> {
     let points: Vec<grid::Point> = points
         .iter()
         .map(|p| serde_json::from_str(p).map_err(bad))

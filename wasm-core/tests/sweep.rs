@@ -75,8 +75,21 @@ fn csv_rows(path: &str) -> Vec<Vec<String>> {
 fn grid(dir: &TempDir, out: &str, jobs: &str) -> Output {
     let scn = dir.file("s.toml");
     reclaim(&[
-        "sweep", &scn, "--set", "ram=16MiB,64MiB", "--set", "frame_scale=1,128", "--variant", "after",
-        "--seeds", "1..2", "--jobs", jobs, "--out", out, "--quiet",
+        "sweep",
+        &scn,
+        "--set",
+        "ram=16MiB,64MiB",
+        "--set",
+        "frame_scale=1,128",
+        "--variant",
+        "after",
+        "--seeds",
+        "1..2",
+        "--jobs",
+        jobs,
+        "--out",
+        out,
+        "--quiet",
     ])
 }
 
@@ -89,12 +102,18 @@ fn a_grid_is_one_row_per_run_and_a_failed_run_is_a_row_with_its_error() {
     // 16 MiB in frames of 128 pages is too few frames: the engine refuses those two runs.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let summary = text(&out.stdout);
-    assert!(summary.contains("8 runs: 6 ok, 2 failed, 0 already in the table"), "{summary}");
+    assert!(
+        summary.contains("8 runs: 6 ok, 2 failed, 0 already in the table"),
+        "{summary}"
+    );
     assert!(summary.contains("on 2 job(s)"), "{summary}");
     assert!(text(&out.stderr).contains("2 run(s) failed"));
     let rows = csv_rows(&out_csv);
     assert_eq!(rows.len(), 1 + 8);
-    assert_eq!(&rows[0][..6], ["variant", "seed", "ram", "frame_scale", "preset", "error"]);
+    assert_eq!(
+        &rows[0][..6],
+        ["variant", "seed", "ram", "frame_scale", "preset", "error"]
+    );
     let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
     assert!(rows[0].contains(&"pswpout".to_string()) && rows[0].contains(&"virtual_s".to_string()));
     // Grid order: ram outermost, then frame_scale, then the seed.
@@ -105,18 +124,34 @@ fn a_grid_is_one_row_per_run_and_a_failed_run_is_a_row_with_its_error() {
     assert_eq!(keys[7], "after 2 64MiB 128");
     for r in &rows[1..] {
         let failed = r[2] == "16MiB" && r[3] == "128";
-        assert_eq!(r[col("error")].contains("machine.ram is too small"), failed, "{r:?}");
+        assert_eq!(
+            r[col("error")].contains("machine.ram is too small"),
+            failed,
+            "{r:?}"
+        );
         assert_eq!(r[col("virtual_s")].is_empty(), failed, "{r:?}");
         assert_eq!(r[col("preset")], "linux-5.3");
     }
     // The measured counters are those of `reclaim run --json` for the same knobs.
     let one = dir.file("one.toml");
-    std::fs::write(&one, SCENARIO.replace("seed = 1", "seed = 2").replace("ram = \"64MiB\"", "ram = \"64MiB\"\nframe_scale = 128")).unwrap();
+    std::fs::write(
+        &one,
+        SCENARIO
+            .replace("seed = 1", "seed = 2")
+            .replace("ram = \"64MiB\"", "ram = \"64MiB\"\nframe_scale = 128"),
+    )
+    .unwrap();
     let json = text(&reclaim(&["run", &one, "--variant", "after", "--json"]).stdout);
     let report: serde_json::Value = serde_json::from_str(&json).unwrap();
     let last = &rows[8];
-    assert_eq!(last[col("pgfault")], report["measured"]["pgfault"].to_string());
-    assert_eq!(last[col("pswpout")], report["measured"]["pswpout"].to_string());
+    assert_eq!(
+        last[col("pgfault")],
+        report["measured"]["pgfault"].to_string()
+    );
+    assert_eq!(
+        last[col("pswpout")],
+        report["measured"]["pswpout"].to_string()
+    );
     // Parquet next to the CSV.
     let pq = std::fs::read(Path::new(&out_csv).with_extension("parquet")).unwrap();
     assert!(pq.starts_with(b"PAR1") && pq.ends_with(b"PAR1"));
@@ -124,7 +159,10 @@ fn a_grid_is_one_row_per_run_and_a_failed_run_is_a_row_with_its_error() {
     // One job writes the same table, byte for byte.
     let one_job = dir.file("one-job.csv");
     grid(&dir, &one_job, "1");
-    assert_eq!(std::fs::read(&one_job).unwrap(), std::fs::read(&out_csv).unwrap());
+    assert_eq!(
+        std::fs::read(&one_job).unwrap(),
+        std::fs::read(&out_csv).unwrap()
+    );
 }
 
 #[test]
@@ -137,7 +175,11 @@ fn a_sweep_resumes_where_it_stopped() {
 
     // Run again: nothing to do, the table is unchanged.
     let out = grid(&dir, &full, "2");
-    assert!(text(&out.stdout).contains("8 runs: 0 ok, 0 failed, 8 already in the table"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("8 runs: 0 ok, 0 failed, 8 already in the table"),
+        "{}",
+        text(&out.stdout)
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(std::fs::read_to_string(&full).unwrap(), full_text);
 
@@ -147,13 +189,29 @@ fn a_sweep_resumes_where_it_stopped() {
     let cut = format!("{}\n{}", lines[..4].join("\n"), &lines[4][..10]);
     std::fs::write(&part, cut).unwrap();
     let out = grid(&dir, &part, "2");
-    assert!(text(&out.stdout).contains("8 runs: 4 ok, 1 failed, 3 already in the table"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("8 runs: 4 ok, 1 failed, 3 already in the table"),
+        "{}",
+        text(&out.stdout)
+    );
     assert_eq!(std::fs::read_to_string(&part).unwrap(), full_text);
 
     // A table of another grid is not mixed in.
-    let other = reclaim(&["sweep", &dir.file("s.toml"), "--set", "swappiness=0", "--out", &full, "--quiet"]);
+    let other = reclaim(&[
+        "sweep",
+        &dir.file("s.toml"),
+        "--set",
+        "swappiness=0",
+        "--out",
+        &full,
+        "--quiet",
+    ]);
     assert_eq!(other.status.code(), Some(1));
-    assert!(text(&other.stderr).contains("holds a table with other columns"), "{}", text(&other.stderr));
+    assert!(
+        text(&other.stderr).contains("holds a table with other columns"),
+        "{}",
+        text(&other.stderr)
+    );
 }
 
 #[test]
@@ -161,10 +219,20 @@ fn bad_grids_exit_2_naming_the_axis() {
     let dir = TempDir::new("bad");
     std::fs::write(dir.file("s.toml"), SCENARIO).unwrap();
     let scn = dir.file("s.toml");
-    let out = reclaim(&["sweep", &scn, "--set", "swap_device=disk,nvme9", "--out", &dir.file("x.csv")]);
+    let out = reclaim(&[
+        "sweep",
+        &scn,
+        "--set",
+        "swap_device=disk,nvme9",
+        "--out",
+        &dir.file("x.csv"),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("swap_device=nvme9") && err.contains("nvme9"), "{err}");
+    assert!(
+        err.contains("swap_device=nvme9") && err.contains("nvme9"),
+        "{err}"
+    );
     let out = reclaim(&["sweep", &scn, "--set", "swapiness=1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown knob \"swapiness\""));
@@ -182,10 +250,20 @@ fn a_sweep_file_names_the_scenario_axes_and_output() {
         "[sweep]\nscenario = \"s.toml\"\nvariants = [\"before\"]\nseeds = [3]\nout = \"g.csv\"\n[sweep.axes]\nswappiness = [0, 100]\n",
     )
     .unwrap();
-    let out = reclaim(&["sweep", &dir.file("grid.toml"), "--set", "dirty_ratio=20,40", "--no-parquet", "--quiet"]);
+    let out = reclaim(&[
+        "sweep",
+        &dir.file("grid.toml"),
+        "--set",
+        "dirty_ratio=20,40",
+        "--no-parquet",
+        "--quiet",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let rows = csv_rows(&dir.file("g.csv"));
-    assert_eq!(&rows[0][..4], ["variant", "seed", "swappiness", "dirty_ratio"]);
+    assert_eq!(
+        &rows[0][..4],
+        ["variant", "seed", "swappiness", "dirty_ratio"]
+    );
     assert_eq!(rows.len(), 1 + 4);
     assert!(rows[1..].iter().all(|r| r[0] == "before" && r[1] == "3"));
     let col = rows[0].iter().position(|c| c == "run_swappiness").unwrap();

@@ -32,19 +32,55 @@ enum Place {
 
 /// The knobs the page offers, then the sysctls of the `[sysctl]` table.
 const KNOBS: &[(&str, Kind, Place)] = &[
-    ("swappiness", Kind::Whole, Place::Key(Some("sysctl"), "swappiness")),
+    (
+        "swappiness",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "swappiness"),
+    ),
     ("ram", Kind::Text, Place::Key(Some("machine"), "ram")),
     ("swap_device", Kind::Text, Place::SwapDevice),
     ("file_device", Kind::Text, Place::FileDevice),
-    ("frame_scale", Kind::Whole, Place::Key(Some("machine"), "frame_scale")),
+    (
+        "frame_scale",
+        Kind::Whole,
+        Place::Key(Some("machine"), "frame_scale"),
+    ),
     ("seed", Kind::Whole, Place::Key(None, "seed")),
-    ("min_free_kbytes", Kind::Whole, Place::Key(Some("sysctl"), "min_free_kbytes")),
-    ("watermark_scale_factor", Kind::Whole, Place::Key(Some("sysctl"), "watermark_scale_factor")),
-    ("dirty_ratio", Kind::Whole, Place::Key(Some("sysctl"), "dirty_ratio")),
-    ("dirty_background_ratio", Kind::Whole, Place::Key(Some("sysctl"), "dirty_background_ratio")),
-    ("laptop_mode", Kind::Bool, Place::Key(Some("sysctl"), "laptop_mode")),
-    ("page_cluster", Kind::Whole, Place::Key(Some("sysctl"), "page_cluster")),
-    ("lru_gen_min_ttl", Kind::Text, Place::Key(Some("sysctl"), "lru_gen_min_ttl")),
+    (
+        "min_free_kbytes",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "min_free_kbytes"),
+    ),
+    (
+        "watermark_scale_factor",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "watermark_scale_factor"),
+    ),
+    (
+        "dirty_ratio",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "dirty_ratio"),
+    ),
+    (
+        "dirty_background_ratio",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "dirty_background_ratio"),
+    ),
+    (
+        "laptop_mode",
+        Kind::Bool,
+        Place::Key(Some("sysctl"), "laptop_mode"),
+    ),
+    (
+        "page_cluster",
+        Kind::Whole,
+        Place::Key(Some("sysctl"), "page_cluster"),
+    ),
+    (
+        "lru_gen_min_ttl",
+        Kind::Text,
+        Place::Key(Some("sysctl"), "lru_gen_min_ttl"),
+    ),
 ];
 
 /// The prefix of a flag knob: `flag.refault_scan_anon=true`.
@@ -374,8 +410,11 @@ mod tests {
     #[test]
     fn missing_keys_and_tables_are_added() {
         let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n";
-        let t = apply(text, &set(&[("swappiness", "10"), ("frame_scale", "2"), ("seed", "3")]))
-            .unwrap();
+        let t = apply(
+            text,
+            &set(&[("swappiness", "10"), ("frame_scale", "2"), ("seed", "3")]),
+        )
+        .unwrap();
         assert!(t.starts_with("seed = 3\n"), "{t}");
         assert!(t.contains("[machine]\nframe_scale = 2\nram"), "{t}");
         assert!(t.ends_with("[sysctl]\nswappiness = 10\n"), "{t}");
@@ -384,16 +423,28 @@ mod tests {
     #[test]
     fn bad_names_and_values_are_named() {
         let e = canonical("swapiness").unwrap_err();
-        assert!(e.contains("\"swapiness\"") && e.contains("swappiness, ram"), "{e}");
+        assert!(
+            e.contains("\"swapiness\"") && e.contains("swappiness, ram"),
+            "{e}"
+        );
         assert!(canonical("flag.nope").unwrap_err().contains("\"nope\""));
-        assert!(canonical("sysctl.ram").unwrap_err().contains("not a sysctl"));
+        assert!(canonical("sysctl.ram")
+            .unwrap_err()
+            .contains("not a sysctl"));
         assert_eq!(canonical("sysctl.page_cluster").unwrap(), "page_cluster");
-        assert!(check_value("swappiness", "-1").unwrap_err().contains("whole number"));
-        assert!(check_value("laptop_mode", "yes").unwrap_err().contains("true or false"));
+        assert!(check_value("swappiness", "-1")
+            .unwrap_err()
+            .contains("whole number"));
+        assert!(check_value("laptop_mode", "yes")
+            .unwrap_err()
+            .contains("true or false"));
         assert!(check_value("flag.refault_scan_anon", "1").is_err());
         // A device the scenario does not declare: the parser names the field.
         let e = scenario_with(S000, &set(&[("swap_device", "nvme9")]), "before").unwrap_err();
-        assert!(e.starts_with("with swap_device=nvme9: ") && e.contains("nvme9"), "{e}");
+        assert!(
+            e.starts_with("with swap_device=nvme9: ") && e.contains("nvme9"),
+            "{e}"
+        );
         let e = scenario_with(S000, &set(&[("ram", "lots")]), "before").unwrap_err();
         assert!(e.contains("machine.ram"), "{e}");
         // Nowhere to put a device knob.

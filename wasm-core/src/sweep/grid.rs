@@ -75,8 +75,16 @@ impl Spec {
     pub fn over(self, base: Spec) -> Result<Spec, String> {
         let mut out = Spec {
             axes: Vec::new(),
-            variants: if self.variants.is_empty() { base.variants } else { self.variants },
-            seeds: if self.seeds.is_empty() { base.seeds } else { self.seeds },
+            variants: if self.variants.is_empty() {
+                base.variants
+            } else {
+                self.variants
+            },
+            seeds: if self.seeds.is_empty() {
+                base.seeds
+            } else {
+                self.seeds
+            },
         };
         for a in base.axes {
             if !self.axes.iter().any(|b| b.name == a.name) {
@@ -208,7 +216,10 @@ pub fn parse_sweep_file(text: &str) -> Result<SweepFile, String> {
             toml::Value::Integer(i) => Ok(i.to_string()),
             toml::Value::Boolean(b) => Ok(b.to_string()),
             toml::Value::Float(f) => Ok(f.to_string()),
-            other => Err(format!("sweep.{key}: a {} is not a string, number or boolean", other.type_str())),
+            other => Err(format!(
+                "sweep.{key}: a {} is not a string, number or boolean",
+                other.type_str()
+            )),
         }
     };
     let list = |key: &str, v: &toml::Value| -> Result<Vec<String>, String> {
@@ -225,14 +236,20 @@ pub fn parse_sweep_file(text: &str) -> Result<SweepFile, String> {
     }
     if let Some(v) = &s.seeds {
         for part in list("seeds", v)? {
-            spec.seeds.extend(parse_seeds(&part).map_err(|e| format!("sweep.seeds: {e}"))?);
+            spec.seeds
+                .extend(parse_seeds(&part).map_err(|e| format!("sweep.seeds: {e}"))?);
         }
     }
     for (name, v) in &s.axes {
         let values = list(&format!("axes.{name}"), v)?;
-        let axis = parse_set(&format!("{name}={}", values.join(",")))
-            .map_err(|e| format!("sweep.axes.{name}: {}", e.split_once(": ").map_or(&*e, |x| x.1)))?;
-        spec.add_axis(axis).map_err(|e| format!("sweep.axes: {e}"))?;
+        let axis = parse_set(&format!("{name}={}", values.join(","))).map_err(|e| {
+            format!(
+                "sweep.axes.{name}: {}",
+                e.split_once(": ").map_or(&*e, |x| x.1)
+            )
+        })?;
+        spec.add_axis(axis)
+            .map_err(|e| format!("sweep.axes: {e}"))?;
     }
     Ok(SweepFile {
         scenario: s.scenario,
@@ -290,8 +307,14 @@ pub fn plan(text: &str, spec: &Spec) -> Result<Plan, String> {
             return Err(format!("the axis {} has no values", a.name));
         }
         for v in &a.values {
-            knobs::scenario_with(text, &[(a.name.clone(), v.clone())], first)
-                .map_err(|e| format!("{}={v}: {}", a.name, e.strip_prefix(&format!("with {}={v}: ", a.name)).unwrap_or(&e)))?;
+            knobs::scenario_with(text, &[(a.name.clone(), v.clone())], first).map_err(|e| {
+                format!(
+                    "{}={v}: {}",
+                    a.name,
+                    e.strip_prefix(&format!("with {}={v}: ", a.name))
+                        .unwrap_or(&e)
+                )
+            })?;
         }
     }
     let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
@@ -340,9 +363,17 @@ mod tests {
         assert!(parse_seeds("1,x").unwrap_err().contains("\"x\""));
         assert!(parse_seeds("1,1").unwrap_err().contains("twice"));
         let a = parse_set("sysctl.swappiness=0, 60").unwrap();
-        assert_eq!(a, Axis { name: "swappiness".into(), values: vec!["0".into(), "60".into()] });
+        assert_eq!(
+            a,
+            Axis {
+                name: "swappiness".into(),
+                values: vec!["0".into(), "60".into()]
+            }
+        );
         assert!(parse_set("swappiness").unwrap_err().contains("NAME=VALUE"));
-        assert!(parse_set("swappiness=a").unwrap_err().contains("whole number"));
+        assert!(parse_set("swappiness=a")
+            .unwrap_err()
+            .contains("whole number"));
         assert!(parse_set("swap=1").unwrap_err().contains("unknown knob"));
         assert!(parse_set("ram=1GiB,1GiB").unwrap_err().contains("twice"));
         assert_eq!(parse_variants("all"), Vec::<String>::new());
@@ -352,8 +383,10 @@ mod tests {
     #[test]
     fn the_grid_is_the_product_in_a_fixed_order() {
         let mut spec = Spec::default();
-        spec.add_axis(parse_set("swappiness=0,200").unwrap()).unwrap();
-        spec.add_axis(parse_set("ram=1GiB,2GiB,3GiB").unwrap()).unwrap();
+        spec.add_axis(parse_set("swappiness=0,200").unwrap())
+            .unwrap();
+        spec.add_axis(parse_set("ram=1GiB,2GiB,3GiB").unwrap())
+            .unwrap();
         spec.add_axis(parse_set("seed=1..2").unwrap()).unwrap();
         let p = plan(S000, &spec).unwrap();
         assert_eq!(p.points.len(), 2 * 3 * 2 * 2);
@@ -369,19 +402,45 @@ mod tests {
         assert_eq!(unique.len(), keys.len());
         assert_eq!(&p.columns[..4], ["variant", "seed", "swappiness", "ram"]);
         // Without seeds: the scenario's own.
-        let p = plan(S000, &Spec { variants: vec!["after".into()], ..Spec::default() }).unwrap();
-        assert_eq!(p.points, vec![Point { variant: "after".into(), seed: 1, settings: vec![] }]);
+        let p = plan(
+            S000,
+            &Spec {
+                variants: vec!["after".into()],
+                ..Spec::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            p.points,
+            vec![Point {
+                variant: "after".into(),
+                seed: 1,
+                settings: vec![]
+            }]
+        );
     }
 
     #[test]
     fn bad_grids_stop_before_running() {
-        let spec = Spec { variants: vec!["nope".into()], ..Spec::default() };
-        assert!(plan(S000, &spec).unwrap_err().contains("no variant \"nope\""));
+        let spec = Spec {
+            variants: vec!["nope".into()],
+            ..Spec::default()
+        };
+        assert!(plan(S000, &spec)
+            .unwrap_err()
+            .contains("no variant \"nope\""));
         let mut spec = Spec::default();
-        spec.add_axis(parse_set("swap_device=disk,nvme0").unwrap()).unwrap();
+        spec.add_axis(parse_set("swap_device=disk,nvme0").unwrap())
+            .unwrap();
         let e = plan(S000, &spec).unwrap_err();
-        assert!(e.starts_with("swap_device=nvme0: ") && e.contains("nvme0"), "{e}");
-        assert!(spec.add_axis(parse_set("swap_device=disk").unwrap()).unwrap_err().contains("twice"));
+        assert!(
+            e.starts_with("swap_device=nvme0: ") && e.contains("nvme0"),
+            "{e}"
+        );
+        assert!(spec
+            .add_axis(parse_set("swap_device=disk").unwrap())
+            .unwrap_err()
+            .contains("twice"));
     }
 
     #[test]
@@ -400,15 +459,27 @@ ram = "1GiB"
         assert_eq!(f.scenario, "../scenarios/s000-thrash.toml");
         assert_eq!(f.spec.seeds, vec![1, 2, 3]);
         assert_eq!(f.spec.variants, vec!["after"]);
-        assert_eq!(f.spec.axes[0], Axis { name: "ram".into(), values: vec!["1GiB".into()] });
+        assert_eq!(
+            f.spec.axes[0],
+            Axis {
+                name: "ram".into(),
+                values: vec!["1GiB".into()]
+            }
+        );
         let mut cli = Spec::default();
         cli.add_axis(parse_set("swappiness=100").unwrap()).unwrap();
         let s = cli.over(f.spec).unwrap();
         assert_eq!(s.axes.len(), 2);
         assert_eq!(s.axes[1].values, vec!["100"]);
         assert_eq!(s.seeds, vec![1, 2, 3]);
-        let e = parse_sweep_file("[sweep]\nscenario = \"x\"\n[sweep.axes]\nswapiness = [1]\n").unwrap_err();
-        assert!(e.contains("sweep.axes.swapiness") && e.contains("unknown knob"), "{e}");
-        assert!(parse_sweep_file("[sweep]\nscenari = \"x\"\n").unwrap_err().contains("scenari"));
+        let e = parse_sweep_file("[sweep]\nscenario = \"x\"\n[sweep.axes]\nswapiness = [1]\n")
+            .unwrap_err();
+        assert!(
+            e.contains("sweep.axes.swapiness") && e.contains("unknown knob"),
+            "{e}"
+        );
+        assert!(parse_sweep_file("[sweep]\nscenari = \"x\"\n")
+            .unwrap_err()
+            .contains("scenari"));
     }
 }

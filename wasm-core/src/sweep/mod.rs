@@ -67,12 +67,16 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             "--variant" | "--variants" => a.spec.variants = grid::parse_variants(&value()?),
             "--seeds" => {
                 let s = value()?;
-                a.spec.add_axis(grid::Axis { name: "seed".into(), values: vec![s] })?
+                a.spec.add_axis(grid::Axis {
+                    name: "seed".into(),
+                    values: vec![s],
+                })?
             }
             "--jobs" | "-j" => {
                 let v = value()?;
                 let n = v.parse::<usize>().ok().filter(|&n| n > 0);
-                a.jobs = Some(n.ok_or_else(|| format!("--jobs {v}: expected a whole number >= 1"))?);
+                a.jobs =
+                    Some(n.ok_or_else(|| format!("--jobs {v}: expected a whole number >= 1"))?);
             }
             "--out" | "-o" => a.out = Some(value()?),
             "--no-parquet" => a.parquet = false,
@@ -80,7 +84,10 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             f if f.starts_with('-') => return Err(format!("unknown option `{f}` for `sweep`")),
             f => {
                 if !a.file.is_empty() {
-                    return Err(format!("`sweep` takes one file, got `{}` and `{f}`", a.file));
+                    return Err(format!(
+                        "`sweep` takes one file, got `{}` and `{f}`",
+                        a.file
+                    ));
                 }
                 a.file = f.to_string();
             }
@@ -143,7 +150,8 @@ pub fn resolve(args: &Args) -> Result<(PathBuf, String, Spec, PathBuf), String> 
         let f = grid::parse_sweep_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         let dir = file.parent().unwrap_or(Path::new(""));
         let scenario = dir.join(&f.scenario);
-        let scenario_text = read(&scenario).map_err(|e| format!("{}: sweep.scenario: {e}", file.display()))?;
+        let scenario_text =
+            read(&scenario).map_err(|e| format!("{}: sweep.scenario: {e}", file.display()))?;
         let spec = args.spec.clone().over(f.spec)?;
         (scenario, scenario_text, spec, f.out.map(|o| dir.join(o)))
     } else {
@@ -153,7 +161,9 @@ pub fn resolve(args: &Args) -> Result<(PathBuf, String, Spec, PathBuf), String> 
         (Some(o), _) => PathBuf::from(o),
         (None, Some(o)) => o,
         (None, None) => {
-            let stem = scenario.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().into_owned());
+            let stem = scenario
+                .file_stem()
+                .map_or("sweep".into(), |s| s.to_string_lossy().into_owned());
             PathBuf::from("sweeps").join(format!("{stem}.csv"))
         }
     };
@@ -181,7 +191,11 @@ pub fn existing_rows(csv: &Path, columns: &[String]) -> Result<Vec<Vec<String>>,
             columns.join(",")
         ));
     }
-    if let Some((i, r)) = records.iter().enumerate().find(|(_, r)| r.len() != columns.len()) {
+    if let Some((i, r)) = records
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.len() != columns.len())
+    {
         return Err(format!(
             "{}: row {} has {} cells, the header {}",
             csv.display(),
@@ -218,7 +232,8 @@ pub fn execute(
         .collect();
     let skipped = plan.points.len() - todo.len();
     if let Some(dir) = csv.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     // Start from a clean copy of what is there (drops a record cut by a stopped sweep).
     write_atomic(csv, &table::csv_text(columns, &rows))?;
@@ -237,7 +252,10 @@ pub fn execute(
             failed += 1;
         }
         if write_error.is_none() {
-            if let Err(e) = file.write_all(table::csv_line(&row).as_bytes()).and_then(|_| file.flush()) {
+            if let Err(e) = file
+                .write_all(table::csv_line(&row).as_bytes())
+                .and_then(|_| file.flush())
+            {
                 write_error = Some(format!("cannot write {}: {e}", csv.display()));
             }
         }
@@ -249,11 +267,19 @@ pub fn execute(
         return Err(e);
     }
     // Grid order, then rows of other grids in the order they were.
-    let position: std::collections::HashMap<Vec<String>, usize> =
-        plan.points.iter().enumerate().map(|(i, p)| (p.key(), i)).collect();
+    let position: std::collections::HashMap<Vec<String>, usize> = plan
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key(), i))
+        .collect();
     rows.sort_by_key(|r| position.get(&r[..key_len]).copied().unwrap_or(usize::MAX));
     write_atomic(csv, &table::csv_text(columns, &rows))?;
-    let parquet_path = if parquet { write_parquet(csv, columns, &rows)? } else { None };
+    let parquet_path = if parquet {
+        write_parquet(csv, columns, &rows)?
+    } else {
+        None
+    };
     Ok(Summary {
         total: plan.points.len(),
         skipped,
@@ -267,7 +293,11 @@ pub fn execute(
 }
 
 #[cfg(feature = "parquet")]
-fn write_parquet(csv: &Path, columns: &[String], rows: &[Vec<String>]) -> Result<Option<PathBuf>, String> {
+fn write_parquet(
+    csv: &Path,
+    columns: &[String],
+    rows: &[Vec<String>],
+) -> Result<Option<PathBuf>, String> {
     let path = csv.with_extension("parquet");
     parquet::write(&path, columns, rows)?;
     Ok(Some(path))
@@ -298,21 +328,38 @@ struct Meter {
 impl Meter {
     fn new(total: usize, enabled: bool) -> Meter {
         let now = Instant::now();
-        Meter { total, start: now, last: now, enabled: enabled && total > 0, tty: std::io::stderr().is_terminal() }
+        Meter {
+            total,
+            start: now,
+            last: now,
+            enabled: enabled && total > 0,
+            tty: std::io::stderr().is_terminal(),
+        }
     }
 
     fn line(&self, done: usize) -> String {
         let secs = self.start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        let eta = if rate > 0.0 { format!("{:.0} s", (self.total - done) as f64 / rate) } else { "?".into() };
-        format!("sweep: {done}/{} runs, {rate:.2} runs/s, ETA {eta}", self.total)
+        let eta = if rate > 0.0 {
+            format!("{:.0} s", (self.total - done) as f64 / rate)
+        } else {
+            "?".into()
+        };
+        format!(
+            "sweep: {done}/{} runs, {rate:.2} runs/s, ETA {eta}",
+            self.total
+        )
     }
 
     fn tick(&mut self, done: usize) {
         if !self.enabled {
             return;
         }
-        let every = if self.tty { Duration::from_millis(200) } else { Duration::from_secs(5) };
+        let every = if self.tty {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_secs(5)
+        };
         if self.last.elapsed() >= every || done == self.total {
             self.last = Instant::now();
             if self.tty {
@@ -340,17 +387,35 @@ mod tests {
 
     #[test]
     fn arguments_parse_and_bad_ones_are_named() {
-        let a = args(&["f.toml", "--set", "swappiness=0,60", "--set=ram=1GiB", "--seeds", "1..3", "-j", "2", "--variant", "after"]).unwrap();
+        let a = args(&[
+            "f.toml",
+            "--set",
+            "swappiness=0,60",
+            "--set=ram=1GiB",
+            "--seeds",
+            "1..3",
+            "-j",
+            "2",
+            "--variant",
+            "after",
+        ])
+        .unwrap();
         assert_eq!(a.file, "f.toml");
         assert_eq!(a.spec.axes.len(), 2);
         assert_eq!(a.spec.seeds, vec![1, 2, 3]);
         assert_eq!(a.spec.variants, vec!["after"]);
         assert_eq!(a.jobs, Some(2));
         assert!(args(&[]).unwrap_err().contains("needs a scenario"));
-        assert!(args(&["f", "--jobs", "0"]).unwrap_err().contains("--jobs 0"));
+        assert!(args(&["f", "--jobs", "0"])
+            .unwrap_err()
+            .contains("--jobs 0"));
         assert!(args(&["f", "--set"]).unwrap_err().contains("needs a value"));
-        assert!(args(&["f", "--sets", "x"]).unwrap_err().contains("`--sets`"));
+        assert!(args(&["f", "--sets", "x"])
+            .unwrap_err()
+            .contains("`--sets`"));
         assert!(args(&["f", "g"]).unwrap_err().contains("one file"));
-        assert!(args(&["f", "--seeds", "1", "--set", "seed=2"]).unwrap_err().contains("twice"));
+        assert!(args(&["f", "--seeds", "1", "--set", "seed=2"])
+            .unwrap_err()
+            .contains("twice"));
     }
 }

@@ -48,7 +48,9 @@ pub fn write(path: &Path, columns: &[String], rows: &[Vec<String>]) -> Result<()
                 ColumnType::Text => Type::primitive_type_builder(name, Physical::BYTE_ARRAY)
                     .with_logical_type(Some(LogicalType::String)),
             };
-            b.with_repetition(Repetition::OPTIONAL).build().map(Arc::new)
+            b.with_repetition(Repetition::OPTIONAL)
+                .build()
+                .map(Arc::new)
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(err)?;
@@ -76,8 +78,11 @@ pub fn write(path: &Path, columns: &[String], rows: &[Vec<String>]) -> Result<()
                 col.typed::<DoubleType>().write_batch(&v, Some(&defs), None)
             }
             ColumnType::Text => {
-                let v: Vec<ByteArray> = filled.map(|s| ByteArray::from(s.as_bytes().to_vec())).collect();
-                col.typed::<ByteArrayType>().write_batch(&v, Some(&defs), None)
+                let v: Vec<ByteArray> = filled
+                    .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                    .collect();
+                col.typed::<ByteArrayType>()
+                    .write_batch(&v, Some(&defs), None)
             }
         }
         .map_err(err)?;
@@ -97,22 +102,34 @@ mod tests {
 
     #[test]
     fn columns_are_typed_and_rows_read_back() {
-        let columns: Vec<String> = ["variant", "seed", "virtual_s", "error"].iter().map(|s| s.to_string()).collect();
+        let columns: Vec<String> = ["variant", "seed", "virtual_s", "error"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let rows: Vec<Vec<String>> = vec![
             vec!["before".into(), "1".into(), "13.5".into(), "".into()],
             vec!["after".into(), "2".into(), "".into(), "boom".into()],
         ];
-        let path = std::env::temp_dir().join(format!("reclaim-sweep-{}.parquet", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("reclaim-sweep-{}.parquet", std::process::id()));
         write(&path, &columns, &rows).unwrap();
         let reader = SerializedFileReader::try_from(path.as_path()).unwrap();
         let got: Vec<Vec<(String, Field)>> = reader
             .get_row_iter(None)
             .unwrap()
-            .map(|r| r.unwrap().get_column_iter().map(|(n, f)| (n.clone(), f.clone())).collect())
+            .map(|r| {
+                r.unwrap()
+                    .get_column_iter()
+                    .map(|(n, f)| (n.clone(), f.clone()))
+                    .collect()
+            })
             .collect();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(got.len(), 2);
-        assert_eq!(got[0][0], ("variant".to_string(), Field::Str("before".into())));
+        assert_eq!(
+            got[0][0],
+            ("variant".to_string(), Field::Str("before".into()))
+        );
         assert_eq!(got[0][1].1, Field::Long(1));
         assert_eq!(got[0][2].1, Field::Double(13.5));
         assert_eq!(got[0][3].1, Field::Null);

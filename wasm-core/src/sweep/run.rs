@@ -75,7 +75,10 @@ pub fn run_all(
                 let Some(point) = points.get(i) else { break };
                 let (preset, result) = run_point(text, point);
                 let ok = result.is_ok();
-                if tx.send((i, table::row(point, &preset, &result), ok)).is_err() {
+                if tx
+                    .send((i, table::row(point, &preset, &result), ok))
+                    .is_err()
+                {
                     break;
                 }
             });

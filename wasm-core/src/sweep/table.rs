@@ -24,23 +24,51 @@ const METRICS: &[Metric] = &[
     ("run_swappiness", |r| Some(r.swappiness as f64)),
     ("virtual_s", |r| Some(r.virtual_s)),
     ("oom_kills", |r| Some(r.oom_kills.len() as f64)),
-    ("major_faults", |r| Some(r.tasks.iter().map(|t| t.major_faults).sum::<u64>() as f64)),
+    ("major_faults", |r| {
+        Some(r.tasks.iter().map(|t| t.major_faults).sum::<u64>() as f64)
+    }),
     // Rounds (loops with record = "rounds"), all tasks together.
     ("rounds", |r| {
-        let n: usize = r.tasks.iter().filter_map(|t| t.rounds_s.as_ref()).map(Vec::len).sum();
+        let n: usize = r
+            .tasks
+            .iter()
+            .filter_map(|t| t.rounds_s.as_ref())
+            .map(Vec::len)
+            .sum();
         (n > 0).then_some(n as f64)
     }),
     ("rounds_total_s", |r| {
-        let all: Vec<f64> = r.tasks.iter().filter_map(|t| t.rounds_s.as_ref()).flatten().copied().collect();
+        let all: Vec<f64> = r
+            .tasks
+            .iter()
+            .filter_map(|t| t.rounds_s.as_ref())
+            .flatten()
+            .copied()
+            .collect();
         (!all.is_empty()).then(|| all.iter().sum())
     }),
-    ("last_round_s", |r| max_over_tasks(r, |t| t.rounds_s.as_ref()?.last().copied())),
+    ("last_round_s", |r| {
+        max_over_tasks(r, |t| t.rounds_s.as_ref()?.last().copied())
+    }),
     // Operations (loops with record = "ops"): the sum over tasks; latencies: the worst task.
-    ("ops_per_s", |r| r.tasks.iter().filter_map(|t| t.ops_per_s).reduce(|a, b| a + b)),
-    ("latency_p99_ms", |r| max_over_tasks(r, |t| p99(&t.latency_ms))),
-    ("alloc_stall_p99_ms", |r| max_over_tasks(r, |t| p99(&t.alloc_stall_ms))),
-    ("io_wait_p99_ms", |r| max_over_tasks(r, |t| p99(&t.io_wait_ms))),
-    ("dirty_throttle_p99_ms", |r| max_over_tasks(r, |t| p99(&t.dirty_throttle_ms))),
+    ("ops_per_s", |r| {
+        r.tasks
+            .iter()
+            .filter_map(|t| t.ops_per_s)
+            .reduce(|a, b| a + b)
+    }),
+    ("latency_p99_ms", |r| {
+        max_over_tasks(r, |t| p99(&t.latency_ms))
+    }),
+    ("alloc_stall_p99_ms", |r| {
+        max_over_tasks(r, |t| p99(&t.alloc_stall_ms))
+    }),
+    ("io_wait_p99_ms", |r| {
+        max_over_tasks(r, |t| p99(&t.io_wait_ms))
+    }),
+    ("dirty_throttle_p99_ms", |r| {
+        max_over_tasks(r, |t| p99(&t.dirty_throttle_ms))
+    }),
     // The seed tables' rows (as `reclaim compare` prints them).
     ("direct_reclaim_efficiency_pct", |r| {
         let scan = *r.measured.get("pgscan_direct")?;
@@ -69,7 +97,10 @@ pub fn columns(axes: &[&str]) -> Vec<String> {
 
 /// How many leading columns identify a run (variant, seed and the axes).
 pub fn key_len(columns: &[String]) -> usize {
-    columns.iter().position(|c| c == "preset").unwrap_or(columns.len())
+    columns
+        .iter()
+        .position(|c| c == "preset")
+        .unwrap_or(columns.len())
 }
 
 /// A number as the table writes it: integers without a fraction, others in the shortest
@@ -92,16 +123,24 @@ pub fn row(point: &Point, preset: &str, result: &Result<RunReport, String>) -> V
     match result {
         Ok(r) => {
             cells.push(String::new());
-            cells.extend(METRICS.iter().map(|m| m.1(r).map(number).unwrap_or_default()));
             cells.extend(
-                COUNTER_NAMES
+                METRICS
                     .iter()
-                    .map(|c| r.measured.get(*c).map(|v| v.to_string()).unwrap_or_default()),
+                    .map(|m| m.1(r).map(number).unwrap_or_default()),
             );
+            cells.extend(COUNTER_NAMES.iter().map(|c| {
+                r.measured
+                    .get(*c)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            }));
         }
         Err(e) => {
             cells.push(e.replace(['\n', '\r'], " "));
-            cells.extend(std::iter::repeat_n(String::new(), METRICS.len() + COUNTER_NAMES.len()));
+            cells.extend(std::iter::repeat_n(
+                String::new(),
+                METRICS.len() + COUNTER_NAMES.len(),
+            ));
         }
     }
     cells
@@ -180,7 +219,11 @@ mod tests {
     fn csv_round_trips_awkward_cells_and_drops_a_cut_record() {
         let rows = vec![
             vec!["a,b".to_string(), "say \"hi\"".to_string(), "".to_string()],
-            vec!["line\nbreak".to_string(), "x".to_string(), "1.5".to_string()],
+            vec![
+                "line\nbreak".to_string(),
+                "x".to_string(),
+                "1.5".to_string(),
+            ],
         ];
         let cols: Vec<String> = ["c1", "c2", "c3"].iter().map(|s| s.to_string()).collect();
         let text = csv_text(&cols, &rows);
@@ -203,11 +246,18 @@ mod tests {
 
     #[test]
     fn a_failed_run_is_a_row_with_its_error() {
-        let p = Point { variant: "v".into(), seed: 3, settings: vec![("ram".into(), "1GiB".into())] };
+        let p = Point {
+            variant: "v".into(),
+            seed: 3,
+            settings: vec![("ram".into(), "1GiB".into())],
+        };
         let cols = columns(&["ram"]);
         let r = row(&p, "linux-5.2", &Err("engine: boom\nsecond line".into()));
         assert_eq!(r.len(), cols.len());
-        assert_eq!(&r[..5], ["v", "3", "1GiB", "linux-5.2", "engine: boom second line"]);
+        assert_eq!(
+            &r[..5],
+            ["v", "3", "1GiB", "linux-5.2", "engine: boom second line"]
+        );
         assert!(r[5..].iter().all(String::is_empty));
         assert_eq!(key_len(&cols), 3);
     }
