@@ -18,6 +18,8 @@ pub enum Command {
         file: String,
         json: bool,
     },
+    /// Run a grid of knobs, variants and seeds (arguments parsed by `sweep::parse_args`).
+    Sweep { args: Vec<String> },
     Presets,
     Help,
     Version,
@@ -29,6 +31,7 @@ pub fn usage() -> &'static str {
 usage:
   reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
   reclaim compare FILE [--json]               run every variant and print a before/after table
+  reclaim sweep FILE [--set KNOB=V1,V2]...     run a grid of knobs, variants and seeds into a table
   reclaim presets                             list the kernel presets and their flags
   reclaim help                                show this text
   reclaim version                             show the version
@@ -54,13 +57,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             let o = options(rest, "compare", false)?;
             Ok(Command::Compare { file: o.file, json: o.json })
         }
+        "sweep" => Ok(Command::Sweep { args: rest.to_vec() }),
         "presets" => no_arguments(rest, "presets").map(|_| Command::Presets),
         "help" => Ok(Command::Help),
         "version" | "--version" | "-V" => no_arguments(rest, "version").map(|_| Command::Version),
         other if other.starts_with('-') => {
-            Err(format!("unknown option `{other}`; a command comes first: run, compare, presets, help or version"))
+            Err(format!("unknown option `{other}`; a command comes first: run, compare, sweep, presets, help or version"))
         }
-        other => Err(format!("unknown command `{other}`; commands: run, compare, presets, help, version")),
+        other => Err(format!("unknown command `{other}`; commands: run, compare, sweep, presets, help, version")),
     }
 }
 

@@ -13,6 +13,8 @@ pub mod engine;
 pub mod kernel;
 pub mod report;
 pub mod scenario;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sweep;
 pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]

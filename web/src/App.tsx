@@ -13,6 +13,7 @@ import { RunCounters } from './components/RunCounters';
 import { ScenarioEditor } from './components/ScenarioEditor';
 import { Scrubber } from './components/Scrubber';
 import { SharePanel, type Exporters } from './components/SharePanel';
+import { SweepPanel } from './components/SweepPanel';
 import type { KernelInfo, RunInfo, ScenarioSource } from './engine/protocol';
 import { useEngine } from './engine/useEngine';
 import { useReports } from './engine/useReports';
@@ -532,6 +533,7 @@ export function App() {
         </p>
       )}
       <ResultsPanel reports={reports} expect={expect} />
+      <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />
     </main>
   );
 }

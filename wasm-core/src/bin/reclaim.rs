@@ -34,6 +34,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
     match command {
         Command::Help => print!("{}", cli::usage()),
         Command::Version => println!("reclaim {}", reclaim_core::VERSION),
+        Command::Sweep { args } => return sweep(&args),
         Command::Presets => print!("{}", cli::presets_text()),
         Command::Run {
             file,
@@ -65,6 +66,28 @@ fn run(args: &[String]) -> Result<(), Failure> {
                 print!("{}", cli::compare_table(&scenario.title, &reports, &keys));
             }
         }
+    }
+    Ok(())
+}
+
+/// `reclaim sweep`: exit 2 on bad input, 1 when a run failed (its row holds the error).
+fn sweep(args: &[String]) -> Result<(), Failure> {
+    use reclaim_core::sweep;
+    let usage = |e: String| bad_input(format!("reclaim sweep: {e}\n\n{}", sweep::USAGE.trim_end()));
+    let args = sweep::parse_args(args).map_err(usage)?;
+    let (scenario, text, spec, csv) =
+        sweep::resolve(&args).map_err(|e| bad_input(format!("reclaim sweep: {e}")))?;
+    let plan = sweep::grid::plan(&text, &spec)
+        .map_err(|e| bad_input(format!("reclaim sweep: {}: {e}", scenario.display())))?;
+    let jobs = args.jobs.unwrap_or_else(sweep::run::default_jobs);
+    let summary = sweep::execute(&text, &plan, &csv, jobs, args.parquet, !args.quiet)
+        .map_err(|e| Failure { code: 1, message: format!("reclaim sweep: {e}") })?;
+    print!("{}", summary.text());
+    if summary.failed > 0 {
+        return Err(Failure {
+            code: 1,
+            message: format!("reclaim sweep: {} run(s) failed; their rows hold the error", summary.failed),
+        });
     }
     Ok(())
 }

@@ -1,0 +1,147 @@
+"""Reclaim Lab for Python: Linux page reclaim simulated page by page.
+
+The engine is the same Rust core as the `reclaim` CLI and the web page (built with maturin).
+
+    import reclaimlab as rl
+    report = rl.run("scenarios/s000-thrash.toml", "after", swappiness=100)
+    df = rl.sweep("scenarios/s000-thrash.toml",
+                  axes={"swappiness": [0, 60, 100, 200], "ram": ["1GiB", "2GiB"]},
+                  seeds=range(1, 4))
+
+A scenario is a path (str or os.PathLike) or TOML text. Knobs (keyword arguments of `run`
+and `compare`, axes of `sweep`): swappiness, ram, swap_device, file_device, frame_scale, seed,
+the sysctls (dirty_ratio, page_cluster, ...) and flags (`flags={"refault_scan_anon": True}`
+for `run`/`compare`, "flag.NAME" as a sweep axis).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _core
+
+__all__ = ["run", "compare", "sweep", "knob_names", "VERSION"]
+
+VERSION: str = _core.VERSION
+
+Scenario = Union[str, "os.PathLike[str]"]
+
+
+def knob_names() -> list[str]:
+    """The knobs `run`, `compare` and `sweep` accept."""
+    return list(_core.knob_names())
+
+
+def _text(scenario: Scenario) -> str:
+    """TOML text of a scenario given as a path or as text (text has a line break)."""
+    if isinstance(scenario, os.PathLike):
+        return Path(scenario).read_text()
+    if not isinstance(scenario, str):
+        raise TypeError(f"scenario must be a path or TOML text, not {type(scenario).__name__}")
+    if "\n" in scenario:
+        return scenario
+    path = Path(scenario)
+    if not path.is_file():
+        raise FileNotFoundError(f"no scenario file {scenario!r} (TOML text must have more than one line)")
+    return path.read_text()
+
+
+def _value(name: str, v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, str)):
+        return str(v)
+    raise TypeError(f"{name}: {v!r} is not a whole number, a string or a bool")
+
+
+def _knobs(overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for name, v in overrides.items():
+        if name == "flags":
+            out += [(f"flag.{f}", _value(f"flags.{f}", on)) for f, on in dict(v).items()]
+        else:
+            out.append((name, _value(name, v)))
+    return out
+
+
+def run(scenario: Scenario, variant: Optional[str] = None, **overrides: Any) -> dict:
+    """Run one variant (default: the scenario's first) with knobs; the `reclaim run --json`
+    document as a dict."""
+    return json.loads(_core.run_json(_text(scenario), variant, _knobs(overrides)))
+
+
+def compare(scenario: Scenario, **overrides: Any) -> dict:
+    """Run every variant with the same knobs; `reclaim compare --json` as a dict
+    (`{"variants": [report, ...]}`)."""
+    return json.loads(_core.compare_json(_text(scenario), _knobs(overrides)))
+
+
+def _seeds(seeds: Union[None, int, str, Iterable[int]]) -> list[int]:
+    if seeds is None:
+        return []
+    if isinstance(seeds, int):
+        return [seeds]
+    if isinstance(seeds, str):
+        return _parse_seed_text(seeds)
+    return [int(s) for s in seeds]
+
+
+def _parse_seed_text(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        if ".." in part:
+            a, b = part.split("..", 1)
+            out += range(int(a), int(b.lstrip("=")) + 1)
+        else:
+            out.append(int(part))
+    return out
+
+
+def _plan(scenario, axes, seeds, variants):
+    text = _text(scenario)
+    axes = axes or {}
+    axis_list = [(name, [_value(name, v) for v in (vals if isinstance(vals, (list, tuple, range)) else [vals])])
+                 for name, vals in axes.items()]
+    if isinstance(variants, str):
+        variants = [] if variants == "all" else [v.strip() for v in variants.split(",")]
+    columns, points = _core.plan(text, axis_list, list(variants or []), _seeds(seeds))
+    return text, columns, points
+
+
+def _frame(columns: Sequence[str], rows: Sequence[Sequence[str]]):
+    import pandas as pd
+
+    # The CSV text `reclaim sweep` writes, read by pandas: the same types either way.
+    return pd.read_csv(io.StringIO(_core.csv_text(list(columns), [list(r) for r in rows])))
+
+
+def sweep(
+    scenario: Scenario,
+    axes: Optional[Mapping[str, Any]] = None,
+    seeds: Union[None, int, str, Iterable[int]] = None,
+    jobs: Optional[int] = None,
+    variants: Union[str, Sequence[str]] = "all",
+    backend: str = "local",
+):
+    """Run a grid and return the tidy table as a pandas DataFrame (one row per run).
+
+    axes: knob -> list of values, e.g. {"swappiness": [0, 60], "swap_device": ["ssd", "zram"]}
+          (the first axis varies slowest). seeds: a list, a range, or text such as "1..5"
+          (default: the scenario's seed). variants: "all" or a list of names.
+    backend: "local" (threads, `jobs` of them, default every core) or "ray" (one Ray task
+             per run on the cluster at RAY_ADDRESS, or a local Ray started in-process;
+             `jobs` then caps the runs in flight). Both give the same frame.
+    """
+    text, columns, points = _plan(scenario, axes, seeds, variants)
+    if backend == "local":
+        rows = _core.run_points(text, points, int(jobs or _core.default_jobs()))
+    elif backend == "ray":
+        from ._ray import run_points as ray_run_points
+
+        rows = ray_run_points(text, points, jobs)
+    else:
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    return _frame(columns, rows)
