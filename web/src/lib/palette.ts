@@ -48,6 +48,10 @@ export function mix(a: string, b: string, t: number): string {
   return out;
 }
 
+/** Lines that are neither anon nor file (counter sums, free memory): no orange or sky blue, so
+ *  a line never reads as one type; the yellow is left out (too light on white for a line). */
+export const SERIES_COLORS = [OKABE_ITO[2]!, OKABE_ITO[6]!, OKABE_ITO[5]!, OKABE_ITO[4]!, OKABE_ITO[7]!, '#8C6BB1'];
+
 /** Reasons of `drain_moves`: 0 add, 1 activate, 2 deactivate, 3 rotate, 4 evict, 5 refault, 6 free. */
 export const MOVE_REASONS = ['add', 'activate', 'deactivate', 'rotate', 'evict', 'refault', 'free'] as const;
 /** Dot colours: none near orange or sky blue (nor their shades), also under deuteranopia,
