@@ -30,7 +30,6 @@ async function shown(page: Page) {
 test('a shared link opened in a fresh browser context reproduces the same state', async ({ page, browser }, testInfo) => {
   await page.goto('/');
   await ready(page);
-  await page.getByTestId('knob-swappiness-on').check();
   await page.getByTestId('knob-swappiness').fill('120');
   await page.getByTestId('knobs-apply').click();
   await page.getByTestId('compare-toggle').check();

@@ -7,6 +7,9 @@ export interface ScenarioFile extends ScenarioMeta {
   text: string;
 }
 
+/** The basics lessons in the order they build on each other; other lessons follow them. */
+export const BASICS_ORDER = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
+
 const files = import.meta.glob('../../scenarios/*.toml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export const SCENARIOS: ScenarioFile[] = Object.entries(files)
@@ -17,9 +20,6 @@ export const SCENARIOS: ScenarioFile[] = Object.entries(files)
   // The basics lessons first, in teaching order (the page opens on the first), then the seed
   // experiments by file name.
   .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-
-/** The basics lessons in the order they build on each other; other lessons follow them. */
-export const BASICS_ORDER = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
 
 function rank(name: string): number {
   const i = BASICS_ORDER.indexOf(name);
