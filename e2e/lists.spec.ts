@@ -13,7 +13,9 @@ const stripMid = (row: number) => row * 58 + 20 + 13;
 
 test('S000: the small file lists fill a readable strip; log and RAM scales, head and tail zooms are stated', async ({ page }, testInfo) => {
   await openScenario(page, 's000-thrash.toml');
-  await stepUntil(page, async () => (await listPages(page, 'inactive_file')) > 0 && (await listPages(page, 'active_anon')) > 0);
+  // One-second steps until the inactive file list holds the thousands of pages the issue names.
+  await page.getByTestId('speed-slider').fill('16');
+  await stepUntil(page, async () => (await listPages(page, 'inactive_file')) >= 5000, 30);
   const canvas = page.getByTestId('run-0-lru-canvas');
   const width = (await canvas.boundingBox())!.width;
   await page.waitForTimeout(1200); // the dots of the last step have landed

@@ -57,11 +57,12 @@ function rowOf(list: number): number {
   return LISTS.findIndex((l) => l.index === list);
 }
 
-/** Strip length in px of a list of `len` frames in a machine of `frames`. */
-function stripLength(scale: StripScale, len: number, frames: number, stripW: number): number {
+/** Strip length in px of a list of `len` frames in a machine of `frames` frames of `pagesPer`
+ *  pages (the log scale counts pages, so it does not depend on the frame scale). */
+function stripLength(scale: StripScale, len: number, frames: number, stripW: number, pagesPer = 1): number {
   if (len <= 0) return 0;
   if (scale === 'list') return stripW;
-  if (scale === 'log') return (stripW * Math.log1p(len)) / Math.log1p(Math.max(1, frames));
+  if (scale === 'log') return (stripW * Math.log1p(len * pagesPer)) / Math.log1p(Math.max(1, frames * pagesPer));
   return (stripW * len) / Math.max(1, frames);
 }
 
@@ -117,7 +118,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     const len = f.listFrames[index]!;
     const [lo, hi] = windowOf(g.zoom, len);
     if (idx < lo || idx > hi || hi <= lo) return null;
-    return LEFT + ((idx - lo) / (hi - lo)) * stripLength(g.scale, len, g.info.frames, g.stripW);
+    return LEFT + ((idx - lo) / (hi - lo)) * stripLength(g.scale, len, g.info.frames, g.stripW, g.info.scale);
   };
 
   // Spawn particles for the frame's sampled moves.
@@ -169,7 +170,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       const len = f.listFrames[index]!;
       const n = Math.ceil(len / f.bucket);
       const [lo, hi] = windowOf(zoom, len);
-      const L = stripLength(scale, len, info.frames, stripW);
+      const L = stripLength(scale, len, info.frames, stripW, info.scale);
       const px = (frameIdx: number) => LEFT + ((frameIdx - lo) / Math.max(1, hi - lo)) * L;
       // Runs of equal owners are drawn as one rectangle, clipped to the zoom window.
       let c = 0;
@@ -248,7 +249,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     if (!l || my < stripY(row) - 2 || my > stripY(row) + STRIP_H + 2) return null;
     const len = frame.listFrames[l.index]!;
     const [lo, hi] = windowOf(zoom, len);
-    const L = stripLength(scale, len, info.frames, stripW);
+    const L = stripLength(scale, len, info.frames, stripW, info.scale);
     if (mx < LEFT || mx > LEFT + L || hi <= lo) return null;
     const idx = Math.min(len - 1, Math.floor(lo + ((mx - LEFT) / L) * (hi - lo)));
     let offset = 0;
@@ -296,7 +297,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           data-cells={frame.cells.length}
           data-strip-x={LEFT}
           data-strip-y={LISTS.map((_, r) => stripY(r) + STRIP_H / 2).join(',')}
-          data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, frame.listFrames[l.index]!, info.frames, stripW))).join(',')}
+          data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, frame.listFrames[l.index]!, info.frames, stripW, info.scale))).join(',')}
           onMouseMove={(e) => {
             const r = e.currentTarget.getBoundingClientRect();
             const text = describe(e.clientX - r.left, e.clientY - r.top);
