@@ -115,6 +115,8 @@ async function saved(d: Download): Promise<Buffer> {
 test('every export downloads a non-empty, well-formed file', async ({ page }) => {
   await page.goto('/');
   await ready(page);
+  await page.getByTestId('scenario-select').selectOption('s000-thrash.toml'); // the page opens on a lesson
+  await ready(page);
   await page.getByTestId('speed-slider').fill('16');
   for (let i = 0; i < 3; i++) {
     const before = await page.getByTestId('virtual-time').textContent();
