@@ -46,10 +46,11 @@ for (const file of ['s000-thrash.toml', 'lesson-swappiness.toml']) {
     }
     // A cell names its owner and type on hover.
     const canvas = page.getByTestId('run-0-lru-canvas');
-    await canvas.hover({ position: { x: 43, y: stripMid(0) } });
-    await expect(page.getByTestId('run-0-lru-hover')).toContainText(/active anon: .+ \(anon\)/);
-    await canvas.hover({ position: { x: 43, y: stripMid(2) } });
-    await expect(page.getByTestId('run-0-lru-hover')).toContainText(/inactive file: .+ \(file\)/);
+    for (const r of rows) {
+      await canvas.hover({ position: { x: 43, y: stripMid(r.row) } });
+      await expect(page.getByTestId('run-0-lru-hover')).toContainText(`${r.key.replace('_', ' ')}: `);
+      await expect(page.getByTestId('run-0-lru-hover')).toContainText(`(${r.type})`);
+    }
   });
 }
 
