@@ -43,7 +43,10 @@ test('kernel terms explain themselves on hover and on keyboard focus', async ({ 
   await refilled.hover();
   await expect(refilled.getByRole('tooltip')).toBeVisible();
   await expect(refilled.getByRole('tooltip')).toContainText('active lists are aged');
-  await shotsAtSizes(page, testInfo, 'p7-glossary-hover');
+  // Focus keeps the explanation open while the screenshots scroll and resize.
+  await refilled.focus();
+  await shotsAtSizes(page, testInfo, 'p7-glossary-hover', '.term[data-term="refilled"]');
+  await refilled.blur();
   await page.mouse.move(0, 0);
   await expect(refilled.getByRole('tooltip')).toBeHidden();
   const swappiness = page.locator('.knobs .term[data-term="swappiness"]');
