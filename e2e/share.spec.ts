@@ -30,7 +30,6 @@ async function shown(page: Page) {
 test('a shared link opened in a fresh browser context reproduces the same state', async ({ page, browser }, testInfo) => {
   await page.goto('/');
   await ready(page);
-  await page.getByTestId('knob-swappiness-on').check();
   await page.getByTestId('knob-swappiness').fill('120');
   await page.getByTestId('knobs-apply').click();
   await page.getByTestId('compare-toggle').check();
@@ -115,6 +114,8 @@ async function saved(d: Download): Promise<Buffer> {
 
 test('every export downloads a non-empty, well-formed file', async ({ page }) => {
   await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption('s000-thrash.toml'); // the page opens on a lesson
   await ready(page);
   await page.getByTestId('speed-slider').fill('16');
   for (let i = 0; i < 3; i++) {

@@ -104,7 +104,7 @@ impl WasmSimulation {
         Ok(WasmSimulation {
             inner,
             base_flags,
-            swappiness_asked: scn.sysctl.swappiness,
+            swappiness_asked: scn.swappiness_for(variant),
         })
     }
 }

@@ -24,7 +24,7 @@ import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFla
 import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
-import { applyOverrides, deviceNames, expectTexts, variantNames } from './lib/scenarioText';
+import { applyOverrides, deviceNames, expectTexts, pairName, swappinessPair, variantNames, variantPresets } from './lib/scenarioText';
 import { SCENARIOS } from './scenarios';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
@@ -41,6 +41,8 @@ function RunKernel({ run, kernel, testId }: { run: RunInfo; kernel: KernelInfo |
 }
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
+/** localStorage key: the first-visit line was dismissed. */
+const INTRO_KEY = 'reclaim-lab-intro-seen';
 
 /** A link's state checked against the bundled scenario: unknown variants or devices are errors. */
 function checkAgainstScenario(s: LinkState): void {
@@ -78,6 +80,15 @@ export function App() {
   const [compare, setCompare] = useState(false);
   const [variantB, setVariantB] = useState<string | null>(null);
   const [knobs, setKnobs] = useState<Knobs>({});
+  /** Compare one kernel (the chosen variant) at two swappiness values (null: off). */
+  const [swapPair, setSwapPair] = useState<[number, number] | null>(null);
+  const [introSeen, setIntroSeen] = useState(() => {
+    try {
+      return localStorage.getItem(INTRO_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
   /** Flag overrides of side A (the run, or the first of two) and side B (its compare partner). */
   const [sideFlags, setSideFlags] = useState<SideFlags>(NO_FLAGS);
   const [flagsOpen, setFlagsOpen] = useState(false);
@@ -89,10 +100,11 @@ export function App() {
   );
 
   const file = SCENARIOS.find((s) => s.name === scenarioName) ?? null;
-  const source: ScenarioSource | null = useMemo(
-    () => (file ? { name: file.name, text: applyOverrides(edited ?? file.text, knobs) } : null),
-    [file, knobs, edited],
-  );
+  const baseText = useMemo(() => (file ? applyOverrides(edited ?? file.text, knobs) : ''), [file, knobs, edited]);
+  // A knob comparison runs two copies of the chosen variant, each with its own swappiness.
+  const pairBase = swapPair ? (variant ?? variantNames(baseText)[0] ?? null) : null;
+  const pairText = useMemo(() => (swapPair && pairBase ? swappinessPair(baseText, pairBase, swapPair) : null), [baseText, pairBase, swapPair]);
+  const source: ScenarioSource | null = useMemo(() => (file ? { name: file.name, text: pairText ?? baseText } : null), [file, baseText, pairText]);
   const reports = useReports(boot === 'done' ? source : null);
   const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
   const speed = speedAt(speedStep);
@@ -103,11 +115,22 @@ export function App() {
   }, [theme]);
 
   // (Re)load whenever the scenario, its knobs, the variants or compare mode change.
-  const variants = state.scenario === scenarioName ? state.variants : [];
+  const loadedVariants = state.scenario === scenarioName ? state.variants : [];
+  // In a knob comparison the picker still offers the scenario's own variants.
+  const variants = pairText ? variantPresets(baseText) : loadedVariants;
   const a = variant ?? variants[0]?.name ?? null;
   const b = variantB ?? variants.find((v) => v.name !== a)?.name ?? a;
   // Until the user picks, the engine runs the first variant (no reload when its name arrives).
-  const wanted = compare ? (a && b ? [a, b] : []) : variant ? [variant] : [];
+  const wanted =
+    pairText && pairBase && swapPair
+      ? swapPair.map((s) => pairName(pairBase, s))
+      : compare
+        ? a && b
+          ? [a, b]
+          : []
+        : variant
+          ? [variant]
+          : [];
   const wantedKey = wanted.join('\u0000');
   // Flags the engine does not know (from a link) are dropped, with a message naming them.
   useEffect(() => {
@@ -247,6 +270,10 @@ export function App() {
 
   const nowNs = frames[0]?.nowNs ?? 0;
   const endNs = state.runs[0]?.endNs ?? 0;
+  // Where the runs really end: the results worker's report of each run's variant (runs stop when
+  // every task has exited), or the moment they all finished; null until one of them is known.
+  const reportEnds = state.runs.map((r) => (reports.text === source?.text ? reports.reports.find((x) => x.variant === r.variant)?.virtual_s : undefined));
+  const realEndNs = finished ? nowNs : reportEnds.length > 0 && reportEnds.every((s) => s !== undefined) ? Math.round(Math.max(...(reportEnds as number[])) * 1e9) : null;
   // The scrubber spans the furthest time reached by this setup (scenario text, variants,
   // flags); a replay or Reset keeps it, a new setup starts again at 0. Frames of the previous
   // setup (still shown until its load lands) do not count.
@@ -387,6 +414,29 @@ export function App() {
         </div>
       </header>
 
+      {!introSeen && (
+        <p className="intro" data-testid="intro">
+          <span>
+            <strong>New here?</strong> This page simulates how Linux decides which memory pages to free when RAM runs out. Press <strong>Play</strong> (or Space) and
+            follow the captions of this first lesson; the seed experiments are further down the Scenario list. Underlined terms explain themselves on hover.
+          </span>{' '}
+          <button
+            type="button"
+            className="ghost small-button"
+            data-testid="intro-dismiss"
+            onClick={() => {
+              setIntroSeen(true);
+              try {
+                localStorage.setItem(INTRO_KEY, '1');
+              } catch {
+                /* private mode: the line comes back next time */
+              }
+            }}
+          >
+            Got it
+          </button>
+        </p>
+      )}
       {banner}
       {state.error && (
         <div className="error" role="alert" data-testid="engine-error">
@@ -404,6 +454,7 @@ export function App() {
           setKnobs({});
           setEdited(null);
           setSideFlags(NO_FLAGS);
+          setSwapPair(null);
         }}
         description={file?.description ?? ''}
         variants={variants}
@@ -431,7 +482,10 @@ export function App() {
         speed={speed}
         nowNs={nowNs}
         endNs={endNs}
+        realEndNs={realEndNs}
         status={status}
+        swapPair={swapPair}
+        onSwapPair={setSwapPair}
         scenarioText={edited ?? file?.text ?? ''}
         knobs={knobs}
         onKnobs={setKnobs}

@@ -7,6 +7,9 @@ export interface ScenarioFile extends ScenarioMeta {
   text: string;
 }
 
+/** The basics lessons in the order they build on each other; other lessons follow them. */
+export const BASICS_ORDER = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
+
 const files = import.meta.glob('../../scenarios/*.toml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export const SCENARIOS: ScenarioFile[] = Object.entries(files)
@@ -14,9 +17,16 @@ export const SCENARIOS: ScenarioFile[] = Object.entries(files)
     const name = path.split('/').pop()!;
     return { name, text, ...scenarioMeta(text, name) };
   })
-  // The seed experiments first (the page opens on the first, S000), then the basics lessons.
-  .sort((a, b) => Number(isLesson(a.name)) - Number(isLesson(b.name)) || a.name.localeCompare(b.name));
+  // The basics lessons first, in teaching order (the page opens on the first), then the seed
+  // experiments by file name.
+  .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 
-function isLesson(name: string): boolean {
+function rank(name: string): number {
+  const i = BASICS_ORDER.indexOf(name);
+  if (i >= 0) return i;
+  return isLesson(name) ? BASICS_ORDER.length : BASICS_ORDER.length + 1;
+}
+
+export function isLesson(name: string): boolean {
   return name.startsWith('lesson-');
 }

@@ -49,8 +49,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     let wmark = Watermarks::compute(ram_pages, mfk, wsf, scale);
     let mut mm = Mm::new(nframes as usize, scale, flags, wmark);
     // A kernel whose sysctl caps swappiness refuses a larger write; the default stays.
-    mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() {
-        scn.sysctl.swappiness
+    // A variant's own sysctl.swappiness replaces the scenario's (same cap).
+    let swappiness = scn.swappiness_for(&v.name);
+    mm.swappiness = if swappiness <= flags.max_swappiness() {
+        swappiness
     } else {
         60
     };

@@ -461,6 +461,13 @@ impl<'a> Checker<'a> {
                         .error_at(&format!("variants[{i}].flags.{name}"), e)
                 })?;
             }
+            if let Some(sw) = v.sysctl.swappiness {
+                self.ensure(sw <= 200, &format!("variants[{i}].sysctl.swappiness"), || {
+                    format!(
+                        "swappiness must be 0..=200 (kernels before 5.8 refuse values above 100), got {sw}"
+                    )
+                })?;
+            }
         }
         Ok(())
     }

@@ -126,6 +126,19 @@ pub struct VariantSpec {
     /// Individual flag overrides on top of the preset.
     #[serde(default)]
     pub flags: BTreeMap<String, bool>,
+    /// Sysctls this variant writes over `[sysctl]`, so one kernel can be compared at two knob
+    /// settings (e.g. swappiness 0 against 200); the kernel's cap still applies.
+    #[serde(default)]
+    pub sysctl: VariantSysctl,
+}
+
+/// The sysctls a variant may set (absent: the scenario's `[sysctl]` value).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantSysctl {
+    /// vm.swappiness for this variant.
+    #[serde(default)]
+    pub swappiness: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -537,6 +550,15 @@ fn subst_ops(ops: &[Op], i: u32) -> Vec<Op> {
 }
 
 impl Scenario {
+    /// vm.swappiness `variant` asks for: its own `sysctl.swappiness`, else the scenario's.
+    pub fn swappiness_for(&self, variant: &str) -> u32 {
+        self.variants
+            .iter()
+            .find(|v| v.name == variant)
+            .and_then(|v| v.sysctl.swappiness)
+            .unwrap_or(self.sysctl.swappiness)
+    }
+
     /// The memcgs with `replicas` expanded, each with the index of the entry it came from.
     pub fn expanded_memcgs(&self) -> Vec<(usize, MemcgSpec)> {
         let mut out = Vec::new();

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
-import { OKABE_ITO } from '../lib/palette';
+import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from '../lib/palette';
 import type { RunReport } from '../lib/report';
 import { LineChart, type RefLine, type Series } from './LineChart';
 
@@ -18,8 +18,6 @@ export const COUNTER_GROUPS: { label: string; counters: string[] }[] = [
   { label: 'pgmajfault', counters: ['pgmajfault'] },
 ];
 
-/** Okabe-Ito indices of the groups (skipping the yellow, too light on white for a line). */
-const GROUP_COLORS = [0, 1, 2, 6, 4, 5];
 const DASHES = [undefined, '6 3', '2 2', '8 2 2 2'];
 const secs = (ns: number) => `${Number((ns / 1e9).toPrecision(3))}`;
 
@@ -38,7 +36,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         const cols = g.counters.map((c) => 9 + counterNames.indexOf(c)).filter((c) => c >= 9);
         out.push({
           name: runs.length > 1 ? `${g.label} (${run.variant})` : g.label,
-          color: OKABE_ITO[GROUP_COLORS[gi]!]!,
+          color: SERIES_COLORS[gi % SERIES_COLORS.length]!,
           dash: DASHES[r],
           points: (series[r] ?? []).map((row) => [row[0]!, cols.reduce((s, c) => s + row[c]!, 0) * run.scale]),
         });
@@ -62,7 +60,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
       runs.flatMap((run, r) =>
         (['anon cost', 'file cost'] as const).map((label, k) => ({
           name: runs.length > 1 ? `${label} (${run.variant})` : label,
-          color: OKABE_ITO[k]!,
+          color: TYPE_COLORS[k]!,
           dash: DASHES[r],
           points: (series[r] ?? []).map((row) => [row[0]!, row[7 + k]!] as [number, number]),
         })),
@@ -75,7 +73,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
       wm
         ? [
             { name: 'min', y: wm[0]!, color: OKABE_ITO[5]! },
-            { name: 'low', y: wm[1]!, color: OKABE_ITO[0]! },
+            { name: 'low', y: wm[1]!, color: OKABE_ITO[6]! },
             { name: 'high', y: wm[2]!, color: OKABE_ITO[2]! },
           ]
         : [],
@@ -128,7 +126,7 @@ export function RoundsChart({ reports }: { reports: RunReport[] }) {
         if (!t.rounds_s?.length) continue;
         out.push({
           name: `${rep.variant} (${rep.preset}) ${t.name}`,
-          color: OKABE_ITO[(r * 4 + 4) % 8]!,
+          color: SERIES_COLORS[r % SERIES_COLORS.length]!,
           dash: DASHES[r],
           points: t.rounds_s.map((s, i) => [i, s]),
         });

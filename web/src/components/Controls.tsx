@@ -1,9 +1,10 @@
 // The control bar: scenario and variant pickers, compare mode, play / pause /
 // step / reset, speed, progress, and the knobs that rewrite the scenario text.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { VariantInfo } from '../engine/protocol';
 import { formatNs, formatSpeed, SPEED_STEPS } from '../format';
-import { deviceNames, type Overrides } from '../lib/scenarioText';
+import { GlossaryTerm } from './GlossaryTerm';
+import { deviceNames, sysctlSwappiness, type Overrides } from '../lib/scenarioText';
 import type { ScenarioFile } from '../scenarios';
 
 export type Knobs = Overrides;
@@ -34,8 +35,15 @@ interface Props {
   onSpeedStep(step: number): void;
   speed: number;
   nowNs: number;
+  /** The run's cap on virtual time (run.duration). */
   endNs: number;
+  /** Where the run really ends (every task exited), once known (the results worker or the end
+   *  of the run); null while unknown. */
+  realEndNs: number | null;
   status: string;
+  /** Compare one kernel at two swappiness values (null: off). */
+  swapPair: [number, number] | null;
+  onSwapPair(pair: [number, number] | null): void;
   scenarioText: string;
   knobs: Knobs;
   onKnobs(k: Knobs): void;
@@ -65,8 +73,34 @@ function VariantSelect({ id, label, variants, value, onChange }: { id: string; l
   );
 }
 
+/** Virtual time reached per wall second while playing, over the last REACHED_WINDOW_MS; null
+ *  until enough time has passed (or while paused). */
+const REACHED_WINDOW_MS = 1500;
+function useReachedSpeed(nowNs: number, playing: boolean): number | null {
+  const samples = useRef<{ wall: number; ns: number }[]>([]);
+  const [reached, setReached] = useState<number | null>(null);
+  useEffect(() => {
+    if (!playing) {
+      samples.current = [];
+      setReached(null);
+      return;
+    }
+    const wall = performance.now();
+    const s = samples.current;
+    s.push({ wall, ns: nowNs });
+    while (s.length > 2 && wall - s[1]!.wall >= REACHED_WINDOW_MS) s.shift();
+    const first = s[0]!;
+    if (wall - first.wall >= REACHED_WINDOW_MS / 2 && nowNs >= first.ns) setReached(((nowNs - first.ns) / (wall - first.wall)) * 1000);
+  }, [nowNs, playing]);
+  return reached;
+}
+
 export function Controls(p: Props) {
-  const progress = p.finished ? 1 : p.endNs > 0 ? Math.min(1, p.nowNs / p.endNs) : 0;
+  const end = p.realEndNs ?? p.endNs;
+  const progress = p.finished ? 1 : end > 0 ? Math.min(1, p.nowNs / end) : 0;
+  const reached = useReachedSpeed(p.nowNs, p.playing && !p.finished);
+  // The machine cannot keep up when it reaches clearly less than the speed asked for.
+  const behind = reached !== null && reached < p.speed * 0.85;
   return (
     <section className="controls" aria-label="Simulation controls">
       <div className="control-row">
@@ -85,10 +119,33 @@ export function Controls(p: Props) {
         </label>
         <VariantSelect id="variant-select" label="Variant" variants={p.variants} value={p.variant} onChange={p.onVariant} />
         <label className="field checkbox">
-          <input type="checkbox" data-testid="compare-toggle" checked={p.compare} onChange={(e) => p.onCompare(e.target.checked)} />
+          <input
+            type="checkbox"
+            data-testid="compare-toggle"
+            checked={p.compare}
+            onChange={(e) => {
+              if (e.target.checked) p.onSwapPair(null);
+              p.onCompare(e.target.checked);
+            }}
+          />
           <span>Compare two variants in lockstep</span>
         </label>
         {p.compare && <VariantSelect id="variant-b-select" label="Against" variants={p.variants} value={p.variantB} onChange={p.onVariantB} />}
+        <label className="field checkbox">
+          <input
+            type="checkbox"
+            data-testid="compare-swappiness-toggle"
+            checked={p.swapPair !== null}
+            onChange={(e) => {
+              if (e.target.checked) p.onCompare(false);
+              p.onSwapPair(e.target.checked ? [0, 200] : null);
+            }}
+          />
+          <span>
+            Compare this kernel at two <GlossaryTerm term="swappiness">swappiness</GlossaryTerm> values
+          </span>
+        </label>
+        {p.swapPair && <SwapPairFields pair={p.swapPair} onPair={p.onSwapPair} />}
       </div>
       <div className="control-row transport">
         <button type="button" data-testid="play-toggle" onClick={p.onPlay} disabled={!p.ready || p.finished} aria-keyshortcuts="Space">
@@ -103,6 +160,12 @@ export function Controls(p: Props) {
         <label className="field speed">
           <span>
             Speed <strong data-testid="speed">{formatSpeed(p.speed)}</strong> <span className="muted small">virtual per wall second</span>
+            {behind && (
+              <span className="speed-reached" data-testid="speed-reached" data-ns-per-s={Math.round(reached!)} title="This machine cannot simulate as fast as asked; this is the speed it reaches">
+                {' '}
+                · reaching <strong>{formatSpeed(reached!)}</strong> (the machine cannot keep up)
+              </span>
+            )}
           </span>
           <input
             type="range"
@@ -120,7 +183,13 @@ export function Controls(p: Props) {
         <div className="progress-box">
           <div className="facts">
             <span>
-              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span data-testid="end-time" title="the run ends here at the latest, or earlier when every task has exited">{formatNs(p.endNs)}</span>
+              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span
+                data-testid="end-time"
+                data-known={p.realEndNs !== null}
+                title={p.realEndNs !== null ? 'where the run ends (every task has exited, or the duration cap)' : 'the run ends here at the latest (its duration cap), or earlier when every task has exited; the real end is known once the results below are in'}
+              >
+                {p.realEndNs !== null ? formatNs(p.realEndNs) : `≤ ${formatNs(p.endNs)}`}
+              </span>
             </span>
             <span className="status" data-testid="status">
               {p.status}
@@ -158,6 +227,7 @@ function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs
   const [draft, setDraft] = useState<Knobs>(knobs);
   useEffect(() => setDraft(knobs), [knobs]);
   const devices = deviceNames(text);
+  const scenarioSwappiness = sysctlSwappiness(text);
   const dirty = JSON.stringify(draft) !== JSON.stringify(knobs);
   const set = (patch: Partial<Knobs>) => {
     const next: Knobs = { ...draft, ...patch };
@@ -175,10 +245,18 @@ function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs
     >
       <label className="field">
         <span>
-          <input type="checkbox" checked={draft.swappiness !== undefined} onChange={(e) => set({ swappiness: e.target.checked ? 60 : undefined })} data-testid="knob-swappiness-on" /> swappiness{' '}
-          <strong>{draft.swappiness ?? 'scenario'}</strong>
+          <GlossaryTerm term="swappiness">swappiness</GlossaryTerm>{' '}
+          <strong data-testid="knob-swappiness-value">{draft.swappiness ?? `${scenarioSwappiness} (scenario)`}</strong>
         </span>
-        <input type="range" min={0} max={200} value={draft.swappiness ?? 60} disabled={draft.swappiness === undefined} onChange={(e) => set({ swappiness: Number(e.target.value) })} aria-label="swappiness" data-testid="knob-swappiness" />
+        <input
+          type="range"
+          min={0}
+          max={200}
+          value={draft.swappiness ?? scenarioSwappiness}
+          onChange={(e) => set({ swappiness: Number(e.target.value) })}
+          aria-label="swappiness"
+          data-testid="knob-swappiness"
+        />
       </label>
       {note}
       <KnobSelect label="RAM" testId="knob-ram" value={draft.ram} choices={RAM_CHOICES.map((r) => [r, r])} onChange={(v) => set({ ram: v })} />
@@ -204,6 +282,45 @@ function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs
           Scenario defaults
         </button>
       </div>
+    </form>
+  );
+}
+
+/** The two swappiness values of a knob comparison (each 0..200; a kernel before 5.8 caps at 100). */
+function SwapPairFields({ pair, onPair }: { pair: [number, number]; onPair(p: [number, number]): void }) {
+  const [draft, setDraft] = useState(pair);
+  useEffect(() => setDraft(pair), [pair]);
+  const field = (i: 0 | 1) => (
+    <label className="field">
+      <span>{i === 0 ? 'swappiness A' : 'against B'}</span>
+      <input
+        type="number"
+        min={0}
+        max={200}
+        value={draft[i]}
+        className="seed"
+        aria-label={i === 0 ? 'swappiness A' : 'swappiness B'}
+        data-testid={`swap-pair-${i}`}
+        onChange={(e) => {
+          const v = Math.min(200, Math.max(0, Math.round(Number(e.target.value) || 0)));
+          setDraft(i === 0 ? [v, draft[1]] : [draft[0], v]);
+        }}
+      />
+    </label>
+  );
+  return (
+    <form
+      className="swap-pair"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onPair(draft);
+      }}
+    >
+      {field(0)}
+      {field(1)}
+      <button type="submit" className="ghost" disabled={draft[0] === pair[0] && draft[1] === pair[1]} data-testid="swap-pair-apply">
+        Apply
+      </button>
     </form>
   );
 }

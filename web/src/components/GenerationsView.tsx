@@ -11,11 +11,10 @@ import { axisLeft, format, max, scaleLinear, select, transition, type Selection 
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
 import { columnsOf, explainGens, explainTiers, NR_TIERS, readGens, TYPES, type GenState, type GenType } from '../lib/gens';
-import { mix, OKABE_ITO } from '../lib/palette';
+import { mix, TYPE_COLORS } from '../lib/palette';
+import { GlossaryTerm } from './GlossaryTerm';
 import { useWidth } from '../lib/useWidth';
 
-/** Type colours as in the balance view: anon orange, file sky blue. */
-const TYPE_COLORS = [OKABE_ITO[0]!, OKABE_ITO[1]!];
 /** Tier t of a type: light (tier 0, cold) to dark (tier 3, accessed most through fds). */
 export function tierColor(ty: number, t: number): string {
   const base = TYPE_COLORS[ty]!;
@@ -141,7 +140,10 @@ function Controller({ g, swappiness, scale, testPrefix }: { g: GenState; swappin
         <span className="tag" data-testid={`${testPrefix}gens-next`} style={{ borderLeft: `4px solid ${TYPE_COLORS[g.next]}` }}>
           {TYPES[g.next]}
         </span>{' '}
-        <span className="muted small">{g.rework ? '6.14 controller: all tiers, gains s : 200−s' : '6.1 controller: tier 0, gains s : 200−s'}</span>
+        <span className="muted small">
+          {g.rework ? '6.14 controller: all tiers, ' : '6.1 controller: tier 0, '}
+          <GlossaryTerm term="gains">gains s : 200−s</GlossaryTerm>
+        </span>
       </p>
       <table className="pid-table">
         <caption className="muted small">refault rate per tier (refaulted / evicted + protected)</caption>

@@ -1,11 +1,17 @@
-// The four LRU lists as horizontal strips of cells on a canvas: a cell is a
-// bucket of frames coloured by its majority owner, head on the left, tail at
-// the strip's end (strip length is proportional to the list's size), and the
-// sampled page moves of the last step animated between strips.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+// The four LRU lists as horizontal strips of cells on a canvas: a cell is a bucket of frames,
+// coloured by page type (anon orange, file blue: the colour language of every view) in a shade
+// that keys its majority owner (legend below, name on hover); head on the left, tail at the
+// strip's end; the sampled page moves of the last step fly between strips as haloed dots.
+//
+// Strip length follows a chosen scale: per list (each list fills the width, so a 7k-page list
+// of a 524k-page machine is as readable as the largest), log of the size, or proportional to
+// RAM; and the view can zoom into the head or the tail of every list. The scale in use is
+// written under the strips.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount, formatRate } from '../format';
-import { LISTS, MOVE_COLORS, MOVE_REASONS, ownerColor } from '../lib/palette';
+import { GlossaryTerm } from './GlossaryTerm';
+import { DOT_HALO, LISTS, listType, MOVE_COLORS, MOVE_REASONS, OWNER_SHADES, TYPE_COLORS, TYPE_NAMES, typeShade } from '../lib/palette';
 import type { ListRates } from '../lib/rates';
 import { useWidth } from '../lib/useWidth';
 
@@ -15,13 +21,24 @@ const STRIP_H = 26;
 const LEFT = 40;
 const RIGHT = 46;
 const MOVE_MS = 700;
+/** The share of a list a head or tail zoom shows. */
+export const ZOOM_SHARE = 0.1;
 
+export type StripScale = 'list' | 'log' | 'ram';
+export type StripZoom = 'all' | 'head' | 'tail';
+
+const SCALE_TEXT: Record<StripScale, string> = {
+  list: 'per list: each list fills the strip, whatever its size',
+  log: 'log: strip length grows with the log of the list size (RAM = full width)',
+  ram: 'linear in RAM: full width = all of memory',
+};
 
 interface Particle {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
+  /** Rows (-1: outside the lists) and frame indexes from the list heads. */
+  r0: number;
+  r1: number;
+  i0: number;
+  i1: number;
   color: string;
   start: number;
 }
@@ -40,6 +57,22 @@ function rowOf(list: number): number {
   return LISTS.findIndex((l) => l.index === list);
 }
 
+/** Strip length in px of a list of `len` frames in a machine of `frames` frames of `pagesPer`
+ *  pages (the log scale counts pages, so it does not depend on the frame scale). */
+function stripLength(scale: StripScale, len: number, frames: number, stripW: number, pagesPer = 1): number {
+  if (len <= 0) return 0;
+  if (scale === 'list') return stripW;
+  if (scale === 'log') return (stripW * Math.log1p(len * pagesPer)) / Math.log1p(Math.max(1, frames * pagesPer));
+  return (stripW * len) / Math.max(1, frames);
+}
+
+/** The window of a list shown, in frames from the head: [lo, hi). */
+function windowOf(zoom: StripZoom, len: number): [number, number] {
+  if (zoom === 'all' || len <= 0) return [0, len];
+  const n = Math.max(1, Math.ceil(len * ZOOM_SHARE));
+  return zoom === 'head' ? [0, n] : [len - n, len];
+}
+
 export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const [box, width] = useWidth(320, 800);
@@ -47,33 +80,60 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const raf = useRef(0);
   const frameRef = useRef(frame);
   frameRef.current = frame;
+  const [scale, setScale] = useState<StripScale>('list');
+  const [zoom, setZoom] = useState<StripZoom>('all');
+  const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
+  /** Per type, the shade index of each owner, in order of first appearance (stable for the run). */
+  const shades = useRef<[Map<number, number>, Map<number, number>]>([new Map(), new Map()]);
+  const shadesOf = useRef(info);
+  if (shadesOf.current !== info) {
+    shadesOf.current = info;
+    shades.current = [new Map(), new Map()];
+  }
 
   const height = LISTS.length * ROW + 6;
   const stripW = width - LEFT - RIGHT;
-  const maxCells = Math.max(1, Math.ceil(info.frames / frame.bucket));
-  const cellW = stripW / maxCells;
   const stripY = (row: number) => row * ROW + LABEL_H;
+
+  // Owners of each type in this frame, given shades in order of first appearance.
+  {
+    let offset = 0;
+    for (let index = 0; index < 4; index++) {
+      const n = Math.ceil(frame.listFrames[index]! / frame.bucket);
+      const m = shades.current[listType(index)]!;
+      for (let c = offset; c < offset + n; c++) {
+        const o = frame.cells[c]!;
+        if (o > 0 && !m.has(o - 1)) m.set(o - 1, m.size);
+      }
+      offset += n;
+    }
+  }
+  const cellColor = (index: number, owner: number) => typeShade(listType(index), shades.current[listType(index)]!.get(owner) ?? 0);
+
+  /** x of frame index `idx` of the list at `index` (engine order), or null outside the zoom window. */
+  const geometry = useRef({ width, height, stripW, info, scale, zoom });
+  geometry.current = { width, height, stripW, info, scale, zoom };
+  const xOf = (f: RunFrame, index: number, idx: number): number | null => {
+    const g = geometry.current;
+    const len = f.listFrames[index]!;
+    const [lo, hi] = windowOf(g.zoom, len);
+    if (idx < lo || idx > hi || hi <= lo) return null;
+    return LEFT + ((idx - lo) / (hi - lo)) * stripLength(g.scale, len, g.info.frames, g.stripW, g.info.scale);
+  };
 
   // Spawn particles for the frame's sampled moves.
   useEffect(() => {
     const now = performance.now();
     const m = frame.moves;
-    const xAt = (idx: number) => LEFT + (idx / frame.bucket) * cellW;
     for (let k = 0; k + 5 <= m.length; k += 5) {
       const [from, to, reason, fromIdx, toIdx] = [m[k]!, m[k + 1]!, m[k + 2]!, m[k + 3]!, m[k + 4]!];
       const r0 = rowOf(from);
       const r1 = rowOf(to);
       if (r0 < 0 && r1 < 0) continue;
-      // From outside (a new page, a refault) it drops in from above its place; to outside
-      // (evicted, freed) it falls out below the strip.
-      const x1 = r1 >= 0 ? xAt(toIdx) : xAt(fromIdx);
-      const x0 = r0 >= 0 ? xAt(fromIdx) : x1;
-      const y1 = r1 >= 0 ? stripY(r1) + STRIP_H / 2 : stripY(r0) + STRIP_H + 14;
-      const y0 = r0 >= 0 ? stripY(r0) + STRIP_H / 2 : stripY(r1) - 14;
-      particles.current.push({ x0, y0, x1, y1, color: MOVE_COLORS[reason] ?? '#999', start: now + Math.random() * 250 });
+      particles.current.push({ r0, r1, i0: fromIdx, i1: toIdx, color: MOVE_COLORS[reason] ?? '#999', start: now + Math.random() * 250 });
     }
     if (particles.current.length > 2000) particles.current.splice(0, particles.current.length - 2000);
-  }, [frame, cellW, width]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [frame]);
 
   // Canvas backing store: resized only when the layout changes (resizing clears it).
   const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1;
@@ -86,15 +146,13 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
 
   // One draw per animation frame at most: cells, marks, then the particles on top; the loop
   // keeps going while particles fly.
-  const geometry = useRef({ width, height, stripW, info });
-  geometry.current = { width, height, stripW, info };
   const drawRef = useRef<() => void>(() => {});
   drawRef.current = () => {
     raf.current = 0;
     const el = canvas.current;
     const ctx = el?.getContext('2d');
     if (!el || !ctx) return;
-    const { width, height, stripW, info } = geometry.current;
+    const { width, height, stripW, info, scale, zoom } = geometry.current;
     const f = frameRef.current;
     const css = getComputedStyle(el);
     const stripBg = css.getPropertyValue('--strip-bg').trim() || '#e3e6eb';
@@ -103,7 +161,6 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     ctx.clearRect(0, 0, width, height);
     ctx.font = '11px "Liberation Sans", sans-serif';
     ctx.textBaseline = 'middle';
-    const w = stripW / Math.max(1, Math.ceil(info.frames / f.bucket));
     let offset = 0;
     for (let index = 0; index < 4; index++) {
       const row = rowOf(index);
@@ -112,49 +169,71 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       ctx.fillRect(LEFT, y, stripW, STRIP_H);
       const len = f.listFrames[index]!;
       const n = Math.ceil(len / f.bucket);
-      // Runs of equal owners are drawn as one rectangle.
+      const [lo, hi] = windowOf(zoom, len);
+      const L = stripLength(scale, len, info.frames, stripW, info.scale);
+      const px = (frameIdx: number) => LEFT + ((frameIdx - lo) / Math.max(1, hi - lo)) * L;
+      // Runs of equal owners are drawn as one rectangle, clipped to the zoom window.
       let c = 0;
       while (c < n) {
         const owner = f.cells[offset + c]!;
         let e = c + 1;
         while (e < n && f.cells[offset + e] === owner) e++;
-        const end = e === n ? len / f.bucket : e; // the last cell may be a partial bucket
-        ctx.fillStyle = owner > 0 ? ownerColor(owner - 1) : '#777777';
-        ctx.fillRect(LEFT + c * w, y, Math.max((end - c) * w, 0.8), STRIP_H);
+        const s0 = Math.max(lo, c * f.bucket);
+        const s1 = Math.min(hi, e * f.bucket, len);
+        if (s1 > s0) {
+          ctx.fillStyle = owner > 0 ? cellColor(index, owner - 1) : '#777777';
+          ctx.fillRect(px(s0), y, Math.max(px(s1) - px(s0), 0.8), STRIP_H);
+        }
         c = e;
       }
       offset += n;
       ctx.fillStyle = fg;
       ctx.textAlign = 'right';
-      ctx.fillText('head', LEFT - 4, y + STRIP_H / 2);
-      const tailX = LEFT + Math.max(2, (len / f.bucket) * w);
+      ctx.fillText(zoom === 'tail' ? '…' : 'head', LEFT - 4, y + STRIP_H / 2);
+      const tailX = LEFT + Math.max(2, L);
       ctx.fillRect(tailX, y - 3, 1.5, STRIP_H + 6);
       ctx.textAlign = 'left';
-      ctx.fillText('tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
+      ctx.fillText(zoom === 'head' ? '…' : 'tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
     }
     const now = performance.now();
     particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
-    ctx.lineWidth = 0.5;
-    ctx.strokeStyle = fg;
+    const at = (row: number, idx: number) => (row >= 0 ? xOf(f, LISTS[row]!.index, Math.min(idx, f.listFrames[LISTS[row]!.index]!)) : null);
     for (const p of particles.current) {
       const t = (now - p.start) / MOVE_MS;
       if (t < 0) continue;
+      // From outside (a new page, a refault) a dot drops in from above its place; to outside
+      // (evicted, freed) it falls out below the strip. Ends outside the zoom window are not drawn.
+      const xa = at(p.r0, p.i0);
+      const xb = at(p.r1, p.i1);
+      if ((p.r0 >= 0 && xa === null) || (p.r1 >= 0 && xb === null)) continue;
+      const x1 = xb ?? xa!;
+      const x0 = xa ?? x1;
+      const y1 = p.r1 >= 0 ? stripY(p.r1) + STRIP_H / 2 : stripY(p.r0) + STRIP_H + 14;
+      const y0 = p.r0 >= 0 ? stripY(p.r0) + STRIP_H / 2 : stripY(p.r1) - 14;
       const e = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
-      const x = p.x0 + (p.x1 - p.x0) * e;
-      const y = p.y0 + (p.y1 - p.y0) * e - Math.sin(Math.PI * e) * (p.y0 === p.y1 ? 14 : 0);
-      ctx.globalAlpha = 1 - 0.6 * t;
-      ctx.fillStyle = p.color;
+      const x = x0 + (x1 - x0) * e;
+      const yy = y0 + (y1 - y0) * e - Math.sin(Math.PI * e) * (y0 === y1 ? 10 : 0);
+      ctx.globalAlpha = 1 - 0.5 * t;
+      // A halo (light ring, dark edge) keeps the dot visible on any cell and either theme.
       ctx.beginPath();
-      ctx.arc(x, y, 3.2, 0, Math.PI * 2);
+      ctx.arc(x, yy, 4.6, 0, Math.PI * 2);
+      ctx.fillStyle = DOT_HALO.outer;
       ctx.fill();
-      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(x, yy, 3.8, 0, Math.PI * 2);
+      ctx.fillStyle = DOT_HALO.inner;
+      ctx.fill();
+      ctx.beginPath();
+      ctx.arc(x, yy, 2.8, 0, Math.PI * 2);
+      ctx.fillStyle = p.color;
+      ctx.fill();
     }
     ctx.globalAlpha = 1;
     if (particles.current.length > 0) raf.current = requestAnimationFrame(() => drawRef.current());
   };
   useEffect(() => {
     if (raf.current === 0) raf.current = requestAnimationFrame(() => drawRef.current());
-  }, [frame, width, height, info, theme]);
+  }, [frame, width, height, info, theme, scale, zoom]);
   useEffect(
     () => () => {
       if (raf.current) cancelAnimationFrame(raf.current);
@@ -163,11 +242,51 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     [],
   );
 
-  const present = new Set<number>();
-  for (const c of frame.cells) if (c > 0) present.add(c - 1);
+  /** What is under the pointer: list, owner and position of the cell. */
+  const describe = (mx: number, my: number): string | null => {
+    const row = Math.floor((my - LABEL_H + (ROW - STRIP_H) / 2) / ROW);
+    const l = LISTS[row];
+    if (!l || my < stripY(row) - 2 || my > stripY(row) + STRIP_H + 2) return null;
+    const len = frame.listFrames[l.index]!;
+    const [lo, hi] = windowOf(zoom, len);
+    const L = stripLength(scale, len, info.frames, stripW, info.scale);
+    if (mx < LEFT || mx > LEFT + L || hi <= lo) return null;
+    const idx = Math.min(len - 1, Math.floor(lo + ((mx - LEFT) / L) * (hi - lo)));
+    let offset = 0;
+    for (let i = 0; i < l.index; i++) offset += Math.ceil(frame.listFrames[i]! / frame.bucket);
+    const owner = frame.cells[offset + Math.floor(idx / frame.bucket)] ?? 0;
+    const name = owner > 0 ? frame.spaceNames[owner - 1] ?? `owner ${owner}` : 'no owner';
+    const page = formatCount(idx * info.scale);
+    return `${l.label}: ${name} (${TYPE_NAMES[listType(l.index)]}) · page ${page} of ${formatCount(len * info.scale)} from the head`;
+  };
+
+  const owners: [number, number, string][] = []; // [type, owner, colour]
+  for (const ty of [0, 1]) for (const [o, k] of shades.current[ty]!) if (o < frame.spaceNames.length) owners.push([ty, o, typeShade(ty, k)]);
+  const zoomText =
+    zoom === 'all'
+      ? 'whole lists, head to tail'
+      : `${zoom === 'head' ? 'head' : 'tail'} ${Math.round(ZOOM_SHARE * 100)}% of each list (the ${zoom === 'head' ? 'newest pages' : 'pages reclaim takes next'})`;
 
   return (
-    <figure className="lru-view" aria-label={`LRU lists of ${info.variant}`}>
+    <figure className="lru-view" aria-label={`LRU lists of ${info.variant}`} data-scale={scale} data-zoom={zoom}>
+      <div className="lru-tools">
+        <label className="lru-tool">
+          <span className="muted">Strip length</span>{' '}
+          <select value={scale} onChange={(e) => setScale(e.target.value as StripScale)} aria-label="Strip length scale" data-testid={`${testPrefix}lru-scale-select`}>
+            <option value="list">per list</option>
+            <option value="log">log of size</option>
+            <option value="ram">linear in RAM</option>
+          </select>
+        </label>
+        <span className="lru-tool" role="group" aria-label="Zoom into the lists">
+          <span className="muted">Show</span>{' '}
+          {(['all', 'head', 'tail'] as const).map((z) => (
+            <button key={z} type="button" className={`ghost small-button${zoom === z ? ' on' : ''}`} aria-pressed={zoom === z} onClick={() => setZoom(z)} data-testid={`${testPrefix}lru-zoom-${z}`}>
+              {z === 'all' ? 'whole' : `${z} ${Math.round(ZOOM_SHARE * 100)}%`}
+            </button>
+          ))}
+        </span>
+      </div>
       <div className="lru-canvas-box" ref={box} style={{ height }}>
         <canvas
           ref={canvas}
@@ -176,10 +295,22 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           aria-label={`LRU lists: ${LISTS.map((l) => `${l.label} ${formatCount(frame.lru[l.index]!)} pages`).join(', ')}`}
           data-testid={`${testPrefix}lru-canvas`}
           data-cells={frame.cells.length}
+          data-strip-x={LEFT}
+          data-strip-y={LISTS.map((_, r) => stripY(r) + STRIP_H / 2).join(',')}
+          data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, frame.listFrames[l.index]!, info.frames, stripW, info.scale))).join(',')}
+          onMouseMove={(e) => {
+            const r = e.currentTarget.getBoundingClientRect();
+            const text = describe(e.clientX - r.left, e.clientY - r.top);
+            setHover(text ? { x: e.clientX - r.left, y: e.clientY - r.top, text } : null);
+          }}
+          onMouseLeave={() => setHover(null)}
         />
         {LISTS.map((l, row) => (
           <div key={l.key} className="lru-label" style={{ top: row * ROW, left: LEFT }}>
-            <strong>{l.label}</strong>{' '}
+            <span className="type-chip" style={{ background: TYPE_COLORS[listType(l.index)] }} />
+            <strong>
+              <GlossaryTerm term={l.key}>{l.label}</GlossaryTerm>
+            </strong>{' '}
             <span data-testid={`${testPrefix}lru-size-${l.key}`} data-pages={frame.lru[l.index]} data-frames={frame.listFrames[l.index]}>
               {formatCount(frame.lru[l.index]!)}
             </span>{' '}
@@ -187,35 +318,49 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
             {Number.isFinite(rates.scan[l.index]) && (
               <span className="muted">
                 {' '}
-                · {l.index === 0 || l.index === 2 ? 'scanned' : 'refilled (both)'} {formatRate(rates.scan[l.index]!)}/s
+                · <GlossaryTerm term={l.index === 0 || l.index === 2 ? 'scanned' : 'refilled'}>{l.index === 0 || l.index === 2 ? 'scanned' : 'refilled (both)'}</GlossaryTerm> {formatRate(rates.scan[l.index]!)}/s
               </span>
             )}
           </div>
         ))}
+        {hover && (
+          <div className="lru-hover" role="tooltip" data-testid={`${testPrefix}lru-hover`} style={{ left: Math.min(hover.x + 10, width - 260), top: hover.y + 14 }}>
+            {hover.text}
+          </div>
+        )}
       </div>
+      <p className="lru-scale muted small" data-testid={`${testPrefix}lru-scale`}>
+        Scale: {SCALE_TEXT[scale]} · {zoomText} · cell = {formatCount(frame.bucket * info.scale)} page{frame.bucket * info.scale === 1 ? '' : 's'}
+      </p>
       <figcaption className="legend">
         <span className="muted">
-          cell = {formatCount(frame.bucket * info.scale)} page{frame.bucket * info.scale === 1 ? '' : 's'} · free{' '}
+          free{' '}
           <span data-testid={`${testPrefix}lru-size-free`} data-pages={frame.lru[5]}>
             {formatCount(frame.lru[5]!)}
           </span>{' '}
           · unevictable {formatCount(frame.lru[4]!)} · moves seen {formatCount(frame.movesSeen)}
         </span>
-        <span className="legend-group" aria-label="Owners">
-          {frame.spaceNames.map((name, i) =>
-            present.has(i) ? (
-              <span key={name + i} className="legend-item">
-                <span className="swatch" style={{ background: ownerColor(i) }} />
-                {name}
-              </span>
-            ) : null,
-          )}
-        </span>
+        {[0, 1].map((ty) => (
+          <span key={ty} className="legend-group" aria-label={`${TYPE_NAMES[ty]} pages by owner`} data-testid={`${testPrefix}lru-legend-${TYPE_NAMES[ty]}`}>
+            <strong style={{ color: 'var(--fg)' }}>
+              <span className="swatch" style={{ background: TYPE_COLORS[ty] }} data-color={TYPE_COLORS[ty]} /> {TYPE_NAMES[ty]}:
+            </strong>
+            {owners
+              .filter(([t]) => t === ty)
+              .map(([, o, color]) => (
+                <span key={o} className="legend-item" data-testid="owner-swatch" data-color={color}>
+                  <span className="swatch" style={{ background: color }} />
+                  {frame.spaceNames[o]}
+                </span>
+              ))}
+            {owners.filter(([t]) => t === ty).length > OWNER_SHADES && <span className="muted">(shades repeat: hover a cell for its owner)</span>}
+          </span>
+        ))}
         <span className="legend-group" aria-label="Page moves">
           {MOVE_REASONS.map((r, i) => (
-            <span key={r} className="legend-item">
+            <span key={r} className="legend-item" data-testid="move-dot" data-color={MOVE_COLORS[i]}>
               <span className="dot" style={{ background: MOVE_COLORS[i] }} />
-              {r}
+              <GlossaryTerm term={r}>{r}</GlossaryTerm>
             </span>
           ))}
         </span>

@@ -4,6 +4,7 @@
 import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
 import { resultsTable } from '../lib/report';
+import { ReportsProgress } from './ReportsProgress';
 
 const fmt = (v: number, digits: number) =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }) : '—';
@@ -13,7 +14,7 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect }: { re
   return (
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
       <h2>Results: every variant run to the end</h2>
-      {reports.status === 'running' && <p className="muted">Running every variant to the end in a second worker…</p>}
+      {reports.status === 'running' && <ReportsProgress progress={reports.progress} />}
       {reports.status === 'error' && (
         <p className="error" role="alert">
           {reports.error}

@@ -83,6 +83,10 @@ export interface HostDeps {
 
 /** Cells per LRU strip when one list holds all of memory: a bucket is frames / CELLS frames. */
 export const CELLS = 1024;
+/** A `report` steps its runs this much virtual time at a time, and says how far it is at most
+ *  this often (wall time). */
+export const REPORT_SLICE_NS = 50_000_000;
+export const REPORT_PROGRESS_MS = 250;
 /** Page moves recorded per step (the rest are counted, not kept). */
 export const MOVE_CAPACITY = 4096;
 /** Page moves sent per run per frame (sampled evenly from those recorded). */
@@ -228,9 +232,23 @@ export class EngineHost {
     const info = this.parse(scenario);
     if (!info) return;
     const reports: string[] = [];
-    for (const v of info.variants) {
+    const count = info.variants.length;
+    for (const [index, v] of info.variants.entries()) {
       const sim = this.engine!.create(scenario.text, v.name);
       try {
+        // Stepped in slices (the result does not depend on step sizes), with a progress message
+        // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
+        const progress = () =>
+          this.deps.post({ type: 'reportProgress', scenario: scenario.name, index, count, nowNs: sim.now_ns(), endNs: sim.end_ns() });
+        progress();
+        let last = Date.now();
+        while (!sim.finished()) {
+          sim.step(REPORT_SLICE_NS);
+          if (Date.now() - last >= REPORT_PROGRESS_MS) {
+            progress();
+            last = Date.now();
+          }
+        }
         reports.push(sim.run_to_end_json());
       } finally {
         sim.free();

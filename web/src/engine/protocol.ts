@@ -162,6 +162,8 @@ export type FromWorker =
   | { type: 'frame'; seq: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
   | { type: 'reports'; scenario: string; reports: string[] }
+  /** A `report` request on its way: variant `index` of `count` has reached `nowNs` of at most `endNs`. */
+  | { type: 'reportProgress'; scenario: string; index: number; count: number; nowNs: number; endNs: number }
   /** The answer to `check`: null when the text is a valid scenario. */
   | { type: 'checked'; id: number; problem: ScenarioProblem | null }
   /** Something failed; `phase` says where. The page shows `message`. */
@@ -440,6 +442,16 @@ export function parseFromWorker(data: unknown): FromWorker {
     case 'reports':
       onlyKeys(m, ['type', 'scenario', 'reports']);
       return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports') };
+    case 'reportProgress':
+      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'nowNs', 'endNs']);
+      return {
+        type: 'reportProgress',
+        scenario: str(m, 'scenario'),
+        index: num(m, 'index', 0, BIG, true),
+        count: num(m, 'count', 1, BIG, true),
+        nowNs: num(m, 'nowNs', 0, BIG),
+        endNs: num(m, 'endNs', 0, BIG),
+      };
     case 'checked': {
       onlyKeys(m, ['type', 'id', 'problem']);
       const p = field(m, 'problem');

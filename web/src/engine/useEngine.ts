@@ -107,6 +107,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
       return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
     case 'reports':
+    case 'reportProgress':
     case 'checked':
       return state; // answered by the report worker (useReports) and the editor's (checker.ts)
   }

@@ -11,6 +11,8 @@ export interface ReportsState {
   text: string | null;
   reports: RunReport[];
   error: string | null;
+  /** While running: variant `index` of `count` has reached `nowNs` (of at most `endNs`). */
+  progress?: { index: number; count: number; nowNs: number; endNs: number; variants?: string[] };
 }
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
@@ -26,7 +28,13 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
     const c = startEngineWorker(
       {
         onMessage: (msg) => {
-          if (msg.type !== 'reports' || wanted.current !== text) return;
+          if (wanted.current !== text) return;
+          if (msg.type === 'reportProgress') {
+            const { index, count, nowNs, endNs } = msg;
+            setState((s) => (s.text === text && s.status === 'running' ? { ...s, progress: { index, count, nowNs, endNs } } : s));
+            return;
+          }
+          if (msg.type !== 'reports') return;
           try {
             setState({ status: 'done', text, reports: msg.reports.map(parseReport), error: null });
           } catch (err) {

@@ -1,8 +1,38 @@
-// Colour-blind-safe colours (Okabe & Ito, 2008) for owners, move reasons and series.
+// The page's one colour language, used by every view: anon is orange and file is sky blue
+// everywhere (LRU strips, balance, generations, costs); within a type, shades tell owners apart
+// (keyed to a legend, and named on hover); the moving dots use hues outside both families and a
+// halo, so they stand out on any cell. Base hues are Okabe & Ito's (2008) colour-blind-safe set.
 
 export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
 
-/** Colour of owner space `id` (0-based); cycles with a lighter tint after the eight. */
+/** Page types: 0 anon, 1 file (the order of the engine's lists and of lib/gens' TYPES). */
+export const ANON_COLOR = OKABE_ITO[0]!;
+export const FILE_COLOR = OKABE_ITO[1]!;
+export const TYPE_COLORS = [ANON_COLOR, FILE_COLOR] as const;
+export const TYPE_NAMES = ['anon', 'file'] as const;
+
+/** Shades of a type's hue for owners, most distinct first: the base, lighter, darker, ... */
+const SHADE_STEPS: [string, number][] = [
+  ['#000000', 0],
+  ['#ffffff', 0.45],
+  ['#000000', 0.35],
+  ['#ffffff', 0.7],
+  ['#000000', 0.55],
+  ['#ffffff', 0.22],
+];
+export const OWNER_SHADES = SHADE_STEPS.length;
+
+/** Colour of the `k`th owner (0-based, in order of appearance) of a page type. */
+export function typeShade(type: number, k: number): string {
+  const [to, t] = SHADE_STEPS[k % SHADE_STEPS.length]!;
+  return mix(TYPE_COLORS[type] ?? ANON_COLOR, to, t);
+}
+
+/** Type of LRU list `index` (engine order: inactive_anon, active_anon, inactive_file, active_file). */
+export const listType = (index: number): number => (index < 2 ? 0 : 1);
+
+/** Colour of owner space `id` (0-based); cycles with a lighter tint after the eight. For views
+ *  that key by owner alone (memcgs), not by page type. */
 export function ownerColor(id: number): string {
   const base = OKABE_ITO[id % OKABE_ITO.length]!;
   if (id < OKABE_ITO.length) return base;
@@ -18,9 +48,17 @@ export function mix(a: string, b: string, t: number): string {
   return out;
 }
 
+/** Lines that are neither anon nor file (counter sums, free memory): no orange or sky blue, so
+ *  a line never reads as one type; the yellow is left out (too light on white for a line). */
+export const SERIES_COLORS = [OKABE_ITO[2]!, OKABE_ITO[6]!, OKABE_ITO[5]!, OKABE_ITO[4]!, OKABE_ITO[7]!, '#8C6BB1'];
+
 /** Reasons of `drain_moves`: 0 add, 1 activate, 2 deactivate, 3 rotate, 4 evict, 5 refault, 6 free. */
 export const MOVE_REASONS = ['add', 'activate', 'deactivate', 'rotate', 'evict', 'refault', 'free'] as const;
-export const MOVE_COLORS = ['#0072B2', '#009E73', '#56B4E9', '#E69F00', '#D55E00', '#CC79A7', '#999999'];
+/** Dot colours: none near orange or sky blue (nor their shades), also under deuteranopia,
+ *  protanopia and tritanopia (checked by e2e/colours.spec.ts), and distinct from each other. */
+export const MOVE_COLORS = ['#FFFFFF', '#009E73', '#FF00FF', '#6A3D9A', '#000000', '#FF3366', '#999999'];
+/** The halo drawn around every dot: light inside, dark outside, so it reads on light and dark cells. */
+export const DOT_HALO = { inner: '#ffffff', outer: '#000000' } as const;
 
 /** The four LRU lists in drawing order (top to bottom) with their engine index. */
 export const LISTS = [

@@ -140,3 +140,51 @@ export function variantNames(text: string): string[] {
     })
     .filter((n): n is string => !!n);
 }
+
+/** vm.swappiness of `[sysctl]` (the engine's default 60 when the scenario does not set it). */
+export function sysctlSwappiness(text: string): number {
+  const lines = text.split('\n');
+  const s = sections(lines).find((x) => x.name === 'sysctl' && !x.array);
+  const i = s ? keyLine(lines, s, 'swappiness') : -1;
+  const m = i >= 0 ? /=\s*(\d+)/.exec(lines[i]!) : null;
+  return m ? Number(m[1]) : 60;
+}
+
+/** Name of the variant `base` run at swappiness `s` in a knob comparison. */
+export const pairName = (base: string, s: number) => `${base} · swappiness ${s}`;
+
+/** The scenario with its `[[variants]]` replaced by two copies of variant `base`, one per
+ *  swappiness value (each sets its own `sysctl.swappiness`; the engine applies the kernel's cap).
+ *  Null when the text has no such variant. */
+export function swappinessPair(text: string, base: string, values: [number, number]): string | null {
+  const lines = text.split('\n');
+  const variants = sections(lines).filter((s) => s.name === 'variants' && s.array);
+  const src = variants.find((s) => {
+    const i = keyLine(lines, s, 'name');
+    return i >= 0 && quoted(lines[i]!) === base;
+  });
+  if (!src) return null;
+  const body = lines.slice(src.start + 1, src.end).filter((l) => !/^\s*(name|sysctl)\s*=/.test(l) && !/^\s*#/.test(l));
+  while (body.length > 0 && body.at(-1)!.trim() === '') body.pop();
+  const copies = values.flatMap((v) => ['[[variants]]', `name = ${tomlString(pairName(base, v))}`, ...body, `sysctl = { swappiness = ${Math.round(v)} }`, '']);
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    const sec = variants.find((s) => i >= s.start && i < s.end);
+    if (!sec) out.push(l);
+    else if (sec === variants[0] && i === sec.start) out.push(...copies);
+  });
+  return out.join('\n');
+}
+
+/** `[[variants]]` of the scenario: name and preset, in file order. */
+export function variantPresets(text: string): { name: string; preset: string }[] {
+  const lines = text.split('\n');
+  return sections(lines)
+    .filter((s) => s.name === 'variants' && s.array)
+    .map((s) => {
+      const n = keyLine(lines, s, 'name');
+      const p = keyLine(lines, s, 'preset');
+      return { name: (n >= 0 && quoted(lines[n]!)) || '', preset: (p >= 0 && quoted(lines[p]!)) || '' };
+    })
+    .filter((v) => v.name !== '');
+}

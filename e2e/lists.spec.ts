@@ -1,0 +1,59 @@
+// Issue #23 point 3, lists you can read: in S000 (524k pages of RAM) the 200 MB file lists are
+// a few pixels when strips are proportional to RAM. Per-list scaling (the default) and a log
+// scale make them legible, head and tail zooms show the ends, and the scale is stated.
+import { expect, test } from '@playwright/test';
+import { failOnPageErrors } from './support/page';
+import { canvasPixels, hueSat, listPages, openScenario, shotsAtSizes, stepUntil } from './support/views';
+
+failOnPageErrors();
+test.setTimeout(180_000);
+
+const INACTIVE_FILE_ROW = 2;
+const stripMid = (row: number) => row * 58 + 20 + 13;
+
+test('S000: the small file lists fill a readable strip; log and RAM scales, head and tail zooms are stated', async ({ page }, testInfo) => {
+  await openScenario(page, 's000-thrash.toml');
+  // One-second steps until the inactive file list holds the thousands of pages the issue names.
+  await page.getByTestId('speed-slider').fill('16');
+  await stepUntil(page, async () => (await listPages(page, 'inactive_file')) >= 5000, 30);
+  const canvas = page.getByTestId('run-0-lru-canvas');
+  const width = (await canvas.boundingBox())!.width;
+  await page.waitForTimeout(1200); // the dots of the last step have landed
+
+  // Half-way across the strip the inactive file list still has cells (not the empty strip).
+  const [mid] = await canvasPixels(page, 'run-0-lru-canvas', [[width / 2, stripMid(INACTIVE_FILE_ROW)]]);
+  expect(hueSat(mid!).sat, `pixel ${mid} half-way along inactive file`).toBeGreaterThan(0.3);
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('per list');
+  await shotsAtSizes(page, testInfo, 'p3-lists-per-list', '[data-testid="run-0-lru-canvas"]');
+
+  const stripPx = async () => (await canvas.getAttribute('data-strip-px'))!.split(',').map(Number);
+  const perList = (await stripPx())[INACTIVE_FILE_ROW]!;
+
+  await page.getByTestId('run-0-lru-scale-select').selectOption('log');
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('log');
+  const log = (await stripPx())[INACTIVE_FILE_ROW]!;
+  // 7k-13k pages of 524k: more than half the width on a log scale.
+  expect(log).toBeGreaterThan(perList * 0.5);
+  expect(log).toBeLessThanOrEqual(perList);
+  await shotsAtSizes(page, testInfo, 'p3-lists-log', '[data-testid="run-0-lru-canvas"]');
+
+  await page.getByTestId('run-0-lru-scale-select').selectOption('ram');
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('linear in RAM');
+  const ram = (await stripPx())[INACTIVE_FILE_ROW]!;
+  expect(ram).toBeLessThan(log / 4);
+
+  await page.getByTestId('run-0-lru-scale-select').selectOption('list');
+  await page.getByTestId('run-0-lru-zoom-tail').click();
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('tail 10%');
+  await expect(page.locator('figure.lru-view').first()).toHaveAttribute('data-zoom', 'tail');
+  await shotsAtSizes(page, testInfo, 'p3-lists-tail', '[data-testid="run-0-lru-canvas"]');
+  await page.getByTestId('run-0-lru-zoom-head').click();
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('head 10%');
+  // Hovering the zoomed strip names a page near the head: within the first tenth of the list.
+  await canvas.hover({ position: { x: width - 60, y: stripMid(INACTIVE_FILE_ROW) } });
+  const hover = (await page.getByTestId('run-0-lru-hover').textContent())!;
+  const [, at, of] = /page ([\d,]+) of ([\d,]+)/.exec(hover)!.map((s) => Number(s.replace(/,/g, '')));
+  expect(at).toBeLessThanOrEqual(of! * 0.1 + 1);
+  await page.getByTestId('run-0-lru-zoom-all').click();
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('whole lists');
+});
