@@ -18,6 +18,9 @@ import { useEngine } from './engine/useEngine';
 import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
+import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
+import { keyAction } from './lib/keys';
+import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
@@ -36,6 +39,16 @@ function RunKernel({ run, kernel, testId }: { run: RunInfo; kernel: KernelInfo |
     <span className="muted" data-testid={testId} data-custom={custom}>
       ({kernelLabel(kernel, run.preset, run.kernel?.flags)}){custom && <span className="custom-tag run-kernel-custom">custom</span>}
     </span>
+  );
+}
+
+/** Scenario text the core refused, where the runs would be (they are not shown: nothing plays). */
+function RunError({ error }: { error: string }) {
+  return (
+    <section className="run-error error" role="alert" aria-label="The scenario did not load" data-testid="engine-error">
+      <strong>Nothing to run: </strong>
+      {error}
+    </section>
   );
 }
 
@@ -164,7 +177,9 @@ export function App() {
   }, [boot]);
 
   const frames = state.frames;
-  const ready = state.phase === 'ready' && frames.length > 0 && frames.length === state.runs.length;
+  // Scenario text the core refused: its error stands where the runs were, and nothing plays.
+  const broken = state.phase === 'ready' && state.error !== null;
+  const ready = state.phase === 'ready' && !broken && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
   const stepNs = Math.max(1_000_000, Math.round(speed / 10));
 
@@ -202,14 +217,49 @@ export function App() {
     if (ready && !finished && !seeking) setPlaying(!state.playing);
   }, [ready, finished, seeking, state.playing, setPlaying]);
 
-  // The postMessage API (README): a host page plays, pauses, seeks and sets knobs.
+  const nowNs = frames[0]?.nowNs ?? 0;
+  // Forwards / back, for clicker keys and the host's next/prev: the lesson's steps when the
+  // scenario has a lesson, else one step of virtual time.
+  const lessonSteps = state.lesson;
+  const go = useCallback(
+    (dir: 1 | -1, unit: 'lesson' | 'time' = lessonSteps.length > 0 ? 'lesson' : 'time', ns = stepNs) => {
+      if (!ready || seeking) return;
+      if (unit === 'lesson') {
+        const to = lessonTarget(lessonSteps, nowNs, dir);
+        if (to === null) return;
+        setPlaying(false);
+        seekTo(to);
+      } else if (dir > 0) {
+        if (!finished) step(ns);
+      } else if (nowNs > 0) {
+        setPlaying(false);
+        seekTo(Math.max(0, nowNs - ns));
+      }
+    },
+    [lessonSteps, ready, seeking, finished, nowNs, stepNs, step, seekTo, setPlaying],
+  );
+
+  // The postMessage API (README, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
+  // and, after a ping, hears back its status, time and lesson step.
+  const snapshot = useRef<() => void>(() => {});
+  const channel = useMemo(
+    () => new HostChannel(embed.host, (msg, origin) => window.parent !== window && window.parent.postMessage(msg, origin)),
+    [embed.host],
+  );
   useEffect(() => {
     const onMessage = (e: MessageEvent) => {
+      if (!channel.accepts(e.origin)) return;
       const m = parseControlMessage(e.data);
       if (!m) return;
       if (m.action === 'play') {
         if (ready && !finished && !seeking) setPlaying(true);
       } else if (m.action === 'pause') setPlaying(false);
+      else if (m.action === 'ping') {
+        channel.ping(e.origin, m.id);
+        snapshot.current(); // the state as it is now, to a host that just said where events go
+      }
+      else if (m.action === 'step') go(1, 'time', m.ns ?? stepNs);
+      else if (m.action === 'next' || m.action === 'prev') go(m.action === 'next' ? 1 : -1);
       else if (m.action === 'seek') {
         setPlaying(false);
         seekTo(m.ns);
@@ -217,34 +267,26 @@ export function App() {
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [ready, finished, seeking, setPlaying, seekTo]);
+  }, [channel, ready, finished, seeking, setPlaying, seekTo, go, stepNs]);
 
-  // Keyboard: space play/pause, right arrow step, +/- speed, r reset.
+  // Keyboard (lib/keys.ts): Space play/pause, → ↑ PageDown forwards, ← PageUp back, +/- speed,
+  // r reset; never a key the focused control uses itself.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && (t as HTMLInputElement).type !== 'checkbox') return;
-      if (t?.isContentEditable) return; // the scenario editor
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === ' ') {
-        e.preventDefault();
-        togglePlay();
-      } else if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        if (ready && !finished && !seeking) step(stepNs);
-      } else if (e.key === '+' || e.key === '=') {
-        setSpeedStep((s) => Math.min(24, s + 1));
-      } else if (e.key === '-' || e.key === '_') {
-        setSpeedStep((s) => Math.max(0, s - 1));
-      } else if (e.key === 'r') {
-        reset();
-      }
+      const action = keyAction(e);
+      if (!action) return;
+      if (action === 'play' || action === 'forward' || action === 'back') e.preventDefault();
+      if (action === 'play') togglePlay();
+      else if (action === 'forward') go(1);
+      else if (action === 'back') go(-1);
+      else if (action === 'faster') setSpeedStep((s) => Math.min(24, s + 1));
+      else if (action === 'slower') setSpeedStep((s) => Math.max(0, s - 1));
+      else reset();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [togglePlay, step, stepNs, ready, finished, seeking, reset]);
+  }, [togglePlay, go, reset]);
 
-  const nowNs = frames[0]?.nowNs ?? 0;
   const endNs = state.runs[0]?.endNs ?? 0;
   // The scrubber spans the furthest time reached by this setup (scenario text, variants,
   // flags); a replay or Reset keeps it, a new setup starts again at 0. Frames of the previous
@@ -254,7 +296,7 @@ export function App() {
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
   const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
-  const status = state.phase === 'error' ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
+  const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   const linkState = (): LinkState => ({
     scenario: scenarioName,
@@ -268,6 +310,41 @@ export function App() {
     ...(anyFlags(runFlags) ? { flags: runFlags } : {}),
   });
   const makeLink = () => encodeLink(linkState());
+  // Typed but not run before a reload: the editor opens on it (read once per scenario).
+  const restoredDraft = useMemo(() => (file && boot === 'done' ? loadDraft(file.name, edited ?? file.text) : null), [file?.name, boot]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The address bar follows the state (not in an embed: its URL is the host's to keep).
+  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, seeking ? -1 : nowNs]);
+  useUrlState(!embed.embed && boot === 'done' && !seeking, stateKey, makeLink);
+
+  // Events to the host: ready once, then status, time and lesson step as they change.
+  const stepNow = lessonSteps.filter((st) => st.atNs <= nowNs).length;
+  const sentReady = useRef(false);
+  useEffect(() => {
+    if (embed.embed && ready && !sentReady.current) {
+      sentReady.current = true;
+      channel.ready();
+    }
+  }, [embed.embed, ready, channel]);
+  const hs = hostStatus(status);
+  const lessonEvent = () =>
+    lessonSteps.length > 0 && channel.send({ event: 'lesson', step: stepNow, of: lessonSteps.length, caption: stepNow > 0 ? lessonSteps[stepNow - 1]!.caption : null });
+  snapshot.current = () => {
+    channel.send({ event: 'status', status: hs });
+    channel.send({ event: 'time', ns: nowNs });
+    lessonEvent();
+  };
+  useEffect(() => channel.send({ event: 'status', status: hs }), [channel, hs]);
+  const lastTime = useRef({ at: 0, ns: -1 });
+  useEffect(() => {
+    // While playing at most 10 time events a second; every time a paused run lands on.
+    const t = performance.now();
+    if (nowNs === lastTime.current.ns || (hs === 'playing' && t - lastTime.current.at < 100)) return;
+    lastTime.current = { at: t, ns: nowNs };
+    channel.send({ event: 'time', ns: nowNs });
+  }, [channel, nowNs, hs]);
+  useEffect(() => {
+    if (!seeking) lessonEvent();
+  }, [channel, lessonSteps, stepNow, seeking]);
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
   const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
   const exporters: Exporters = {
@@ -309,12 +386,13 @@ export function App() {
   if (embed.embed) {
     return (
       <main className="embed" data-testid="embed" data-view={embedView}>
+        <h1 className="sr-only">Reclaim Lab: {file?.title ?? scenarioName}</h1>
         {banner}
-        {state.error && (
+        {state.error && (broken ? <RunError error={state.error} /> : (
           <div className="error" role="alert" data-testid="engine-error">
             {state.error}
           </div>
-        )}
+        ))}
         <div className="embed-bar">
           <button type="button" data-testid="play-toggle" onClick={togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
             {state.playing ? 'Pause' : 'Play'}
@@ -380,14 +458,14 @@ export function App() {
           <span className="muted">
             engine <span data-testid="engine-version">{state.engineVersion ?? (state.phase === 'error' ? 'not loaded' : 'loading…')}</span>
           </span>
-          <button type="button" className="ghost" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Switch colour theme" data-testid="theme-toggle">
+          <button type="button" className="ghost" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} title="Switch the colour theme" data-testid="theme-toggle">
             {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </button>
         </div>
       </header>
 
       {banner}
-      {state.error && (
+      {state.error && !broken && (
         <div className="error" role="alert" data-testid="engine-error">
           {state.error}
         </div>
@@ -489,7 +567,18 @@ export function App() {
 
       <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
 
-      {file && <ScenarioEditor key={`${file.name}:${boot}`} original={file.text} edited={edited} onApply={setEdited} />}
+      {file && (
+        <ScenarioEditor
+          key={`${file.name}:${boot}`}
+          original={file.text}
+          edited={edited}
+          onApply={setEdited}
+          initialDraft={restoredDraft}
+          onDraft={(text) => boot === 'done' && saveDraft(file.name, edited ?? file.text, text)}
+        />
+      )}
+
+      {broken && <RunError error={state.error!} />}
 
       {ready && (
         <>

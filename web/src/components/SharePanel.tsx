@@ -54,7 +54,7 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady }: Props) 
   return (
     <section className="share" aria-label="Share and export">
       <div className="control-row">
-        <button type="button" onClick={copy} disabled={!ready} aria-label="Copy a link to this page state" data-testid="copy-link">
+        <button type="button" onClick={copy} disabled={!ready} aria-label="Copy link to this page state" data-testid="copy-link">
           Copy link
         </button>
         <input className="link-field" readOnly value={link} placeholder="the link appears here" aria-label="Link to this page state" data-testid="link-field" onFocus={(e) => e.target.select()} />
