@@ -3,6 +3,7 @@ import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
+import { FitFrame } from './components/FitFrame';
 import { FlagToggles } from './components/FlagToggles';
 import { GenerationsView } from './components/GenerationsView';
 import { LessonPanel } from './components/LessonPanel';
@@ -24,6 +25,7 @@ import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
+import type { LessonStep } from './lib/lesson';
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
 import { applyOverrides, deviceNames, expectTexts, variantNames } from './lib/scenarioText';
@@ -66,6 +68,18 @@ function checkAgainstScenario(s: LinkState): void {
     if (d !== undefined && !devices.includes(d)) throw new LinkError(`the link names an unknown device ${JSON.stringify(d)} of ${s.scenario} (known: ${devices.join(', ')})`);
   }
 }
+
+const NO_STEPS: LessonStep[] = [];
+
+/** The lesson views (lib/lesson.ts) each embed view shows. */
+const EMBED_LESSON_VIEWS: Record<View, readonly string[]> = {
+  lru: ['lru'],
+  gens: [],
+  balance: ['balance'],
+  charts: ['charts'],
+  results: ['results'],
+  memcg: [],
+};
 
 /** Where to go in virtual time, once the engine has done `load` loads. */
 interface Seek {
@@ -219,8 +233,8 @@ export function App() {
 
   const nowNs = frames[0]?.nowNs ?? 0;
   // Forwards / back, for clicker keys and the host's next/prev: the lesson's steps when the
-  // scenario has a lesson, else one step of virtual time.
-  const lessonSteps = state.lesson;
+  // scenario has a lesson (and it is shown), else one step of virtual time.
+  const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
   const go = useCallback(
     (dir: 1 | -1, unit: 'lesson' | 'time' = lessonSteps.length > 0 ? 'lesson' : 'time', ns = stepNs) => {
       if (!ready || seeking) return;
@@ -269,16 +283,19 @@ export function App() {
     return () => window.removeEventListener('message', onMessage);
   }, [channel, ready, finished, seeking, setPlaying, seekTo, go, stepNs]);
 
-  // Keyboard (lib/keys.ts): Space play/pause, → ↑ PageDown forwards, ← PageUp back, +/- speed,
-  // r reset; never a key the focused control uses itself.
+  // Keyboard (lib/keys.ts): Space play/pause, PageDown/PageUp (clickers) next/previous lesson
+  // step, → ↑ / ← one time step forwards/back, +/- speed, r reset; never a key the focused
+  // control uses itself.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const action = keyAction(e);
       if (!action) return;
-      if (action === 'play' || action === 'forward' || action === 'back') e.preventDefault();
+      if (['play', 'next', 'prev', 'forward', 'back'].includes(action)) e.preventDefault();
       if (action === 'play') togglePlay();
-      else if (action === 'forward') go(1);
-      else if (action === 'back') go(-1);
+      else if (action === 'next') go(1);
+      else if (action === 'prev') go(-1);
+      else if (action === 'forward') go(1, 'time');
+      else if (action === 'back') go(-1, 'time');
       else if (action === 'faster') setSpeedStep((s) => Math.min(24, s + 1));
       else if (action === 'slower') setSpeedStep((s) => Math.max(0, s - 1));
       else reset();
@@ -370,8 +387,13 @@ export function App() {
     },
     [setPlaying, seekTo],
   );
-  const lesson = ready && state.lesson.length > 0 && (
-    <LessonPanel steps={state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
+  // An embed shows one view: a step pointing at a view it does not show points nowhere there.
+  const embedSteps = useMemo(() => {
+    const shown = EMBED_LESSON_VIEWS[embedView];
+    return state.lesson.map((st) => (st.highlight && !shown.includes(st.highlight) ? { ...st, highlight: null } : st));
+  }, [state.lesson, embedView]);
+  const lesson = ready && state.lesson.length > 0 && (!embed.embed || embed.lesson) && (
+    <LessonPanel steps={embed.embed ? embedSteps : state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
   );
 
   const banner = linkError && (
@@ -387,6 +409,7 @@ export function App() {
     return (
       <main className="embed" data-testid="embed" data-view={embedView}>
         <h1 className="sr-only">Reclaim Lab: {file?.title ?? scenarioName}</h1>
+        <FitFrame testId="embed-fit">
         {banner}
         {state.error && (broken ? <RunError error={state.error} /> : (
           <div className="error" role="alert" data-testid="engine-error">
@@ -443,6 +466,7 @@ export function App() {
           </section>
         )}
         {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+        </FitFrame>
       </main>
     );
   }

@@ -25,7 +25,7 @@ export function focusUsesKey(target: EventTarget | null, key: string): boolean {
 }
 
 /** What a key does on the page (null: nothing of ours). Clickers send PageDown/PageUp (and arrows). */
-export type KeyAction = 'play' | 'forward' | 'back' | 'faster' | 'slower' | 'reset';
+export type KeyAction = 'play' | 'next' | 'prev' | 'forward' | 'back' | 'faster' | 'slower' | 'reset';
 
 export function keyAction(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>): KeyAction | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
@@ -33,12 +33,14 @@ export function keyAction(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' |
   switch (e.key) {
     case ' ':
       return 'play';
+    case 'PageDown':
+      return 'next'; // lesson step (time step without a lesson)
+    case 'PageUp':
+      return 'prev';
     case 'ArrowRight':
     case 'ArrowUp':
-    case 'PageDown':
-      return 'forward';
+      return 'forward'; // time step
     case 'ArrowLeft':
-    case 'PageUp':
       return 'back';
     case '+':
     case '=':
