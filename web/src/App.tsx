@@ -350,7 +350,9 @@ export function App() {
     channel.send({ event: 'time', ns: nowNs });
     lessonEvent();
   };
-  useEffect(() => channel.send({ event: 'status', status: hs }), [channel, hs]);
+  useEffect(() => {
+    channel.send({ event: 'status', status: hs });
+  }, [channel, hs]);
   const lastTime = useRef({ at: 0, ns: -1 });
   useEffect(() => {
     // While playing at most 10 time events a second; every time a paused run lands on.
@@ -598,7 +600,9 @@ export function App() {
           edited={edited}
           onApply={setEdited}
           initialDraft={restoredDraft}
-          onDraft={(text) => boot === 'done' && saveDraft(file.name, edited ?? file.text, text)}
+          onDraft={(text) => {
+            if (boot === 'done') saveDraft(file.name, edited ?? file.text, text);
+          }}
         />
       )}
 

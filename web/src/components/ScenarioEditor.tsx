@@ -40,7 +40,9 @@ export function ScenarioEditor({ original, edited, onApply, initialDraft, onDraf
   const [open, setOpen] = useState(initialDraft != null);
   const draftSink = useRef(onDraft);
   draftSink.current = onDraft;
-  useEffect(() => draftSink.current?.(draft), [draft]);
+  useEffect(() => {
+    draftSink.current?.(draft);
+  }, [draft]);
   const [shown, setShown] = useState<Shown | null>(null);
   const apply = useRef<() => void>(() => {});
   apply.current = () => onApply(draft === original ? null : draft);
