@@ -224,3 +224,34 @@ test('at 1920x1080 body text is at least 18 px; lesson=0 hides the lesson; no ca
   await expect(lab.getByTestId('lesson')).toHaveCount(0);
   await expect(lab.getByTestId('run-0-lru-canvas')).toBeVisible();
 });
+
+test('the Embed dialog names views in words, offers only those the scenario has, previews live and copies', async ({ page, context }, testInfo) => {
+  test.setTimeout(90_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('embed-open').click();
+  const views = page.getByTestId('embed-view').locator('option');
+  await expect(views).toHaveText(['LRU lists (pages moving between the four lists)', 'Balance: anon vs file scan decision', 'Charts over time', 'Results table (before/after)']);
+  const preview = page.frameLocator('[data-testid="embed-preview-frame"]');
+  await expect(preview.getByTestId('embed')).toHaveAttribute('data-view', 'lru', { timeout: 20_000 });
+  await expect(preview.getByTestId('run-0-lru-canvas')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('embed-view').selectOption({ label: 'Balance: anon vs file scan decision' });
+  await expect(preview.getByTestId('embed')).toHaveAttribute('data-view', 'balance');
+  await page.getByTestId('embed-lesson').uncheck();
+  await expect(page.getByTestId('embed-snippet')).toHaveValue(/view=balance&amp;lesson=0#v1=/);
+  await expect(preview.getByTestId('run-0-balance-kind')).toBeVisible({ timeout: 20_000 });
+  await expect(preview.getByTestId('lesson')).toHaveCount(0);
+  await page.getByTestId('embed-copy').click();
+  await expect(page.getByTestId('embed-copy-status')).toHaveText('Snippet copied to the clipboard.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.getByTestId('embed-snippet').inputValue());
+  await page.screenshot({ path: testInfo.outputPath('embed-dialog-1280.png') });
+  await page.keyboard.press('Escape');
+
+  // A scenario with memory cgroups and MGLRU offers those views too.
+  await page.getByTestId('scenario-select').selectOption('s003-memcg-lru.toml');
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('embed-open').click();
+  await expect(views).toContainText(['memcg LRU (per-cgroup reclaim order)']);
+});

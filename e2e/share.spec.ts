@@ -242,7 +242,7 @@ test('a link carries hand-edited scenario text, and the embed dialog writes an i
   await expect(page.getByTestId('embed-dialog')).toBeVisible();
   await page.getByTestId('embed-view').selectOption('charts');
   const snippet = await page.getByTestId('embed-snippet').inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;view=charts#v1=[A-Za-z0-9_-]+" width="800" height="450" title="Reclaim Lab"/);
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;view=charts#v1=[A-Za-z0-9_-]+" width="960" height="540" title="Reclaim Lab"/);
   await shot(page, testInfo, 'embed-dialog');
 
   const fresh = await browser.newContext();

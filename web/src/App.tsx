@@ -24,7 +24,7 @@ import { keyAction } from './lib/keys';
 import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
-import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
+import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, VIEWS, type LinkState, type View } from './lib/link';
 import type { LessonStep } from './lib/lesson';
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
@@ -364,6 +364,8 @@ export function App() {
   useEffect(() => {
     if (!seeking) lessonEvent();
   }, [channel, lessonSteps, stepNow, seeking]);
+  // The views an embed of this state can show: generations and memcg only where they exist.
+  const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens.length > 0) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
   const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
   const exporters: Exporters = {
@@ -591,7 +593,7 @@ export function App() {
 
       {lesson}
 
-      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
+      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} views={embedViews} />
 
       {file && (
         <ScenarioEditor

@@ -2,8 +2,8 @@
 // works without clipboard permission), the embed dialog with its iframe snippet,
 // and the export downloads.
 import { useRef, useState } from 'react';
-import { embedUrl, iframeSnippet } from '../lib/embed';
-import { VIEWS, type View } from '../lib/link';
+import type { View } from '../lib/link';
+import { EmbedDialogBody } from './EmbedDialog';
 
 export interface Exporters {
   csv(): void;
@@ -20,18 +20,17 @@ interface Props {
   exporters: Exporters;
   ready: boolean;
   resultsReady: boolean;
+  /** The embed views that apply to this scenario and mode. */
+  views: View[];
 }
 
 const pageBase = () => `${location.origin}${location.pathname}`;
 
-export function SharePanel({ makeLink, exporters, ready, resultsReady }: Props) {
+export function SharePanel({ makeLink, exporters, ready, resultsReady, views }: Props) {
   const [link, setLink] = useState('');
   const [copied, setCopied] = useState<string | null>(null);
   const [embedOpen, setEmbedOpen] = useState(false);
   const [hash, setHash] = useState('');
-  const [view, setView] = useState<View>('lru');
-  const [autoplay, setAutoplay] = useState(false);
-  const [size, setSize] = useState({ w: 800, h: 450 });
   const dialog = useRef<HTMLDialogElement>(null);
 
   const copy = async () => {
@@ -49,7 +48,6 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady }: Props) 
     setEmbedOpen(true);
     dialog.current?.showModal();
   };
-  const snippet = iframeSnippet(embedUrl(pageBase(), hash, view, autoplay), size.w, size.h);
 
   return (
     <section className="share" aria-label="Share and export">
@@ -77,39 +75,7 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady }: Props) 
         <button type="button" className="ghost" disabled={!ready} onClick={exporters.svg} aria-label="Download the counters chart as SVG" data-testid="export-svg">Chart (SVG)</button>
       </div>
       <dialog ref={dialog} className="embed-dialog" aria-label="Embed" data-testid="embed-dialog" onClose={() => setEmbedOpen(false)}>
-        {embedOpen && (
-          <form method="dialog">
-            <h2>Embed this page state</h2>
-            <div className="control-row">
-              <label className="field">
-                <span>View</span>
-                <select value={view} onChange={(e) => setView(e.target.value as View)} aria-label="Embedded view" data-testid="embed-view">
-                  {VIEWS.map((v) => (
-                    <option key={v}>{v}</option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span>Width</span>
-                <input type="number" min={200} max={4000} value={size.w} onChange={(e) => setSize({ ...size, w: Number(e.target.value) || 800 })} aria-label="iframe width (px)" />
-              </label>
-              <label className="field">
-                <span>Height</span>
-                <input type="number" min={150} max={4000} value={size.h} onChange={(e) => setSize({ ...size, h: Number(e.target.value) || 450 })} aria-label="iframe height (px)" />
-              </label>
-              <label className="field checkbox">
-                <input type="checkbox" checked={autoplay} onChange={(e) => setAutoplay(e.target.checked)} aria-label="Autoplay" />
-                <span>Autoplay</span>
-              </label>
-            </div>
-            <textarea readOnly rows={4} value={snippet} aria-label="iframe snippet" data-testid="embed-snippet" onFocus={(e) => e.target.select()} />
-            <p className="muted small">
-              The host page can send <code>{"{type:'reclaimlab', action:'play'|'pause'|'seek', ns}"}</code> or{' '}
-              <code>{"{type:'reclaimlab', action:'set', knob, value}"}</code> with postMessage.
-            </p>
-            <button type="submit" aria-label="Close the embed dialog">Close</button>
-          </form>
-        )}
+        {embedOpen && <EmbedDialogBody hash={hash} views={views} base={pageBase()} />}
       </dialog>
     </section>
   );
