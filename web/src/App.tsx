@@ -22,7 +22,8 @@ import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
 import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
 import { keyAction } from './lib/keys';
 import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
-import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
+import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from './lib/exports';
+import { figurePng, figureSvg, linkOfImage } from './lib/figure';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, VIEWS, type LinkState, type View } from './lib/link';
 import type { LessonStep } from './lib/lesson';
@@ -159,6 +160,32 @@ export function App() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+
+  // An exported figure dropped onto the page: open the state it carries (its `#v1=` link).
+  useEffect(() => {
+    if (embed.embed) return;
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      const f = e.dataTransfer?.files[0];
+      if (!f) return;
+      e.preventDefault();
+      linkOfImage(f)
+        .then((link) => {
+          const hash = link?.slice(link.indexOf('#')) ?? '';
+          if (!link || !isLinkHash(hash)) setLinkError(`${f.name} carries no Reclaim Lab link: only figures exported by this page (PNG or SVG) can be dropped here.`);
+          else location.hash = hash; // hashchange: the page starts over from that link
+        })
+        .catch(() => setLinkError(`${f.name} could not be read.`));
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [embed.embed]);
 
   // A link in the URL: restore its state (or explain why not and keep the default page).
   useEffect(() => {
@@ -368,18 +395,25 @@ export function App() {
   const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens.length > 0) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
   const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
+  // The image exports: a complete figure carrying the link that reproduces it (lib/figure.ts).
+  const figure = async (): Promise<[string, string]> => {
+    const link = `${location.origin}${location.pathname}#${await makeLink()}`;
+    const kernels = state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags));
+    const svg = figureSvg({ title: file?.title ?? scenarioName, runs: state.runs, kernels, frames, series: state.series, counterNames: state.counterNames, link });
+    return [svg, link];
+  };
   const exporters: Exporters = {
     csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
     markdown: () => downloadText(`${scenarioName.replace(/\.toml$/, '')}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable(reports.reports)), 'text/markdown'),
     toml: () => downloadText(scenarioName, source?.text ?? '', 'application/toml'),
-    png: () => {
-      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="run-0-lru-canvas"]');
-      canvas?.toBlob((blob) => blob && download(`${base}-lru.png`, blob), 'image/png');
+    png: async () => {
+      const [svg, link] = await figure();
+      download(`${base}-figure@2x.png`, await figurePng(svg, link, 2));
     },
-    svg: () => {
-      const svg = document.querySelector<SVGSVGElement>('[data-testid="chart-counters"] svg[role="img"]');
-      if (svg) downloadText(`${base}-counters.svg`, svgText(svg), 'image/svg+xml');
+    svg: async () => {
+      const [svg] = await figure();
+      downloadText(`${base}-figure.svg`, svg, 'image/svg+xml');
     },
   };
 

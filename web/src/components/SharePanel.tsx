@@ -10,8 +10,8 @@ export interface Exporters {
   json(): void;
   markdown(): void;
   toml(): void;
-  png(): void;
-  svg(): void;
+  png(): void | Promise<void>;
+  svg(): void | Promise<void>;
 }
 
 interface Props {
@@ -71,8 +71,8 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady, views }: 
         <button type="button" className="ghost" disabled={!ready} onClick={exporters.json} aria-label="Download counters and time series as JSON" data-testid="export-json">JSON</button>
         <button type="button" className="ghost" disabled={!resultsReady} onClick={exporters.markdown} aria-label="Download the results table as Markdown" data-testid="export-md">Results (Markdown)</button>
         <button type="button" className="ghost" onClick={exporters.toml} aria-label="Download the scenario file (TOML)" data-testid="export-toml">Scenario (TOML)</button>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.png} aria-label="Download the LRU view as PNG" data-testid="export-png">LRU (PNG)</button>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.svg} aria-label="Download the counters chart as SVG" data-testid="export-svg">Chart (SVG)</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={exporters.png} aria-label="Figure (PNG 2x): list sizes and counters, with the link that reopens it" data-testid="export-png">Figure (PNG 2x)</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={exporters.svg} aria-label="Figure (SVG): list sizes and counters, with the link that reopens it" data-testid="export-svg">Figure (SVG)</button>
       </div>
       <dialog ref={dialog} className="embed-dialog" aria-label="Embed" data-testid="embed-dialog" onClose={() => setEmbedOpen(false)}>
         {embedOpen && <EmbedDialogBody hash={hash} views={views} base={pageBase()} />}

@@ -68,7 +68,7 @@ describe('exports', () => {
   it('writes the series as CSV in pages', () => {
     const row = Float64Array.from([1000, 1, 2, 3, 4, 0, 5, 0.5, 0.25, 7]);
     expect(seriesCsv([run], [[row]], ['pgscan_kswapd'])).toBe(
-      'variant,t_ns,inactive_anon,active_anon,inactive_file,active_file,unevictable,free,anon_cost,file_cost,pgscan_kswapd\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
+      'variant,t_ns,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages,unevictable_pages,free_pages,anon_cost_units,file_cost_units,pgscan_kswapd_pages\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
     );
   });
 
