@@ -111,3 +111,40 @@ test('the CSV header names the unit of every column', async ({ page }) => {
   expect(header).toContain('pgscan_kswapd_pages');
   expect(header).toContain('anon_cost_units');
 });
+
+test('a clip of a time range records to WebM with a progress bar, and Cancel stops it', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('clip-from').fill('0.2');
+  await page.getByTestId('clip-to').fill('0.6');
+  const [d] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    (async () => {
+      await page.getByTestId('clip-record').click();
+      await expect(page.getByTestId('clip-progress')).toBeVisible();
+      await expect.poll(() => page.getByTestId('clip-progress').evaluate((p) => (p as HTMLProgressElement).value)).toBeGreaterThan(2);
+      await page.screenshot({ path: testInfo.outputPath('clip-progress.png') });
+    })(),
+  ]);
+  expect(d.suggestedFilename()).toMatch(/-200-600ms\.webm$/);
+  const webm = readFileSync((await d.path())!);
+  expect([...webm.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML (Matroska/WebM)
+  expect(webm.includes(Buffer.from('webm'))).toBe(true);
+  expect(webm.length).toBeGreaterThan(10_000);
+  await expect(page.getByTestId('clip-status')).toContainText('Clip saved: 200.000 ms to 600.000 ms, 8 frames');
+  await expect(page.getByTestId('virtual-time')).toHaveText('600.000 ms'); // the run stands at the end of the range
+
+  // A long clip, cancelled: no download, the page plays on.
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByTestId('clip-from').fill('0');
+  await page.getByTestId('clip-to').fill('5');
+  await page.getByTestId('clip-record').click();
+  await expect.poll(() => page.getByTestId('clip-progress').evaluate((p) => (p as HTMLProgressElement).value)).toBeGreaterThan(1);
+  await page.getByTestId('clip-cancel').click();
+  await expect(page.getByTestId('clip-status')).toHaveText('Clip cancelled.');
+  await expect(page.getByTestId('clip-progress')).toHaveCount(0);
+  await ready(page);
+  expect(downloads).toBe(0);
+});

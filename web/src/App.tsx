@@ -24,6 +24,8 @@ import { keyAction } from './lib/keys';
 import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from './lib/exports';
 import { figurePng, figureSvg, linkOfImage } from './lib/figure';
+import { ClipCancelled, recordClip } from './lib/clip';
+import { ClipExport } from './components/ClipExport';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
 import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, VIEWS, type LinkState, type View } from './lib/link';
 import type { LessonStep } from './lib/lesson';
@@ -402,6 +404,56 @@ export function App() {
     const svg = figureSvg({ title: file?.title ?? scenarioName, runs: state.runs, kernels, frames, series: state.series, counterNames: state.counterNames, link });
     return [svg, link];
   };
+  // The clip export (lib/clip.ts): step through a time range, one figure per frame.
+  const live = useRef<{ nowNs: number; ready: boolean; seeking: boolean; finished: boolean; figure(link: string): string } | null>(null);
+  live.current = {
+    nowNs,
+    ready,
+    seeking,
+    finished,
+    figure: (link: string) =>
+      figureSvg({ title: file?.title ?? scenarioName, runs: state.runs, kernels: state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags)), frames, series: state.series, counterNames: state.counterNames, link }),
+  };
+  const drive = useRef({ step, seekTo });
+  drive.current = { step, seekTo };
+  const rendered = useRef<(() => void)[]>([]);
+  useEffect(() => {
+    const w = rendered.current;
+    rendered.current = [];
+    w.forEach((f) => f());
+  });
+  const recordClipRange = async (fromNs: number, toNs: number, count: number, onProgress: (n: number) => void, signal: AbortSignal) => {
+    const until = async (ok: () => boolean) => {
+      for (let t = 0; !ok(); t++) {
+        if (signal.aborted) throw new ClipCancelled();
+        if (t > 200) throw new Error('the run did not get there');
+        await Promise.race([new Promise<void>((r) => rendered.current.push(r)), new Promise((r) => setTimeout(r, 100))]);
+      }
+    };
+    setPlaying(false);
+    const link = `${location.origin}${location.pathname}#${await makeLink()}`;
+    const at = (i: number) => fromNs + Math.round(((toNs - fromNs) * i) / (count - 1));
+    const blob = await recordClip({
+      frames: count,
+      fps: 10,
+      signal,
+      onProgress,
+      figure: () => live.current!.figure(link),
+      advance: async (i) => {
+        const target = at(i);
+        if (i === 0) {
+          drive.current.seekTo(target);
+          return until(() => live.current!.ready && !live.current!.seeking && (live.current!.nowNs >= target || live.current!.finished));
+        }
+        for (let k = 0; live.current!.nowNs < target && !live.current!.finished && k < 50; k++) {
+          const before = live.current!.nowNs;
+          drive.current.step(target - before);
+          await until(() => live.current!.nowNs !== before || live.current!.finished);
+        }
+      },
+    });
+    download(`${base.replace(/-\d+ms$/, '')}-${Math.round(fromNs / 1e6)}-${Math.round(toNs / 1e6)}ms.webm`, blob);
+  };
   const exporters: Exporters = {
     csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
@@ -627,7 +679,7 @@ export function App() {
 
       {lesson}
 
-      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} views={embedViews} />
+      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} views={embedViews} clip={<ClipExport ready={ready && !seeking} nowNs={nowNs} record={recordClipRange} />} />
 
       {file && (
         <ScenarioEditor

@@ -1,7 +1,7 @@
 // Share, embed and export: "Copy link" (clipboard, and a read-only field that
 // works without clipboard permission), the embed dialog with its iframe snippet,
 // and the export downloads.
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { View } from '../lib/link';
 import { EmbedDialogBody } from './EmbedDialog';
 
@@ -22,11 +22,13 @@ interface Props {
   resultsReady: boolean;
   /** The embed views that apply to this scenario and mode. */
   views: View[];
+  /** The clip export's controls. */
+  clip?: ReactNode;
 }
 
 const pageBase = () => `${location.origin}${location.pathname}`;
 
-export function SharePanel({ makeLink, exporters, ready, resultsReady, views }: Props) {
+export function SharePanel({ makeLink, exporters, ready, resultsReady, views, clip }: Props) {
   const [link, setLink] = useState('');
   const [copied, setCopied] = useState<string | null>(null);
   const [embedOpen, setEmbedOpen] = useState(false);
@@ -74,6 +76,7 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady, views }: 
         <button type="button" className="ghost" disabled={!ready} onClick={exporters.png} aria-label="Figure (PNG 2x): list sizes and counters, with the link that reopens it" data-testid="export-png">Figure (PNG 2x)</button>
         <button type="button" className="ghost" disabled={!ready} onClick={exporters.svg} aria-label="Figure (SVG): list sizes and counters, with the link that reopens it" data-testid="export-svg">Figure (SVG)</button>
       </div>
+      {clip}
       <dialog ref={dialog} className="embed-dialog" aria-label="Embed" data-testid="embed-dialog" onClose={() => setEmbedOpen(false)}>
         {embedOpen && <EmbedDialogBody hash={hash} views={views} base={pageBase()} />}
       </dialog>

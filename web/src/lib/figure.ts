@@ -122,7 +122,7 @@ export function figureSvg(f: FigureInput): string {
     out.push(`<rect x="610" y="${yy - 7}" width="14" height="14" fill="${RUN_FILLS[r % RUN_FILLS.length]}"/>`);
     text(632, yy, `${run.variant} (${f.kernels[r] ?? run.preset})`, 'font-size="14" dominant-baseline="middle"');
   });
-  text(30, h - 14, `Reclaim Lab · reopen this state: ${f.link.length > 140 ? `${f.link.slice(0, 137)}…` : f.link}`, 'font-size="11" fill="#555"');
+  if (f.link) text(30, h - 14, `Reclaim Lab · reopen this state: ${f.link.length > 140 ? `${f.link.slice(0, 137)}…` : f.link}`, 'font-size="11" fill="#555"');
 
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
