@@ -59,6 +59,8 @@ test('axe-core finds no violations on the page: one run, compare, dark theme, ed
   await expect(page.getByTestId('results')).toBeVisible();
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await axe(page, 'the page, compare mode');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: test.info().outputPath('page-1920x1080-compare.png') });
   await openEditor(page);
   await page.getByTestId('flags-panel').locator('summary').click();
   await axe(page, 'the page, editor and flags open');

@@ -48,6 +48,12 @@ test('at 390 px: no horizontal overflow in one run, compare, flags and editor; c
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   expect(await overflow(page)).toEqual({ scrollWidth: 390, out: [] });
   await page.screenshot({ path: testInfo.outputPath('phone-390-compare.png'), fullPage: true });
+  await page.getByTestId('run-0').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('phone-390x844-compare-runs.png') });
+  await page.locator('.charts').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('phone-390x844-charts.png') });
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.screenshot({ path: testInfo.outputPath('phone-390x844-top.png') });
 
   await page.getByTestId('flags-panel').locator('summary').click();
   await openEditor(page);

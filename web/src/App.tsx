@@ -157,7 +157,8 @@ export function App() {
   // Another link pasted into the address bar of an open page: start over from it.
   useEffect(() => {
     const onHash = () => {
-      if (isLinkHash(location.hash) && location.hash !== initialHash.current) location.reload();
+      // The page writes its own hash with replaceState (no hashchange): this is the user's.
+      if (isLinkHash(location.hash)) location.reload();
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
@@ -177,7 +178,10 @@ export function App() {
         .then((link) => {
           const hash = link?.slice(link.indexOf('#')) ?? '';
           if (!link || !isLinkHash(hash)) setLinkError(`${f.name} carries no Reclaim Lab link: only figures exported by this page (PNG or SVG) can be dropped here.`);
-          else location.hash = hash; // hashchange: the page starts over from that link
+          else {
+            history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+            location.reload(); // the page starts over from that link
+          }
         })
         .catch(() => setLinkError(`${f.name} could not be read.`));
     };
