@@ -87,7 +87,6 @@ export function EmbedDialogBody({ hash, views, base }: Props) {
           width={size.w}
           height={size.h}
           style={{ transform: `scale(${scale})` }}
-          tabIndex={-1}
           data-testid="embed-preview-frame"
         />
       </div>
