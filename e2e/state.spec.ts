@@ -2,6 +2,7 @@
 // going back to the page keep it; unsaved scenario text survives a reload; broken scenario
 // text shows its error where the runs were, with Play disabled.
 import { expect, test } from '@playwright/test';
+import { decodeLink } from '../web/src/lib/link';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { failOnPageErrors, ready } from './support/page';
 
@@ -80,7 +81,15 @@ test('running broken scenario text shows the error where the runs were and disab
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(' ');
   await expect(page.getByTestId('status')).toHaveText(/error/i);
-  await page.screenshot({ path: testInfo.outputPath('broken-text-1920.png') });
+  await alert.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('broken-text-1280.png') });
+  // The URL carries the broken text: a reload shows its error again, not LOADING for good.
+  await expect.poll(async () => (await decodeLink(await page.evaluate(() => location.hash), ['s000-thrash.toml'])).edited?.includes('ram = "lots"')).toBe(true);
+  await page.reload();
+  await expect(alert).toContainText(/line \d+/, { timeout: 20_000 });
+  await expect(page.getByTestId('status')).toHaveText(/error/i);
+  await expect(page.getByTestId('play-toggle')).toBeDisabled();
+  await openEditor(page);
   await page.getByTestId('scenario-text-revert').click();
   await ready(page);
   await expect(page.getByTestId('runs')).toBeVisible();

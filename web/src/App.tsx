@@ -224,8 +224,10 @@ export function App() {
   }, [boot]);
 
   const frames = state.frames;
-  // Scenario text the core refused: its error stands where the runs were, and nothing plays.
-  const broken = state.phase === 'ready' && state.error !== null;
+  // Scenario text the core refused (on a first load too, e.g. a reload of such text): its error
+  // stands where the runs would be, and nothing plays.
+  // (client.ts words a `scenario` error so; a rejected message leaves the runs as they are.)
+  const broken = state.phase !== 'error' && !!state.error?.startsWith('The scenario could not be loaded');
   const ready = state.phase === 'ready' && !broken && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
   const stepNs = Math.max(1_000_000, Math.round(speed / 10));
