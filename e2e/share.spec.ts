@@ -133,7 +133,7 @@ test('every export downloads a non-empty, well-formed file', async ({ page }) =>
   const csv = await get('export-csv');
   expect(csv.name).toMatch(/\.csv$/);
   const lines = csv.body.toString('utf8').trim().split('\n').map((l) => l.split(','));
-  expect(lines[0]!.slice(0, 3)).toEqual(['variant', 't_ns', 'inactive_anon']);
+  expect(lines[0]!.slice(0, 3)).toEqual(['variant', 't_ns', 'inactive_anon_pages']);
   expect(lines.length).toBeGreaterThan(2);
   for (const l of lines.slice(1)) {
     expect(l).toHaveLength(lines[0]!.length);
@@ -152,9 +152,8 @@ test('every export downloads a non-empty, well-formed file', async ({ page }) =>
 
   const png = (await get('export-png')).body;
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const canvasWidth = await page.getByTestId('run-0-lru-canvas').evaluate((c) => (c as HTMLCanvasElement).width);
-  expect(png.readUInt32BE(16)).toBe(canvasWidth);
-  expect(png.readUInt32BE(20)).toBeGreaterThan(0);
+  expect(png.readUInt32BE(16)).toBe(2400); // the 1200 x 680 figure at 2x
+  expect(png.readUInt32BE(20)).toBe(1360);
 
   const svg = (await get('export-svg')).body.toString('utf8');
   expect(svg).toMatch(/^<\?xml[^>]*>\s*<svg[\s>]/);
@@ -243,7 +242,7 @@ test('a link carries hand-edited scenario text, and the embed dialog writes an i
   await expect(page.getByTestId('embed-dialog')).toBeVisible();
   await page.getByTestId('embed-view').selectOption('charts');
   const snippet = await page.getByTestId('embed-snippet').inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;view=charts#v1=[A-Za-z0-9_-]+" width="800" height="450" title="Reclaim Lab"/);
+  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed&amp;view=charts#v1=[A-Za-z0-9_-]+" width="960" height="540" title="Reclaim Lab"/);
   await shot(page, testInfo, 'embed-dialog');
 
   const fresh = await browser.newContext();

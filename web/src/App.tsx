@@ -3,6 +3,7 @@ import { BalanceView } from './components/BalanceView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
+import { FitFrame } from './components/FitFrame';
 import { FlagToggles } from './components/FlagToggles';
 import { GenerationsView } from './components/GenerationsView';
 import { LessonPanel } from './components/LessonPanel';
@@ -19,9 +20,16 @@ import { useEngine } from './engine/useEngine';
 import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
-import { download, downloadText, resultsMarkdown, seriesCsv, stateJson, svgText } from './lib/exports';
+import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
+import { keyAction } from './lib/keys';
+import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
+import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from './lib/exports';
+import { figurePng, figureSvg, linkOfImage } from './lib/figure';
+import { ClipCancelled, recordClip } from './lib/clip';
+import { ClipExport } from './components/ClipExport';
 import { anyFlags, isCustom, kernelLabel, NO_FLAGS, swappinessNote, type SideFlags } from './lib/flags';
-import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from './lib/link';
+import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, VIEWS, type LinkState, type View } from './lib/link';
+import type { LessonStep } from './lib/lesson';
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
 import { applyOverrides, deviceNames, expectTexts, pairName, swappinessPair, variantNames, variantPresets } from './lib/scenarioText';
@@ -37,6 +45,16 @@ function RunKernel({ run, kernel, testId }: { run: RunInfo; kernel: KernelInfo |
     <span className="muted" data-testid={testId} data-custom={custom}>
       ({kernelLabel(kernel, run.preset, run.kernel?.flags)}){custom && <span className="custom-tag run-kernel-custom">custom</span>}
     </span>
+  );
+}
+
+/** Scenario text the core refused, where the runs would be (they are not shown: nothing plays). */
+function RunError({ error }: { error: string }) {
+  return (
+    <section className="run-error error" role="alert" aria-label="The scenario did not load" data-testid="engine-error">
+      <strong>Nothing to run: </strong>
+      {error}
+    </section>
   );
 }
 
@@ -56,6 +74,18 @@ function checkAgainstScenario(s: LinkState): void {
     if (d !== undefined && !devices.includes(d)) throw new LinkError(`the link names an unknown device ${JSON.stringify(d)} of ${s.scenario} (known: ${devices.join(', ')})`);
   }
 }
+
+const NO_STEPS: LessonStep[] = [];
+
+/** The lesson views (lib/lesson.ts) each embed view shows. */
+const EMBED_LESSON_VIEWS: Record<View, readonly string[]> = {
+  lru: ['lru'],
+  gens: [],
+  balance: ['balance'],
+  charts: ['charts'],
+  results: ['results'],
+  memcg: [],
+};
 
 /** Where to go in virtual time, once the engine has done `load` loads. */
 interface Seek {
@@ -151,11 +181,41 @@ export function App() {
   // Another link pasted into the address bar of an open page: start over from it.
   useEffect(() => {
     const onHash = () => {
-      if (isLinkHash(location.hash) && location.hash !== initialHash.current) location.reload();
+      // The page writes its own hash with replaceState (no hashchange): this is the user's.
+      if (isLinkHash(location.hash)) location.reload();
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+
+  // An exported figure dropped onto the page: open the state it carries (its `#v1=` link).
+  useEffect(() => {
+    if (embed.embed) return;
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      const f = e.dataTransfer?.files[0];
+      if (!f) return;
+      e.preventDefault();
+      linkOfImage(f)
+        .then((link) => {
+          const hash = link?.slice(link.indexOf('#')) ?? '';
+          if (!link || !isLinkHash(hash)) setLinkError(`${f.name} carries no Reclaim Lab link: only figures exported by this page (PNG or SVG) can be dropped here.`);
+          else {
+            history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+            location.reload(); // the page starts over from that link
+          }
+        })
+        .catch(() => setLinkError(`${f.name} could not be read.`));
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [embed.embed]);
 
   // A link in the URL: restore its state (or explain why not and keep the default page).
   useEffect(() => {
@@ -188,7 +248,11 @@ export function App() {
   }, [boot]);
 
   const frames = state.frames;
-  const ready = state.phase === 'ready' && frames.length > 0 && frames.length === state.runs.length;
+  // Scenario text the core refused (on a first load too, e.g. a reload of such text): its error
+  // stands where the runs would be, and nothing plays.
+  // (client.ts words a `scenario` error so; a rejected message leaves the runs as they are.)
+  const broken = state.phase !== 'error' && !!state.error?.startsWith('The scenario could not be loaded');
+  const ready = state.phase === 'ready' && !broken && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
   const stepNs = Math.max(1_000_000, Math.round(speed / 10));
 
@@ -226,14 +290,49 @@ export function App() {
     if (ready && !finished && !seeking) setPlaying(!state.playing);
   }, [ready, finished, seeking, state.playing, setPlaying]);
 
-  // The postMessage API (README): a host page plays, pauses, seeks and sets knobs.
+  const nowNs = frames[0]?.nowNs ?? 0;
+  // Forwards / back, for clicker keys and the host's next/prev: the lesson's steps when the
+  // scenario has a lesson (and it is shown), else one step of virtual time.
+  const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
+  const go = useCallback(
+    (dir: 1 | -1, unit: 'lesson' | 'time' = lessonSteps.length > 0 ? 'lesson' : 'time', ns = stepNs) => {
+      if (!ready || seeking) return;
+      if (unit === 'lesson') {
+        const to = lessonTarget(lessonSteps, nowNs, dir);
+        if (to === null) return;
+        setPlaying(false);
+        seekTo(to);
+      } else if (dir > 0) {
+        if (!finished) step(ns);
+      } else if (nowNs > 0) {
+        setPlaying(false);
+        seekTo(Math.max(0, nowNs - ns));
+      }
+    },
+    [lessonSteps, ready, seeking, finished, nowNs, stepNs, step, seekTo, setPlaying],
+  );
+
+  // The postMessage API (README, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
+  // and, after a ping, hears back its status, time and lesson step.
+  const snapshot = useRef<() => void>(() => {});
+  const channel = useMemo(
+    () => new HostChannel(embed.host, (msg, origin) => window.parent !== window && window.parent.postMessage(msg, origin)),
+    [embed.host],
+  );
   useEffect(() => {
     const onMessage = (e: MessageEvent) => {
+      if (!channel.accepts(e.origin)) return;
       const m = parseControlMessage(e.data);
       if (!m) return;
       if (m.action === 'play') {
         if (ready && !finished && !seeking) setPlaying(true);
       } else if (m.action === 'pause') setPlaying(false);
+      else if (m.action === 'ping') {
+        channel.ping(e.origin, m.id);
+        snapshot.current(); // the state as it is now, to a host that just said where events go
+      }
+      else if (m.action === 'step') go(1, 'time', m.ns ?? stepNs);
+      else if (m.action === 'next' || m.action === 'prev') go(m.action === 'next' ? 1 : -1);
       else if (m.action === 'seek') {
         setPlaying(false);
         seekTo(m.ns);
@@ -241,34 +340,29 @@ export function App() {
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [ready, finished, seeking, setPlaying, seekTo]);
+  }, [channel, ready, finished, seeking, setPlaying, seekTo, go, stepNs]);
 
-  // Keyboard: space play/pause, right arrow step, +/- speed, r reset.
+  // Keyboard (lib/keys.ts): Space play/pause, PageDown/PageUp (clickers) next/previous lesson
+  // step, → ↑ / ← one time step forwards/back, +/- speed, r reset; never a key the focused
+  // control uses itself.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA') && (t as HTMLInputElement).type !== 'checkbox') return;
-      if (t?.isContentEditable) return; // the scenario editor
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === ' ') {
-        e.preventDefault();
-        togglePlay();
-      } else if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        if (ready && !finished && !seeking) step(stepNs);
-      } else if (e.key === '+' || e.key === '=') {
-        setSpeedStep((s) => Math.min(24, s + 1));
-      } else if (e.key === '-' || e.key === '_') {
-        setSpeedStep((s) => Math.max(0, s - 1));
-      } else if (e.key === 'r') {
-        reset();
-      }
+      const action = keyAction(e);
+      if (!action) return;
+      if (['play', 'next', 'prev', 'forward', 'back'].includes(action)) e.preventDefault();
+      if (action === 'play') togglePlay();
+      else if (action === 'next') go(1);
+      else if (action === 'prev') go(-1);
+      else if (action === 'forward') go(1, 'time');
+      else if (action === 'back') go(-1, 'time');
+      else if (action === 'faster') setSpeedStep((s) => Math.min(24, s + 1));
+      else if (action === 'slower') setSpeedStep((s) => Math.max(0, s - 1));
+      else reset();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [togglePlay, step, stepNs, ready, finished, seeking, reset]);
+  }, [togglePlay, go, reset]);
 
-  const nowNs = frames[0]?.nowNs ?? 0;
   const endNs = state.runs[0]?.endNs ?? 0;
   // Where the runs really end: the results worker's report of each run's variant (runs stop when
   // every task has exited), or the moment they all finished; null until one of them is known.
@@ -282,7 +376,7 @@ export function App() {
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
   const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
-  const status = state.phase === 'error' ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
+  const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   const linkState = (): LinkState => ({
     scenario: scenarioName,
@@ -296,20 +390,116 @@ export function App() {
     ...(anyFlags(runFlags) ? { flags: runFlags } : {}),
   });
   const makeLink = () => encodeLink(linkState());
+  // Typed but not run before a reload: the editor opens on it (read once per scenario).
+  const restoredDraft = useMemo(() => (file && boot === 'done' ? loadDraft(file.name, edited ?? file.text) : null), [file?.name, boot]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The address bar follows the state (not in an embed: its URL is the host's to keep).
+  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, seeking ? -1 : nowNs]);
+  useUrlState(!embed.embed && boot === 'done' && !seeking, stateKey, makeLink);
+
+  // Events to the host: ready once, then status, time and lesson step as they change.
+  const stepNow = lessonSteps.filter((st) => st.atNs <= nowNs).length;
+  const sentReady = useRef(false);
+  useEffect(() => {
+    if (embed.embed && ready && !sentReady.current) {
+      sentReady.current = true;
+      channel.ready();
+    }
+  }, [embed.embed, ready, channel]);
+  const hs = hostStatus(status);
+  const lessonEvent = () =>
+    lessonSteps.length > 0 && channel.send({ event: 'lesson', step: stepNow, of: lessonSteps.length, caption: stepNow > 0 ? lessonSteps[stepNow - 1]!.caption : null });
+  snapshot.current = () => {
+    channel.send({ event: 'status', status: hs });
+    channel.send({ event: 'time', ns: nowNs });
+    lessonEvent();
+  };
+  useEffect(() => {
+    channel.send({ event: 'status', status: hs });
+  }, [channel, hs]);
+  const lastTime = useRef({ at: 0, ns: -1 });
+  useEffect(() => {
+    // While playing at most 10 time events a second; every time a paused run lands on.
+    const t = performance.now();
+    if (nowNs === lastTime.current.ns || (hs === 'playing' && t - lastTime.current.at < 100)) return;
+    lastTime.current = { at: t, ns: nowNs };
+    channel.send({ event: 'time', ns: nowNs });
+  }, [channel, nowNs, hs]);
+  useEffect(() => {
+    if (!seeking) lessonEvent();
+  }, [channel, lessonSteps, stepNow, seeking]);
+  // The views an embed of this state can show: generations and memcg only where they exist.
+  const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens.length > 0) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
   const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
+  // The image exports: a complete figure carrying the link that reproduces it (lib/figure.ts).
+  const figure = async (): Promise<[string, string]> => {
+    const link = `${location.origin}${location.pathname}#${await makeLink()}`;
+    const kernels = state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags));
+    const svg = figureSvg({ title: file?.title ?? scenarioName, runs: state.runs, kernels, frames, series: state.series, counterNames: state.counterNames, link });
+    return [svg, link];
+  };
+  // The clip export (lib/clip.ts): step through a time range, one figure per frame.
+  const live = useRef<{ nowNs: number; ready: boolean; seeking: boolean; finished: boolean; figure(link: string): string } | null>(null);
+  live.current = {
+    nowNs,
+    ready,
+    seeking,
+    finished,
+    figure: (link: string) =>
+      figureSvg({ title: file?.title ?? scenarioName, runs: state.runs, kernels: state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags)), frames, series: state.series, counterNames: state.counterNames, link }),
+  };
+  const drive = useRef({ step, seekTo });
+  drive.current = { step, seekTo };
+  const rendered = useRef<(() => void)[]>([]);
+  useEffect(() => {
+    const w = rendered.current;
+    rendered.current = [];
+    w.forEach((f) => f());
+  });
+  const recordClipRange = async (fromNs: number, toNs: number, count: number, onProgress: (n: number) => void, signal: AbortSignal) => {
+    const until = async (ok: () => boolean) => {
+      for (let t = 0; !ok(); t++) {
+        if (signal.aborted) throw new ClipCancelled();
+        if (t > 200) throw new Error('the run did not get there');
+        await Promise.race([new Promise<void>((r) => rendered.current.push(r)), new Promise((r) => setTimeout(r, 100))]);
+      }
+    };
+    setPlaying(false);
+    const link = `${location.origin}${location.pathname}#${await makeLink()}`;
+    const at = (i: number) => fromNs + Math.round(((toNs - fromNs) * i) / (count - 1));
+    const blob = await recordClip({
+      frames: count,
+      fps: 10,
+      signal,
+      onProgress,
+      figure: () => live.current!.figure(link),
+      advance: async (i) => {
+        const target = at(i);
+        if (i === 0) {
+          drive.current.seekTo(target);
+          return until(() => live.current!.ready && !live.current!.seeking && (live.current!.nowNs >= target || live.current!.finished));
+        }
+        for (let k = 0; live.current!.nowNs < target && !live.current!.finished && k < 50; k++) {
+          const before = live.current!.nowNs;
+          drive.current.step(target - before);
+          await until(() => live.current!.nowNs !== before || live.current!.finished);
+        }
+      },
+    });
+    download(`${base.replace(/-\d+ms$/, '')}-${Math.round(fromNs / 1e6)}-${Math.round(toNs / 1e6)}ms.webm`, blob);
+  };
   const exporters: Exporters = {
     csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
     markdown: () => downloadText(`${scenarioName.replace(/\.toml$/, '')}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable(reports.reports)), 'text/markdown'),
     toml: () => downloadText(scenarioName, source?.text ?? '', 'application/toml'),
-    png: () => {
-      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="run-0-lru-canvas"]');
-      canvas?.toBlob((blob) => blob && download(`${base}-lru.png`, blob), 'image/png');
+    png: async () => {
+      const [svg, link] = await figure();
+      download(`${base}-figure@2x.png`, await figurePng(svg, link, 2));
     },
-    svg: () => {
-      const svg = document.querySelector<SVGSVGElement>('[data-testid="chart-counters"] svg[role="img"]');
-      if (svg) downloadText(`${base}-counters.svg`, svgText(svg), 'image/svg+xml');
+    svg: async () => {
+      const [svg] = await figure();
+      downloadText(`${base}-figure.svg`, svg, 'image/svg+xml');
     },
   };
 
@@ -321,8 +511,13 @@ export function App() {
     },
     [setPlaying, seekTo],
   );
-  const lesson = ready && state.lesson.length > 0 && (
-    <LessonPanel steps={state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
+  // An embed shows one view: a step pointing at a view it does not show points nowhere there.
+  const embedSteps = useMemo(() => {
+    const shown = EMBED_LESSON_VIEWS[embedView];
+    return state.lesson.map((st) => (st.highlight && !shown.includes(st.highlight) ? { ...st, highlight: null } : st));
+  }, [state.lesson, embedView]);
+  const lesson = ready && state.lesson.length > 0 && (!embed.embed || embed.lesson) && (
+    <LessonPanel steps={embed.embed ? embedSteps : state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
   );
 
   const banner = linkError && (
@@ -337,12 +532,14 @@ export function App() {
   if (embed.embed) {
     return (
       <main className="embed" data-testid="embed" data-view={embedView}>
+        <h1 className="sr-only">Reclaim Lab: {file?.title ?? scenarioName}</h1>
+        <FitFrame testId="embed-fit">
         {banner}
-        {state.error && (
+        {state.error && (broken ? <RunError error={state.error} /> : (
           <div className="error" role="alert" data-testid="engine-error">
             {state.error}
           </div>
-        )}
+        ))}
         <div className="embed-bar">
           <button type="button" data-testid="play-toggle" onClick={togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
             {state.playing ? 'Pause' : 'Play'}
@@ -393,6 +590,7 @@ export function App() {
           </section>
         )}
         {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+        </FitFrame>
       </main>
     );
   }
@@ -408,7 +606,7 @@ export function App() {
           <span className="muted">
             engine <span data-testid="engine-version">{state.engineVersion ?? (state.phase === 'error' ? 'not loaded' : 'loading…')}</span>
           </span>
-          <button type="button" className="ghost" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-label="Switch colour theme" data-testid="theme-toggle">
+          <button type="button" className="ghost" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} title="Switch the colour theme" data-testid="theme-toggle">
             {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </button>
         </div>
@@ -438,7 +636,7 @@ export function App() {
         </p>
       )}
       {banner}
-      {state.error && (
+      {state.error && !broken && (
         <div className="error" role="alert" data-testid="engine-error">
           {state.error}
         </div>
@@ -542,9 +740,22 @@ export function App() {
 
       {lesson}
 
-      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} />
+      <SharePanel makeLink={makeLink} exporters={exporters} ready={ready && !seeking} resultsReady={resultsReady} views={embedViews} clip={<ClipExport ready={ready && !seeking} nowNs={nowNs} record={recordClipRange} />} />
 
-      {file && <ScenarioEditor key={`${file.name}:${boot}`} original={file.text} edited={edited} onApply={setEdited} />}
+      {file && (
+        <ScenarioEditor
+          key={`${file.name}:${boot}`}
+          original={file.text}
+          edited={edited}
+          onApply={setEdited}
+          initialDraft={restoredDraft}
+          onDraft={(text) => {
+            if (boot === 'done') saveDraft(file.name, edited ?? file.text, text);
+          }}
+        />
+      )}
+
+      {broken && <RunError error={state.error!} />}
 
       {ready && (
         <>

@@ -36,7 +36,7 @@ export function FlagToggles({ kernel, side, run, overrides, onChange, disabled }
             custom
           </span>
         )}{' '}
-        <button type="button" className="ghost small-button" disabled={disabled || !custom} onClick={() => onChange({})} aria-label={`Restore the flags of variant ${run.variant}`} data-testid={`flags-${side}-restore`}>
+        <button type="button" className="ghost small-button" disabled={disabled || !custom} onClick={() => onChange({})} aria-label={`Variant's flags: restore those of ${run.variant}`} data-testid={`flags-${side}-restore`}>
           Variant&apos;s flags
         </button>
       </legend>

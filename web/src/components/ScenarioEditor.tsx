@@ -20,6 +20,10 @@ interface Props {
   original: string;
   edited: string | null;
   onApply(text: string | null): void;
+  /** A draft typed before a reload (not yet run): the editor opens on it. */
+  initialDraft?: string | null;
+  /** Every change of the draft (the page keeps it across a reload). */
+  onDraft?(text: string): void;
 }
 
 /** The problem shown under the editor: the core's, for the text it was found in. */
@@ -28,12 +32,17 @@ interface Shown {
   text: string;
 }
 
-export function ScenarioEditor({ original, edited, onApply }: Props) {
+export function ScenarioEditor({ original, edited, onApply, initialDraft, onDraft }: Props) {
   const host = useRef<HTMLDivElement | null>(null);
   const view = useRef<EditorView | null>(null);
   const checker = useRef<ScenarioChecker | null>(null);
-  const [draft, setDraft] = useState(edited ?? original);
-  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState(initialDraft ?? edited ?? original);
+  const [open, setOpen] = useState(initialDraft != null);
+  const draftSink = useRef(onDraft);
+  draftSink.current = onDraft;
+  useEffect(() => {
+    draftSink.current?.(draft);
+  }, [draft]);
   const [shown, setShown] = useState<Shown | null>(null);
   const apply = useRef<() => void>(() => {});
   apply.current = () => onApply(draft === original ? null : draft);
@@ -82,6 +91,8 @@ export function ScenarioEditor({ original, edited, onApply }: Props) {
         ],
       }),
     });
+    // The scroller scrolls a long text: reachable by keyboard as its own stop (axe: scrollable-region-focusable).
+    v.scrollDOM.tabIndex = 0;
     view.current = v;
   }, [open, draft]);
   // App remounts the editor (key) for another scenario.
@@ -110,9 +121,10 @@ export function ScenarioEditor({ original, edited, onApply }: Props) {
   };
 
   return (
-    <details className="editor" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+    <details className="editor" open={initialDraft != null ? true : undefined} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary>
         Scenario text{edited !== null && <span className="muted"> (edited)</span>}
+        {draft !== (edited ?? original) && <span className="muted" data-testid="scenario-draft"> (not run yet)</span>}
       </summary>
       <div className="code-editor" ref={host} data-open={open} />
       <p className={problem ? 'editor-status error' : 'editor-status muted small'} role="status" data-testid="scenario-problem" data-line={problem?.line ?? ''}>

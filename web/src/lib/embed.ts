@@ -1,9 +1,13 @@
-// Embed mode: the query parameters (`?embed&view=lru&autoplay=1`), the iframe
-// snippet, and the postMessage API a host page drives the embed with:
-//   {type:'reclaimlab', action:'play'|'pause'}
-//   {type:'reclaimlab', action:'seek', ns}            (virtual time to go to, ns >= 0)
-//   {type:'reclaimlab', action:'set', knob, value}    (knob: swappiness|ram|frameScale|seed)
-// Anything else (other shapes, extra fields, bad values) is ignored.
+// Embed mode: the query parameters (`?embed&view=lru&autoplay=1&lesson=1&host=ORIGIN`), the
+// iframe snippet, and the postMessage API a host page drives the embed with (protocol v1;
+// `v: 1` may be given, any other version is refused):
+//   {type:'reclaimlab', action:'play'|'pause'|'next'|'prev'}
+//   {type:'reclaimlab', action:'ping', id?}            (answered by a `pong` event: the handshake)
+//   {type:'reclaimlab', action:'step', ns?}            (one step of ns, or of the page's step size)
+//   {type:'reclaimlab', action:'seek', ns}             (virtual time to go to, ns >= 0)
+//   {type:'reclaimlab', action:'set', knob, value}     (knob: swappiness|ram|frameScale|seed)
+// Anything else (other shapes, extra fields, bad values) is ignored. The events the embed
+// posts back are in hostApi.ts.
 import { VIEWS, type View } from './link';
 import type { Overrides } from './scenarioText';
 
@@ -12,6 +16,21 @@ export interface EmbedParams {
   /** The view asked for; null: the link's view, else 'lru'. */
   view: View | null;
   autoplay: boolean;
+  /** Show the lesson panel (`lesson=0` hides it). */
+  lesson: boolean;
+  /** `host=ORIGIN`: commands only from, and events only to, this origin (null: see hostApi.ts). */
+  host: string | null;
+}
+
+/** An origin as `new URL(x).origin` spells it, or null when `x` is not an http(s) origin. */
+function originOf(x: string | null): string | null {
+  if (!x) return null;
+  try {
+    const u = new URL(x);
+    return /^https?:$/.test(u.protocol) ? u.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 export function parseEmbedParams(search: string): EmbedParams {
@@ -21,12 +40,14 @@ export function parseEmbedParams(search: string): EmbedParams {
     embed: q.has('embed'),
     view: VIEWS.includes(view as View) ? (view as View) : null,
     autoplay: q.get('autoplay') === '1',
+    lesson: q.get('lesson') !== '0',
+    host: originOf(q.get('host')),
   };
 }
 
 /** The embed URL of a page URL (origin + path) and a state hash (without '#'). */
-export function embedUrl(base: string, hash: string, view: View, autoplay: boolean): string {
-  return `${base}?embed&view=${view}${autoplay ? '&autoplay=1' : ''}#${hash}`;
+export function embedUrl(base: string, hash: string, view: View, autoplay: boolean, lesson = true): string {
+  return `${base}?embed&view=${view}${autoplay ? '&autoplay=1' : ''}${lesson ? '' : '&lesson=0'}#${hash}`;
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -40,8 +61,15 @@ export type KnobName = 'swappiness' | 'ram' | 'frameScale' | 'seed';
 export type ControlMessage =
   | { action: 'play' }
   | { action: 'pause' }
+  | { action: 'next' }
+  | { action: 'prev' }
+  | { action: 'ping'; id: string | number | null }
+  | { action: 'step'; ns: number | null }
   | { action: 'seek'; ns: number }
   | { action: 'set'; knob: KnobName; value: number | string };
+
+/** The postMessage protocol's version, in every event and optional in commands. */
+export const PROTOCOL_VERSION = 1;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const keysAre = (o: Record<string, unknown>, keys: string[]) => {
@@ -51,12 +79,25 @@ const keysAre = (o: Record<string, unknown>, keys: string[]) => {
 const intIn = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 /** A host page's message, validated strictly; null for anything that is not exactly one of the API's shapes. */
-export function parseControlMessage(data: unknown): ControlMessage | null {
-  if (!isObj(data) || data.type !== 'reclaimlab') return null;
+export function parseControlMessage(message: unknown): ControlMessage | null {
+  if (!isObj(message) || message.type !== 'reclaimlab') return null;
+  // `v` is optional (v0 hosts sent none); a message of another version is not understood.
+  const { v, ...data } = message;
+  if ('v' in message && v !== PROTOCOL_VERSION) return null;
   switch (data.action) {
     case 'play':
     case 'pause':
+    case 'next':
+    case 'prev':
       return keysAre(data, ['type', 'action']) ? { action: data.action } : null;
+    case 'ping': {
+      if (keysAre(data, ['type', 'action'])) return { action: 'ping', id: null };
+      const id = data.id;
+      return keysAre(data, ['type', 'action', 'id']) && ((typeof id === 'string' && id.length <= 200) || intIn(id, 0, Number.MAX_SAFE_INTEGER)) ? { action: 'ping', id: id as string | number } : null;
+    }
+    case 'step':
+      if (keysAre(data, ['type', 'action'])) return { action: 'step', ns: null };
+      return keysAre(data, ['type', 'action', 'ns']) && intIn(data.ns, 1, 3_600e9) ? { action: 'step', ns: data.ns as number } : null;
     case 'seek':
       return keysAre(data, ['type', 'action', 'ns']) && intIn(data.ns, 0, 3_600e9) ? { action: 'seek', ns: data.ns as number } : null;
     case 'set': {

@@ -5,9 +5,10 @@ import type { RunReport, TableRow } from './report';
 
 const LIST_COLUMNS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'unevictable', 'free'];
 
-/** Header of a series row: time, the six list sizes and the counters in pages, the two costs. */
+/** Header of a series row, each column's unit in its name: virtual time (ns), the six list
+ *  sizes and the counters (pages), the two reclaim costs (the kernel's lruvec cost units). */
 export function seriesHeader(counterNames: string[]): string[] {
-  return ['variant', 't_ns', ...LIST_COLUMNS, 'anon_cost', 'file_cost', ...counterNames];
+  return ['variant', 't_ns', ...LIST_COLUMNS.map((c) => `${c}_pages`), 'anon_cost_units', 'file_cost_units', ...counterNames.map((c) => `${c}_pages`)];
 }
 
 /** One row of the engine's series (frames) in pages, following `seriesHeader`. */

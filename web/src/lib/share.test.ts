@@ -6,8 +6,10 @@ import { resultsMarkdown, seriesCsv } from './exports';
 
 describe('embed', () => {
   it('reads the query parameters', () => {
-    expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true });
-    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false });
+    expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true, lesson: true, host: null });
+    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false, lesson: true, host: null });
+    expect(parseEmbedParams('?embed&lesson=0&host=https://slides.example:8443/deck')).toMatchObject({ lesson: false, host: 'https://slides.example:8443' });
+    expect(parseEmbedParams('?embed&host=javascript:alert(1)').host).toBeNull();
   });
 
   it('writes an escaped iframe snippet', () => {
@@ -22,6 +24,12 @@ describe('embed', () => {
     expect(parseControlMessage({ type: 'reclaimlab', action: 'seek', ns: 5 })).toEqual({ action: 'seek', ns: 5 });
     expect(parseControlMessage({ type: 'reclaimlab', action: 'set', knob: 'swappiness', value: 100 })).toEqual({ action: 'set', knob: 'swappiness', value: 100 });
     expect(parseControlMessage({ type: 'reclaimlab', action: 'set', knob: 'ram', value: '2GiB' })).toEqual({ action: 'set', knob: 'ram', value: '2GiB' });
+    expect(parseControlMessage({ type: 'reclaimlab', v: 1, action: 'next' })).toEqual({ action: 'next' });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'prev' })).toEqual({ action: 'prev' });
+    expect(parseControlMessage({ type: 'reclaimlab', v: 1, action: 'step' })).toEqual({ action: 'step', ns: null });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'step', ns: 1000 })).toEqual({ action: 'step', ns: 1000 });
+    expect(parseControlMessage({ type: 'reclaimlab', v: 1, action: 'ping', id: 'h1' })).toEqual({ action: 'ping', id: 'h1' });
+    expect(parseControlMessage({ type: 'reclaimlab', action: 'ping' })).toEqual({ action: 'ping', id: null });
   });
 
   it('ignores everything else', () => {
@@ -40,6 +48,11 @@ describe('embed', () => {
       { type: 'reclaimlab', action: 'set', knob: 'ram', value: 'lots' },
       { type: 'reclaimlab', action: 'set', knob: '__proto__', value: 1 },
       { type: 'reclaimlab', action: 'stop' },
+      { type: 'reclaimlab', v: 2, action: 'play' },
+      { type: 'reclaimlab', v: '1', action: 'play' },
+      { type: 'reclaimlab', action: 'step', ns: 0 },
+      { type: 'reclaimlab', action: 'next', ns: 5 },
+      { type: 'reclaimlab', action: 'ping', id: { x: 1 } },
     ]) {
       expect(parseControlMessage(m)).toBeNull();
     }
@@ -55,7 +68,7 @@ describe('exports', () => {
   it('writes the series as CSV in pages', () => {
     const row = Float64Array.from([1000, 1, 2, 3, 4, 0, 5, 0.5, 0.25, 7]);
     expect(seriesCsv([run], [[row]], ['pgscan_kswapd'])).toBe(
-      'variant,t_ns,inactive_anon,active_anon,inactive_file,active_file,unevictable,free,anon_cost,file_cost,pgscan_kswapd\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
+      'variant,t_ns,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages,unevictable_pages,free_pages,anon_cost_units,file_cost_units,pgscan_kswapd_pages\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
     );
   });
 

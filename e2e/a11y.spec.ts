@@ -1,0 +1,91 @@
+// Keyboard and accessibility (issue 24, point 3): global keys leave controls that use the key
+// alone, and axe-core reports no violations on any view and mode of the page and the embed.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { encodeLink } from '../web/src/lib/link';
+import { failOnPageErrors, ready } from './support/page';
+import { openEditor } from './support/editor';
+
+failOnPageErrors();
+
+async function axe(page: Page, what: string) {
+  // The embed dialog's live preview is the embed document, checked view by view on its own below.
+  const result = await new AxeBuilder({ page }).exclude('[data-testid="embed-preview-frame"]').analyze();
+  const found = result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`);
+  expect(found, `axe violations on ${what}`).toStrictEqual([]);
+}
+
+test('Space on a focused checkbox ticks it and does not play; every control is reachable with Tab', async ({ page }) => {
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('compare-toggle').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('compare-toggle')).toBeChecked();
+  await expect(page.getByTestId('status')).toHaveText(/paused/i);
+  await ready(page);
+  // Space on a focused button presses that button only (Step once, not play).
+  await page.getByTestId('step').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  await expect(page.getByTestId('status')).toHaveText(/paused/i);
+  // Arrow keys on the speed slider move the slider, not the time.
+  const time = await page.getByTestId('virtual-time').textContent();
+  await page.getByTestId('speed-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('speed-slider')).toHaveValue('11');
+  await expect(page.getByTestId('virtual-time')).toHaveText(time!);
+  // Tab reaches every enabled control of the bar and the share panel.
+  const reached = new Set<string>();
+  await page.locator('body').focus();
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    if (id) reached.add(id);
+  }
+  for (const id of ['scenario-select', 'variant-select', 'compare-toggle', 'play-toggle', 'step', 'reset', 'speed-slider', 'copy-link', 'embed-open', 'export-csv', 'export-svg', 'export-png']) {
+    expect(reached, `Tab reaches ${id}`).toContain(id);
+  }
+});
+
+test('axe-core finds no violations on the page: one run, compare, dark theme, editor open', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  await axe(page, 'the page, one run');
+  await page.getByTestId('compare-toggle').check();
+  await ready(page);
+  await page.getByTestId('step').click();
+  await expect(page.getByTestId('results')).toBeVisible();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await axe(page, 'the page, compare mode');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: test.info().outputPath('page-1920x1080-compare.png') });
+  await openEditor(page);
+  await page.getByTestId('flags-panel').locator('summary').click();
+  await axe(page, 'the page, editor and flags open');
+  await page.getByTestId('theme-toggle').click();
+  await axe(page, 'the page, dark theme');
+  await page.getByTestId('embed-open').click();
+  await expect(page.getByTestId('embed-dialog')).toBeVisible();
+  await axe(page, 'the embed dialog');
+});
+
+test('axe-core finds no violations in any embed view, one run and two, with a lesson', async ({ page }) => {
+  test.setTimeout(240_000);
+  const views = ['lru', 'gens', 'balance', 'charts', 'results', 'memcg'] as const;
+  const cases = [
+    { scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true },
+    { scenario: 'lesson-two-list-lru.toml', variants: [], compare: false },
+  ];
+  for (const c of cases) {
+    const hash = await encodeLink({ scenario: c.scenario, knobs: {}, edited: null, variants: c.variants, compare: c.compare, speedStep: 10, view: null, timeNs: 300_000_000 });
+    for (const view of views) {
+      await page.goto(`/?embed&view=${view}#${hash}`);
+      await expect(page.getByTestId('virtual-time')).toHaveText('300.000 ms', { timeout: 20_000 });
+      await expect(page.getByTestId('status')).toHaveText(/paused/i);
+      await axe(page, `embed ${view} of ${c.scenario}`);
+    }
+  }
+});
