@@ -19,6 +19,10 @@ fn bad_input(message: String) -> Failure {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `reclaim kernel` / `reclaim validate`: real kernels in QEMU (kernel_run/cli.rs).
+    if let Some(code) = reclaim_core::kernel_run::cli::dispatch(&args) {
+        return ExitCode::from(code);
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

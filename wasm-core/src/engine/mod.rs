@@ -10,6 +10,8 @@ pub mod rng;
 pub mod space;
 
 mod build;
+// The per-client random stream, shared with `reclaim kernel`'s guest runner.
+pub(crate) use build::task_rng;
 mod interp;
 
 use std::collections::BTreeMap;
