@@ -214,12 +214,32 @@ pub fn metrics(r: &RunReport) -> Vec<(String, f64)> {
             out.push((format!("{} ops/s", t.name), o));
         }
     }
+    // memory.reclaim scenarios: pages the memcgs gave up per page asked, and how evenly.
+    if let Some(a) = crate::cli::reclaim_accuracy(r) {
+        out.push(("reclaim accuracy % (pgsteal / requested)".into(), a));
+    }
+    if let Some(x) = crate::cli::memcg_pgsteal_spread(r) {
+        out.push(("memcg pgsteal spread % (stddev / mean)".into(), x));
+    }
     out
 }
 
-fn sign(x: f64, base: f64) -> i8 {
-    // Changes under 5% of the larger value are "no change" (0).
-    let tol = 0.05 * x.abs().max(base.abs());
+/// Counters that move by fewer pages than this (400 KiB) between variants, and times that
+/// move by less than 10 ms, count as unchanged: run-to-run noise of a real kernel.
+const NOISE_PAGES: f64 = 100.0;
+const NOISE_S: f64 = 0.01;
+
+/// The direction of a change from `base` to `x`: 0 when under 5% of the larger value or
+/// under the metric's noise floor.
+fn sign(metric: &str, x: f64, base: f64) -> i8 {
+    let floor = if metric.ends_with(" s") {
+        NOISE_S
+    } else if metric.ends_with("ops/s") {
+        0.0
+    } else {
+        NOISE_PAGES
+    };
+    let tol = (0.05 * x.abs().max(base.abs())).max(floor);
     if (x - base).abs() <= tol {
         0
     } else if x > base {
@@ -256,7 +276,7 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
                 let (Some(mb), Some(kb), Some(kv)) = (m0.get(&m), k0.get(&m), km.get(&m)) else {
                     continue;
                 };
-                let (ds, dk) = (sign(mv, *mb), sign(*kv, *kb));
+                let (ds, dk) = (sign(&m, mv, *mb), sign(&m, *kv, *kb));
                 directions.push(Direction {
                     metric: m,
                     from: first.model.variant.clone(),
@@ -285,6 +305,8 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
 fn num(x: f64) -> String {
     if x == 0.0 {
         "0".into()
+    } else if x.abs() < 0.001 {
+        format!("{x:.1e}")
     } else if x.abs() >= 100.0 || x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
@@ -378,8 +400,10 @@ mod tests {
 
     #[test]
     fn signs_ignore_small_changes() {
-        assert_eq!(sign(100.0, 98.0), 0);
-        assert_eq!(sign(150.0, 100.0), 1);
-        assert_eq!(sign(0.0, 10.0), -1);
+        assert_eq!(sign("pswpout", 1000.0, 980.0), 0);
+        assert_eq!(sign("pswpout", 1500.0, 1000.0), 1);
+        assert_eq!(sign("pswpout", 24.0, 16.0), 0, "under the noise floor");
+        assert_eq!(sign("t rounds total s", 0.0, 1.0), -1);
+        assert_eq!(sign("t last round s", 0.005, 0.0), 0);
     }
 }

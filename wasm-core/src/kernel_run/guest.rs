@@ -21,6 +21,20 @@ pub const RESULT_END: &str = "@@RECLAIM-RESULT-END@@";
 pub const LOG: &str = "@@RECLAIM-LOG@@";
 const PAGE: usize = 4096;
 
+/// Set by SIGTERM, which the runner sends each task still running at run.duration: the task
+/// stops between accesses and still reports what it did (a partial result, `cut`).
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_term(_: libc::c_int) {
+    STOP.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn stopped() -> bool {
+    STOP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+const CUT: &str = "stopped at run.duration";
+
 /// What the guest reports to the host.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct GuestResult {
@@ -249,7 +263,11 @@ fn setup(plan: &GuestPlan, s: &Scenario, res: &mut GuestResult) -> Result<(), St
     for (_, m) in &memcgs {
         let path = memcg_path(s, &m.name);
         fs::create_dir_all(&path).map_err(|e| format!("mkdir {path}: {e}"))?;
-        let _ = fs::write(format!("{path}/cgroup.subtree_control"), "+memory");
+        // Only a memcg with child memcgs delegates the controller: cgroup v2 refuses tasks in a
+        // cgroup that has controllers enabled for its children.
+        if memcgs.iter().any(|(_, c)| c.parent.as_deref() == Some(&m.name)) {
+            write_file(&format!("{path}/cgroup.subtree_control"), "+memory")?;
+        }
         for (k, v) in [("min", m.min), ("low", m.low), ("high", m.high), ("max", m.max)] {
             if let Some(v) = v {
                 write_file(&format!("{path}/memory.{k}"), &v.bytes().to_string())?;
@@ -381,7 +399,10 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
             let pid = unsafe { libc::fork() };
             if pid == 0 {
                 // SAFETY: closing our copy of the read end.
-                unsafe { libc::close(fds[0]) };
+                unsafe {
+                    libc::close(fds[0]);
+                    libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
+                }
                 let rng = crate::engine::task_rng(s.seed, ti as u64, client as u64);
                 let r = run_task(&s, t, &name, &files, t0, rng);
                 // SAFETY: fds[1] is the pipe's write end, owned here.
@@ -427,12 +448,15 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
         if status.iter().all(|s| s.is_some()) {
             break;
         }
-        if Instant::now() > deadline && !cut {
+        let now = Instant::now();
+        let kill_at = deadline + StdDuration::from_secs(10);
+        if (now > deadline && !cut) || now > kill_at {
+            let sig = if cut { libc::SIGKILL } else { libc::SIGTERM };
             cut = true;
             for (i, &(pid, _, _)) in children.iter().enumerate() {
                 if status[i].is_none() {
-                    // SAFETY: killing our own child at the end of the run.
-                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                    // SAFETY: signalling our own child at the end of the run.
+                    unsafe { libc::kill(pid, sig) };
                 }
             }
         }
@@ -534,8 +558,10 @@ pub fn run_task(
         latencies: Vec::new(),
         ops_time: 0.0,
     };
-    if let Err(e) = st.ops(&t.program) {
-        st.result.error = Some(e);
+    match st.ops(&t.program) {
+        Err(e) if e == CUT => st.result.cut = true,
+        Err(e) => st.result.error = Some(e),
+        Ok(()) => {}
     }
     st.result.ops = st.latencies.len() as u64;
     if !st.latencies.is_empty() {
@@ -636,6 +662,9 @@ fn fadvise_of(h: Hint) -> Option<i32> {
 impl TaskState<'_> {
     fn ops(&mut self, ops: &[Op]) -> Result<(), String> {
         for op in ops {
+            if stopped() {
+                return Err(CUT.into());
+            }
             self.op(op)?;
         }
         Ok(())
@@ -799,6 +828,9 @@ impl TaskState<'_> {
                         .collect()
                 };
                 for (k, (r, p)) in visit.into_iter().enumerate() {
+                    if k % 64 == 0 && stopped() {
+                        return Err(CUT.into());
+                    }
                     pacer.wait(k as u64);
                     let w = *write || (*write_fraction > 0.0 && self.rng.unit() < *write_fraction);
                     // SAFETY: p is inside the mapping of region r.
@@ -835,6 +867,9 @@ impl TaskState<'_> {
                 let pacer = Pacer::new(*rate);
                 let mut buf = vec![0u8; PAGE];
                 for (k, p) in order.into_iter().enumerate() {
+                    if k % 64 == 0 && stopped() {
+                        return Err(CUT.into());
+                    }
                     pacer.wait(k as u64);
                     let off = ((first + p) * PAGE as u64) as libc::off_t;
                     // SAFETY: reading one page into our buffer.
@@ -861,6 +896,9 @@ impl TaskState<'_> {
                 let pacer = Pacer::new(*rate);
                 let buf = vec![0xa5u8; PAGE];
                 for (k, p) in order.into_iter().enumerate() {
+                    if k % 64 == 0 && stopped() {
+                        return Err(CUT.into());
+                    }
                     pacer.wait(k as u64);
                     let off = ((first + p) * PAGE as u64) as libc::off_t;
                     // SAFETY: writing one page from our buffer.
@@ -870,7 +908,13 @@ impl TaskState<'_> {
                     }
                 }
             }
-            Op::Sleep { duration } => std::thread::sleep(StdDuration::from_nanos(duration.ns())),
+            // In slices, so that a task stopped at run.duration does not sleep on.
+            Op::Sleep { duration } => {
+                let until = Instant::now() + StdDuration::from_nanos(duration.ns());
+                while !stopped() && Instant::now() < until {
+                    sleep_until((Instant::now() + StdDuration::from_millis(50)).min(until));
+                }
+            }
             Op::DropCaches {} => drop_caches(),
             Op::Truncate { file } => {
                 let f = self.file(file, true, false)?;

@@ -460,10 +460,13 @@ pub fn run_kernel(
     if res.tasks.iter().any(|t| t.cut) {
         notes.push("some tasks were still running at run.duration and were stopped".into());
     }
-    for t in &res.tasks {
-        if let Some(e) = &t.error {
-            notes.push(format!("task {}: {e}", t.name));
-        }
+    let failed: Vec<String> = res
+        .tasks
+        .iter()
+        .filter_map(|t| t.error.as_ref().map(|e| format!("task {}: {e}", t.name)))
+        .collect();
+    if !failed.is_empty() {
+        return Err(format!("the guest's tasks failed: {}", failed.join("; ")));
     }
     Ok(KernelReport {
         run: to_report(s, &p, &res),
