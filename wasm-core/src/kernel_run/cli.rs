@@ -225,7 +225,8 @@ pub fn metrics(r: &RunReport) -> Vec<(String, f64)> {
 }
 
 /// Counters that move by fewer pages than this (400 KiB) between variants, and times that
-/// move by less than 10 ms, count as unchanged: run-to-run noise of a real kernel.
+/// move by less than 10 ms, count as unchanged: run-to-run noise of a real kernel. Percentages
+/// (ratios of counters) have no floor beyond the 5%.
 const NOISE_PAGES: f64 = 100.0;
 const NOISE_S: f64 = 0.01;
 
@@ -234,7 +235,7 @@ const NOISE_S: f64 = 0.01;
 fn sign(metric: &str, x: f64, base: f64) -> i8 {
     let floor = if metric.ends_with(" s") {
         NOISE_S
-    } else if metric.ends_with("ops/s") {
+    } else if metric.ends_with("ops/s") || metric.contains('%') {
         0.0
     } else {
         NOISE_PAGES
@@ -405,5 +406,6 @@ mod tests {
         assert_eq!(sign("pswpout", 24.0, 16.0), 0, "under the noise floor");
         assert_eq!(sign("t rounds total s", 0.0, 1.0), -1);
         assert_eq!(sign("t last round s", 0.005, 0.0), 0);
+        assert_eq!(sign("memcg pgsteal spread % (stddev / mean)", 27.0, 1.3), 1, "ratios have no page floor");
     }
 }
