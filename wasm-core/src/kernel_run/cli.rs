@@ -75,7 +75,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         return Err(format!("{} needs a scenario file", args[0]));
     }
     if a.kernel.is_none() && !validate {
-        return Err(format!("kernel needs --kernel ({})", plan::KERNELS.join(" or ")));
+        return Err(format!(
+            "kernel needs --kernel ({})",
+            plan::KERNELS.join(" or ")
+        ));
     }
     if let Some(k) = &a.kernel {
         if !plan::KERNELS.contains(&k.as_str()) {
@@ -99,11 +102,13 @@ fn load(file: &str) -> Result<(Scenario, String), (u8, String)> {
 fn run(a: &Args) -> Result<(), (u8, String)> {
     let (s, text) = load(&a.file)?;
     let kernel = a.kernel.clone().unwrap_or_else(|| "debian-6.1".into());
-    let variants: Vec<String> = match &a.variant {
-        Some(v) => vec![crate::cli::pick_variant(&s, Some(v)).map_err(|e| (2, format!("{}: {e}", a.file)))?],
-        None if a.validate => s.variants.iter().map(|v| v.name.clone()).collect(),
-        None => vec![s.variants[0].name.clone()],
-    };
+    let variants: Vec<String> =
+        match &a.variant {
+            Some(v) => vec![crate::cli::pick_variant(&s, Some(v))
+                .map_err(|e| (2, format!("{}: {e}", a.file)))?],
+            None if a.validate => s.variants.iter().map(|v| v.name.clone()).collect(),
+            None => vec![s.variants[0].name.clone()],
+        };
     // Every variant's ops are checked before the first boot.
     for v in &variants {
         plan::plan(&s, &text, v).map_err(|e| (2, format!("{}: {e}", a.file)))?;
@@ -115,7 +120,10 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     if !a.validate {
         let r = boot(&variants[0])?;
         if a.json {
-            println!("{}", serde_json::to_string_pretty(&r).map_err(|e| (1, e.to_string()))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&r).map_err(|e| (1, e.to_string()))?
+            );
         } else {
             print!("{}", crate::cli::run_text(&r.run));
             println!(
@@ -136,7 +144,10 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     }
     let v = validation(&s.title, &pairs);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| (1, e.to_string()))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| (1, e.to_string()))?
+        );
     } else {
         print!("{}", markdown(&v));
     }
@@ -203,12 +214,18 @@ pub fn metrics(r: &RunReport) -> Vec<(String, f64)> {
         "allocstall",
         "oom_kill",
     ] {
-        out.push((k.to_string(), r.measured.get(k).copied().unwrap_or(0) as f64));
+        out.push((
+            k.to_string(),
+            r.measured.get(k).copied().unwrap_or(0) as f64,
+        ));
     }
     for t in &r.tasks {
         if let Some(rs) = &t.rounds_s {
             out.push((format!("{} rounds total s", t.name), rs.iter().sum()));
-            out.push((format!("{} last round s", t.name), *rs.last().unwrap_or(&0.0)));
+            out.push((
+                format!("{} last round s", t.name),
+                *rs.last().unwrap_or(&0.0),
+            ));
         }
         if let Some(o) = t.ops_per_s {
             out.push((format!("{} ops/s", t.name), o));
@@ -267,7 +284,10 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
     }
     let mut directions = Vec::new();
     if let Some((first, rest)) = pairs.split_first() {
-        let (m0, k0): (std::collections::BTreeMap<_, _>, std::collections::BTreeMap<_, _>) = (
+        let (m0, k0): (
+            std::collections::BTreeMap<_, _>,
+            std::collections::BTreeMap<_, _>,
+        ) = (
             metrics(&first.model).into_iter().collect(),
             metrics(&first.kernel.run).into_iter().collect(),
         );
@@ -295,7 +315,10 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
             .first()
             .map(|p| format!("{} ({})", p.kernel.kernel.name, p.kernel.kernel.release))
             .unwrap_or_default(),
-        accelerator: pairs.first().map(|p| p.kernel.accelerator.clone()).unwrap_or_default(),
+        accelerator: pairs
+            .first()
+            .map(|p| p.kernel.accelerator.clone())
+            .unwrap_or_default(),
         rows,
         directions,
         wall_s: pairs.iter().map(|p| p.kernel.wall_s).sum(),
@@ -330,7 +353,9 @@ pub fn markdown(v: &Validation) -> String {
             g.boot_s, p.kernel.run_s
         ));
     }
-    s.push_str("\n| variant | metric | model | kernel | kernel/model |\n|---|---|---:|---:|---:|\n");
+    s.push_str(
+        "\n| variant | metric | model | kernel | kernel/model |\n|---|---|---:|---:|---:|\n",
+    );
     for r in &v.rows {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
@@ -338,7 +363,9 @@ pub fn markdown(v: &Validation) -> String {
             r.metric,
             num(r.model),
             num(r.kernel),
-            r.ratio.map(|x| format!("{x:.2}")).unwrap_or_else(|| "-".into())
+            r.ratio
+                .map(|x| format!("{x:.2}"))
+                .unwrap_or_else(|| "-".into())
         ));
     }
     if !v.directions.is_empty() {
@@ -390,11 +417,15 @@ mod tests {
                 json: true
             }
         );
-        assert!(parse(&args("kernel s.toml")).unwrap_err().contains("--kernel"));
+        assert!(parse(&args("kernel s.toml"))
+            .unwrap_err()
+            .contains("--kernel"));
         assert!(parse(&args("kernel s.toml --kernel debian-5"))
             .unwrap_err()
             .contains("debian-6.12"));
-        assert!(parse(&args("validate")).unwrap_err().contains("scenario file"));
+        assert!(parse(&args("validate"))
+            .unwrap_err()
+            .contains("scenario file"));
         assert!(parse(&args("validate s.toml")).unwrap().kernel.is_none());
         assert_eq!(dispatch(&args("run s.toml")), None);
     }
@@ -406,6 +437,10 @@ mod tests {
         assert_eq!(sign("pswpout", 24.0, 16.0), 0, "under the noise floor");
         assert_eq!(sign("t rounds total s", 0.0, 1.0), -1);
         assert_eq!(sign("t last round s", 0.005, 0.0), 0);
-        assert_eq!(sign("memcg pgsteal spread % (stddev / mean)", 27.0, 1.3), 1, "ratios have no page floor");
+        assert_eq!(
+            sign("memcg pgsteal spread % (stddev / mean)", 27.0, 1.3),
+            1,
+            "ratios have no page floor"
+        );
     }
 }

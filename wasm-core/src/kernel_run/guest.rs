@@ -139,9 +139,8 @@ fn load_modules() {
             let Ok(f) = fs::File::open(p) else { continue };
             let empty = CString::new("").unwrap();
             // SAFETY: finit_module with an open fd and an empty parameter string.
-            let r = unsafe {
-                libc::syscall(libc::SYS_finit_module, f.as_raw_fd(), empty.as_ptr(), 0)
-            };
+            let r =
+                unsafe { libc::syscall(libc::SYS_finit_module, f.as_raw_fd(), empty.as_ptr(), 0) };
             if r != 0 {
                 let e = std::io::Error::last_os_error();
                 if e.raw_os_error() != Some(libc::EEXIST) {
@@ -230,9 +229,15 @@ fn setup(plan: &GuestPlan, s: &Scenario, res: &mut GuestResult) -> Result<(), St
     let sc = &s.sysctl;
     let mut sys = vec![
         ("vm/swappiness", sc.swappiness.to_string()),
-        ("vm/watermark_scale_factor", sc.watermark_scale_factor.to_string()),
+        (
+            "vm/watermark_scale_factor",
+            sc.watermark_scale_factor.to_string(),
+        ),
         ("vm/dirty_ratio", sc.dirty_ratio.to_string()),
-        ("vm/dirty_background_ratio", sc.dirty_background_ratio.to_string()),
+        (
+            "vm/dirty_background_ratio",
+            sc.dirty_background_ratio.to_string(),
+        ),
         ("vm/laptop_mode", (sc.laptop_mode as u32).to_string()),
         ("vm/page-cluster", sc.page_cluster.to_string()),
     ];
@@ -254,7 +259,10 @@ fn setup(plan: &GuestPlan, s: &Scenario, res: &mut GuestResult) -> Result<(), St
         let ttl = sc.lru_gen_min_ttl.ns() / 1_000_000;
         write_file("/sys/kernel/mm/lru_gen/min_ttl_ms", &ttl.to_string())?;
     }
-    res.lru_gen_enabled = fs::read_to_string(gen).unwrap_or_default().trim().to_string();
+    res.lru_gen_enabled = fs::read_to_string(gen)
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     // cgroup v2 memcgs, parents first.
     let memcgs = s.expanded_memcgs();
     if !memcgs.is_empty() {
@@ -265,10 +273,18 @@ fn setup(plan: &GuestPlan, s: &Scenario, res: &mut GuestResult) -> Result<(), St
         fs::create_dir_all(&path).map_err(|e| format!("mkdir {path}: {e}"))?;
         // Only a memcg with child memcgs delegates the controller: cgroup v2 refuses tasks in a
         // cgroup that has controllers enabled for its children.
-        if memcgs.iter().any(|(_, c)| c.parent.as_deref() == Some(&m.name)) {
+        if memcgs
+            .iter()
+            .any(|(_, c)| c.parent.as_deref() == Some(&m.name))
+        {
             write_file(&format!("{path}/cgroup.subtree_control"), "+memory")?;
         }
-        for (k, v) in [("min", m.min), ("low", m.low), ("high", m.high), ("max", m.max)] {
+        for (k, v) in [
+            ("min", m.min),
+            ("low", m.low),
+            ("high", m.high),
+            ("max", m.max),
+        ] {
             if let Some(v) = v {
                 write_file(&format!("{path}/memory.{k}"), &v.bytes().to_string())?;
             }
@@ -347,7 +363,10 @@ pub fn init_main() -> ! {
             .to_string(),
         ..Default::default()
     };
-    log(&format!("init at {:.2}s, kernel {}", res.boot_s, res.release));
+    log(&format!(
+        "init at {:.2}s, kernel {}",
+        res.boot_s, res.release
+    ));
     load_modules();
     if let Err(e) = run(&mut res) {
         res.errors.push(e);
@@ -697,7 +716,9 @@ impl TaskState<'_> {
             .ok_or_else(|| format!("unknown file {name:?}"))?;
         let first = offset / PAGE as u64;
         let total = bytes / PAGE as u64;
-        let n = size.map(|b| b.div_ceil(PAGE as u64)).unwrap_or(total.saturating_sub(first));
+        let n = size
+            .map(|b| b.div_ceil(PAGE as u64))
+            .unwrap_or(total.saturating_sub(first));
         Ok((first, n.min(total.saturating_sub(first))))
     }
 
@@ -723,7 +744,10 @@ impl TaskState<'_> {
                     )
                 };
                 if addr == libc::MAP_FAILED {
-                    return Err(format!("mmap anon {name}: {}", std::io::Error::last_os_error()));
+                    return Err(format!(
+                        "mmap anon {name}: {}",
+                        std::io::Error::last_os_error()
+                    ));
                 }
                 // SAFETY: advising our own mapping; the model has 4 KiB pages.
                 unsafe { libc::madvise(addr, len, libc::MADV_NOHUGEPAGE) };
@@ -837,7 +861,10 @@ impl TaskState<'_> {
                     unsafe {
                         let at = rs[r].0.add(p as usize * PAGE);
                         if w {
-                            std::ptr::write_volatile(at, std::ptr::read_volatile(at).wrapping_add(1) | 1);
+                            std::ptr::write_volatile(
+                                at,
+                                std::ptr::read_volatile(at).wrapping_add(1) | 1,
+                            );
                         } else {
                             std::ptr::read_volatile(at);
                         }
@@ -861,7 +888,12 @@ impl TaskState<'_> {
                 if let Some(a) = fadvise_of(*hint) {
                     // SAFETY: advice on our open fd.
                     unsafe {
-                        libc::posix_fadvise(fd, (first * PAGE as u64) as i64, (n * PAGE as u64) as i64, a)
+                        libc::posix_fadvise(
+                            fd,
+                            (first * PAGE as u64) as i64,
+                            (n * PAGE as u64) as i64,
+                            a,
+                        )
                     };
                 }
                 let pacer = Pacer::new(*rate);
@@ -998,7 +1030,10 @@ mod tests {
     #[test]
     fn access_orders_follow_the_pattern_and_the_rng() {
         let mut r = Rng::new(1);
-        assert_eq!(access_order(Pattern::Seq, 3, Some(5), 0.99, &mut r), vec![0, 1, 2, 0, 1]);
+        assert_eq!(
+            access_order(Pattern::Seq, 3, Some(5), 0.99, &mut r),
+            vec![0, 1, 2, 0, 1]
+        );
         let a = access_order(Pattern::Random, 100, Some(50), 0.99, &mut Rng::new(9));
         let b = access_order(Pattern::Random, 100, Some(50), 0.99, &mut Rng::new(9));
         assert_eq!(a, b, "same seed, same pages");
@@ -1071,7 +1106,10 @@ duration = "10s"
 "#;
         let s = crate::scenario::parse(text).unwrap();
         let mut files = BTreeMap::new();
-        files.insert("data".to_string(), (path.display().to_string(), 16 * PAGE as u64));
+        files.insert(
+            "data".to_string(),
+            (path.display().to_string(), 16 * PAGE as u64),
+        );
         let (_, t) = &s.expanded_tasks()[0];
         let r = run_task(&s, t, "t", &files, Instant::now(), Rng::new(1));
         fs::remove_dir_all(&dir).unwrap();

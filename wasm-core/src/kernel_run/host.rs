@@ -77,9 +77,11 @@ pub fn cache_dir() -> PathBuf {
 }
 
 pub fn guest_binary() -> PathBuf {
-    std::env::var_os("RECLAIM_GUEST").map(PathBuf::from).unwrap_or_else(|| {
-        repo_root().join("wasm-core/target/x86_64-unknown-linux-gnu/release/reclaim-guest")
-    })
+    std::env::var_os("RECLAIM_GUEST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            repo_root().join("wasm-core/target/x86_64-unknown-linux-gnu/release/reclaim-guest")
+        })
 }
 
 /// One newc cpio entry (the initramfs format the kernel unpacks).
@@ -305,14 +307,21 @@ pub fn boot(
             .ok_or_else(|| {
                 format!(
                     "the guest printed no result (qemu {status}{}); console: {}",
-                    if stderr.is_empty() { String::new() } else { format!(": {}", stderr.trim()) },
+                    if stderr.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", stderr.trim())
+                    },
                     tail(&console)
                 )
             })?;
         let res: GuestResult =
             serde_json::from_str(json.trim()).map_err(|e| format!("guest result: {e}"))?;
         if !res.errors.is_empty() {
-            let logs: Vec<&str> = console.lines().filter(|l| l.contains(super::guest::LOG)).collect();
+            let logs: Vec<&str> = console
+                .lines()
+                .filter(|l| l.contains(super::guest::LOG))
+                .collect();
             return Err(format!(
                 "the guest failed: {}\nguest log:\n{}",
                 res.errors.join("; "),
@@ -340,19 +349,34 @@ pub fn counter_deltas(
     from: &BTreeMap<String, u64>,
     to: &BTreeMap<String, u64>,
 ) -> BTreeMap<String, u64> {
-    let d = |k: &str| to.get(k).copied().unwrap_or(0).saturating_sub(from.get(k).copied().unwrap_or(0));
+    let d = |k: &str| {
+        to.get(k)
+            .copied()
+            .unwrap_or(0)
+            .saturating_sub(from.get(k).copied().unwrap_or(0))
+    };
     let mut out = BTreeMap::new();
     for &name in COUNTER_NAMES {
         let v = match name {
             "pgpgin" | "pgpgout" => d(name) / 4,
-            "allocstall" => ["allocstall_dma", "allocstall_dma32", "allocstall_normal", "allocstall_movable"]
-                .iter()
-                .map(|k| d(k))
-                .sum(),
-            "pgalloc" => ["pgalloc_dma", "pgalloc_dma32", "pgalloc_normal", "pgalloc_movable"]
-                .iter()
-                .map(|k| d(k))
-                .sum(),
+            "allocstall" => [
+                "allocstall_dma",
+                "allocstall_dma32",
+                "allocstall_normal",
+                "allocstall_movable",
+            ]
+            .iter()
+            .map(|k| d(k))
+            .sum(),
+            "pgalloc" => [
+                "pgalloc_dma",
+                "pgalloc_dma32",
+                "pgalloc_normal",
+                "pgalloc_movable",
+            ]
+            .iter()
+            .map(|k| d(k))
+            .sum(),
             _ if !to.contains_key(name) => continue,
             _ => d(name),
         };
@@ -472,7 +496,11 @@ pub fn run_kernel(
         run: to_report(s, &p, &res),
         source: "kernel",
         kernel: KernelInfo {
-            release: if res.release.is_empty() { info.release } else { res.release.clone() },
+            release: if res.release.is_empty() {
+                info.release
+            } else {
+                res.release.clone()
+            },
             ..info
         },
         accelerator: "tcg".into(),
@@ -556,14 +584,24 @@ duration = "1s"
         let s = crate::scenario::parse(text).unwrap();
         let p = plan::plan(&s, text, "v").unwrap();
         let imgs = vec![PathBuf::from("/x/f0.img"), PathBuf::from("/x/swap.img")];
-        let a = qemu_args(&p, Path::new("/k"), Path::new("/i"), &imgs, 2, Path::new("/l"));
+        let a = qemu_args(
+            &p,
+            Path::new("/k"),
+            Path::new("/i"),
+            &imgs,
+            2,
+            Path::new("/l"),
+        );
         let drives: Vec<&String> = a.iter().filter(|s| s.starts_with("file=")).collect();
         assert_eq!(drives.len(), 2);
         assert!(drives[0].contains("throttling.group=disk"));
         assert!(drives[0].contains("throttling.bps-total=150000000"));
         assert!(drives[0].contains("throttling.iops-total=78"));
         assert!(drives[1].contains("throttling.group=disk"));
-        assert!(!drives[1].contains("bps-total"), "the group's limits are set once");
+        assert!(
+            !drives[1].contains("bps-total"),
+            "the group's limits are set once"
+        );
         assert!(a.contains(&"224M".to_string()), "64 MiB + margin: {a:?}");
         assert!(a.iter().any(|s| s.contains("serial=swap")));
     }

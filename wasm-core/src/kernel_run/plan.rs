@@ -314,7 +314,9 @@ program = [{ op = "loop", count = 2, body = [{ op = "read", file = "data" }, { o
 name = "a"
 program = [{ op = "truncate", file = "data" }]"#,
         );
-        assert!(plan(&s, &text, "classic").unwrap_err().contains("\"truncate\""));
+        assert!(plan(&s, &text, "classic")
+            .unwrap_err()
+            .contains("\"truncate\""));
     }
 
     #[test]
