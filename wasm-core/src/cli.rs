@@ -32,6 +32,10 @@ usage:
   reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
   reclaim compare FILE [--json]               run every variant and print a before/after table
   reclaim sweep FILE [--set KNOB=V1,V2]...     run a grid of knobs, variants and seeds into a table
+  reclaim kernel FILE --kernel debian-6.1|debian-6.12 [--variant NAME] [--json]
+                                              run a variant's tasks on a real kernel in QEMU
+  reclaim validate FILE [--kernel K] [--variant NAME] [--json]
+                                              model and real kernel side by side
   reclaim presets                             list the kernel presets and their flags
   reclaim help                                show this text
   reclaim version                             show the version

@@ -11,6 +11,8 @@ pub mod cli;
 pub mod devices;
 pub mod engine;
 pub mod kernel;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod kernel_run;
 pub mod report;
 pub mod scenario;
 #[cfg(not(target_arch = "wasm32"))]

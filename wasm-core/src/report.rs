@@ -73,7 +73,8 @@ pub struct TaskReport {
     pub killed: bool,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+// Deserialize: `reclaim kernel`'s guest sends these to the host.
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq)]
 pub struct Percentiles {
     pub p50: f64,
     pub p95: f64,

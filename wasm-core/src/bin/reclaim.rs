@@ -19,6 +19,11 @@ fn bad_input(message: String) -> Failure {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `reclaim kernel` / `reclaim validate`: real kernels in QEMU (kernel_run/cli.rs).
+    #[cfg(target_os = "linux")]
+    if let Some(code) = reclaim_core::kernel_run::cli::dispatch(&args) {
+        return ExitCode::from(code);
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

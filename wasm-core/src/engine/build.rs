@@ -211,7 +211,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
 /// Each client's random stream: the scenario seed and the client's identity mixed through
 /// SplitMix64, so that different seeds give unrelated streams (XOR alone would only permute the
 /// same set of streams among identical clients).
-fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
+pub(crate) fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     let mut mix = Rng::new(seed);
     let a = mix.next_u64();
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())

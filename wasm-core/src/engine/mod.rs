@@ -11,6 +11,8 @@ pub mod space;
 pub mod stats;
 
 mod build;
+// The per-client random stream, shared with `reclaim kernel`'s guest runner.
+pub(crate) use build::task_rng;
 mod interp;
 
 use std::collections::BTreeMap;
