@@ -190,6 +190,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "2.6.36",
         doc: "active anon is aged only when swap exists; before, kswapd aged it whenever the inactive anon list was low",
     },
+    FlagDoc {
+        name: "eviction_clock_read_first",
+        version: "5.18",
+        doc: "workingset_eviction records the nonresident clock before aging it (5.8-5.17 aged first: distances one smaller)",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -211,6 +211,12 @@ pub struct Flags {
     /// whenever the inactive anon list was low, swap or not, and `shrink_zone`'s aging needed
     /// free swap (`nr_swap_pages > 0`, 2.6.31).
     pub anon_aging_needs_swap: bool,
+    /// 5.18 (8927f6473e56, "mm/workingset: Convert workingset_eviction() to take a folio", in
+    /// the folio-5.18 pull): `workingset_eviction` reads the nonresident clock into the shadow
+    /// entry, then ages it by the folio. Before (5.8-5.17, `workingset_age_nonresident` then
+    /// `atomic_long_read`; <= 5.7 `atomic_long_inc_return`), it aged first and recorded the
+    /// aged value, so every refault distance was one smaller.
+    pub eviction_clock_read_first: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -250,6 +256,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "shmem_inactive_first",
     "kswapd_reclaim_3_11",
     "anon_aging_needs_swap",
+    "eviction_clock_read_first",
 ];
 
 impl Flags {
@@ -291,6 +298,7 @@ impl Flags {
             "shmem_inactive_first" => &mut self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => &mut self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => &mut self.anon_aging_needs_swap,
+            "eviction_clock_read_first" => &mut self.eviction_clock_read_first,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -339,6 +347,7 @@ impl Flags {
             "shmem_inactive_first" => self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => self.anon_aging_needs_swap,
+            "eviction_clock_read_first" => self.eviction_clock_read_first,
             _ => return None,
         })
     }
@@ -410,6 +419,7 @@ const NONE: Flags = Flags {
     shmem_inactive_first: false,
     kswapd_reclaim_3_11: false,
     anon_aging_needs_swap: false,
+    eviction_clock_read_first: false,
 };
 
 const fn f(
@@ -447,6 +457,8 @@ const fn f(
         shmem_inactive_first: true,
         kswapd_reclaim_3_11: true,
         anon_aging_needs_swap: true,
+        // Every `f` preset with 5.9's anon workingset is 6.1 or later.
+        eviction_clock_read_first: anon_ws,
         ..NONE
     }
 }

@@ -49,7 +49,8 @@ impl Mm {
     }
 
     /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
-    /// 5.8+: read the clock, then advance it by the page; <= 5.7: advance by one, then read.
+    /// 5.18+ (`eviction_clock_read_first`): read the clock, then advance it by the page;
+    /// before (<= 5.7 `atomic_long_inc_return`, 5.8-5.17 age then read): advance, then read.
     /// Whose clock: 5.5+ ("mm: vmscan: detect file thrashing at the reclaim root",
     /// `scan_decisions_per_node`) the reclaim target's lruvec (`target`: the root for global
     /// reclaim), whose id the shadow records; before, the page's own memcg.
@@ -62,7 +63,7 @@ impl Mm {
         } else {
             self.frames.lruvec[f as usize] as usize
         };
-        let age = if self.flags.io_cost_balance {
+        let age = if self.flags.eviction_clock_read_first {
             let a = self.lruvecs[lv].nonresident_age;
             self.age_nonresident(lv, 1);
             a
@@ -281,6 +282,26 @@ mod tests {
         let (_, after, shadow) = evict_swapcache_page("linux-6.1");
         assert_eq!(after, 501);
         assert_ne!(shadow, 0);
+    }
+
+    /// A file page evicted by global reclaim with the clock at 500: (clock after, shadow's age).
+    fn evict_file_page(preset: &str) -> (u64, u64) {
+        let mut m = mm(preset);
+        let f = m.take_free_frame().unwrap();
+        m.install(f, 0, 2);
+        m.lruvecs[0].nonresident_age = 500;
+        m.remove_mapping(f, 0);
+        let shadow = Shadow::unpack(m.spaces[0].shadow[2]).unwrap();
+        (m.lruvecs[0].nonresident_age, shadow.age)
+    }
+
+    #[test]
+    fn eviction_reads_the_clock_first_only_from_5_18() {
+        // <= 5.7 and 5.8-5.17 age the clock, then record the aged value.
+        assert_eq!(evict_file_page("linux-5.7"), (501, 501));
+        assert_eq!(evict_file_page("linux-5.8"), (501, 501));
+        // 5.18+ (the 6.1 preset) records the clock, then ages it.
+        assert_eq!(evict_file_page("linux-6.1"), (501, 500));
     }
 
     /// A page-cache page charged to memcg "a" under the root is freed by global reclaim
