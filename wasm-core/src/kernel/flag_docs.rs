@@ -195,6 +195,11 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "5.18",
         doc: "workingset_eviction records the nonresident clock before aging it (5.8-5.17 aged first: distances one smaller)",
     },
+    FlagDoc {
+        name: "mglru_protect_saturated",
+        version: "6.7",
+        doc: "MGLRU: folios with saturated fd refs (refs == 4) are protected by sort_folio and counted; new inactive folios placed one generation younger",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

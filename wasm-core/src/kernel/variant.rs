@@ -217,6 +217,13 @@ pub struct Flags {
     /// `atomic_long_read`; <= 5.7 `atomic_long_inc_return`), it aged first and recorded the
     /// aged value, so every refault distance was one smaller.
     pub eviction_clock_read_first: bool,
+    /// 6.7 ("mm/mglru: fix underprotected page cache", Cc stable; `sort_folio`,
+    /// `lru_gen_add_folio`): a folio whose fd accesses saturated LRU_REFS (refs == 4) is
+    /// protected by `sort_folio` whatever its tier, and counted as protected of its tier; a new
+    /// inactive folio goes to max_seq - 1 when it would have gone to min_seq + 1, and to
+    /// min_seq + 1 instead of min_seq unless reclaim adds it or only MIN_NR_GENS are left.
+    /// Before (6.1-6.6) only `tier > tier_idx` protected. 6.14's `mglru_rework` replaces both.
+    pub mglru_protect_saturated: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -257,6 +264,7 @@ pub const FLAG_NAMES: &[&str] = &[
     "kswapd_reclaim_3_11",
     "anon_aging_needs_swap",
     "eviction_clock_read_first",
+    "mglru_protect_saturated",
 ];
 
 impl Flags {
@@ -299,6 +307,7 @@ impl Flags {
             "kswapd_reclaim_3_11" => &mut self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => &mut self.anon_aging_needs_swap,
             "eviction_clock_read_first" => &mut self.eviction_clock_read_first,
+            "mglru_protect_saturated" => &mut self.mglru_protect_saturated,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -348,6 +357,7 @@ impl Flags {
             "kswapd_reclaim_3_11" => self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => self.anon_aging_needs_swap,
             "eviction_clock_read_first" => self.eviction_clock_read_first,
+            "mglru_protect_saturated" => self.mglru_protect_saturated,
             _ => return None,
         })
     }
@@ -420,6 +430,7 @@ const NONE: Flags = Flags {
     kswapd_reclaim_3_11: false,
     anon_aging_needs_swap: false,
     eviction_clock_read_first: false,
+    mglru_protect_saturated: false,
 };
 
 const fn f(
@@ -575,6 +586,7 @@ pub const PRESETS: &[Preset] = &[
         flags: Flags {
             lru_gen: true,
             mglru_rework: true,
+            mglru_protect_saturated: true,
             memcg_lru_gen_once: true,
             reclaim_batch_cluster: true,
             reclaim_batch_quarter: true,
