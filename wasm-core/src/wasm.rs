@@ -104,7 +104,9 @@ impl WasmSimulation {
         Ok(WasmSimulation {
             inner,
             base_flags,
-            swappiness_asked: scn.sysctl.swappiness,
+            swappiness_asked: spec
+                .and_then(|v| v.swappiness)
+                .unwrap_or(scn.sysctl.swappiness),
         })
     }
 }

@@ -540,6 +540,33 @@ fn mmap_ranges_and_prot_are_checked() {
 }
 
 #[test]
+fn a_variant_writes_its_own_swappiness_and_a_capped_kernel_refuses_it_too() {
+    let t = VALID.replacen(
+        "preset = \"linux-5.7\"",
+        "preset = \"linux-5.7\"\nswappiness = 99",
+        1,
+    );
+    let s = parse(&t).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.variants[0].swappiness, Some(99));
+    assert_eq!(s.variants[1].swappiness, None);
+    let sw = |t: &str, v: &str| {
+        let s = parse(t).unwrap();
+        reclaim_core::Simulation::new(&s, v).unwrap().swappiness()
+    };
+    let name = |i: usize| parse(&t).unwrap().variants[i].name.clone();
+    assert_eq!(sw(&t, &name(0)), 99);
+    // 5.7 refuses 115 from a variant as from [sysctl]: the default stays.
+    let t115 = t.replacen("swappiness = 99\n", "swappiness = 115\n", 1);
+    assert_eq!(parse(&t115).unwrap().variants[0].swappiness, Some(115));
+    assert_eq!(sw(&t115, &name(0)), 60);
+    assert_error(
+        &t.replacen("swappiness = 99\n", "swappiness = 201\n", 1),
+        "swappiness = 201",
+        &["variants[0].swappiness", "0..=200"],
+    );
+}
+
+#[test]
 fn machine_and_sysctl_are_checked() {
     assert_error(
         &with(r#"ram = "64MiB""#, r#"ram = "8MiB""#),

@@ -48,9 +48,11 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         .then_some(scn.sysctl.watermark_scale_factor);
     let wmark = Watermarks::compute(ram_pages, mfk, wsf, scale);
     let mut mm = Mm::new(nframes as usize, scale, flags, wmark);
-    // A kernel whose sysctl caps swappiness refuses a larger write; the default stays.
-    mm.swappiness = if scn.sysctl.swappiness <= flags.max_swappiness() {
-        scn.sysctl.swappiness
+    // A kernel whose sysctl caps swappiness refuses a larger write; the default stays. A
+    // variant may write its own value instead of the scenario's.
+    let asked = v.swappiness.unwrap_or(scn.sysctl.swappiness);
+    mm.swappiness = if asked <= flags.max_swappiness() {
+        asked
     } else {
         60
     };

@@ -1,6 +1,6 @@
 //! Workingset detection (mm/workingset.c): shadow entries at eviction, refault distance at
 //! refault, and the `nonresident_age` clock.
-use crate::engine::counters::C;
+use crate::engine::counters::{Rfc2016, C};
 use crate::engine::frames::*;
 use crate::engine::mm::{Mm, MoveReason};
 use crate::engine::space::Shadow;
@@ -85,6 +85,15 @@ impl Mm {
     /// The sizes are the eviction lruvec's hierarchical `lruvec_page_state`.
     pub fn refault_workingset_size(&self, lv: usize, file: bool) -> u64 {
         let size = |lru| self.lruvec_state(lv, lru);
+        // RFC 2016 10/10: file refaults against active file + anon while swap has room.
+        if self.flags.rfc2016_refault_cost && file {
+            let anon = if self.swap_free() > 0 {
+                size(LRU_ACTIVE_ANON) + size(LRU_INACTIVE_ANON)
+            } else {
+                0
+            };
+            return size(LRU_ACTIVE_FILE) + anon;
+        }
         if !self.flags.io_cost_balance {
             return size(LRU_ACTIVE_FILE);
         }
@@ -138,6 +147,15 @@ impl Mm {
         if !refault_activates(distance, ws) {
             return Some(out);
         }
+        // RFC 2016 10/10: the series' own items count only refaults within the distance.
+        if self.flags.rfc2016_refault_cost && file {
+            let item = if shadow.workingset {
+                Rfc2016::refault_active_file
+            } else {
+                Rfc2016::refault_inactive_file
+            };
+            self.counters.1[item as usize] += 1;
+        }
         self.frames.set(f, PG_ACTIVE);
         self.age_nonresident(own, 1);
         self.note_workingset_activate(own, file);
@@ -161,6 +179,9 @@ impl Mm {
             // 5.8+: thrashing of the established workingset is the cost of reclaiming this type
             // (`lru_note_cost_refault`: the folio's lruvec).
             self.lru_note_cost(own, file, 1, 0);
+            // RFC 2016 10/10: added as a new PG_workingset page, it costs IO
+            // (`__pagevec_lru_add_fn`).
+            self.lru_note_cost_2016(own, file, 1, 0);
             out.restored = true;
         }
         Some(out)

@@ -454,6 +454,16 @@ impl<'a> Checker<'a> {
         for (i, v) in variants.iter().enumerate() {
             variant::preset(&v.preset)
                 .map_err(|e| self.index.error_at(&format!("variants[{i}].preset"), e))?;
+            self.ensure(
+                v.swappiness.is_none_or(|s| s <= 200),
+                &format!("variants[{i}].swappiness"),
+                || {
+                    format!(
+                        "swappiness must be 0..=200, got {}",
+                        v.swappiness.unwrap_or(0)
+                    )
+                },
+            )?;
             let mut flags = variant::Flags::default();
             for (name, on) in &v.flags {
                 flags.set(name, *on).map_err(|e| {

@@ -126,6 +126,10 @@ pub struct VariantSpec {
     /// Individual flag overrides on top of the preset.
     #[serde(default)]
     pub flags: BTreeMap<String, bool>,
+    /// This variant's own write of vm.swappiness, in place of `[sysctl] swappiness` (a kernel
+    /// that caps the sysctl refuses a larger value here too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swappiness: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
