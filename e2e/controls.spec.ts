@@ -176,8 +176,9 @@ test('a capped kernel refusing swappiness 115 is explained beside the knob, per 
   await ready(page);
   await page.getByTestId('compare-toggle').check();
   await ready(page);
-  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.7)');
-  await expect(page.getByTestId('run-1-kernel')).toHaveText('(linux-5.8)');
+  // S004 has four variants; compare starts with the first two, the seed's own pair.
+  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-4.7)');
+  await expect(page.getByTestId('run-1-kernel')).toHaveText('(rfc-2016-lru-cost)');
   // The file asks for 115 itself; with the knob at 100 neither kernel refuses anything.
   await page.getByTestId('knob-swappiness').fill('100');
   await page.getByTestId('knobs-apply').click();
@@ -191,30 +192,39 @@ test('a capped kernel refusing swappiness 115 is explained beside the knob, per 
 
   // What the engine does with 115 on each kernel (the knob rewrites the text as the page does).
   const asked = applyOverrides(text, { swappiness: 115 });
-  const engine = ['before', 'after'].map((v) => {
+  const engine = ['vanilla-4.7', 'lrucost-2016'].map((v) => {
     const sim = WasmSimulation.fromScenario(asked, v);
     const r = { cap: sim.swappiness_cap(), runs: sim.swappiness(), asked: sim.swappiness_asked() };
     sim.free();
     return r;
   });
   expect(engine[0]!.asked).toBe(115);
-  expect(engine[0]!.runs).not.toBe(115); // linux-5.7 refuses it
-  expect(engine[1]!.runs).toBe(115); // linux-5.8 takes it
+  expect(engine[0]!.runs).not.toBe(115); // linux-4.7 refuses it
+  expect(engine[1]!.runs).toBe(115); // the 2016 series takes it
   const note = page.getByTestId('swappiness-note-0');
-  await expect(note).toHaveText(`before: linux-5.7 caps swappiness at ${engine[0]!.cap}: 115 refused, runs ${engine[0]!.runs}`);
+  await expect(note).toHaveText(`vanilla-4.7: linux-4.7 caps swappiness at ${engine[0]!.cap}: 115 refused, runs ${engine[0]!.runs}`);
   await expect(page.getByTestId('swappiness-note-1')).toHaveCount(0);
   await expect(page.getByTestId('run-0-balance-swappiness')).toHaveText(String(engine[0]!.runs));
   await expect(page.getByTestId('run-1-balance-swappiness')).toHaveText('115');
   await note.scrollIntoViewIfNeeded();
   await shot(page, testInfo, 'swappiness-refused');
 
+  // Any two of the four compare: the mainline pair, picked in both menus.
+  await page.getByTestId('variant-select').selectOption('mainline-5.7');
+  await page.getByTestId('variant-b-select').selectOption('mainline-5.8');
+  await ready(page);
+  await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.7)');
+  await expect(page.getByTestId('run-1-kernel')).toHaveText('(linux-5.8)');
+  await expect(page.getByTestId('swappiness-note-0')).toHaveText(`mainline-5.7: linux-5.7 caps swappiness at ${engine[0]!.cap}: 115 refused, runs ${engine[0]!.runs}`);
+  await expect(page.getByTestId('swappiness-note-1')).toHaveCount(0);
+
   // Only the 5.7 side: without compare, linux-5.8 alone shows no note.
   await page.getByTestId('compare-toggle').uncheck();
-  await page.getByTestId('variant-select').selectOption('after');
+  await page.getByTestId('variant-select').selectOption('mainline-5.8');
   await ready(page);
   await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.8)');
   await expect(page.getByTestId('swappiness-note-0')).toHaveCount(0);
-  await page.getByTestId('variant-select').selectOption('before');
+  await page.getByTestId('variant-select').selectOption('mainline-5.7');
   await ready(page);
   await expect(page.getByTestId('swappiness-note-0')).toHaveText(`linux-5.7 caps swappiness at ${engine[0]!.cap}: 115 refused, runs ${engine[0]!.runs}`);
 });

@@ -50,12 +50,35 @@ counters!(
 
 pub const NR_COUNTERS: usize = COUNTER_NAMES.len();
 
+/// The refault items of the June 2016 series (RFC 10/10 renames 4.7's WORKINGSET_REFAULT,
+/// WORKINGSET_ACTIVATE and WORKINGSET_NODERECLAIM). Kept apart from `C`: only kernels with
+/// `rfc2016_refault_cost` have them in /proc/vmstat, so only those report them.
+/// refault_nodereclaim counts shadow nodes the shrinker frees, which the engine does not
+/// model (shadow entries are unbounded): it stays 0.
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Rfc2016 {
+    refault_inactive_file,
+    refault_active_file,
+    refault_nodereclaim,
+}
+pub const RFC2016_COUNTER_NAMES: &[&str] = &[
+    "refault_inactive_file",
+    "refault_active_file",
+    "refault_nodereclaim",
+];
+
+/// The /proc/vmstat event counters, and the 2016 series' own items.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Counters(pub [u64; NR_COUNTERS]);
+pub struct Counters(
+    pub [u64; NR_COUNTERS],
+    pub [u64; RFC2016_COUNTER_NAMES.len()],
+);
 
 impl Default for Counters {
     fn default() -> Self {
-        Counters([0; NR_COUNTERS])
+        Counters([0; NR_COUNTERS], [0; RFC2016_COUNTER_NAMES.len()])
     }
 }
 

@@ -26,6 +26,9 @@ pub struct Lruvec {
     /// <= 5.7: `reclaim_stat.recent_scanned/recent_rotated`, [anon, file].
     pub recent_scanned: [u64; 2],
     pub recent_rotated: [u64; 2],
+    /// RFC 2016 (`rfc2016_lru_cost`): `lruvec->balance.denom`; its `numer[anon, file]` are
+    /// kept in `anon_cost` and `file_cost`.
+    pub cost_denom: u64,
     /// The multi-gen LRU's generations (`lruvec->lrugen`), used when `Flags::lru_gen` is on.
     pub lrugen: crate::kernel::mglru::LruGen,
     /// Scan targets are worked out in 4 KiB pages, as the kernel's are; with `frame_scale` > 1

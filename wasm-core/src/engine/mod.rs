@@ -17,7 +17,7 @@ mod interp;
 
 use std::collections::BTreeMap;
 
-use counters::{Counters, C, COUNTER_NAMES, NR_COUNTERS};
+use counters::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
 use frames::*;
 use mm::{Event, Mm};
 
@@ -394,7 +394,11 @@ impl Simulation {
     }
     /// Counters in pages by name.
     pub fn counters(&self) -> BTreeMap<String, u64> {
-        to_map(&self.mm.counters, self.mm.scale)
+        to_map(
+            &self.mm.counters,
+            self.mm.scale,
+            self.mm.flags.rfc2016_refault_cost,
+        )
     }
     /// List sizes in pages: inactive_anon, active_anon, inactive_file, active_file,
     /// unevictable, free.
@@ -740,7 +744,8 @@ impl Simulation {
     /// The run's report (valid at any time; final after `run_to_end`).
     pub fn report(&self) -> RunReport {
         let scale = self.mm.scale;
-        let counters = to_map(&self.mm.counters, scale);
+        let rfc = self.mm.flags.rfc2016_refault_cost;
+        let counters = to_map(&self.mm.counters, scale, rfc);
         let (measured, measure_t0) =
             match self.measure_from.as_ref().and_then(|m| self.marks.get(m)) {
                 Some((t0, base)) => {
@@ -748,7 +753,10 @@ impl Simulation {
                     for i in 0..NR_COUNTERS {
                         d.0[i] = self.mm.counters.0[i] - base.0[i];
                     }
-                    (to_map(&d, scale), *t0)
+                    for i in 0..RFC2016_COUNTER_NAMES.len() {
+                        d.1[i] = self.mm.counters.1[i] - base.1[i];
+                    }
+                    (to_map(&d, scale, rfc), *t0)
                 }
                 None => (counters.clone(), 0),
             };
@@ -856,12 +864,19 @@ impl Simulation {
     }
 }
 
-fn to_map(c: &Counters, scale: u64) -> BTreeMap<String, u64> {
-    COUNTER_NAMES
+/// Counters by name, in pages; the 2016 series' items only for a kernel that has them.
+fn to_map(c: &Counters, scale: u64, rfc2016: bool) -> BTreeMap<String, u64> {
+    let mut m: BTreeMap<String, u64> = COUNTER_NAMES
         .iter()
         .zip(c.0.iter())
         .map(|(n, v)| (n.to_string(), v * scale))
-        .collect()
+        .collect();
+    if rfc2016 {
+        for (n, v) in RFC2016_COUNTER_NAMES.iter().zip(c.1.iter()) {
+            m.insert(n.to_string(), v * scale);
+        }
+    }
+    m
 }
 
 #[cfg(test)]

@@ -54,6 +54,15 @@ pub fn rotation_fractions(
     ([ap, fp], ap + fp + 1)
 }
 
+/// The pure SCAN_FRACT arithmetic of the June 2016 series (07/10, `get_scan_count`): each
+/// type's weight is its priority times (denom + 1) / (numer[type] + 1), with no floor and no
+/// range limit; denominator ap + fp + 1 as in 4.7.
+pub fn lru_cost_fractions_2016(numer: [u64; 2], denom: u64, swappiness: u64) -> ([u64; 2], u64) {
+    let ap = swappiness * (denom + 1) / (numer[0] + 1);
+    let fp = (200 - swappiness) * (denom + 1) / (numer[1] + 1);
+    ([ap, fp], ap + fp + 1)
+}
+
 /// The inactive:active target ratio: int_sqrt(10 * GB), 1 below 1 GB (`inactive_is_low`; of
 /// the type's list sizes from ~4.7, of the zone's present pages for anon before).
 pub fn inactive_ratio(total_pages: u64) -> u64 {
@@ -210,6 +219,10 @@ impl Mm {
         let (fraction, denominator) = if balance == ScanBalance::Fract {
             if self.flags.io_cost_balance {
                 cost_fractions(sc.anon_cost, sc.file_cost, s)
+            } else if self.flags.rfc2016_lru_cost {
+                self.decay_cost_2016(lv);
+                let l = &self.lruvecs[lv];
+                lru_cost_fractions_2016([l.anon_cost, l.file_cost], l.cost_denom, s)
             } else {
                 self.decay_recent(lv);
                 let l = &self.lruvecs[lv];
@@ -281,10 +294,49 @@ impl Mm {
         }
     }
 
+    /// RFC 2016 07/10 (`get_scan_count`): halve numer and denom once denom exceeds an eighth of
+    /// the lruvec's LRU pages.
+    fn decay_cost_2016(&mut self, lv: usize) {
+        let scale = self.scale;
+        let l = &mut self.lruvecs[lv];
+        if l.cost_denom > l.lru_pages() * scale / 8 {
+            l.anon_cost /= 2;
+            l.file_cost /= 2;
+            l.cost_denom /= 2;
+        }
+    }
+
+    /// RFC 2016 `lru_note_cost` (07/10, COST_IO and COST_CPU from 10/10): `nr_io` pages
+    /// weighted SWAP_CLUSTER_MAX (only with `rfc2016_refault_cost`; before 10/10 there is no
+    /// IO cost), `nr_cpu` rotated pages weighted 1, added to numer[type] and to denom of this
+    /// lruvec alone (4.7 has no hierarchical lruvec state).
+    pub fn lru_note_cost_2016(&mut self, lv: usize, file: bool, nr_io: u64, nr_cpu: u64) {
+        if !self.flags.rfc2016_lru_cost {
+            return;
+        }
+        let io = if self.flags.rfc2016_refault_cost {
+            nr_io * SWAP_CLUSTER_MAX
+        } else {
+            0
+        };
+        let cost = (io + nr_cpu) * self.scale;
+        let l = &mut self.lruvecs[lv];
+        if file {
+            l.file_cost += cost;
+        } else {
+            l.anon_cost += cost;
+        }
+        l.cost_denom += cost;
+    }
+
     /// <= 5.7 `update_page_reclaim_stat`: a page added or moved counts as scanned, and as rotated
     /// if it went to an active list.
     #[inline]
     pub fn note_reclaim_stat(&mut self, lv: usize, file: bool, scanned: u64, rotated: u64) {
+        // RFC 2016 07/10 replaced the statistics by `lru_note_cost_2016`.
+        if self.flags.rfc2016_lru_cost {
+            return;
+        }
         if !self.flags.io_cost_balance {
             let l = &mut self.lruvecs[lv];
             l.recent_scanned[file as usize] += scanned;
@@ -529,6 +581,42 @@ mod tests {
         assert!(!new.inactive_is_low(0, true));
         assert!(old.inactive_is_low(0, false));
         assert!(!new.inactive_is_low(0, false));
+    }
+
+    #[test]
+    fn lru_cost_2016_by_hand() {
+        // No cost yet: swappiness against 200 - swappiness, like 4.7 with nothing scanned.
+        assert_eq!(lru_cost_fractions_2016([0, 0], 0, 115), ([115, 85], 201));
+        // File cost 320 (ten restores), anon 10 (rotations), denom 330, swappiness 115:
+        // ap = 115 * 331 / 11 = 3460, fp = 85 * 331 / 321 = 87: no floor, anon takes 97.5%.
+        assert_eq!(
+            lru_cost_fractions_2016([10, 320], 330, 115),
+            ([3460, 87], 3548)
+        );
+        // IO costs 32 a page, rotations 1, charged to this lruvec; decay at an eighth of the LRU.
+        let f = crate::kernel::variant::preset("rfc-2016-lru-cost")
+            .unwrap()
+            .flags;
+        let mut mm = mm_with_lists(f, [200, 200, 200, 200]);
+        mm.lru_note_cost_2016(0, true, 2, 0);
+        mm.lru_note_cost_2016(0, false, 0, 5);
+        let l = &mm.lruvecs[0];
+        assert_eq!((l.anon_cost, l.file_cost, l.cost_denom), (5, 64, 69));
+        mm.lru_note_cost_2016(0, true, 1, 0); // denom 101 > 800 / 8: halved at the next count
+        mm.decay_cost_2016(0);
+        let l = &mm.lruvecs[0];
+        assert_eq!((l.anon_cost, l.file_cost, l.cost_denom), (2, 48, 50));
+        // 4.7 keeps no such cost, and the 2016 kernel no scanned/rotated statistics.
+        let v = crate::kernel::variant::preset("linux-4.7").unwrap().flags;
+        let mut old = mm_with_lists(v, [200, 200, 200, 200]);
+        old.lru_note_cost_2016(0, true, 2, 0);
+        old.note_reclaim_stat(0, true, 3, 1);
+        assert_eq!(
+            (old.lruvecs[0].cost_denom, old.lruvecs[0].recent_scanned[1]),
+            (0, 3)
+        );
+        mm.note_reclaim_stat(0, true, 3, 1);
+        assert_eq!(mm.lruvecs[0].recent_scanned[1], 0);
     }
 
     #[test]

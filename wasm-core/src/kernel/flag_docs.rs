@@ -190,6 +190,31 @@ pub const FLAG_DOCS: &[FlagDoc] = &[
         version: "2.6.36",
         doc: "active anon is aged only when swap exists; before, kswapd aged it whenever the inactive anon list was low",
     },
+    FlagDoc {
+        name: "eviction_clock_read_first",
+        version: "5.18",
+        doc: "workingset_eviction records the nonresident clock before aging it (5.8-5.17 aged first: distances one smaller)",
+    },
+    FlagDoc {
+        name: "mglru_protect_saturated",
+        version: "6.7",
+        doc: "MGLRU: folios with saturated fd refs (refs == 4) are protected by sort_folio and counted; new inactive folios placed one generation younger",
+    },
+    FlagDoc {
+        name: "rfc2016_swappiness",
+        version: "RFC 2016 01/10",
+        doc: "not mainline (June 2016 posting): vm.swappiness accepts up to 200 (kernel/sysctl.c)",
+    },
+    FlagDoc {
+        name: "rfc2016_lru_cost",
+        version: "RFC 2016 07/10",
+        doc: "not mainline: get_scan_count balances by lru_note_cost's numer/denom (no floor, decay at 1/8 LRU); rotations cost 1 (05, 06, 08, 09/10)",
+    },
+    FlagDoc {
+        name: "rfc2016_refault_cost",
+        version: "RFC 2016 10/10",
+        doc: "not mainline: restored file refaults and every swap-in cost 32 (__pagevec_lru_add_fn); distance vs active file + anon; refault_* counters",
+    },
 ];
 
 fn flags_json(f: &Flags) -> serde_json::Value {

@@ -131,9 +131,10 @@ pub fn refs_and_tier(flags: u16, rework: bool) -> (u64, usize) {
     }
 }
 
-/// Is this the fd-saturated folio that sort/inc_min_seq move up without counting it as
-/// protected ("workingset being lazily promoted")? 6.14: refs 4 + workingset; 6.7-6.13:
-/// refs == 4 (counted without PG_referenced).
+/// Is this the fd-saturated folio that `sort_folio` protects whatever its tier? 6.14: refs 4 +
+/// workingset (moved up without counting it as protected, "workingset being lazily promoted");
+/// 6.7-6.13 (`mglru_protect_saturated`): refs == 4 (counted without PG_referenced), counted as
+/// protected; 6.1-6.6: no such rule.
 #[inline]
 pub fn fd_saturated(flags: u16, rework: bool) -> bool {
     let (refs, _) = refs_and_tier(flags, rework);
@@ -143,6 +144,20 @@ pub fn fd_saturated(flags: u16, rework: bool) -> bool {
     } else {
         refs == 1 << LRU_REFS_WIDTH
     }
+}
+
+/// `sort_folio`'s "protected" test: (move the folio up, count it in `protected`). 6.1-6.6:
+/// tier above `tier_idx`, counted; 6.7-6.13 (`fix`): also fd-saturated, counted; 6.14
+/// (`rework`): also saturated + workingset, not counted.
+pub fn sort_protects(
+    flags: u16,
+    tier: usize,
+    tier_idx: usize,
+    rework: bool,
+    fix: bool,
+) -> (bool, bool) {
+    let saturated = (rework || fix) && fd_saturated(flags, rework);
+    (tier > tier_idx || saturated, !(rework && saturated))
 }
 
 /// `struct ctrl_pos`: a position of the PID controller.
@@ -291,7 +306,11 @@ pub fn sync_min_seq(
     min_seq
 }
 
-pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool) -> u64 {
+/// `lru_gen_add_folio`'s generation. 6.1-6.6: active -> max_seq, fresh anon or pending
+/// reclaim -> min_seq + 1, else min_seq; 6.7-6.13 (`saturated`, "fix underprotected page
+/// cache"): max_seq - 1 instead of min_seq + 1, and min_seq + 1 instead of min_seq unless
+/// reclaiming or only MIN_NR_GENS are left; 6.14 (`rework`): by distance from max_seq.
+pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool, saturated: bool) -> u64 {
     let ty = (flags & PG_SWAPBACKED == 0) as usize;
     let active = flags & PG_ACTIVE != 0;
     let ws = flags & PG_WORKINGSET != 0;
@@ -315,7 +334,11 @@ pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool) -> u64
     }
     if active {
         lg.max_seq
+    } else if saturated && (anon_fresh || pending) {
+        lg.max_seq - 1
     } else if anon_fresh || pending {
+        lg.min_seq[ty] + 1
+    } else if saturated && !reclaiming && lg.min_seq[ty] + MIN_NR_GENS < lg.max_seq {
         lg.min_seq[ty] + 1
     } else {
         lg.min_seq[ty]
@@ -390,7 +413,14 @@ impl Mm {
         let flags = self.frames.flags[fi];
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
         let rework = self.flags.mglru_rework;
-        let seq = folio_seq(&self.lruvecs[lv].lrugen, flags, reclaiming, rework);
+        let saturated = self.flags.mglru_protect_saturated;
+        let seq = folio_seq(
+            &self.lruvecs[lv].lrugen,
+            flags,
+            reclaiming,
+            rework,
+            saturated,
+        );
         let gen = gen_from_seq(seq);
         self.frames.flags[fi] &= !PG_ACTIVE;
         self.frames.gen[fi] = gen as u8 + 1;
@@ -771,11 +801,17 @@ impl Mm {
         }
         // Protected by its tier (or fd-saturated).
         let (_, tier) = refs_and_tier(flags, rework);
-        let saturated = fd_saturated(flags, rework);
-        if tier > tier_idx || saturated {
+        let (protect, count) = sort_protects(
+            flags,
+            tier,
+            tier_idx,
+            rework,
+            self.flags.mglru_protect_saturated,
+        );
+        if protect {
             let g = self.folio_inc_gen(f, false);
             self.lru_gen_move_list(f, g, false);
-            if !saturated {
+            if count {
                 self.lruvecs[lv].lrugen.protected[ty][tier] += 1;
             }
             return true;
@@ -946,7 +982,14 @@ impl Mm {
                             continue;
                         }
                         let lg = &self.lruvecs[lv].lrugen;
-                        if folio_seq(lg, flags, false, self.flags.mglru_rework) == lg.min_seq[ty] {
+                        let seq = folio_seq(
+                            lg,
+                            flags,
+                            false,
+                            self.flags.mglru_rework,
+                            self.flags.mglru_protect_saturated,
+                        );
+                        if seq == lg.min_seq[ty] {
                             let refs_flags = if self.flags.mglru_rework {
                                 LRU_REFS_MASK | PG_REFERENCED
                             } else {
@@ -1582,6 +1625,20 @@ mod tests {
     }
 
     #[test]
+    fn saturated_folios_protected_from_6_7() {
+        // refs == 4 by fd accesses (6.1-6.13 encoding: LRU_REFS 3 + PG_workingset), tier 3,
+        // with the PID controller protecting no tier (tier_idx 3): 6.1-6.6 evict it; 6.7-6.13
+        // protect and count it.
+        let fl = (3u16 << LRU_REFS_SHIFT) | PG_WORKINGSET;
+        let (refs, tier) = refs_and_tier(fl, false);
+        assert_eq!((refs, tier), (4, 3));
+        assert_eq!(sort_protects(fl, tier, 3, false, false), (false, true));
+        assert_eq!(sort_protects(fl, tier, 3, false, true), (true, true));
+        // A folio above tier_idx is protected and counted in every version.
+        assert_eq!(sort_protects(0, 3, 2, false, false), (true, true));
+    }
+
+    #[test]
     fn placement_by_version() {
         let lg = lg_with(10, [7, 8]);
         let anon = PG_SWAPBACKED;
@@ -1589,18 +1646,25 @@ mod tests {
         // 6.14: active+workingset -> max_seq; active -> max_seq-1; fresh anon -> max_seq-1;
         // file -> oldest (max_seq-3 clamped to min_seq); workingset file -> max_seq-2.
         assert_eq!(
-            folio_seq(&lg, anon | PG_ACTIVE | PG_WORKINGSET, false, true),
+            folio_seq(&lg, anon | PG_ACTIVE | PG_WORKINGSET, false, true, false),
             10
         );
-        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, true), 9);
-        assert_eq!(folio_seq(&lg, anon, false, true), 9);
-        assert_eq!(folio_seq(&lg, file, false, true), 8);
-        assert_eq!(folio_seq(&lg, file | PG_WORKINGSET, false, true), 8);
-        assert_eq!(folio_seq(&lg, anon | PG_SWAPCACHE, true, true), 7);
+        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, true, false), 9);
+        assert_eq!(folio_seq(&lg, anon, false, true, false), 9);
+        assert_eq!(folio_seq(&lg, file, false, true, false), 8);
+        assert_eq!(folio_seq(&lg, file | PG_WORKINGSET, false, true, false), 8);
+        assert_eq!(folio_seq(&lg, anon | PG_SWAPCACHE, true, true, false), 7);
         // 6.1: active -> max_seq; fresh anon -> min_seq+1; file -> min_seq.
-        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, false), 10);
-        assert_eq!(folio_seq(&lg, anon, false, false), 8);
-        assert_eq!(folio_seq(&lg, file, false, false), 8);
+        assert_eq!(folio_seq(&lg, file | PG_ACTIVE, false, false, false), 10);
+        assert_eq!(folio_seq(&lg, anon, false, false, false), 8);
+        assert_eq!(folio_seq(&lg, file, false, false, false), 8);
+        // 6.7-6.13: fresh anon -> max_seq-1; file -> min_seq+1 unless reclaiming or only
+        // MIN_NR_GENS are left.
+        let lg = lg_with(10, [5, 5]);
+        assert_eq!(folio_seq(&lg, anon, false, false, true), 9);
+        assert_eq!(folio_seq(&lg, file, false, false, true), 6);
+        assert_eq!(folio_seq(&lg, file, true, false, true), 5);
+        assert_eq!(folio_seq(&lg_with(10, [8, 8]), file, false, false, true), 8);
     }
 
     #[test]

@@ -234,6 +234,8 @@ impl Mm {
             self.lru_add_new(f);
             let lv = self.frames.lruvec[f as usize] as usize;
             self.lru_note_cost(lv, false, 1, 0);
+            // RFC 2016 10/10: the page is new and PG_workingset (`__pagevec_lru_add_fn`).
+            self.lru_note_cost_2016(lv, false, 1, 0);
         }
         self.counters.add(C::pswpin, 1);
     }

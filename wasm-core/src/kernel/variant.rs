@@ -211,6 +211,44 @@ pub struct Flags {
     /// whenever the inactive anon list was low, swap or not, and `shrink_zone`'s aging needed
     /// free swap (`nr_swap_pages > 0`, 2.6.31).
     pub anon_aging_needs_swap: bool,
+    /// 5.18 (8927f6473e56, "mm/workingset: Convert workingset_eviction() to take a folio", in
+    /// the folio-5.18 pull): `workingset_eviction` reads the nonresident clock into the shadow
+    /// entry, then ages it by the folio. Before (5.8-5.17, `workingset_age_nonresident` then
+    /// `atomic_long_read`; <= 5.7 `atomic_long_inc_return`), it aged first and recorded the
+    /// aged value, so every refault distance was one smaller.
+    pub eviction_clock_read_first: bool,
+    /// 6.7 ("mm/mglru: fix underprotected page cache", Cc stable; `sort_folio`,
+    /// `lru_gen_add_folio`): a folio whose fd accesses saturated LRU_REFS (refs == 4) is
+    /// protected by `sort_folio` whatever its tier, and counted as protected of its tier; a new
+    /// inactive folio goes to max_seq - 1 when it would have gone to min_seq + 1, and to
+    /// min_seq + 1 instead of min_seq unless reclaim adds it or only MIN_NR_GENS are left.
+    /// Before (6.1-6.6) only `tier > tier_idx` protected. 6.14's `mglru_rework` replaces both.
+    pub mglru_protect_saturated: bool,
+    // ---- the June 2016 posting of "mm: balance LRU lists based on relative thrashing" ----
+    // Not mainline: the series' first posting (10 patches, 6 June 2016, on v4.7-rc), whose
+    // pgbench table is seed 004. Only the `rfc-2016-lru-cost` preset turns these on.
+    /// RFC 2016, 01/10 ("mm: allow swappiness that prefers anon over file", kernel/sysctl.c
+    /// `vm_table` extra2): vm.swappiness accepts 0..200, the relative IO cost of swap and
+    /// filesystem cache misses.
+    pub rfc2016_swappiness: bool,
+    /// RFC 2016, 07/10 ("mm: base LRU balancing on an explicit cost model"; with 05/10, 06/10,
+    /// 08/10 and 09/10): `get_scan_count` weighs anon by swappiness x (denom + 1) /
+    /// (numer[anon] + 1) and file by (200 - swappiness) x (denom + 1) / (numer[file] + 1),
+    /// halving all three once denom exceeds an eighth of the LRU; `lru_note_cost` adds to
+    /// numer[type] and denom. Charged (x1): pages `putback_inactive_pages` puts back active
+    /// and, after 09/10, VM_EXEC file pages `shrink_active_list` keeps active. Nothing else:
+    /// new and put-back pages (05/10, 06/10), `mark_page_accessed` activations (06/10) and
+    /// deactivations (08/10) no longer count, so 4.7's scanned/rotated statistics are gone.
+    pub rfc2016_lru_cost: bool,
+    /// RFC 2016, 10/10 ("mm: balance LRU lists based on relative thrashing",
+    /// `__pagevec_lru_add_fn`, `workingset_refault`, `__read_swap_cache_async`, `lru_note_cost`
+    /// COST_IO): a new page added with PG_workingset charges its type SWAP_CLUSTER_MAX (32):
+    /// a file refault restored from a shadow with the workingset bit, and every swap-in,
+    /// readahead included. File refaults are compared with active file + anon (anon only while
+    /// swap has room) and not counted at all beyond it; within it they count as
+    /// refault_active_file (workingset) or refault_inactive_file (4.7's workingset_* items
+    /// renamed). Only meaningful with `rfc2016_lru_cost`.
+    pub rfc2016_refault_cost: bool,
 }
 
 /// Names of the flags, as written in scenario files (`flags = { refault_scan_anon = true }`).
@@ -250,6 +288,11 @@ pub const FLAG_NAMES: &[&str] = &[
     "shmem_inactive_first",
     "kswapd_reclaim_3_11",
     "anon_aging_needs_swap",
+    "eviction_clock_read_first",
+    "mglru_protect_saturated",
+    "rfc2016_swappiness",
+    "rfc2016_lru_cost",
+    "rfc2016_refault_cost",
 ];
 
 impl Flags {
@@ -291,6 +334,11 @@ impl Flags {
             "shmem_inactive_first" => &mut self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => &mut self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => &mut self.anon_aging_needs_swap,
+            "eviction_clock_read_first" => &mut self.eviction_clock_read_first,
+            "mglru_protect_saturated" => &mut self.mglru_protect_saturated,
+            "rfc2016_swappiness" => &mut self.rfc2016_swappiness,
+            "rfc2016_lru_cost" => &mut self.rfc2016_lru_cost,
+            "rfc2016_refault_cost" => &mut self.rfc2016_refault_cost,
             _ => {
                 return Err(format!(
                     "unknown kernel flag {name:?}; known flags: {}",
@@ -339,6 +387,11 @@ impl Flags {
             "shmem_inactive_first" => self.shmem_inactive_first,
             "kswapd_reclaim_3_11" => self.kswapd_reclaim_3_11,
             "anon_aging_needs_swap" => self.anon_aging_needs_swap,
+            "eviction_clock_read_first" => self.eviction_clock_read_first,
+            "mglru_protect_saturated" => self.mglru_protect_saturated,
+            "rfc2016_swappiness" => self.rfc2016_swappiness,
+            "rfc2016_lru_cost" => self.rfc2016_lru_cost,
+            "rfc2016_refault_cost" => self.rfc2016_refault_cost,
             _ => return None,
         })
     }
@@ -357,7 +410,7 @@ impl Flags {
 
     /// The largest value `vm.swappiness` accepts (kernel/sysctl.c `extra2`).
     pub fn max_swappiness(&self) -> u32 {
-        if self.io_cost_balance {
+        if self.io_cost_balance || self.rfc2016_swappiness {
             200
         } else {
             100
@@ -410,6 +463,11 @@ const NONE: Flags = Flags {
     shmem_inactive_first: false,
     kswapd_reclaim_3_11: false,
     anon_aging_needs_swap: false,
+    eviction_clock_read_first: false,
+    mglru_protect_saturated: false,
+    rfc2016_swappiness: false,
+    rfc2016_lru_cost: false,
+    rfc2016_refault_cost: false,
 };
 
 const fn f(
@@ -447,6 +505,8 @@ const fn f(
         shmem_inactive_first: true,
         kswapd_reclaim_3_11: true,
         anon_aging_needs_swap: true,
+        // Every `f` preset with 5.9's anon workingset is 6.1 or later.
+        eviction_clock_read_first: anon_ws,
         ..NONE
     }
 }
@@ -490,6 +550,13 @@ const fn old(used_once: bool, shared_exec: bool, wb_4_11: bool) -> Flags {
     }
 }
 
+/// 4.7: the 4.10 rules without 4.8's `swapin_activate` (a swapped-in page stays inactive).
+/// The engine's LRU is per node as from 4.8; 4.7's were per zone (docs/model.md).
+const L4_7: Flags = Flags {
+    swapin_activate: false,
+    ..old(true, true, false)
+};
+
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "linux-2.6.33",
@@ -500,6 +567,21 @@ pub const PRESETS: &[Preset] = &[
         name: "linux-2.6.34",
         description: "2.6.34: used-once detection of mapped file pages",
         flags: old(true, false, false),
+    },
+    Preset {
+        name: "linux-4.7",
+        description: "4.7: scanned/rotated balancing, swappiness <= 100, swap-ins stay inactive",
+        flags: L4_7,
+    },
+    Preset {
+        name: "rfc-2016-lru-cost",
+        description: "NOT MAINLINE: 4.7 + the June 2016 posting of 'balance LRU lists based on relative thrashing' (seed 004's kernel)",
+        flags: Flags {
+            rfc2016_swappiness: true,
+            rfc2016_lru_cost: true,
+            rfc2016_refault_cost: true,
+            ..L4_7
+        },
     },
     Preset {
         name: "linux-4.10",
@@ -563,6 +645,7 @@ pub const PRESETS: &[Preset] = &[
         flags: Flags {
             lru_gen: true,
             mglru_rework: true,
+            mglru_protect_saturated: true,
             memcg_lru_gen_once: true,
             reclaim_batch_cluster: true,
             reclaim_batch_quarter: true,
@@ -654,6 +737,34 @@ mod tests {
             let mut x = Flags::default();
             x.set(n, true).unwrap();
             assert_eq!(x.get(n), Some(true));
+        }
+    }
+    #[test]
+    fn the_2016_series_is_4_7_plus_its_own_flags() {
+        let v = preset("linux-4.7").unwrap().flags;
+        let p = preset("rfc-2016-lru-cost").unwrap().flags;
+        assert_eq!(
+            Flags {
+                rfc2016_swappiness: true,
+                rfc2016_lru_cost: true,
+                rfc2016_refault_cost: true,
+                ..v
+            },
+            p
+        );
+        assert_eq!((v.max_swappiness(), p.max_swappiness()), (100, 200));
+        // 4.7 is 4.10 without 4.8's swap-in activation; no mainline preset has the 2016 flags.
+        let k410 = preset("linux-4.10").unwrap().flags;
+        assert_eq!(
+            Flags {
+                swapin_activate: true,
+                ..v
+            },
+            k410
+        );
+        for q in PRESETS.iter().filter(|q| q.name.starts_with("linux-")) {
+            let f = q.flags;
+            assert!(!f.rfc2016_swappiness && !f.rfc2016_lru_cost && !f.rfc2016_refault_cost);
         }
     }
     #[test]

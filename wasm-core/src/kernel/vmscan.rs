@@ -263,6 +263,10 @@ impl Mm {
         if self.flags.rotation_cost && nr_exec_kept > 0 {
             self.lru_note_cost(lv, file, 0, nr_exec_kept);
         }
+        // RFC 2016 09/10: only VM_EXEC file pages really kept active cost CPU.
+        if self.flags.rfc2016_lru_cost {
+            self.lru_note_cost_2016(lv, file, 0, nr_exec_kept);
+        }
     }
 
     /// 4.10 `isolate_lru_pages` (inactive and active lists): without may_writepage (laptop
@@ -372,6 +376,10 @@ impl Mm {
         );
         // <= 5.7: pages put back on the active list count as rotated (`putback_inactive_pages`).
         self.note_reclaim_stat(lv, file, 0, nr_activated);
+        // RFC 2016 07/10 (`putback_inactive_pages`): the same pages, as CPU cost.
+        if self.flags.rfc2016_lru_cost {
+            self.lru_note_cost_2016(lv, file, 0, nr_activated);
+        }
         // 5.8+: pageouts are the IO cost of reclaiming this type; 6.2+ also rotations.
         if self.flags.rotation_cost {
             self.lru_note_cost(lv, file, nr_pageout, taken - reclaimed);

@@ -1,6 +1,6 @@
 //! Workingset detection (mm/workingset.c): shadow entries at eviction, refault distance at
 //! refault, and the `nonresident_age` clock.
-use crate::engine::counters::C;
+use crate::engine::counters::{Rfc2016, C};
 use crate::engine::frames::*;
 use crate::engine::mm::{Mm, MoveReason};
 use crate::engine::space::Shadow;
@@ -49,7 +49,8 @@ impl Mm {
     }
 
     /// `workingset_eviction`: the shadow entry a reclaimed page leaves behind.
-    /// 5.8+: read the clock, then advance it by the page; <= 5.7: advance by one, then read.
+    /// 5.18+ (`eviction_clock_read_first`): read the clock, then advance it by the page;
+    /// before (<= 5.7 `atomic_long_inc_return`, 5.8-5.17 age then read): advance, then read.
     /// Whose clock: 5.5+ ("mm: vmscan: detect file thrashing at the reclaim root",
     /// `scan_decisions_per_node`) the reclaim target's lruvec (`target`: the root for global
     /// reclaim), whose id the shadow records; before, the page's own memcg.
@@ -62,7 +63,7 @@ impl Mm {
         } else {
             self.frames.lruvec[f as usize] as usize
         };
-        let age = if self.flags.io_cost_balance {
+        let age = if self.flags.eviction_clock_read_first {
             let a = self.lruvecs[lv].nonresident_age;
             self.age_nonresident(lv, 1);
             a
@@ -84,6 +85,15 @@ impl Mm {
     /// The sizes are the eviction lruvec's hierarchical `lruvec_page_state`.
     pub fn refault_workingset_size(&self, lv: usize, file: bool) -> u64 {
         let size = |lru| self.lruvec_state(lv, lru);
+        // RFC 2016 10/10: file refaults against active file + anon while swap has room.
+        if self.flags.rfc2016_refault_cost && file {
+            let anon = if self.swap_free() > 0 {
+                size(LRU_ACTIVE_ANON) + size(LRU_INACTIVE_ANON)
+            } else {
+                0
+            };
+            return size(LRU_ACTIVE_FILE) + anon;
+        }
         if !self.flags.io_cost_balance {
             return size(LRU_ACTIVE_FILE);
         }
@@ -137,6 +147,15 @@ impl Mm {
         if !refault_activates(distance, ws) {
             return Some(out);
         }
+        // RFC 2016 10/10: the series' own items count only refaults within the distance.
+        if self.flags.rfc2016_refault_cost && file {
+            let item = if shadow.workingset {
+                Rfc2016::refault_active_file
+            } else {
+                Rfc2016::refault_inactive_file
+            };
+            self.counters.1[item as usize] += 1;
+        }
         self.frames.set(f, PG_ACTIVE);
         self.age_nonresident(own, 1);
         self.note_workingset_activate(own, file);
@@ -160,6 +179,9 @@ impl Mm {
             // 5.8+: thrashing of the established workingset is the cost of reclaiming this type
             // (`lru_note_cost_refault`: the folio's lruvec).
             self.lru_note_cost(own, file, 1, 0);
+            // RFC 2016 10/10: added as a new PG_workingset page, it costs IO
+            // (`__pagevec_lru_add_fn`).
+            self.lru_note_cost_2016(own, file, 1, 0);
             out.restored = true;
         }
         Some(out)
@@ -281,6 +303,26 @@ mod tests {
         let (_, after, shadow) = evict_swapcache_page("linux-6.1");
         assert_eq!(after, 501);
         assert_ne!(shadow, 0);
+    }
+
+    /// A file page evicted by global reclaim with the clock at 500: (clock after, shadow's age).
+    fn evict_file_page(preset: &str) -> (u64, u64) {
+        let mut m = mm(preset);
+        let f = m.take_free_frame().unwrap();
+        m.install(f, 0, 2);
+        m.lruvecs[0].nonresident_age = 500;
+        m.remove_mapping(f, 0);
+        let shadow = Shadow::unpack(m.spaces[0].shadow[2]).unwrap();
+        (m.lruvecs[0].nonresident_age, shadow.age)
+    }
+
+    #[test]
+    fn eviction_reads_the_clock_first_only_from_5_18() {
+        // <= 5.7 and 5.8-5.17 age the clock, then record the aged value.
+        assert_eq!(evict_file_page("linux-5.7"), (501, 501));
+        assert_eq!(evict_file_page("linux-5.8"), (501, 501));
+        // 5.18+ (the 6.1 preset) records the clock, then ages it.
+        assert_eq!(evict_file_page("linux-6.1"), (501, 500));
     }
 
     /// A page-cache page charged to memcg "a" under the root is freed by global reclaim

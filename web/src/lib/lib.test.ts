@@ -35,6 +35,10 @@ describe('scenario text', () => {
     const p = applyOverrides(s004, { swappiness: 200, swapDevice: 'hdd', fileDevice: 'ssd' });
     expect(p).toMatch(/^swappiness = 200$/m);
     expect(p).not.toMatch(/swappiness = 115/);
+    // The knob replaces a variant's own write too (vanilla 4.7 asks for 100 by itself).
+    expect(s004).toMatch(/^sysctl = \{ swappiness = 100 \}$/m);
+    expect(p).not.toMatch(/swappiness = 100/);
+    expect(p.match(/^swappiness = /gm)).toHaveLength(1);
     expect(p).toMatch(/swap = \{ device = "hdd", size = "8GiB" \}/);
     expect(p).toMatch(/device = "tmpfs"/); // tmpfs files stay in memory
     const hddFiles = s004.match(/device = "hdd"/g)?.length ?? 0;

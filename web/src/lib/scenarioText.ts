@@ -93,7 +93,17 @@ const tomlString = (s: string) => JSON.stringify(s);
 /** The scenario text with the knobs applied (absent knobs leave the text as it is). */
 export function applyOverrides(text: string, o: Overrides): string {
   let t = text;
-  if (o.swappiness !== undefined) t = setKey(t, 'sysctl', 'swappiness', String(Math.round(o.swappiness)));
+  if (o.swappiness !== undefined) {
+    t = setKey(t, 'sysctl', 'swappiness', String(Math.round(o.swappiness)));
+    // The knob is every variant's write: a variant's own `sysctl = { swappiness = N }` (S004's
+    // vanilla 4.7) gives way.
+    const lines = t.split('\n');
+    const own = sections(lines)
+      .filter((s) => s.name === 'variants' && s.array)
+      .map((s) => keyLine(lines, s, 'sysctl'))
+      .filter((i) => i >= 0);
+    t = lines.filter((_, i) => !own.includes(i)).join('\n');
+  }
   if (o.ram !== undefined) t = setKey(t, 'machine', 'ram', tomlString(o.ram));
   if (o.frameScale !== undefined) t = setKey(t, 'machine', 'frame_scale', String(Math.round(o.frameScale)));
   if (o.seed !== undefined) t = setKey(t, null, 'seed', String(Math.round(o.seed)));
