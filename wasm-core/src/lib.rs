@@ -13,6 +13,7 @@ pub mod engine;
 pub mod kernel;
 pub mod report;
 pub mod scenario;
+pub mod views;
 pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]

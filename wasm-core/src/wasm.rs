@@ -206,16 +206,9 @@ impl WasmSimulation {
         let (a, b, c) = self.inner.watermarks();
         vec![a as f64, b as f64, c as f64]
     }
-    /// [anon_cost, file_cost, swappiness, balance (0 equal, 1 fract, 2 file, 3 anon, -1 none),
-    /// anon fraction, file fraction, denominator]
-    pub fn balance(&self) -> Vec<f64> {
-        let (a, f) = self.inner.costs();
-        let mut v = vec![a as f64, f as f64, self.inner.swappiness() as f64];
-        match self.inner.last_balance() {
-            Some((b, ap, fp, d)) => v.extend([b as f64, ap as f64, fp as f64, d as f64]),
-            None => v.extend([-1.0, 0.0, 0.0, 0.0]),
-        }
-        v
+    /// The balance view as JSON (`views::BalanceView`, TypeScript type generated from it).
+    pub fn balance_view(&self) -> String {
+        serde_json::to_string(&self.inner.balance_view()).unwrap_or_default()
     }
     /// Per frame: its list (0..4 LRU lists, 250 free).
     pub fn frame_lists(&self) -> Vec<u8> {
@@ -307,9 +300,10 @@ impl WasmSimulation {
         self.inner.series().len() as u32
     }
     /// Columns of a series row: t_ns, the six list sizes (frames), anon_cost, file_cost, then
-    /// every counter (frames) in `counter_names` order.
+    /// every counter (frames) in `counter_names` order, then <= 5.7's recent_scanned and
+    /// recent_rotated [anon, file] (frames).
     pub fn series_width(&self) -> u32 {
-        (9 + NR_COUNTERS) as u32
+        (13 + NR_COUNTERS) as u32
     }
     /// Rows `from..` of the time series, flattened (`series_width` values per row).
     pub fn series_from(&self, from: u32) -> Vec<f64> {
@@ -320,6 +314,8 @@ impl WasmSimulation {
             out.push(s.anon_cost as f64);
             out.push(s.file_cost as f64);
             out.extend(s.counters.iter().map(|&v| v as f64));
+            out.extend(s.recent_scanned.iter().map(|&v| v as f64));
+            out.extend(s.recent_rotated.iter().map(|&v| v as f64));
         }
         out
     }

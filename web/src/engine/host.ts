@@ -33,7 +33,8 @@ export interface EngineSimulation {
   counter_values(): Float64Array;
   lru_sizes(): Float64Array;
   watermarks(): Float64Array;
-  balance(): Float64Array;
+  /** The balance view as JSON (views::BalanceView; type generated into generated/views.ts). */
+  balance_view(): string;
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
@@ -285,7 +286,7 @@ export function frameOf(run: Run): RunFrame {
     counters: sim.counter_values(),
     lru,
     watermarks: sim.watermarks(),
-    balance: sim.balance(),
+    balance: JSON.parse(sim.balance_view()) as unknown as RunFrame['balance'],
     bucket,
     listFrames,
     cells,

@@ -19,7 +19,7 @@ function frame(over: Partial<RunFrame> = {}): RunFrame {
     counters: new Float64Array([1, 2]),
     lru: new Float64Array(6),
     watermarks: new Float64Array(3),
-    balance: new Float64Array(7),
+    balance: { era: 'rotation', source: 'get_scan_count', swappiness: 60, last: null, decisions: [0, 0, 0, 0], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, pgscan: 0, forcedScan: 0 },
     bucket: 2,
     listFrames: Uint32Array.from([3, 0, 1, 0]),
     cells: new Uint16Array(3), // ceil(3/2) + 0 + ceil(1/2) + 0
