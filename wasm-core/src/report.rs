@@ -192,6 +192,7 @@ pub fn metric(report: &RunReport, metric: &str) -> Option<f64> {
             Term::Counter(c) => *report.measured.get(c).unwrap_or(&0) as f64,
             Term::Task(task, field) => task_metric(report, task, field)?,
             Term::Run(name) => run_metric(report, name)?,
+            Term::Live(_) => return None, // a lesson step's figure, not a whole run's
         };
     }
     Some(total)

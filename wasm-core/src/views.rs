@@ -86,3 +86,38 @@ pub fn typescript() -> String {
     out.pop();
     out
 }
+
+/// A metric of the run now (`scenario::expect`), for a lesson step's facts: counters over the
+/// whole run so far, task and run figures of the report so far, and the live `list.*` and
+/// `balance.*` figures. None when a term has no value.
+pub fn live_metric(sim: &Simulation, metric: &str) -> Option<f64> {
+    use crate::scenario::expect::{terms, Term, LIVE_LISTS};
+    let report = sim.report();
+    let view = BalanceView::of(sim);
+    let mut total = 0.0;
+    for t in terms(metric).ok()? {
+        total += match t {
+            Term::Counter(c) => *report.counters.get(c).unwrap_or(&0) as f64,
+            Term::Task(task, field) => crate::report::task_metric(&report, task, field)?,
+            Term::Run(name) => crate::report::run_metric(&report, name)?,
+            Term::Live(l) => {
+                if let Some(list) = l.strip_prefix("list.") {
+                    let i = LIVE_LISTS.iter().position(|x| *x == list)?;
+                    // lru_sizes: inactive_anon, active_anon, inactive_file, active_file,
+                    // unevictable, free (pages).
+                    let sizes = sim.lru_sizes();
+                    (if i == 4 { sizes[5] } else { sizes[i] }) as f64
+                } else if let Some(reason) = l.strip_prefix("balance.reason.") {
+                    let last = view.last.map(|d| serde_json::to_value(d.reason).ok());
+                    let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
+                    (name.as_deref() == Some(reason)) as u8 as f64
+                } else {
+                    let b = l.strip_prefix("balance.")?;
+                    let i = crate::scenario::expect::LIVE_BALANCES.iter().position(|x| *x == b)?;
+                    view.decisions[i] as f64
+                }
+            }
+        };
+    }
+    Some(total)
+}

@@ -39,6 +39,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
                 "caption": s.caption.trim(),
                 "pause": s.pause,
                 "highlight": s.highlight.map(|v| v.name()),
+                "compare": s.compare,
             })
         })
         .collect()
@@ -61,6 +62,19 @@ pub fn scenario_check(text: &str) -> String {
 }
 
 /// Names of the kernel presets and their descriptions, as JSON.
+/// The scenario's headline rows and expectation verdicts over its variants' reports (each the
+/// JSON of `run_to_end_json`): `report::Assessment` as JSON, the same the CLI prints.
+#[wasm_bindgen]
+pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
+    let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    let reports = reports
+        .iter()
+        .map(|r| serde_json::from_str::<crate::report::RunReport>(r))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
+    serde_json::to_string(&crate::report::assess(&scn, &reports)).map_err(|e| JsError::new(&e.to_string()))
+}
+
 #[wasm_bindgen]
 pub fn presets() -> String {
     let v: Vec<serde_json::Value> = crate::kernel::variant::PRESETS

@@ -294,7 +294,7 @@ export function App() {
     [setPlaying, seekTo],
   );
   const lesson = ready && state.lesson.length > 0 && (
-    <LessonPanel steps={state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
+    <LessonPanel steps={state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} compareOn={compare} knobsChanged={Object.keys(knobs).length > 0} />
   );
 
   const banner = linkError && (
@@ -364,7 +364,7 @@ export function App() {
             )}
           </section>
         )}
-        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} />}
       </main>
     );
   }
@@ -531,7 +531,7 @@ export function App() {
           The results table runs the scenario&apos;s variants as written; the kernel flag overrides apply to the live runs above.
         </p>
       )}
-      <ResultsPanel reports={reports} expect={expect} />
+      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} />
     </main>
   );
 }

@@ -63,12 +63,25 @@ pub const RUN_METRICS: &[(&str, &str)] = &[
     ("virtual_s", "virtual seconds simulated"),
 ];
 
+/// Figures of the run at a lesson step's time, for the facts a caption claims (`[[lesson]]
+/// facts`; not in `[[expect]]`, which is over whole runs): list sizes (`list.NAME`, pages), how
+/// often get_scan_count chose a balance (`balance.SCAN_FRACT`), and whether its last call had a
+/// reason (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them).
+pub const LIVE_LISTS: &[&str] = &["inactive_anon", "active_anon", "inactive_file", "active_file", "free"];
+pub const LIVE_BALANCES: &[&str] = &["SCAN_EQUAL", "SCAN_FRACT", "SCAN_FILE", "SCAN_ANON"];
+pub const LIVE_REASONS: &[&str] = &[
+    "may_not_swap", "no_swap", "priority_zero", "file_is_tiny", "file_below_high", "cache_trim",
+    "plenty_inactive_file", "swappiness_zero", "swappiness_max", "fraction",
+];
+
 /// One term of a metric.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Term<'m> {
     Counter(&'m str),
     Task(&'m str, &'m str),
     Run(&'m str),
+    /// `list.*` and `balance.*`: the run at a lesson step's time.
+    Live(&'m str),
 }
 
 /// The terms of a metric, or what is wrong with it.
@@ -77,6 +90,18 @@ pub fn terms(metric: &str) -> Result<Vec<Term<'_>>, String> {
 }
 
 fn term(t: &str) -> Result<Term<'_>, String> {
+    let live = t.strip_prefix("list.").is_some_and(|l| LIVE_LISTS.contains(&l))
+        || t.strip_prefix("balance.").is_some_and(|b| LIVE_BALANCES.contains(&b))
+        || t.strip_prefix("balance.reason.").is_some_and(|r| LIVE_REASONS.contains(&r));
+    if live {
+        return Ok(Term::Live(t));
+    }
+    if t.starts_with("list.") || t.starts_with("balance.") {
+        return Err(format!(
+            "unknown live figure '{t}': list.{{{}}}, balance.{{{}}} or balance.reason.{{{}}}",
+            LIVE_LISTS.join(","), LIVE_BALANCES.join(","), LIVE_REASONS.join(",")
+        ));
+    }
     if let Some(rest) = t.strip_prefix("task.") {
         let Some((task, field)) = rest.rsplit_once('.') else {
             return Err(format!("'{t}' must be task.NAME.FIELD"));
@@ -100,17 +125,27 @@ fn term(t: &str) -> Result<Term<'_>, String> {
     ))
 }
 
-/// Check the expectations against the scenario's variants and tasks: (path, message).
+/// Check the expectations and the lesson facts against the scenario's variants and tasks:
+/// (path, message).
 pub fn check(
     expect: &[super::Expectation],
+    lesson: &[super::LessonStep],
     variants: &[&str],
     tasks: &[&str],
 ) -> Result<(), (String, String)> {
-    for (i, e) in expect.iter().enumerate() {
-        for (j, c) in e.checks.iter().enumerate() {
-            let path = |f: &str| format!("expect[{i}].checks[{j}].{f}");
+    let groups = expect
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (format!("expect[{i}].checks"), &e.checks, false))
+        .chain(lesson.iter().enumerate().map(|(i, s)| (format!("lesson[{i}].facts"), &s.facts, true)));
+    for (at, checks, live_ok) in groups {
+        for (j, c) in checks.iter().enumerate() {
+            let path = |f: &str| format!("{at}[{j}].{f}");
             let ts = terms(&c.metric).map_err(|m| (path("metric"), m))?;
             for t in ts {
+                if let (Term::Live(l), false) = (&t, live_ok) {
+                    return Err((path("metric"), format!("'{l}' is a figure at a lesson step's time: use it in [[lesson]] facts, not in [[expect]]")));
+                }
                 if let Term::Task(name, _) = t {
                     // Replicated specs ("fio{i}") name their tasks at build time.
                     if !tasks.contains(&name) && !tasks.iter().any(|t| t.contains("{i}")) {

@@ -74,6 +74,8 @@ export interface EngineModule {
   kernelInfo?(): string;
   /** JSON null for valid scenario text, else {line, column, field, message}; never throws. */
   scenarioCheck(text: string): string;
+  /** JSON Assessment (headline rows, expectation verdicts) of the reports; throws on bad input. */
+  assess?(text: string, reports: string[]): string;
 }
 
 export interface HostDeps {
@@ -237,7 +239,9 @@ export class EngineHost {
         sim.free();
       }
     }
-    this.deps.post({ type: 'reports', scenario: scenario.name, reports });
+    // The core evaluates the expectations and the headline figures: the page only shows them.
+    const assessment = this.engine!.assess ? this.engine!.assess(scenario.text, reports) : undefined;
+    this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
   }
 
   private sendFrame(): void {

@@ -162,7 +162,7 @@ export type FromWorker =
   /** The runs' state after a load or a step (`seq` increases by one each time). */
   | { type: 'frame'; seq: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
-  | { type: 'reports'; scenario: string; reports: string[] }
+  | { type: 'reports'; scenario: string; reports: string[]; /** JSON Assessment (generated/views.ts) */ assessment?: string }
   /** The answer to `check`: null when the text is a valid scenario. */
   | { type: 'checked'; id: number; problem: ScenarioProblem | null }
   /** Something failed; `phase` says where. The page shows `message`. */
@@ -477,8 +477,8 @@ export function parseFromWorker(data: unknown): FromWorker {
       return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), runs: runs.map(parseRunFrame) };
     }
     case 'reports':
-      onlyKeys(m, ['type', 'scenario', 'reports']);
-      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports') };
+      onlyKeys(m, ['type', 'scenario', 'reports', 'assessment']);
+      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports'), ...('assessment' in m ? { assessment: str(m, 'assessment') } : {}) };
     case 'checked': {
       onlyKeys(m, ['type', 'id', 'problem']);
       const p = field(m, 'problem');
