@@ -180,3 +180,26 @@ test('§4 lessons: the caption stays in sight on Show, Compare is not asked for 
   await expect(page.getByTestId('lesson-defaults')).toBeVisible();
   await shot(page, testInfo, 'lesson-knobs-changed');
 });
+
+test('§4 the refault-distance lesson draws the last refault: its page, eviction timestamp, distance and workingset', async ({ page }, testInfo) => {
+  const file = 'lesson-refault-distance.toml';
+  const t = 900_000_000;
+  const sim = WasmSimulation.fromScenarioWithFlags(text(file), 'linux-6.1', '{}');
+  sim.step(t);
+  const want = JSON.parse(sim.refault_view()) as { last: { distance: number; workingsetSize: number; evictionAge: number; activated: boolean }; shadowEntries: number };
+  sim.free();
+  expect(want.last).toBeTruthy();
+  await open(page, file, t);
+  const view = page.getByTestId('run-0-refault');
+  await expect(view).toBeVisible({ timeout: 30_000 });
+  await expect(view).toHaveAttribute('data-activated', String(want.last.activated));
+  const n = (x: number) => x.toLocaleString('en-US');
+  await expect(page.getByTestId('run-0-refault-verdict')).toContainText(`Distance ${n(want.last.distance)} pages vs workingset ${n(want.last.workingsetSize)} pages`);
+  await expect(page.getByTestId('run-0-refault-page')).toContainText(`at eviction: ${n(want.last.evictionAge)}`);
+  await expect(page.getByTestId('run-0-refault-shadows')).toHaveText(n(want.shadowEntries));
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await view.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`refault-${size.width}x${size.height}.png`) });
+  }
+});

@@ -60,6 +60,31 @@ impl BalanceView {
     }
 }
 
+/// The refault-distance drawing: the last refault of the classic LRU (`workingset_refault`)
+/// and the shadow entries its address space holds now.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RefaultView {
+    pub last: Option<crate::kernel::workingset::RefaultRecord>,
+    /// Name of the refaulting page's address space.
+    pub space_name: String,
+    /// Shadow entries (evicted pages' timestamps) in that space now, in pages.
+    pub shadow_entries: u64,
+}
+
+impl RefaultView {
+    pub fn of(sim: &Simulation) -> RefaultView {
+        let mm = &sim.mm;
+        let last = mm.last_refault;
+        let space = last.and_then(|r| mm.spaces.get(r.space as usize));
+        RefaultView {
+            last,
+            space_name: space.map(|s| s.name.clone()).unwrap_or_default(),
+            shadow_entries: space.map(|s| s.shadow.iter().filter(|&&x| x != 0).count() as u64).unwrap_or(0) * mm.scale,
+        }
+    }
+}
+
 /// The generated TypeScript: every view type, in dependency order.
 pub fn typescript() -> String {
     let cfg = ts_rs::Config::new().with_large_int("number");
@@ -73,6 +98,8 @@ pub fn typescript() -> String {
         BalanceEra::decl(&cfg),
         ScanDecision::decl(&cfg),
         BalanceView::decl(&cfg),
+        crate::kernel::workingset::RefaultRecord::decl(&cfg),
+        RefaultView::decl(&cfg),
         crate::scenario::expect::Check::decl(&cfg),
         crate::report::HeadlineRow::decl(&cfg),
         crate::report::CheckVerdict::decl(&cfg),

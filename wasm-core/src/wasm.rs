@@ -220,6 +220,10 @@ impl WasmSimulation {
         let (a, b, c) = self.inner.watermarks();
         vec![a as f64, b as f64, c as f64]
     }
+    /// The refault-distance view as JSON (`views::RefaultView`).
+    pub fn refault_view(&self) -> String {
+        serde_json::to_string(&self.inner.refault_view()).unwrap_or_default()
+    }
     /// The balance view as JSON (`views::BalanceView`, TypeScript type generated from it).
     pub fn balance_view(&self) -> String {
         serde_json::to_string(&self.inner.balance_view()).unwrap_or_default()

@@ -134,3 +134,19 @@ fn mglru_reports_its_own_era() {
     assert_eq!(v.era, BalanceEra::Mglru);
     assert!(v.last.is_none());
 }
+
+#[test]
+fn the_refault_view_reports_distance_and_workingset_of_the_last_refault() {
+    let scn = common::load("lesson-refault-distance.toml");
+    let mut sim = Simulation::new(&scn, &scn.variants[0].name).unwrap();
+    sim.run_until(100_000_000);
+    assert!(sim.refault_view().last.is_none(), "no refault before memory is full");
+    sim.run_until(900_000_000);
+    let v = sim.refault_view();
+    let r = v.last.expect("the second pass refaults");
+    assert!(r.file && r.at_ns <= 900_000_000);
+    assert_eq!(r.distance, r.now_age - r.eviction_age);
+    assert_eq!(r.activated, r.distance <= r.workingset_size);
+    assert!(v.space_name == "set" || v.space_name.contains("set"), "{v:?}");
+    assert!(v.shadow_entries > 0, "{v:?}");
+}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BalanceView } from './components/BalanceView';
+import { RefaultView } from './components/RefaultView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
@@ -511,6 +512,7 @@ export function App() {
                   theme={theme}
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                {frames[i]!.refault && <RefaultView info={run} view={frames[i]!.refault!} testPrefix={`run-${i}-`} />}
                 {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
                 {frames[i]!.memcg && <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />}

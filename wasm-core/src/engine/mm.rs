@@ -204,6 +204,8 @@ pub struct Mm {
     /// Pages scanned by the scenario's forced scans (`scan_inactive_file`), outside
     /// get_scan_count (balance view only).
     pub forced_scan_pages: u64,
+    /// The last classic refault with its distance (the refault-distance drawing only).
+    pub last_refault: Option<crate::kernel::workingset::RefaultRecord>,
     /// Set by a fault that submitted IO (a major fault), for per-task accounting.
     pub last_fault_major: bool,
     /// The last `Access::Wait` of `fault_anon` or `file_read` is time the kernel spends inside
@@ -290,6 +292,7 @@ impl Mm {
             last_balance: None,
             last_scan: None,
             forced_scan_pages: 0,
+            last_refault: None,
             kswapd: crate::kernel::vmscan::Kswapd {
                 sleeping: true,
                 ..Default::default()

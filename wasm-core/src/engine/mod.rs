@@ -720,6 +720,10 @@ impl Simulation {
     pub fn balance_view(&self) -> crate::views::BalanceView {
         crate::views::BalanceView::of(self)
     }
+    /// The refault-distance view (`views::RefaultView`).
+    pub fn refault_view(&self) -> crate::views::RefaultView {
+        crate::views::RefaultView::of(self)
+    }
     /// anon_cost and file_cost of the root lruvec.
     pub fn costs(&self) -> (u64, u64) {
         (self.mm.lruvecs[0].anon_cost, self.mm.lruvecs[0].file_cost)

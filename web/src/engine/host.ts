@@ -22,6 +22,12 @@ import {
 } from './protocol';
 import { parseLessonSteps } from '../lib/lesson';
 
+function refaultOf(sim: EngineSimulation): { refault?: RunFrame['refault'] } {
+  if (!sim.refault_view) return {};
+  const v = JSON.parse(sim.refault_view()) as RunFrame['refault'];
+  return v && v.last ? { refault: v } : {};
+}
+
 /** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
 export interface EngineSimulation {
   step(ns: number): void;
@@ -35,6 +41,8 @@ export interface EngineSimulation {
   watermarks(): Float64Array;
   /** The balance view as JSON (views::BalanceView; type generated into generated/views.ts). */
   balance_view(): string;
+  /** The refault view as JSON (views::RefaultView). */
+  refault_view?(): string;
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
@@ -291,6 +299,8 @@ export function frameOf(run: Run): RunFrame {
     lru,
     watermarks: sim.watermarks(),
     balance: JSON.parse(sim.balance_view()) as unknown as RunFrame['balance'],
+    // The refault drawing rides along once a classic refault has happened (a few numbers).
+    ...refaultOf(sim),
     bucket,
     listFrames,
     cells,

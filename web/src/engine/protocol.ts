@@ -23,7 +23,7 @@
 import { gensLayoutError } from '../lib/gens';
 
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
-import type { BalanceView } from './generated/views';
+import type { BalanceView, RefaultView } from './generated/views';
 
 export const PROTOCOL_VERSION = 5; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens
 
@@ -105,6 +105,8 @@ export interface RunFrame {
   watermarks: Float64Array;
   /** The balance view (wasm-core/src/views.rs; the type is generated from it). */
   balance: BalanceView;
+  /** The last classic refault with its distance, once there has been one (views.rs). */
+  refault?: RefaultView;
   /** Frames per LRU cell (the same for the four lists of a run). */
   bucket: number;
   /** Length of each of the four LRU lists in frames (head to tail). */
@@ -401,9 +403,26 @@ function parseBalanceView(v: unknown): BalanceView {
   return v as unknown as BalanceView;
 }
 
+/** The engine's refault view: checked field by field against the generated type. */
+function parseRefaultView(v: unknown): RefaultView {
+  if (!isObj(v)) throw new ProtocolError(`'refault' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['last', 'spaceName', 'shadowEntries']);
+  str(v, 'spaceName');
+  num(v, 'shadowEntries', 0, Number.MAX_VALUE);
+  const last = field(v, 'last');
+  if (last !== null) {
+    if (!isObj(last)) throw new ProtocolError(`'refault.last' must be an object or null, got ${describe(last)}`);
+    onlyKeys(last, ['atNs', 'space', 'page', 'file', 'evictionAge', 'nowAge', 'distance', 'workingsetSize', 'activated']);
+    for (const k of ['atNs', 'space', 'page', 'evictionAge', 'nowAge', 'distance', 'workingsetSize']) num(last, k, 0, Number.MAX_VALUE);
+    bool(last, 'file');
+    bool(last, 'activated');
+  }
+  return v as unknown as RefaultView;
+}
+
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested', 'refault']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -430,6 +449,7 @@ function parseRunFrame(v: unknown): RunFrame {
   if (gens) throw new ProtocolError(`'gens' ${gens}`);
   if ('gensMemcg' in v) f.gensMemcg = num(v, 'gensMemcg', 1, 65535, true);
   if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
+  if ('refault' in v) f.refault = parseRefaultView(field(v, 'refault'));
   if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
 }

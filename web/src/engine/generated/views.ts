@@ -61,6 +61,26 @@ recentScanned: [number, number], recentRotated: [number, number], anonCost: numb
  */
 pgscan: number, forcedScan: number, };
 
+export type RefaultRecord = { atNs: number, 
+/**
+ * The address space (`space_names` index) and page index of the refaulting page.
+ */
+space: number, page: number, file: boolean, 
+/**
+ * The eviction lruvec's nonresident_age stored in the shadow entry, and its value now.
+ */
+evictionAge: number, nowAge: number, distance: number, workingsetSize: number, activated: boolean, };
+
+export type RefaultView = { last: RefaultRecord | null, 
+/**
+ * Name of the refaulting page's address space.
+ */
+spaceName: string, 
+/**
+ * Shadow entries (evicted pages' timestamps) in that space now, in pages.
+ */
+shadowEntries: number, };
+
 export type Check = { metric: string, variant?: string | null, over?: string | null, min?: number | null, max?: number | null, above?: number | null, below?: number | null, };
 
 export type HeadlineRow = { metric: string, label: string, values: Array<number | null>, };
