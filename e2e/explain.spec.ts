@@ -12,6 +12,8 @@ initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', impor
 const text = (f: string) => readFileSync(new URL(`../scenarios/${f}`, import.meta.url), 'utf8');
 
 failOnPageErrors();
+// Engine runs and screenshots at three sizes on a shared, loaded machine.
+test.describe.configure({ timeout: 180_000 });
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -64,7 +66,7 @@ test('§1 S000: both pre-5.8 kernels show their scanned/rotated inputs and the b
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.locator('.balance').first().scrollIntoViewIfNeeded();
-    await shot(page, testInfo, `balance-s000-${size.width}x${size.height}`);
+    await page.screenshot({ path: testInfo.outputPath(`balance-s000-${size.width}x${size.height}.png`) });
   }
 });
 
@@ -133,7 +135,7 @@ test('§5 results: each expectation shows the engine’s verdict and figure; hea
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await page.getByTestId('results').scrollIntoViewIfNeeded();
-    await shot(page, testInfo, `results-s001b-${size.width}x${size.height}`);
+    await page.screenshot({ path: testInfo.outputPath(`results-s001b-${size.width}x${size.height}.png`) });
   }
 });
 
@@ -165,7 +167,9 @@ test('§4 lessons: the caption stays in sight on Show, Compare is not asked for 
   await expect
     .poll(async () => (await page.getByTestId('virtual-time').textContent()) ?? '', { timeout: 30_000 })
     .toMatch(/^(1\.[3-9]\d*|[2-9][\d.]*) s$/);
+  await page.keyboard.press(' '); // pause
   await page.getByTestId('lesson-toggle').click(); // on again (stored per browser)
+  await expect(page.getByTestId('lesson')).not.toHaveAttribute('data-off', 'true');
 
   // S000's first step compares the kernels: the hint shows only while Compare is not ticked.
   await open(page, 's000-thrash.toml', 200_000_000);
