@@ -146,6 +146,7 @@ test('§4 lessons: the caption stays in sight on Show, Compare is not asked for 
   const caption = page.getByTestId('lesson-caption');
   await expect(caption).toContainText('Second read of the same file', { timeout: 30_000 });
   await page.getByTestId('lesson-show').click();
+  await expect(page.getByTestId('lesson')).toHaveAttribute('data-pinned', 'true');
   await expect.poll(async () => (await page.locator('.lru-view').first().boundingBox())!.y).toBeLessThan(800);
   const box = await caption.boundingBox();
   expect(box!.y).toBeGreaterThanOrEqual(0);

@@ -87,7 +87,9 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
     ? "Recent scanned and rotated pages per type, up to 5.7 (the balance's inputs)"
     : eras.split(',').every((e) => e === 'mglru')
       ? 'The multi-gen LRU does not use get_scan_count: see the generations view'
-      : "Reclaim cost, anon vs file, 5.8+ (the balance's inputs; scanned/rotated for kernels up to 5.7)";
+      : eras.split(',').every((e) => e === 'cost')
+        ? "Reclaim cost, anon vs file, 5.8+ (the balance's inputs)"
+        : "The balance's inputs: reclaim cost (5.8+) or scanned/rotated pages (up to 5.7), per run";
   const wm = frames[0]?.watermarks;
   const refLines: RefLine[] = useMemo(
     () =>

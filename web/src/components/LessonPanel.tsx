@@ -60,7 +60,11 @@ const VIEW_NAMES: Record<string, string> = {
 
 export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, compareOn = false, knobsChanged = false }: Props) {
   const [off, setOff] = useState(storedOff);
+  // "Show" pins the panel (sticky at the top) so the caption stays in sight beside the view
+  // it scrolls to; the next step unpins it.
+  const [pinned, setPinned] = useState(false);
   const k = currentStep(steps, nowNs);
+  useEffect(() => setPinned(false), [k]);
   const step = k >= 0 ? steps[k]! : null;
   // A lesson turned off neither pauses the run nor outlines views.
   const pauseNs = off ? null : nextPauseNs(steps, nowNs);
@@ -110,7 +114,7 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
   }
 
   return (
-    <section className={`lesson${compact ? ' compact' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''}>
+    <section className={`lesson${compact ? ' compact' : ''}${pinned ? ' pinned' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''} data-pinned={pinned}>
       <div className="lesson-bar">
         <strong>Lesson</strong>
         <span className="muted" data-testid="lesson-progress">
@@ -145,7 +149,11 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
               <button
                 type="button"
                 className="ghost lesson-show"
-                onClick={() => show(VIEW_SELECTORS[highlight]!)}
+                onClick={() => {
+                  setPinned(true);
+                  // After the pinned panel is laid out, so the view lands just below it.
+                  requestAnimationFrame(() => show(VIEW_SELECTORS[highlight]!));
+                }}
                 data-testid="lesson-show"
               >
                 Show

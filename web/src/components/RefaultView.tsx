@@ -26,7 +26,7 @@ export function RefaultView({ info, view, testPrefix }: { info: RunInfo; view: R
         <strong data-testid={`${testPrefix}refault-shadows`}>{formatCount(view.shadowEntries)}</strong> in {view.spaceName} now) recorded the
         nonresident clock at eviction: {formatCount(r.evictionAge)}; now it reads {formatCount(r.nowAge)}.
       </p>
-      <svg viewBox={`0 0 ${W} 64`} width="100%" role="img" aria-label={`distance ${r.distance} pages, workingset ${r.workingsetSize} pages, ${verdict}`}>
+      <svg viewBox={`0 0 ${W} 64`} width={W} height={64} style={{ maxWidth: '100%', height: 'auto' }} role="img" aria-label={`distance ${r.distance} pages, workingset ${r.workingsetSize} pages, ${verdict}`}>
         <line x1={x(0)} x2={x(0)} y1={4} y2={60} stroke="currentColor" />
         <text x={x(0) + 3} y={12} fontSize={10} fill="currentColor">evicted (shadow entry)</text>
         <rect x={x(0)} y={18} width={Math.max(1, x(r.distance) - x(0))} height={14} fill={OKABE_ITO[1]} />
