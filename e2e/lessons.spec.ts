@@ -37,11 +37,11 @@ test('a lesson advances its captions while playing, pauses where a step says so,
   expect(await caption.evaluate((el) => el.children.length)).toBe(0);
   await shot(page, testInfo, 'lesson-caption');
 
-  // Play on: the next pausing step (1150 ms) stops it again.
+  // Play on: the next pausing step (1250 ms) stops it again.
   await page.getByTestId('play-toggle').click();
   await expect(lesson).toHaveAttribute('data-step', '3', { timeout: 20_000 });
   await expect(page.getByTestId('status')).toHaveText('paused');
-  await expect(page.getByTestId('virtual-time')).toHaveText('1.150 s');
+  await expect(page.getByTestId('virtual-time')).toHaveText('1.250 s');
   await expect(caption).toContainText('streamed once');
 
   // Next and previous seek to the steps' times.

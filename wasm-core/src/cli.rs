@@ -234,27 +234,12 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
             values: reports.iter().map(|r| counter(r, k)).collect(),
         })
         .collect();
-    // pgsteal_direct / pgscan_direct, the seed tables' "direct reclaim efficiency".
-    rows.push(Row {
-        label: "direct reclaim efficiency (%)".to_string(),
-        values: reports
-            .iter()
-            .map(|r| {
-                let scan = *r.measured.get("pgscan_direct")?;
-                let steal = *r.measured.get("pgsteal_direct")?;
-                (scan > 0).then(|| steal as f64 * 100.0 / scan as f64)
-            })
-            .collect(),
-    });
-    // Scenarios with memcgs (seed 003): fairness and accuracy of memory.reclaim.
-    rows.push(Row {
-        label: "stddev/mean pgsteal, leaf memcgs (%)".to_string(),
-        values: reports.iter().map(memcg_pgsteal_spread).collect(),
-    });
-    rows.push(Row {
-        label: "sum(pgsteal)/sum(requested) (%)".to_string(),
-        values: reports.iter().map(reclaim_accuracy).collect(),
-    });
+    // Run-wide figures (direct reclaim efficiency, seed 003's fairness and accuracy, total
+    // ops/s), computed once in the core's report.
+    rows.extend(crate::report::headline_rows(reports).into_iter().map(|h| Row {
+        label: h.label,
+        values: h.values,
+    }));
     // Per-task rows, unless there are too many to read (S003's 129 tasks): then only the
     // totals above; `run --json` still has every task.
     let tasks = task_names(reports);
@@ -331,49 +316,7 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
     out
 }
 
-/// The leaf memcgs (no children; not the root) of a report.
-fn leaf_memcgs(report: &RunReport) -> Vec<&crate::report::MemcgReport> {
-    report
-        .memcgs
-        .iter()
-        .filter(|m| m.parent.is_some())
-        .filter(|m| {
-            !report
-                .memcgs
-                .iter()
-                .any(|c| c.parent.as_ref() == Some(&m.name))
-        })
-        .collect()
-}
-
-/// Seed 003's fairness: population stddev(pgsteal) / mean(pgsteal) over the leaf memcgs, in
-/// percent (None without memcgs or when nothing was stolen).
-pub fn memcg_pgsteal_spread(report: &RunReport) -> Option<f64> {
-    let v: Vec<f64> = leaf_memcgs(report)
-        .iter()
-        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0) as f64)
-        .collect();
-    if v.len() < 2 {
-        return None;
-    }
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    if mean <= 0.0 {
-        return None;
-    }
-    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
-    Some(var.sqrt() * 100.0 / mean)
-}
-
-/// Seed 003's accuracy: sum of the leaf memcgs' pgsteal over the pages asked of
-/// memory.reclaim, in percent (None where memory.reclaim was not written).
-pub fn reclaim_accuracy(report: &RunReport) -> Option<f64> {
-    let requested = report.reclaim_requested_pages.filter(|&r| r > 0)?;
-    let stolen: u64 = leaf_memcgs(report)
-        .iter()
-        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0))
-        .sum();
-    Some(stolen as f64 * 100.0 / requested as f64)
-}
+pub use crate::report::{memcg_pgsteal_spread, reclaim_accuracy};
 
 /// `value (change)` with both parts right-aligned to the column's widths.
 fn cell_text(

@@ -17,6 +17,7 @@ pub mod report;
 pub mod scenario;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod sweep;
+pub mod views;
 pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]

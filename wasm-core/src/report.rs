@@ -1,8 +1,8 @@
 //! What a run reports: the stable JSON contract of `reclaim run --json` (documented in README).
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct RunReport {
     /// Scenario title.
     pub scenario: String,
@@ -34,7 +34,7 @@ pub struct RunReport {
 
 /// One memcg: memory.stat counters (hierarchical, pages; `pgscan` and `pgsteal` are the
 /// kswapd + direct sums as in memory.stat) flattened into the object, usage and memory.events.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct MemcgReport {
     pub name: String,
     /// The parent's name; None for the root.
@@ -47,7 +47,7 @@ pub struct MemcgReport {
     pub stat: BTreeMap<String, u64>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TaskReport {
     pub name: String,
     /// Per-round wall times in virtual seconds (loops with record = "rounds").
@@ -74,7 +74,7 @@ pub struct TaskReport {
 }
 
 // Deserialize: `reclaim kernel`'s guest sends these to the host.
-#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
 pub struct Percentiles {
     pub p50: f64,
     pub p95: f64,
@@ -83,7 +83,7 @@ pub struct Percentiles {
     pub count: u64,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct OomKill {
     pub task: String,
     pub time_s: f64,
@@ -94,4 +94,239 @@ pub struct OomKill {
 #[derive(Debug, Clone, Serialize)]
 pub struct CompareReport {
     pub variants: Vec<RunReport>,
+}
+
+// ---- derived figures and expectation verdicts (computed once here, for the CLI and the page)
+
+/// The leaf memcgs (no children; not the root) of a report.
+fn leaf_memcgs(report: &RunReport) -> Vec<&MemcgReport> {
+    report
+        .memcgs
+        .iter()
+        .filter(|m| m.parent.is_some())
+        .filter(|m| !report.memcgs.iter().any(|c| c.parent.as_ref() == Some(&m.name)))
+        .collect()
+}
+
+/// Seed 003's fairness: population stddev(pgsteal) / mean(pgsteal) over the leaf memcgs, in
+/// percent (None without memcgs or when nothing was stolen).
+pub fn memcg_pgsteal_spread(report: &RunReport) -> Option<f64> {
+    let v: Vec<f64> = leaf_memcgs(report)
+        .iter()
+        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0) as f64)
+        .collect();
+    if v.len() < 2 {
+        return None;
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    if mean <= 0.0 {
+        return None;
+    }
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
+    Some(var.sqrt() * 100.0 / mean)
+}
+
+/// Seed 003's accuracy: sum of the leaf memcgs' pgsteal over the pages asked of
+/// memory.reclaim, in percent (None where memory.reclaim was not written).
+pub fn reclaim_accuracy(report: &RunReport) -> Option<f64> {
+    let requested = report.reclaim_requested_pages.filter(|&r| r > 0)?;
+    let stolen: u64 = leaf_memcgs(report)
+        .iter()
+        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0))
+        .sum();
+    Some(stolen as f64 * 100.0 / requested as f64)
+}
+
+/// A run-wide figure (`scenario::expect::RUN_METRICS`).
+pub fn run_metric(report: &RunReport, name: &str) -> Option<f64> {
+    match name {
+        "total_ops_per_s" => {
+            let ops: Vec<f64> = report.tasks.iter().filter_map(|t| t.ops_per_s).collect();
+            (!ops.is_empty()).then(|| ops.iter().sum())
+        }
+        "memcg_pgsteal_spread_pct" => memcg_pgsteal_spread(report),
+        "reclaim_accuracy_pct" => reclaim_accuracy(report),
+        "direct_reclaim_efficiency_pct" => {
+            let scan = *report.measured.get("pgscan_direct")?;
+            let steal = *report.measured.get("pgsteal_direct")?;
+            (scan > 0).then(|| steal as f64 * 100.0 / scan as f64)
+        }
+        "virtual_s" => Some(report.virtual_s),
+        _ => None,
+    }
+}
+
+/// A task's figure (`scenario::expect::TASK_FIELDS`).
+pub fn task_metric(report: &RunReport, task: &str, field: &str) -> Option<f64> {
+    let t = report.tasks.iter().find(|t| t.name == task)?;
+    let rounds = t.rounds_s.as_deref().filter(|r| !r.is_empty());
+    let sum = |r: &[f64]| r.iter().sum::<f64>();
+    match field {
+        "ops_per_s" => t.ops_per_s,
+        "rounds_mean_s" => rounds.map(|r| sum(r) / r.len() as f64),
+        "rounds_total_s" => rounds.map(sum),
+        "rounds_per_s" => rounds.filter(|r| sum(r) > 0.0).map(|r| r.len() as f64 / sum(r)),
+        "rounds_max_over_first" => {
+            rounds.filter(|r| r[0] > 0.0).map(|r| r.iter().cloned().fold(0.0, f64::max) / r[0])
+        }
+        "first_over_last5_median" => rounds.filter(|r| r.len() >= 5).and_then(|r| {
+            let mut last: Vec<f64> = r[r.len() - 5..].to_vec();
+            last.sort_by(|a, b| a.total_cmp(b));
+            (last[2] > 0.0).then(|| r[0] / last[2])
+        }),
+        "latency_p50_ms" => t.latency_ms.map(|p| p.p50),
+        "latency_p95_ms" => t.latency_ms.map(|p| p.p95),
+        "latency_p99_ms" => t.latency_ms.map(|p| p.p99),
+        "alloc_stall_p95_ms" => t.alloc_stall_ms.map(|p| p.p95),
+        "io_wait_p95_ms" => t.io_wait_ms.map(|p| p.p95),
+        "major_faults" => Some(t.major_faults as f64),
+        _ => None,
+    }
+}
+
+/// A metric of one report: the sum of its terms (None if any term is missing).
+pub fn metric(report: &RunReport, metric: &str) -> Option<f64> {
+    use crate::scenario::expect::{terms, Term};
+    let mut total = 0.0;
+    for t in terms(metric).ok()? {
+        total += match t {
+            Term::Counter(c) => *report.measured.get(c).unwrap_or(&0) as f64,
+            Term::Task(task, field) => task_metric(report, task, field)?,
+            Term::Run(name) => run_metric(report, name)?,
+            Term::Live(_) => return None, // a lesson step's figure, not a whole run's
+        };
+    }
+    Some(total)
+}
+
+/// A headline row: a run-wide figure of every variant, shown first.
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+pub struct HeadlineRow {
+    pub metric: String,
+    pub label: String,
+    pub values: Vec<Option<f64>>,
+}
+
+/// The run-wide figures any of the reports has, in a fixed order.
+pub fn headline_rows(reports: &[RunReport]) -> Vec<HeadlineRow> {
+    const ROWS: &[(&str, &str)] = &[
+        ("direct_reclaim_efficiency_pct", "direct reclaim efficiency (%)"),
+        ("memcg_pgsteal_spread_pct", "stddev/mean pgsteal, leaf memcgs (%)"),
+        ("reclaim_accuracy_pct", "sum(pgsteal)/sum(requested) (%)"),
+        ("total_ops_per_s", "total ops/s, every task"),
+    ];
+    let ops_tasks = |r: &RunReport| r.tasks.iter().filter(|t| t.ops_per_s.is_some()).count();
+    ROWS.iter()
+        // A total of ops/s only where several tasks report ops (S003b's fio jobs, S004b).
+        .filter(|(m, _)| *m != "total_ops_per_s" || reports.iter().any(|r| ops_tasks(r) > 1))
+        .map(|(m, label)| HeadlineRow {
+            metric: m.to_string(),
+            label: label.to_string(),
+            values: reports.iter().map(|r| run_metric(r, m)).collect(),
+        })
+        .filter(|r| r.values.iter().any(Option::is_some))
+        .collect()
+}
+
+/// One check evaluated: the figure (a value, or a ratio of two variants) and whether it holds.
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+pub struct CheckVerdict {
+    /// The condition in words.
+    pub condition: String,
+    pub variant: String,
+    pub value: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub over: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub base: Option<f64>,
+    /// The compared figure: `value`, or `value / base`; None when it could not be computed.
+    pub figure: Option<f64>,
+    pub met: bool,
+}
+
+/// One `[[expect]]` with its verdict: None without checks, else whether every check holds.
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+pub struct Verdict {
+    pub text: String,
+    pub met: Option<bool>,
+    pub checks: Vec<CheckVerdict>,
+}
+
+/// What the reports say about the scenario's question: headline rows and verdicts.
+#[derive(Debug, Clone, Serialize, PartialEq, ts_rs::TS)]
+pub struct Assessment {
+    pub headline: Vec<HeadlineRow>,
+    pub verdicts: Vec<Verdict>,
+}
+
+/// Evaluate the scenario's expectations over its variants' reports (`reports[i]` ran
+/// `variants[i]`; a variant without a report makes its checks unmet).
+pub fn assess(scenario: &crate::scenario::Scenario, reports: &[RunReport]) -> Assessment {
+    let last = scenario.variants.last().map(|v| v.name.as_str()).unwrap_or("");
+    let of = |v: &str| reports.iter().find(|r| r.variant == v);
+    let verdicts = scenario
+        .expect
+        .iter()
+        .map(|e| {
+            let checks: Vec<CheckVerdict> = e
+                .checks
+                .iter()
+                .map(|c| {
+                    let variant = c.variant.clone().unwrap_or_else(|| last.to_string());
+                    let value = of(&variant).and_then(|r| metric(r, &c.metric));
+                    let base = c.over.as_deref().and_then(|o| of(o)).and_then(|r| metric(r, &c.metric));
+                    let figure = match &c.over {
+                        None => value,
+                        Some(_) => match (value, base) {
+                            (Some(v), Some(b)) if b != 0.0 => Some(v / b),
+                            _ => None,
+                        },
+                    };
+                    CheckVerdict {
+                        condition: c.describe(last),
+                        variant,
+                        value,
+                        over: c.over.clone(),
+                        base,
+                        figure,
+                        met: figure.is_some_and(|f| c.holds(f)),
+                    }
+                })
+                .collect();
+            Verdict {
+                text: e.text.clone(),
+                met: (!checks.is_empty()).then(|| checks.iter().all(|c| c.met)),
+                checks,
+            }
+        })
+        .collect();
+    Assessment { headline: headline_rows(reports), verdicts }
+}
+
+/// The verdicts as text, for `reclaim compare`.
+pub fn verdicts_text(a: &Assessment) -> String {
+    let num = |v: Option<f64>| match v {
+        Some(x) if x.abs() >= 100.0 => format!("{x:.0}"),
+        Some(x) => format!("{x:.3}"),
+        None => "n/a".to_string(),
+    };
+    let mut out = String::from("\nExpectations (scenario [[expect]], checked by the engine):\n");
+    for v in &a.verdicts {
+        let tag = match v.met {
+            Some(true) => "[met]    ",
+            Some(false) => "[NOT met]",
+            None => "[no check]",
+        };
+        out.push_str(&format!("  {tag} {}\n", v.text));
+        for c in &v.checks {
+            let figure = match (&c.over, c.base) {
+                (Some(o), _) => format!("{} / {} = {} / {} = {}", c.variant, o, num(c.value), num(c.base), num(c.figure)),
+                (None, _) => format!("{} = {}", c.variant, num(c.value)),
+            };
+            out.push_str(&format!("      {}: {} -> {}\n", c.condition, figure, if c.met { "met" } else { "not met" }));
+        }
+    }
+    out
 }

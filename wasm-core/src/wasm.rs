@@ -39,6 +39,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
                 "caption": s.caption.trim(),
                 "pause": s.pause,
                 "highlight": s.highlight.map(|v| v.name()),
+                "compare": s.compare,
             })
         })
         .collect()
@@ -61,6 +62,19 @@ pub fn scenario_check(text: &str) -> String {
 }
 
 /// Names of the kernel presets and their descriptions, as JSON.
+/// The scenario's headline rows and expectation verdicts over its variants' reports (each the
+/// JSON of `run_to_end_json`): `report::Assessment` as JSON, the same the CLI prints.
+#[wasm_bindgen]
+pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
+    let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    let reports = reports
+        .iter()
+        .map(|r| serde_json::from_str::<crate::report::RunReport>(r))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
+    serde_json::to_string(&crate::report::assess(&scn, &reports)).map_err(|e| JsError::new(&e.to_string()))
+}
+
 #[wasm_bindgen]
 pub fn presets() -> String {
     let v: Vec<serde_json::Value> = crate::kernel::variant::PRESETS
@@ -206,16 +220,13 @@ impl WasmSimulation {
         let (a, b, c) = self.inner.watermarks();
         vec![a as f64, b as f64, c as f64]
     }
-    /// [anon_cost, file_cost, swappiness, balance (0 equal, 1 fract, 2 file, 3 anon, -1 none),
-    /// anon fraction, file fraction, denominator]
-    pub fn balance(&self) -> Vec<f64> {
-        let (a, f) = self.inner.costs();
-        let mut v = vec![a as f64, f as f64, self.inner.swappiness() as f64];
-        match self.inner.last_balance() {
-            Some((b, ap, fp, d)) => v.extend([b as f64, ap as f64, fp as f64, d as f64]),
-            None => v.extend([-1.0, 0.0, 0.0, 0.0]),
-        }
-        v
+    /// The refault-distance view as JSON (`views::RefaultView`).
+    pub fn refault_view(&self) -> String {
+        serde_json::to_string(&self.inner.refault_view()).unwrap_or_default()
+    }
+    /// The balance view as JSON (`views::BalanceView`, TypeScript type generated from it).
+    pub fn balance_view(&self) -> String {
+        serde_json::to_string(&self.inner.balance_view()).unwrap_or_default()
     }
     /// Per frame: its list (0..4 LRU lists, 250 free).
     pub fn frame_lists(&self) -> Vec<u8> {
@@ -307,9 +318,10 @@ impl WasmSimulation {
         self.inner.series().len() as u32
     }
     /// Columns of a series row: t_ns, the six list sizes (frames), anon_cost, file_cost, then
-    /// every counter (frames) in `counter_names` order.
+    /// every counter (frames) in `counter_names` order, then <= 5.7's recent_scanned and
+    /// recent_rotated [anon, file] (frames).
     pub fn series_width(&self) -> u32 {
-        (9 + NR_COUNTERS) as u32
+        (13 + NR_COUNTERS) as u32
     }
     /// Rows `from..` of the time series, flattened (`series_width` values per row).
     pub fn series_from(&self, from: u32) -> Vec<f64> {
@@ -320,6 +332,8 @@ impl WasmSimulation {
             out.push(s.anon_cost as f64);
             out.push(s.file_cost as f64);
             out.extend(s.counters.iter().map(|&v| v as f64));
+            out.extend(s.recent_scanned.iter().map(|&v| v as f64));
+            out.extend(s.recent_rotated.iter().map(|&v| v as f64));
         }
         out
     }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BalanceView } from './components/BalanceView';
+import { RefaultView } from './components/RefaultView';
 import { CounterCharts, RoundsChart } from './components/Charts';
 import { Controls, type Knobs } from './components/Controls';
 import { DiffTable } from './components/DiffTable';
@@ -517,7 +518,7 @@ export function App() {
     return state.lesson.map((st) => (st.highlight && !shown.includes(st.highlight) ? { ...st, highlight: null } : st));
   }, [state.lesson, embedView]);
   const lesson = ready && state.lesson.length > 0 && (!embed.embed || embed.lesson) && (
-    <LessonPanel steps={embed.embed ? embedSteps : state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} />
+    <LessonPanel steps={embed.embed ? embedSteps : state.lesson} nowNs={nowNs} ready={!seeking} onSeek={lessonSeek} onPauseAt={setPauseAt} compact={embed.embed} compareOn={compare} knobsChanged={Object.keys(knobs).length > 0} />
   );
 
   const banner = linkError && (
@@ -589,7 +590,7 @@ export function App() {
             )}
           </section>
         )}
-        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} />}
+        {embedView === 'results' && <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} />}
         </FitFrame>
       </main>
     );
@@ -777,6 +778,7 @@ export function App() {
                   theme={theme}
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                {frames[i]!.refault && <RefaultView info={run} view={frames[i]!.refault!} testPrefix={`run-${i}-`} />}
                 {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
                 {frames[i]!.memcg && <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />}
@@ -797,7 +799,7 @@ export function App() {
           The results table runs the scenario&apos;s variants as written; the kernel flag overrides apply to the live runs above.
         </p>
       )}
-      <ResultsPanel reports={reports} expect={expect} />
+      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} />
       <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />
     </main>
   );

@@ -69,6 +69,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
                 let keys = cli::compare_keys(&reports);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 print!("{}", cli::compare_table(&scenario.title, &reports, &keys));
+                print!("{}", reclaim_core::report::verdicts_text(&reclaim_core::report::assess(&scenario, &reports)));
             }
         }
     }

@@ -206,6 +206,13 @@ pub struct Mm {
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
     pub balance_hist: [u64; 4],
     pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
+    /// The last `get_scan_count` call with its branch, reason and inputs (balance view only).
+    pub last_scan: Option<crate::kernel::balance::ScanDecision>,
+    /// Pages scanned by the scenario's forced scans (`scan_inactive_file`), outside
+    /// get_scan_count (balance view only).
+    pub forced_scan_pages: u64,
+    /// The last classic refault with its distance (the refault-distance drawing only).
+    pub last_refault: Option<crate::kernel::workingset::RefaultRecord>,
     /// Set by a fault that submitted IO (a major fault), for per-task accounting.
     pub last_fault_major: bool,
     /// The last `Access::Wait` of `fault_anon` or `file_read` is time the kernel spends inside
@@ -290,6 +297,9 @@ impl Mm {
             wait_in_fault: false,
             uncounted_retry: false,
             last_balance: None,
+            last_scan: None,
+            forced_scan_pages: 0,
+            last_refault: None,
             kswapd: crate::kernel::vmscan::Kswapd {
                 sleeping: true,
                 ..Default::default()

@@ -38,6 +38,9 @@ pub struct Sample {
     pub lists: [u64; 6],
     pub anon_cost: u64,
     pub file_cost: u64,
+    /// <= 5.7's balance inputs of the root lruvec (frames), [anon, file].
+    pub recent_scanned: [u64; 2],
+    pub recent_rotated: [u64; 2],
 }
 
 /// A running simulation of one scenario under one kernel variant.
@@ -366,6 +369,8 @@ impl Simulation {
             lists,
             anon_cost: mm.lruvecs[0].anon_cost,
             file_cost: mm.lruvecs[0].file_cost,
+            recent_scanned: mm.lruvecs[0].recent_scanned,
+            recent_rotated: mm.lruvecs[0].recent_rotated,
         });
     }
 
@@ -718,6 +723,14 @@ impl Simulation {
     /// How often get_scan_count chose SCAN_EQUAL, SCAN_FRACT, SCAN_FILE, SCAN_ANON.
     pub fn balance_histogram(&self) -> [u64; 4] {
         self.mm.balance_hist
+    }
+    /// The balance view (`views::BalanceView`).
+    pub fn balance_view(&self) -> crate::views::BalanceView {
+        crate::views::BalanceView::of(self)
+    }
+    /// The refault-distance view (`views::RefaultView`).
+    pub fn refault_view(&self) -> crate::views::RefaultView {
+        crate::views::RefaultView::of(self)
     }
     /// anon_cost and file_cost of the root lruvec.
     pub fn costs(&self) -> (u64, u64) {

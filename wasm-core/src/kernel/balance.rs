@@ -12,12 +12,87 @@ pub const DEACTIVATE_ANON: u8 = 1;
 pub const DEACTIVATE_FILE: u8 = 2;
 
 /// How `get_scan_count` splits the scan between anon and file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
 pub enum ScanBalance {
+    #[serde(rename = "SCAN_EQUAL")]
     Equal,
+    #[serde(rename = "SCAN_FRACT")]
     Fract,
+    #[serde(rename = "SCAN_FILE")]
     File,
+    #[serde(rename = "SCAN_ANON")]
     Anon,
+}
+
+/// Which branch of `get_scan_count` (mm/vmscan.c) chose the balance: one code per branch of
+/// the kernel the variant models. Reporting only: the choice itself is `scan_balance`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ScanReason {
+    /// `!sc->may_swap`: this reclaim may not swap (SCAN_FILE).
+    MayNotSwap,
+    /// No free swap space: anon cannot be reclaimed (`get_nr_swap_pages() <= 0`; 5.8+
+    /// `mem_cgroup_get_nr_swap_pages`, 5.13+ `can_reclaim_anon_pages`) (SCAN_FILE).
+    NoSwap,
+    /// `!sc->priority && swappiness` (3.5+; every swappiness before): SCAN_EQUAL.
+    PriorityZero,
+    /// 5.5+ `sc->file_is_tiny` (set by `prepare_scan_control`, 6.1+ `prepare_scan_count`):
+    /// file + free at most the high watermark, with inactive anon to scan (SCAN_ANON).
+    FileIsTiny,
+    /// <= 5.4, global reclaim: file + free at most the high watermark ("the cache trap"; from
+    /// 4.12 only with enough inactive anon) (SCAN_ANON).
+    FileBelowHigh,
+    /// 5.5+ `sc->cache_trim_mode`: plenty of inactive file and no file refaults (SCAN_FILE).
+    CacheTrim,
+    /// 3.8-5.4: "only evict file pages when we have plenty" — inactive file not low and
+    /// sizable at this priority (SCAN_FILE).
+    PlentyInactiveFile,
+    /// SCAN_FRACT whose anon weight is 0 because swappiness is 0 (3.5+: no +1 per priority).
+    SwappinessZero,
+    /// SCAN_FRACT whose file weight is 0 because swappiness is 200 (5.8+, which allows 200).
+    SwappinessMax,
+    /// SCAN_FRACT: both types scanned in proportion to the two weights.
+    Fraction,
+}
+
+/// Which statistics a kernel's `get_scan_count` balances on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum BalanceEra {
+    /// <= 5.7: `recent_scanned`/`recent_rotated` per type (`reclaim_stat`).
+    Rotation,
+    /// 5.8+: `anon_cost`/`file_cost` from `lru_note_cost` ("mm: balance LRU lists based on
+    /// relative thrashing").
+    Cost,
+    /// The multi-gen LRU: get_scan_count is not used (the PID controller chooses the type).
+    Mglru,
+}
+
+/// One `get_scan_count` call as the balance view shows it: the branch, its reason and the
+/// inputs the era's kernel computed from. Counts are in 4 KiB pages.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanDecision {
+    pub at_ns: u64,
+    pub balance: ScanBalance,
+    pub reason: ScanReason,
+    /// The lruvec (memcg id; 0 = root) scanned.
+    pub lruvec: u16,
+    pub priority: u32,
+    /// The swappiness this call used (memory.reclaim's, or vm.swappiness).
+    pub swappiness: u32,
+    /// SCAN_FRACT's weights [ap, fp] and denominator ([1, 1] and 1 for the other branches).
+    pub fraction: [u64; 2],
+    pub denominator: u64,
+    /// Share of the scan each type got, [anon, file] in [0, 1]: the weights for SCAN_FRACT, the
+    /// scan targets for SCAN_EQUAL (proportional to list sizes), 1 and 0 otherwise.
+    pub shares: [f64; 2],
+    /// <= 5.7: the scanned/rotated counts the weights came from (after their decay).
+    pub recent_scanned: [u64; 2],
+    pub recent_rotated: [u64; 2],
+    /// 5.8+: the costs the weights came from (the reclaim root's, read once per pass).
+    pub anon_cost: u64,
+    pub file_cost: u64,
 }
 
 /// The pure SCAN_FRACT arithmetic of 5.8+ `get_scan_count` (`[ap, fp]`, denominator ap + fp):
@@ -169,23 +244,33 @@ impl Mm {
 
     /// Choose the scan balance (`get_scan_count`, first half).
     pub fn scan_balance(&self, lv: usize, sc: &ScanControl) -> ScanBalance {
+        self.scan_balance_why(lv, sc).0
+    }
+
+    /// `scan_balance` with the branch that decided it (SCAN_FRACT's swappiness cases are told
+    /// apart later, from the weights).
+    pub fn scan_balance_why(&self, lv: usize, sc: &ScanControl) -> (ScanBalance, ScanReason) {
+        use ScanReason as R;
         let l = &self.lruvecs[lv];
-        if !sc.may_swap || self.swap_free() == 0 {
-            return ScanBalance::File;
+        if !sc.may_swap {
+            return (ScanBalance::File, R::MayNotSwap);
+        }
+        if self.swap_free() == 0 {
+            return (ScanBalance::File, R::NoSwap);
         }
         // Before 3.5 priority 0 scanned every list in full whatever the swappiness.
         let s = sc.swappiness.unwrap_or(self.swappiness);
         if sc.priority == 0 && (s != 0 || !self.flags.swappiness_zero_strict) {
-            return ScanBalance::Equal;
+            return (ScanBalance::Equal, R::PriorityZero);
         }
         if self.flags.scan_decisions_per_node {
             if sc.file_is_tiny {
-                return ScanBalance::Anon;
+                return (ScanBalance::Anon, R::FileIsTiny);
             }
             if sc.cache_trim_mode {
-                return ScanBalance::File;
+                return (ScanBalance::File, R::CacheTrim);
             }
-            return ScanBalance::Fract;
+            return (ScanBalance::Fract, R::Fraction);
         }
         // <= 5.4: the cache trap check of global reclaim (4.12+ only with enough inactive anon,
         // `tiny_file_anon_checks`), then "only evict file pages when we have plenty" (3.8).
@@ -197,15 +282,26 @@ impl Mm {
                 || (!self.inactive_list_is_low(lv, false, false)
                     && self.sizable(l.size(LRU_INACTIVE_ANON), sc.priority)))
         {
-            return ScanBalance::Anon;
+            return (ScanBalance::Anon, R::FileBelowHigh);
         }
         if self.flags.plenty_file_rule
             && !self.inactive_list_is_low(lv, true, false)
             && self.sizable(l.size(LRU_INACTIVE_FILE), sc.priority)
         {
-            return ScanBalance::File;
+            return (ScanBalance::File, R::PlentyInactiveFile);
         }
-        ScanBalance::Fract
+        (ScanBalance::Fract, R::Fraction)
+    }
+
+    /// The era of this kernel's balance (`BalanceEra`).
+    pub fn balance_era(&self) -> BalanceEra {
+        if self.flags.lru_gen {
+            BalanceEra::Mglru
+        } else if self.flags.io_cost_balance {
+            BalanceEra::Cost
+        } else {
+            BalanceEra::Rotation
+        }
     }
 
     /// `get_scan_count`: how many frames to scan on each evictable list at this priority.
@@ -214,7 +310,7 @@ impl Mm {
         lv: usize,
         sc: &ScanControl,
     ) -> ([u64; 4], ScanBalance, [u64; 2], u64) {
-        let balance = self.scan_balance(lv, sc);
+        let (balance, mut reason) = self.scan_balance_why(lv, sc);
         let s = sc.swappiness.unwrap_or(self.swappiness) as u64;
         let (fraction, denominator) = if balance == ScanBalance::Fract {
             if self.flags.io_cost_balance {
@@ -242,6 +338,7 @@ impl Mm {
         let usage = self.memcgs.list[lv].usage;
         let scale = self.scale;
         let mut nr = [0u64; 4];
+        let mut targets = [0u64; 4];
         for (lru, out) in nr.iter_mut().enumerate() {
             let file = is_file_lru(lru) as usize;
             // In pages, as the kernel computes it; frames at the end (`Lruvec::scan_frames`).
@@ -276,8 +373,50 @@ impl Mm {
                     }
                 }
             };
+            targets[lru] = pages;
             *out = self.lruvecs[lv].scan_frames(lru, pages, scale);
         }
+        // Reporting only, from what was computed above: nothing here feeds back into reclaim.
+        if balance == ScanBalance::Fract {
+            if fraction[0] == 0 && s == 0 {
+                reason = ScanReason::SwappinessZero;
+            } else if fraction[1] == 0 && s == 200 {
+                reason = ScanReason::SwappinessMax;
+            }
+        }
+        let shares = match balance {
+            ScanBalance::File => [0.0, 1.0],
+            ScanBalance::Anon => [1.0, 0.0],
+            ScanBalance::Fract => {
+                let d = denominator.max(1) as f64;
+                [fraction[0] as f64 / d, fraction[1] as f64 / d]
+            }
+            ScanBalance::Equal => {
+                let a = (targets[0] + targets[1]) as f64;
+                let f = (targets[2] + targets[3]) as f64;
+                if a + f > 0.0 {
+                    [a / (a + f), f / (a + f)]
+                } else {
+                    [0.5, 0.5]
+                }
+            }
+        };
+        let l = &self.lruvecs[lv];
+        self.last_scan = Some(ScanDecision {
+            at_ns: self.now,
+            balance,
+            reason,
+            lruvec: lv as u16,
+            priority: sc.priority,
+            swappiness: s as u32,
+            fraction,
+            denominator,
+            shares,
+            recent_scanned: l.recent_scanned.map(|v| v * scale),
+            recent_rotated: l.recent_rotated.map(|v| v * scale),
+            anon_cost: sc.anon_cost,
+            file_cost: sc.file_cost,
+        });
         (nr, balance, fraction, denominator)
     }
 

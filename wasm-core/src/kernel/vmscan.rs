@@ -999,6 +999,7 @@ impl Mm {
                 let k = left.min(chunk);
                 self.shrink_inactive_list(lv, LRU_INACTIVE_FILE, k, &mut sc);
                 left -= k;
+                self.forced_scan_pages += k * self.scale;
             }
         }
         sc.cpu_ns

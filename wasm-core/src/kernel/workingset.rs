@@ -14,6 +14,24 @@ pub struct RefaultOutcome {
     pub restored: bool,
 }
 
+/// The last refault, for the page's refault-distance drawing (reporting only). Ages, distance
+/// and workingset size in 4 KiB pages, as the kernel counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RefaultRecord {
+    pub at_ns: u64,
+    /// The address space (`space_names` index) and page index of the refaulting page.
+    pub space: u32,
+    pub page: u64,
+    pub file: bool,
+    /// The eviction lruvec's nonresident_age stored in the shadow entry, and its value now.
+    pub eviction_age: u64,
+    pub now_age: u64,
+    pub distance: u64,
+    pub workingset_size: u64,
+    pub activated: bool,
+}
+
 /// The pure test of `workingset_refault`: activate iff distance <= workingset size.
 pub fn refault_activates(distance: u64, workingset_size: u64) -> bool {
     distance <= workingset_size
@@ -136,6 +154,18 @@ impl Mm {
         let lv = (shadow.lruvec as usize).min(self.lruvecs.len() - 1);
         let distance = self.lruvecs[lv].nonresident_age.wrapping_sub(shadow.age);
         let ws = self.refault_workingset_size(lv, file);
+        let scale = self.scale;
+        self.last_refault = Some(RefaultRecord {
+            at_ns: self.now,
+            space: self.frames.space[f as usize],
+            page: self.frames.index[f as usize] as u64 * scale,
+            file,
+            eviction_age: shadow.age * scale,
+            now_age: self.lruvecs[lv].nonresident_age * scale,
+            distance: distance.wrapping_mul(scale),
+            workingset_size: ws * scale,
+            activated: refault_activates(distance, ws),
+        });
         let mut out = RefaultOutcome {
             distance,
             workingset_size: ws,

@@ -33,6 +33,13 @@ pub struct LessonStep {
     /// The view the caption talks about.
     #[serde(default)]
     pub highlight: Option<View>,
+    /// The step compares the variants: the page asks to tick Compare only when it is not.
+    #[serde(default)]
+    pub compare: bool,
+    /// What the caption claims, checkable at the step's time (scenario/expect.rs; every variant
+    /// unless `variant` names one): tests/lesson_facts.rs runs the engine to `at` and checks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<super::expect::Check>,
 }
 
 /// The views of the page (web/src/components) a step can point at.

@@ -1,4 +1,5 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod expect;
 pub mod knobs;
 pub mod lesson;
 pub mod overrides;

@@ -364,7 +364,16 @@ impl<'a> Checker<'a> {
         self.memcgs()?;
         let marks = self.tasks()?;
         self.run(&marks)?;
+        self.expect()?;
         self.lesson()
+    }
+
+    fn expect(&self) -> Check {
+        let s = self.scenario;
+        let variants: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        let tasks: Vec<&str> = s.tasks.iter().map(|t| t.name.as_str()).collect();
+        super::expect::check(&s.expect, &s.lesson, &variants, &tasks)
+            .map_err(|(path, message)| self.index.error_at(&path, message))
     }
 
     fn lesson(&self) -> Check {

@@ -460,6 +460,9 @@ pub struct RunSpec {
 pub struct Expectation {
     /// What holds when the experiment is reproduced, in words.
     pub text: String,
+    /// The same, checkable over the reports (scenario/expect.rs); all must hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<super::expect::Check>,
 }
 
 fn one() -> u32 {

@@ -55,18 +55,39 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
       })),
     [runs, series],
   );
-  const costSeries = useMemo(
-    () =>
-      runs.flatMap((run, r) =>
-        (['anon cost', 'file cost'] as const).map((label, k) => ({
-          name: runs.length > 1 ? `${label} (${run.variant})` : label,
-          color: TYPE_COLORS[k]!,
-          dash: DASHES[r],
-          points: (series[r] ?? []).map((row) => [row[0]!, row[7 + k]!] as [number, number]),
-        })),
-      ),
-    [runs, series],
-  );
+  // The balance's inputs follow each run's kernel era: <= 5.7 scanned/rotated per type (the
+  // last four columns of a series row), 5.8+ anon_cost/file_cost (columns 7, 8); none for MGLRU.
+  const eras = frames.map((f) => f?.balance.era ?? 'cost').join(',');
+  const costSeries = useMemo(() => {
+    const era = eras.split(',');
+    return runs.flatMap((run, r): Series[] => {
+      const rows = series[r] ?? [];
+      const tag = (label: string) => (runs.length > 1 ? `${label} (${run.variant})` : label);
+      if (era[r] === 'rotation') {
+        return (['anon scanned', 'anon rotated', 'file scanned', 'file rotated'] as const).map((label, k) => ({
+          name: tag(label),
+          color: TYPE_COLORS[k < 2 ? 0 : 1]!,
+          dash: k % 2 === 1 ? '2 2' : DASHES[r],
+          // recent_scanned [anon, file] then recent_rotated [anon, file], in frames.
+          points: rows.map((row) => [row[0]!, row[row.length - 4 + (k % 2) * 2 + (k < 2 ? 0 : 1)]! * run.scale] as [number, number]),
+        }));
+      }
+      if (era[r] === 'mglru') return [];
+      return (['anon cost', 'file cost'] as const).map((label, k) => ({
+        name: tag(label),
+        color: TYPE_COLORS[k]!,
+        dash: DASHES[r],
+        points: rows.map((row) => [row[0]!, row[7 + k]!] as [number, number]),
+      }));
+    });
+  }, [runs, series, eras]);
+  const costTitle = eras.split(',').every((e) => e === 'rotation')
+    ? "Recent scanned and rotated pages per type, up to 5.7 (the balance's inputs)"
+    : eras.split(',').every((e) => e === 'mglru')
+      ? 'The multi-gen LRU does not use get_scan_count: see the generations view'
+      : eras.split(',').every((e) => e === 'cost')
+        ? "Reclaim cost, anon vs file, 5.8+ (the balance's inputs)"
+        : "The balance's inputs: reclaim cost (5.8+) or scanned/rotated pages (up to 5.7), per run";
   const wm = frames[0]?.watermarks;
   const refLines: RefLine[] = useMemo(
     () =>
@@ -103,7 +124,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
         testId="chart-free"
       />
       <LineChart
-        title="Reclaim cost, anon vs file (the balance's inputs)"
+        title={costTitle}
         series={costSeries}
         xFormat={secs}
         xLabel="virtual time (s)"

@@ -53,7 +53,7 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
   const g = useMemo(() => readGens(frame.gens), [frame.gens]);
   const svgRef = useRef<SVGSVGElement | null>(null);
   const [box, width] = useWidth(300, 560);
-  const swappiness = frame.balance[2] ?? 0;
+  const swappiness = frame.balance.swappiness;
   const H = heightFor(width);
 
   // Layout effect: the columns are in place in the same commit as the React-drawn numbers.

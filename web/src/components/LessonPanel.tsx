@@ -2,7 +2,7 @@
 // rendered as a text node), step n/N with previous/next (which seek the run to
 // that step's time), the view the step points at outlined, and play stopping at
 // steps that say pause (through `onPauseAt`, which the play loop honours).
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import './lesson.css';
 import { formatNs } from '../format';
 import { currentStep, nextPauseNs, type LessonStep } from '../lib/lesson';
@@ -15,6 +15,30 @@ interface Props {
   onSeek(ns: number): void;
   onPauseAt(ns: number | null): void;
   compact?: boolean;
+  /** Compare mode is on: a step that compares the variants does not ask to tick it. */
+  compareOn?: boolean;
+  /** Knobs differ from the scenario's: the captions were written for its defaults. */
+  knobsChanged?: boolean;
+}
+
+const OFF_KEY = 'reclaim-lesson-off';
+
+function storedOff(): boolean {
+  try {
+    return localStorage.getItem(OFF_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** Scroll so that the view's top sits just below the sticky lesson panel, which stays in sight. */
+function show(selector: string): void {
+  const el = document.querySelector(selector);
+  if (!el) return;
+  const panel = document.querySelector('.lesson');
+  const below = panel ? panel.getBoundingClientRect().bottom : 0;
+  const top = el.getBoundingClientRect().top + window.scrollY - below - 8;
+  window.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
 }
 
 /** The root element of each view a step can point at (the selectors of lesson.css). */
@@ -34,11 +58,25 @@ const VIEW_NAMES: Record<string, string> = {
   results: 'the results',
 };
 
-export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }: Props) {
+export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, compareOn = false, knobsChanged = false }: Props) {
+  const [off, setOff] = useState(storedOff);
+  // "Show" pins the panel (sticky at the top) so the caption stays in sight beside the view
+  // it scrolls to; the next step unpins it.
+  const [pinned, setPinned] = useState(false);
   const k = currentStep(steps, nowNs);
+  useEffect(() => setPinned(false), [k]);
   const step = k >= 0 ? steps[k]! : null;
-  const pauseNs = nextPauseNs(steps, nowNs);
-  const highlight = step?.highlight ?? null;
+  // A lesson turned off neither pauses the run nor outlines views.
+  const pauseNs = off ? null : nextPauseNs(steps, nowNs);
+  const highlight = off ? null : (step?.highlight ?? null);
+  const toggle = () => {
+    setOff(!off);
+    try {
+      localStorage.setItem(OFF_KEY, off ? '0' : '1');
+    } catch {
+      // storage unavailable: the choice lasts for this page only
+    }
+  };
 
   useEffect(() => {
     onPauseAt(pauseNs);
@@ -58,8 +96,25 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }:
   const prev = k > 0 ? steps[k - 1]!.atNs : k === 0 && steps[0]!.atNs > 0 ? 0 : null;
   const next = k + 1 < steps.length ? steps[k + 1]!.atNs : null;
 
+  const toggleButton = (
+    <button type="button" className="ghost" onClick={toggle} data-testid="lesson-toggle" aria-pressed={!off}>
+      {off ? 'Turn the lesson on' : 'Turn off'}
+    </button>
+  );
+  if (off) {
+    return (
+      <section className="lesson lesson-off" aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-off="true" data-highlight="">
+        <div className="lesson-bar">
+          <strong>Lesson</strong>
+          <span className="muted">off: the run does not pause at its steps</span>
+          {toggleButton}
+        </div>
+      </section>
+    );
+  }
+
   return (
-    <section className={`lesson${compact ? ' compact' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''}>
+    <section className={`lesson${compact ? ' compact' : ''}${pinned ? ' pinned' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''} data-pinned={pinned}>
       <div className="lesson-bar">
         <strong>Lesson</strong>
         <span className="muted" data-testid="lesson-progress">
@@ -71,10 +126,21 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }:
         <button type="button" className="ghost" disabled={!ready || next === null} onClick={() => next !== null && onSeek(next)} data-testid="lesson-next" aria-label="Next lesson step">
           Next ›
         </button>
+        {toggleButton}
       </div>
       <p className="lesson-caption" aria-live="polite" data-testid="lesson-caption">
         {step ? step.caption : 'Press Play: the captions follow the run, and it pauses where a step asks you to look.'}
       </p>
+      {step?.compare && !compareOn && (
+        <p className="muted small lesson-note" data-testid="lesson-compare-hint">
+          This step compares the kernels: tick Compare to watch them side by side.
+        </p>
+      )}
+      {step && knobsChanged && (
+        <p className="muted small lesson-note" data-testid="lesson-defaults">
+          Written for the scenario&apos;s defaults: with the knobs you changed, the run may no longer match this caption.
+        </p>
+      )}
       {step && (highlight || step.pause) && (
         <p className="muted small lesson-note" data-testid="lesson-note">
           {highlight && (
@@ -83,7 +149,11 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact }:
               <button
                 type="button"
                 className="ghost lesson-show"
-                onClick={() => document.querySelector(VIEW_SELECTORS[highlight]!)?.scrollIntoView({ block: 'center', behavior: 'smooth' })}
+                onClick={() => {
+                  setPinned(true);
+                  // After the pinned panel is laid out, so the view lands just below it.
+                  requestAnimationFrame(() => show(VIEW_SELECTORS[highlight]!));
+                }}
                 data-testid="lesson-show"
               >
                 Show

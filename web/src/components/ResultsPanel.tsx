@@ -1,16 +1,100 @@
-// The seed-style before/after table: every variant run to the end in the
-// report worker, headline metrics with the change against the first variant,
-// and the scenario's expected bands as text.
+// The seed-style before/after table: every variant run to the end in the report worker. First
+// the scenario's expectations with the verdict and figure the engine computed for each
+// (report::assess), then the headline rows (run-wide figures from the core, measured counters),
+// then per-task rows, grouped by task and collapsed when there are many.
 import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
-import { resultsTable } from '../lib/report';
+import type { CheckVerdict, Verdict } from '../engine/generated/views';
+import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
 import { ReportsProgress } from './ReportsProgress';
 
 const fmt = (v: number, digits: number) =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }) : '—';
+const fig = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : fmt(v, Math.abs(v) >= 100 ? 0 : 3));
 
-export const ResultsPanel = memo(function ResultsPanel({ reports, expect }: { reports: ReportsState; expect: string[] }) {
-  const rows = resultsTable(reports.reports);
+/** Per-task rows stay open up to this many tasks; more are collapsed. */
+const OPEN_TASKS = 3;
+
+function figureText(c: CheckVerdict): string {
+  return c.over ? `${c.variant} / ${c.over} = ${fig(c.value)} / ${fig(c.base)} = ${fig(c.figure)}` : `${c.variant} = ${fig(c.value)}`;
+}
+
+function Verdicts({ verdicts, knobsChanged }: { verdicts: Verdict[]; knobsChanged: boolean }) {
+  return (
+    <ul className="expect verdicts" data-testid="expect">
+      {verdicts.map((v, i) => {
+        const state = v.met === null ? 'none' : v.met ? 'met' : 'not-met';
+        return (
+          <li key={i} data-testid={`expect-${i}`} data-met={state}>
+            <span className={`verdict ${state}`} data-testid={`expect-${i}-verdict`}>
+              {v.met === null ? 'no check' : v.met ? '✓ met' : '✗ not met'}
+            </span>{' '}
+            {v.text}
+            {knobsChanged && <span className="muted"> (written for the scenario&apos;s defaults)</span>}
+            {v.checks.length > 0 && (
+              <ul className="checks">
+                {v.checks.map((c, j) => (
+                  <li key={j} data-testid={`expect-${i}-check-${j}`} data-met={c.met ? 'met' : 'not-met'}>
+                    <code>{c.condition}</code>: <span data-testid={`expect-${i}-figure-${j}`}>{figureText(c)}</span> — {c.met ? 'met' : 'not met'}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Rows({ rows }: { rows: TableRow[] }) {
+  return (
+    <>
+      {rows.map((row) => (
+        <tr key={row.label}>
+          <th scope="row">{row.label}</th>
+          {row.values.map((v, i) => (
+            <td key={i} data-testid={`result-${row.label}-${i}`}>
+              {fmt(v, row.digits)}
+              {i > 0 && (
+                <span className={`change ${row.changes[i]!.startsWith('+') ? 'up' : row.changes[i]!.startsWith('-') ? 'down' : ''}`}>
+                  {' '}
+                  ({row.changes[i]})
+                </span>
+              )}
+            </td>
+          ))}
+        </tr>
+      ))}
+    </>
+  );
+}
+
+function Head({ reports, first }: { reports: RunReport[]; first: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{first}</th>
+        {reports.map((r) => (
+          <th scope="col" key={r.variant}>
+            {r.variant}
+            <br />
+            <span className="muted">
+              {r.preset}, swappiness {r.swappiness}
+            </span>
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsChanged = false }: { reports: ReportsState; expect: string[]; knobsChanged?: boolean }) {
+  const all = resultsTable(reports.reports);
+  const headline = [...headlineRows(reports.assessment), ...all.filter((r) => r.task === undefined)];
+  const perTask = all.filter((r) => r.task !== undefined);
+  const tasks = [...new Set(perTask.map((r) => r.task!))];
+  const verdicts = reports.assessment?.verdicts;
   return (
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
       <h2>Results: every variant run to the end</h2>
@@ -20,51 +104,48 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect }: { re
           {reports.error}
         </p>
       )}
-      {rows.length > 0 && (
-        <table className="results-table">
-          <thead>
-            <tr>
-              <th scope="col">metric (measured window)</th>
-              {reports.reports.map((r) => (
-                <th scope="col" key={r.variant}>
-                  {r.variant}
-                  <br />
-                  <span className="muted">
-                    {r.preset}, swappiness {r.swappiness}
-                  </span>
-                </th>
+      {verdicts && verdicts.length > 0 ? (
+        <>
+          <h3>Expected (from the scenario), checked by the engine</h3>
+          <Verdicts verdicts={verdicts} knobsChanged={knobsChanged} />
+        </>
+      ) : (
+        expect.length > 0 && (
+          <>
+            <h3>Expected (from the scenario)</h3>
+            <ul className="expect" data-testid="expect">
+              {expect.map((t) => (
+                <li key={t}>
+                  {t}
+                  {knobsChanged && <span className="muted"> (written for the scenario&apos;s defaults)</span>}
+                </li>
               ))}
-            </tr>
-          </thead>
+            </ul>
+          </>
+        )
+      )}
+      {headline.length > 0 && (
+        <table className="results-table" data-testid="results-headline">
+          <Head reports={reports.reports} first="metric (measured window)" />
           <tbody>
-            {rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                {row.values.map((v, i) => (
-                  <td key={i} data-testid={`result-${row.label}-${i}`}>
-                    {fmt(v, row.digits)}
-                    {i > 0 && (
-                      <span className={`change ${row.changes[i]!.startsWith('+') ? 'up' : row.changes[i]!.startsWith('-') ? 'down' : ''}`}>
-                        {' '}
-                        ({row.changes[i]})
-                      </span>
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
+            <Rows rows={headline} />
           </tbody>
         </table>
       )}
-      {expect.length > 0 && (
-        <>
-          <h3>Expected (from the scenario)</h3>
-          <ul className="expect" data-testid="expect">
-            {expect.map((t) => (
-              <li key={t}>{t}</li>
+      {tasks.length > 0 && (
+        <details className="results-tasks" data-testid="results-tasks" open={tasks.length <= OPEN_TASKS}>
+          <summary>
+            Per-task rows ({tasks.length} task{tasks.length === 1 ? '' : 's'})
+          </summary>
+          <table className="results-table">
+            <Head reports={reports.reports} first="task metric" />
+            {tasks.map((t) => (
+              <tbody key={t} data-task={t}>
+                <Rows rows={perTask.filter((r) => r.task === t)} />
+              </tbody>
             ))}
-          </ul>
-        </>
+          </table>
+        </details>
       )}
     </section>
   );

@@ -187,7 +187,7 @@ describe('EngineHost with the wasm engine', () => {
     expect(loaded!.lesson.map((s) => [s.atNs, s.pause, s.highlight])).toEqual([
       [50_000_000, false, 'lru'],
       [750_000_000, true, 'lru'],
-      [1_150_000_000, true, 'lru'],
+      [1_250_000_000, true, 'lru'],
       [1_300_000_000, false, 'lru'],
       [2_080_000_000, false, 'charts'],
     ]);

@@ -22,6 +22,12 @@ import {
 } from './protocol';
 import { parseLessonSteps } from '../lib/lesson';
 
+function refaultOf(sim: EngineSimulation): { refault?: RunFrame['refault'] } {
+  if (!sim.refault_view) return {};
+  const v = JSON.parse(sim.refault_view()) as RunFrame['refault'];
+  return v && v.last ? { refault: v } : {};
+}
+
 /** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
 export interface EngineSimulation {
   step(ns: number): void;
@@ -33,7 +39,10 @@ export interface EngineSimulation {
   counter_values(): Float64Array;
   lru_sizes(): Float64Array;
   watermarks(): Float64Array;
-  balance(): Float64Array;
+  /** The balance view as JSON (views::BalanceView; type generated into generated/views.ts). */
+  balance_view(): string;
+  /** The refault view as JSON (views::RefaultView). */
+  refault_view?(): string;
   space_names(): string[];
   /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
   lru_cells(bucket: number): Uint16Array;
@@ -73,6 +82,8 @@ export interface EngineModule {
   kernelInfo?(): string;
   /** JSON null for valid scenario text, else {line, column, field, message}; never throws. */
   scenarioCheck(text: string): string;
+  /** JSON Assessment (headline rows, expectation verdicts) of the reports; throws on bad input. */
+  assess?(text: string, reports: string[]): string;
 }
 
 export interface HostDeps {
@@ -254,7 +265,9 @@ export class EngineHost {
         sim.free();
       }
     }
-    this.deps.post({ type: 'reports', scenario: scenario.name, reports });
+    // The core evaluates the expectations and the headline figures: the page only shows them.
+    const assessment = this.engine!.assess ? this.engine!.assess(scenario.text, reports) : undefined;
+    this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
   }
 
   private sendFrame(): void {
@@ -303,7 +316,9 @@ export function frameOf(run: Run): RunFrame {
     counters: sim.counter_values(),
     lru,
     watermarks: sim.watermarks(),
-    balance: sim.balance(),
+    balance: JSON.parse(sim.balance_view()) as unknown as RunFrame['balance'],
+    // The refault drawing rides along once a classic refault has happened (a few numbers).
+    ...refaultOf(sim),
     bucket,
     listFrames,
     cells,

@@ -19,7 +19,7 @@ function frame(over: Partial<RunFrame> = {}): RunFrame {
     counters: new Float64Array([1, 2]),
     lru: new Float64Array(6),
     watermarks: new Float64Array(3),
-    balance: new Float64Array(7),
+    balance: { era: 'rotation', source: 'get_scan_count', swappiness: 60, last: null, decisions: [0, 0, 0, 0], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, pgscan: 0, forcedScan: 0 },
     bucket: 2,
     listFrames: Uint32Array.from([3, 0, 1, 0]),
     cells: new Uint16Array(3), // ceil(3/2) + 0 + ceil(1/2) + 0
@@ -105,6 +105,15 @@ describe('parseFromWorker (messages the page accepts)', () => {
     expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [] })).toThrow(/non-empty/);
   });
 
+  it('checks the balance view against its generated type', () => {
+    const run = (balance: unknown) => ({ type: 'frame', seq: 0, runs: [{ ...frame(), balance }] });
+    expect(() => parseFromWorker(run({ ...frame().balance, era: 'classic' }))).toThrow(/'balance.era' must be one of rotation, cost, mglru/);
+    expect(() => parseFromWorker(run({ ...frame().balance, recentScanned: [1] }))).toThrow(/'balance.recentScanned' must hold 2 numbers/);
+    const last = { atNs: 1, balance: 'SCAN_FRACT', reason: 'because', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1], denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0 };
+    expect(() => parseFromWorker(run({ ...frame().balance, last }))).toThrow(/'balance.reason' must be one of/);
+    expect(() => parseFromWorker(run({ ...frame().balance, last: { ...last, reason: 'fraction' } }))).not.toThrow();
+  });
+
   it('rejects another protocol version and unknown phases', () => {
     expect(() => parseFromWorker({ type: 'ready', protocol: 1, engineVersion: 'x' })).toThrow(/protocol 1/);
     expect(() => parseFromWorker({ type: 'error', phase: 'later', message: 'x' })).toThrow(/phase/);
@@ -116,8 +125,8 @@ describe('encoding', () => {
     const a = frame();
     const out = encodeFrame(3, [a, frame()]);
     expect(out.message).toEqual({ type: 'frame', seq: 3, runs: [a, expect.anything()] });
-    expect(out.transfer).toHaveLength(18);
-    expect(new Set(out.transfer).size).toBe(18);
+    expect(out.transfer).toHaveLength(16); // the balance view is a plain object, not transferred
+    expect(new Set(out.transfer).size).toBe(16);
   });
 
   it('turns any thrown value into readable text', () => {

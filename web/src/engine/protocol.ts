@@ -23,6 +23,7 @@
 import { gensLayoutError } from '../lib/gens';
 
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
+import type { BalanceView, RefaultView } from './generated/views';
 
 export const PROTOCOL_VERSION = 5; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens
 
@@ -102,8 +103,10 @@ export interface RunFrame {
   lru: Float64Array;
   /** min, low, high (pages). */
   watermarks: Float64Array;
-  /** anon_cost, file_cost, swappiness, balance kind, ap, fp, denominator. */
-  balance: Float64Array;
+  /** The balance view (wasm-core/src/views.rs; the type is generated from it). */
+  balance: BalanceView;
+  /** The last classic refault with its distance, once there has been one (views.rs). */
+  refault?: RefaultView;
   /** Frames per LRU cell (the same for the four lists of a run). */
   bucket: number;
   /** Length of each of the four LRU lists in frames (head to tail). */
@@ -161,7 +164,7 @@ export type FromWorker =
   /** The runs' state after a load or a step (`seq` increases by one each time). */
   | { type: 'frame'; seq: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
-  | { type: 'reports'; scenario: string; reports: string[] }
+  | { type: 'reports'; scenario: string; reports: string[]; /** JSON Assessment (generated/views.ts) */ assessment?: string }
   /** A `report` request on its way: variant `index` of `count` has reached `nowNs` of at most `endNs`. */
   | { type: 'reportProgress'; scenario: string; index: number; count: number; nowNs: number; endNs: number }
   /** The answer to `check`: null when the text is a valid scenario. */
@@ -363,16 +366,72 @@ export function parseKernelInfo(v: unknown): KernelInfo {
   };
 }
 
+const ERAS = ['rotation', 'cost', 'mglru'];
+const BALANCES = ['SCAN_EQUAL', 'SCAN_FRACT', 'SCAN_FILE', 'SCAN_ANON'];
+const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction'];
+
+function numbers(o: Obj, key: string, len: number): void {
+  const a = field(o, key);
+  if (!Array.isArray(a) || a.length !== len || a.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
+    throw new ProtocolError(`'balance.${key}' must hold ${len} numbers, got ${describe(a)}`);
+  }
+}
+
+function oneOf(o: Obj, key: string, allowed: string[]): void {
+  const x = field(o, key);
+  if (typeof x !== 'string' || !allowed.includes(x)) throw new ProtocolError(`'balance.${key}' must be one of ${allowed.join(', ')}, got ${describe(x)}`);
+}
+
+/** The engine's balance view: checked field by field against the generated type. */
+function parseBalanceView(v: unknown): BalanceView {
+  if (!isObj(v)) throw new ProtocolError(`'balance' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['era', 'source', 'swappiness', 'last', 'decisions', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost', 'pgscan', 'forcedScan']);
+  oneOf(v, 'era', ERAS);
+  str(v, 'source');
+  num(v, 'swappiness', 0, 200, true);
+  for (const k of ['anonCost', 'fileCost', 'pgscan', 'forcedScan']) num(v, k, 0, Number.MAX_VALUE);
+  numbers(v, 'decisions', 4);
+  numbers(v, 'recentScanned', 2);
+  numbers(v, 'recentRotated', 2);
+  const last = field(v, 'last');
+  if (last !== null) {
+    if (!isObj(last)) throw new ProtocolError(`'balance.last' must be an object or null, got ${describe(last)}`);
+    onlyKeys(last, ['atNs', 'balance', 'reason', 'lruvec', 'priority', 'swappiness', 'fraction', 'denominator', 'shares', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost']);
+    oneOf(last, 'balance', BALANCES);
+    oneOf(last, 'reason', REASONS);
+    for (const k of ['atNs', 'lruvec', 'priority', 'swappiness', 'denominator', 'anonCost', 'fileCost']) num(last, k, 0, Number.MAX_VALUE);
+    for (const k of ['fraction', 'shares', 'recentScanned', 'recentRotated']) numbers(last, k, 2);
+  }
+  return v as unknown as BalanceView;
+}
+
+/** The engine's refault view: checked field by field against the generated type. */
+function parseRefaultView(v: unknown): RefaultView {
+  if (!isObj(v)) throw new ProtocolError(`'refault' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['last', 'spaceName', 'shadowEntries']);
+  str(v, 'spaceName');
+  num(v, 'shadowEntries', 0, Number.MAX_VALUE);
+  const last = field(v, 'last');
+  if (last !== null) {
+    if (!isObj(last)) throw new ProtocolError(`'refault.last' must be an object or null, got ${describe(last)}`);
+    onlyKeys(last, ['atNs', 'space', 'page', 'file', 'evictionAge', 'nowAge', 'distance', 'workingsetSize', 'activated']);
+    for (const k of ['atNs', 'space', 'page', 'evictionAge', 'nowAge', 'distance', 'workingsetSize']) num(last, k, 0, Number.MAX_VALUE);
+    bool(last, 'file');
+    bool(last, 'activated');
+  }
+  return v as unknown as RefaultView;
+}
+
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested', 'refault']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
     counters: typed(v, 'counters', Float64Array),
     lru: typed(v, 'lru', Float64Array),
     watermarks: typed(v, 'watermarks', Float64Array),
-    balance: typed(v, 'balance', Float64Array),
+    balance: parseBalanceView(field(v, 'balance')),
     bucket: num(v, 'bucket', 1, BIG, true),
     listFrames: typed(v, 'listFrames', Uint32Array),
     cells: typed(v, 'cells', Uint16Array),
@@ -384,7 +443,6 @@ function parseRunFrame(v: unknown): RunFrame {
   };
   if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
   if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
-  if (f.balance.length !== 7) throw new ProtocolError(`'balance' must hold 7 values, got ${f.balance.length}`);
   if (f.listFrames.length !== 4) throw new ProtocolError(`'listFrames' must hold 4 lengths, got ${f.listFrames.length}`);
   const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
   if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
@@ -393,6 +451,7 @@ function parseRunFrame(v: unknown): RunFrame {
   if (gens) throw new ProtocolError(`'gens' ${gens}`);
   if ('gensMemcg' in v) f.gensMemcg = num(v, 'gensMemcg', 1, 65535, true);
   if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
+  if ('refault' in v) f.refault = parseRefaultView(field(v, 'refault'));
   if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
 }
@@ -440,8 +499,8 @@ export function parseFromWorker(data: unknown): FromWorker {
       return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), runs: runs.map(parseRunFrame) };
     }
     case 'reports':
-      onlyKeys(m, ['type', 'scenario', 'reports']);
-      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports') };
+      onlyKeys(m, ['type', 'scenario', 'reports', 'assessment']);
+      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports'), ...('assessment' in m ? { assessment: str(m, 'assessment') } : {}) };
     case 'reportProgress':
       onlyKeys(m, ['type', 'scenario', 'index', 'count', 'nowNs', 'endNs']);
       return {
@@ -483,7 +542,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.balance, r.listFrames, r.cells, r.moves, r.series, r.gens, ...(r.memcg ? [r.memcg] : [])]) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.listFrames, r.cells, r.moves, r.series, r.gens, ...(r.memcg ? [r.memcg] : [])]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }

@@ -3,13 +3,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import type { ScenarioSource } from './protocol';
-import { parseReport, type RunReport } from '../lib/report';
+import { parseAssessment, parseReport, type RunReport } from '../lib/report';
+import type { Assessment } from './generated/views';
 
 export interface ReportsState {
   status: 'idle' | 'running' | 'done' | 'error';
   /** The scenario text the reports belong to. */
   text: string | null;
   reports: RunReport[];
+  /** Headline rows and expectation verdicts, as the engine computed them. */
+  assessment?: Assessment;
   error: string | null;
   /** While running: variant `index` of `count` has reached `nowNs` (of at most `endNs`). */
   progress?: { index: number; count: number; nowNs: number; endNs: number; variants?: string[] };
@@ -36,7 +39,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
           }
           if (msg.type !== 'reports') return;
           try {
-            setState({ status: 'done', text, reports: msg.reports.map(parseReport), error: null });
+            setState({ status: 'done', text, reports: msg.reports.map(parseReport), ...(msg.assessment ? { assessment: parseAssessment(msg.assessment) } : {}), error: null });
           } catch (err) {
             setState({ status: 'error', text, reports: [], error: String(err) });
           }

@@ -1,76 +1,57 @@
-// Plain-language reading of the engine's balance() array: what get_scan_count
-// decided on its last call and why.
+// Plain-language wording of the engine's balance view (wasm-core/src/views.rs, type generated
+// into engine/generated/views.ts): the branch get_scan_count took, the reason the engine
+// reports, and the inputs of the run's kernel era. No kernel rule is re-derived here.
+import type { BalanceView, ScanDecision, ScanReason } from '../engine/generated/views';
 
-export const BALANCE_NAMES: Record<number, string> = {
-  [-1]: 'none yet',
-  0: 'SCAN_EQUAL',
-  1: 'SCAN_FRACT',
-  2: 'SCAN_FILE',
-  3: 'SCAN_ANON',
-};
-
-export interface Balance {
-  anonCost: number;
-  fileCost: number;
-  swappiness: number;
-  kind: number;
-  ap: number;
-  fp: number;
-  denominator: number;
-}
-
-export function readBalance(b: ArrayLike<number>): Balance {
-  return {
-    anonCost: b[0] ?? 0,
-    fileCost: b[1] ?? 0,
-    swappiness: b[2] ?? 0,
-    kind: b[3] ?? -1,
-    ap: b[4] ?? 0,
-    fp: b[5] ?? 0,
-    denominator: b[6] ?? 0,
-  };
-}
-
-/** Share of the scan pressure each side got, in [0, 1]: [anon, file]. */
-export function scanShares(b: Balance): [number, number] {
-  switch (b.kind) {
-    case 2:
-      return [0, 1];
-    case 3:
-      return [1, 0];
-    case 0:
-      return [0.5, 0.5]; // proportional to list sizes on both sides
-    case 1: {
-      const d = b.denominator > 0 ? b.denominator : b.ap + b.fp;
-      return d > 0 ? [b.ap / d, b.fp / d] : [0, 0];
-    }
-    default:
-      return [0, 0];
-  }
-}
+export type { BalanceView, ScanDecision };
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** Why get_scan_count took its branch, one clause per reason code the engine reports. */
+export const REASON_WORDS: Record<ScanReason, string> = {
+  may_not_swap: 'this reclaim may not swap (may_swap is off), so only file pages are scanned',
+  no_swap: 'there is no free swap space, so anon cannot be reclaimed and only file pages are scanned',
+  priority_zero: 'reclaim reached priority 0 (it is desperate), so every list is scanned in proportion to its size, whatever the costs',
+  file_is_tiny: 'file pages are nearly gone (file + free at most the high watermark: file_is_tiny), so only anon is scanned',
+  file_below_high: 'file pages are nearly gone (file + free at most the high watermark), so only anon is scanned',
+  cache_trim: 'the inactive file list is large and not refaulting (cache_trim_mode), so only the cache is trimmed',
+  plenty_inactive_file: 'the inactive file list is plentiful and not low, so only file pages are scanned ("only evict file pages when we have plenty")',
+  swappiness_zero: 'swappiness is 0, which gives anon a weight of 0: anon is not scanned',
+  swappiness_max: 'swappiness is 200, which gives file a weight of 0: file is not scanned',
+  fraction: 'anon and file are scanned in proportion to their weights',
+};
+
+/** Shares of the scan [anon, file] in [0, 1] of the last decision (as the engine reports them). */
+export function scanShares(v: BalanceView): [number, number] {
+  return v.last ? [v.last.shares[0], v.last.shares[1]] : [0, 0];
+}
+
+/** The inputs behind a SCAN_FRACT decision, in words (per era). */
+function weights(v: BalanceView, d: ScanDecision): string {
+  const [ap, fp] = d.fraction;
+  if (v.era === 'rotation') {
+    return `weights ap ${n(ap)} and fp ${n(fp)}: swappiness ${d.swappiness} times scanned/rotated of each type (anon ${n(d.recentScanned[0])}/${n(d.recentRotated[0])}, file ${n(d.recentScanned[1])}/${n(d.recentRotated[1])})`;
+  }
+  return `weights ap ${n(ap)} and fp ${n(fp)}: swappiness ${d.swappiness} against the recent reclaim cost of each type (anon ${n(d.anonCost)}, file ${n(d.fileCost)})`;
+}
 
 /** One line: the decision and the reason, in plain words. */
-export function explainBalance(b: Balance): string {
-  switch (b.kind) {
-    case -1:
-      return 'No reclaim yet: memory is above the watermarks, so get_scan_count has not run.';
-    case 2:
-      return b.swappiness === 0
-        ? 'SCAN_FILE: swappiness is 0, so only file pages are reclaimed and anon is left alone.'
-        : 'SCAN_FILE: inactive file is plentiful and not thrashing (or anon cannot be swapped), so anon is left alone.';
-    case 3:
-      return 'SCAN_ANON: file pages are nearly gone (file + free below the high watermark), so only anon is reclaimed.';
-    case 0:
-      return 'SCAN_EQUAL: anon and file are scanned in proportion to their sizes, regardless of cost (swappiness 200, or reclaim is desperate).';
-    case 1: {
-      const [a, f] = scanShares(b);
-      const cheaper =
-        b.anonCost === b.fileCost ? 'both sides cost the same so far' : b.anonCost < b.fileCost ? 'anon has been cheaper to reclaim (fewer refaults and rotations)' : 'file has been cheaper to reclaim (fewer refaults and rotations)';
-      return `SCAN_FRACT: anon gets ${pct(a)} of the scan pressure and file ${pct(f)}; swappiness ${b.swappiness} weighs it, and ${cheaper}.`;
-    }
-    default:
-      return `Unknown balance decision ${b.kind}.`;
+export function explainBalance(v: BalanceView): string {
+  if (v.era === 'mglru') {
+    return 'This kernel runs the multi-gen LRU: get_scan_count is not used. Which type is evicted is decided by the refault rates of the tiers (the PID controller), shown in the generations view.';
   }
+  const d = v.last;
+  if (!d) {
+    if (v.forcedScan > 0) {
+      return `get_scan_count has not run: no kswapd or direct reclaim yet. The ${n(v.forcedScan)} pages scanned so far were scanned by the scenario's forced scans of the inactive file list (scan_inactive_file), which do not ask get_scan_count.`;
+    }
+    return 'No reclaim yet: memory is above the watermarks, so get_scan_count has not run.';
+  }
+  const [a, f] = d.shares;
+  const split = `anon gets ${pct(a)} of the scan and file ${pct(f)}`;
+  if (d.balance === 'SCAN_FRACT') {
+    return `${d.balance}: ${split}; ${REASON_WORDS[d.reason]} (${weights(v, d)}).`;
+  }
+  return `${d.balance}: ${REASON_WORDS[d.reason]}; ${split}.`;
 }

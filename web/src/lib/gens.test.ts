@@ -106,7 +106,7 @@ describe('the real engine (S003b under MGLRU, 64 pages per frame)', () => {
         const lru = [...sim.lru_sizes()];
         const total = (ty: 0 | 1) => columnsOf(g, ty).reduce((a, c) => a + c.pages, 0);
         expect([total(0), total(1)]).toEqual([lru[0]! + lru[1]!, lru[2]! + lru[3]!]);
-        expect(explainGens(g, sim.balance()[2]!, sim.scale())).toMatch(new RegExp(`^Evicting ${TYPES[g.next]}:`));
+        expect(explainGens(g, (JSON.parse(sim.balance_view()) as { swappiness: number }).swappiness, sim.scale())).toMatch(new RegExp(`^Evicting ${TYPES[g.next]}:`));
         seqs.push(g.maxSeq);
       }
       sim.free();

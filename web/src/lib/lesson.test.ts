@@ -19,6 +19,10 @@ describe('lesson steps', () => {
     expect(() => parseLessonSteps([{ ...good[0], atNs: -1 }])).toThrow(/'atNs' must be a number >= 0/);
     expect(() => parseLessonSteps([{ ...good[0], pause: 'yes' }])).toThrow(/'pause' must be true or false/);
     expect(() => parseLessonSteps([{ ...good[0], highlight: '<b>' }])).toThrow(/'highlight' must be null or one of lru, balance/);
+    // A step that compares the variants says so (the page then asks to tick Compare only when it is not).
+    expect(parseLessonSteps([{ ...good[0], compare: true }])[0]!.compare).toBe(true);
+    expect(parseLessonSteps([{ ...good[0], compare: false }])[0]!.compare).toBeUndefined();
+    expect(() => parseLessonSteps([{ ...good[0], compare: 'yes' }])).toThrow(/'compare' must be true or false/);
   });
 
   it('show the last step whose time has come, and stop at the next pausing one', () => {

@@ -14,6 +14,8 @@ export interface LessonStep {
   /** The run pauses when it reaches `atNs`. */
   pause: boolean;
   highlight: LessonView | null;
+  /** The step compares the variants: the page asks to tick Compare only while it is not ticked. */
+  compare?: boolean;
 }
 
 /** Validate lesson steps as the engine describes them; throws an Error naming what is wrong. */
@@ -25,9 +27,9 @@ export function parseLessonSteps(v: unknown): LessonStep[] {
     if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new Error(`${at} must be an object`);
     const o = s as Record<string, unknown>;
     for (const k of Object.keys(o)) {
-      if (!['atNs', 'caption', 'pause', 'highlight'].includes(k)) throw new Error(`${at} has unknown field '${k}'`);
+      if (!['atNs', 'caption', 'pause', 'highlight', 'compare'].includes(k)) throw new Error(`${at} has unknown field '${k}'`);
     }
-    const { atNs, caption, pause, highlight } = o;
+    const { atNs, caption, pause, highlight, compare } = o;
     if (typeof atNs !== 'number' || !Number.isFinite(atNs) || atNs < 0) throw new Error(`${at}: 'atNs' must be a number >= 0`);
     if (atNs <= prev) throw new Error(`${at}: steps must be in time order`);
     prev = atNs;
@@ -36,7 +38,8 @@ export function parseLessonSteps(v: unknown): LessonStep[] {
     if (highlight !== null && !LESSON_VIEWS.includes(highlight as LessonView)) {
       throw new Error(`${at}: 'highlight' must be null or one of ${LESSON_VIEWS.join(', ')}`);
     }
-    return { atNs, caption, pause, highlight: highlight as LessonView | null };
+    if (compare !== undefined && typeof compare !== 'boolean') throw new Error(`${at}: 'compare' must be true or false`);
+    return { atNs, caption, pause, highlight: highlight as LessonView | null, ...(compare ? { compare: true } : {}) };
   });
 }
 

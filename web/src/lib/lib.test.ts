@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explainBalance, readBalance, scanShares } from './explain';
+import { explainBalance, type BalanceView, type ScanDecision } from './explain';
 import { mix, ownerColor, OKABE_ITO } from './palette';
 import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPEED_STEPS } from '../format';
 import { median, resultsTable, type RunReport } from './report';
@@ -49,21 +49,33 @@ describe('scenario text', () => {
 });
 
 describe('balance explanation', () => {
-  it('names the decision and why, in one line', () => {
-    expect(explainBalance(readBalance([0, 0, 60, 2, 1, 1, 1]))).toMatch(/^SCAN_FILE: inactive file is plentiful and not thrashing/);
-    expect(explainBalance(readBalance([0, 0, 0, 2, 1, 1, 1]))).toMatch(/swappiness is 0/);
-    expect(explainBalance(readBalance([0, 0, 60, 3, 0, 0, 0]))).toMatch(/^SCAN_ANON/);
-    expect(explainBalance(readBalance([0, 0, 200, 0, 0, 0, 0]))).toMatch(/^SCAN_EQUAL/);
-    expect(explainBalance(readBalance([0, 0, 0, -1, 0, 0, 0]))).toMatch(/^No reclaim yet/);
-    const fract = readBalance([10, 30, 60, 1, 25, 75, 101]);
-    expect(explainBalance(fract)).toBe('SCAN_FRACT: anon gets 25% of the scan pressure and file 74%; swappiness 60 weighs it, and anon has been cheaper to reclaim (fewer refaults and rotations).');
-    for (const text of [explainBalance(fract)]) expect(text).not.toMatch(/\n/);
+  const view = (over: Partial<BalanceView> = {}): BalanceView => ({
+    era: 'rotation', source: 'get_scan_count', swappiness: 60, last: null, decisions: [0, 0, 0, 0],
+    recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, pgscan: 0, forcedScan: 0, ...over,
   });
-
-  it('gives the scan shares of each decision', () => {
-    expect(scanShares(readBalance([0, 0, 60, 2, 0, 0, 0]))).toEqual([0, 1]);
-    expect(scanShares(readBalance([0, 0, 60, 3, 0, 0, 0]))).toEqual([1, 0]);
-    expect(scanShares(readBalance([0, 0, 60, 1, 1, 3, 4]))).toEqual([0.25, 0.75]);
+  const decision = (over: Partial<ScanDecision>): ScanDecision => ({
+    atNs: 1, balance: 'SCAN_FRACT', reason: 'fraction', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1],
+    denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, ...over,
+  });
+  it('words the reason the engine reports, never its own rule', () => {
+    expect(explainBalance(view())).toMatch(/^No reclaim yet/);
+    expect(explainBalance(view({ forcedScan: 204_800 }))).toMatch(/^get_scan_count has not run.*204,800 pages scanned so far were scanned by the scenario's forced scans/);
+    expect(explainBalance(view({ last: decision({ balance: 'SCAN_EQUAL', reason: 'priority_zero', priority: 0, shares: [0.3, 0.7] }) }))).toMatch(/^SCAN_EQUAL: reclaim reached priority 0.*anon gets 30% of the scan and file 70%/);
+    expect(explainBalance(view({ last: decision({ balance: 'SCAN_FILE', reason: 'cache_trim', shares: [0, 1] }) }))).toMatch(/^SCAN_FILE: the inactive file list is large/);
+    expect(explainBalance(view({ era: 'mglru' }))).toMatch(/multi-gen LRU: get_scan_count is not used/);
+  });
+  it('names swappiness when it is what zeroes a side, and the words match the shares', () => {
+    const zero = explainBalance(view({ swappiness: 0, last: decision({ reason: 'swappiness_zero', swappiness: 0, fraction: [0, 200], shares: [0, 1] }) }));
+    expect(zero).toMatch(/anon gets 0% of the scan and file 100%; swappiness is 0/);
+    expect(zero).not.toMatch(/cheaper/);
+    const max = explainBalance(view({ era: 'cost', swappiness: 200, last: decision({ reason: 'swappiness_max', swappiness: 200, fraction: [200, 0], shares: [1, 0] }) }));
+    expect(max).toMatch(/anon gets 100% of the scan and file 0%; swappiness is 200/);
+  });
+  it('states the inputs of the era', () => {
+    const rot = explainBalance(view({ last: decision({ fraction: [60, 14014], recentScanned: [100, 1000], recentRotated: [99, 9] }) }));
+    expect(rot).toMatch(/scanned\/rotated of each type \(anon 100\/99, file 1,000\/9\)/);
+    const cost = explainBalance(view({ era: 'cost', last: decision({ anonCost: 300, fileCost: 100 }) }));
+    expect(cost).toMatch(/recent reclaim cost of each type \(anon 300, file 100\)/);
   });
 });
 

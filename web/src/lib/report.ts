@@ -1,6 +1,9 @@
 // The engine's RunReport (the CLI's `run --json` document) and the seed-style
 // before/after table built from several of them.
 import { formatChange } from '../format';
+import type { Assessment } from '../engine/generated/views';
+
+export type { Assessment };
 
 export interface Latency {
   p50: number;
@@ -40,6 +43,15 @@ export function parseReport(json: string): RunReport {
   return r;
 }
 
+/** The engine's assessment (headline rows and expectation verdicts; type generated from Rust). */
+export function parseAssessment(json: string): Assessment {
+  const a = JSON.parse(json) as Assessment;
+  if (typeof a !== 'object' || a === null || !Array.isArray(a.headline) || !Array.isArray(a.verdicts)) {
+    throw new Error('the engine assessment is not an Assessment');
+  }
+  return a;
+}
+
 /** Counters of the measured window shown in the results table, in this order. */
 export const HEADLINE_COUNTERS = [
   'pgscan_anon',
@@ -63,11 +75,18 @@ export interface TableRow {
   changes: string[];
   /** Digits to show. */
   digits: number;
+  /** The task a per-task row belongs to (absent for run-wide rows). */
+  task?: string;
 }
 
-function row(label: string, values: number[], digits: number): TableRow {
+function row(label: string, values: number[], digits: number, task?: string): TableRow {
   const base = values[0] ?? NaN;
-  return { label, values, digits, changes: values.map((v) => formatChange(v, base)) };
+  return { label, values, digits, changes: values.map((v) => formatChange(v, base)), ...(task !== undefined ? { task } : {}) };
+}
+
+/** The engine's headline rows (run-wide figures computed once in the core), as table rows. */
+export function headlineRows(a: Assessment | undefined): TableRow[] {
+  return (a?.headline ?? []).map((h) => row(h.label, h.values.map((v) => v ?? NaN), 2));
 }
 
 /** The seed-style table: headline measured counters, then per-task metrics. */
@@ -80,16 +99,16 @@ export function resultsTable(reports: RunReport[]): TableRow[] {
     const first = task(reports[0]!, name)!;
     if (first.rounds_s && first.rounds_s.length > 0) {
       const med = (r: RunReport) => median(task(r, name)?.rounds_s ?? []);
-      rows.push(row(`${name} round 0 (s)`, reports.map((r) => task(r, name)?.rounds_s?.[0] ?? NaN), 4));
-      rows.push(row(`${name} median round (s)`, reports.map(med), 4));
+      rows.push(row(`${name} round 0 (s)`, reports.map((r) => task(r, name)?.rounds_s?.[0] ?? NaN), 4, name));
+      rows.push(row(`${name} median round (s)`, reports.map(med), 4, name));
     }
-    if (first.ops_per_s !== undefined) rows.push(row(`${name} ops/s`, reports.map((r) => task(r, name)?.ops_per_s ?? NaN), 2));
+    if (first.ops_per_s !== undefined) rows.push(row(`${name} ops/s`, reports.map((r) => task(r, name)?.ops_per_s ?? NaN), 2, name));
     if (first.latency_ms) {
-      rows.push(row(`${name} latency p50 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p50 ?? NaN), 3));
-      rows.push(row(`${name} latency p99 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p99 ?? NaN), 3));
+      rows.push(row(`${name} latency p50 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p50 ?? NaN), 3, name));
+      rows.push(row(`${name} latency p99 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p99 ?? NaN), 3, name));
     }
-    if (first.alloc_stall_ms) rows.push(row(`${name} alloc stall p99 (ms)`, reports.map((r) => task(r, name)?.alloc_stall_ms?.p99 ?? NaN), 2));
-    rows.push(row(`${name} major faults`, reports.map((r) => task(r, name)?.major_faults ?? NaN), 0));
+    if (first.alloc_stall_ms) rows.push(row(`${name} alloc stall p99 (ms)`, reports.map((r) => task(r, name)?.alloc_stall_ms?.p99 ?? NaN), 2, name));
+    rows.push(row(`${name} major faults`, reports.map((r) => task(r, name)?.major_faults ?? NaN), 0, name));
   }
   return rows;
 }
