@@ -1,4 +1,5 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod budget;
 pub mod lesson;
 pub mod overrides;
 pub mod parse;
@@ -6,6 +7,7 @@ pub mod schema;
 pub mod units;
 
 pub use lesson::{LessonStep, View};
-pub use parse::{parse, ScenarioError};
+pub use budget::Budget;
+pub use parse::{parse, parse_with_budget, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};
