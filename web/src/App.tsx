@@ -24,6 +24,7 @@ import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type Link
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
 import { applyOverrides, deviceNames, expectTexts, variantNames } from './lib/scenarioText';
+import { checkLinkedScenario } from './lib/linkCheck';
 import { SCENARIOS } from './scenarios';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
@@ -138,8 +139,9 @@ export function App() {
     if (boot !== 'decoding') return;
     let live = true;
     decodeLink(initialHash.current, SCENARIOS.map((f) => f.name))
-      .then((s) => {
+      .then(async (s) => {
         checkAgainstScenario(s);
+        await checkLinkedScenario(s, SCENARIOS.find((f) => f.name === s.scenario)!.text);
         if (!live) return;
         setScenarioName(s.scenario);
         setKnobs(s.knobs);
