@@ -14,7 +14,7 @@ import { ScenarioEditor } from './components/ScenarioEditor';
 import { Scrubber } from './components/Scrubber';
 import { SharePanel, type Exporters } from './components/SharePanel';
 import type { KernelInfo, RunInfo, ScenarioSource } from './engine/protocol';
-import { useEngine } from './engine/useEngine';
+import { useEngine, WATCHDOG_MS } from './engine/useEngine';
 import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
@@ -64,7 +64,7 @@ interface Seek {
 }
 
 export function App() {
-  const { state, load, setPlaying, step, setSpeed, reset, setPauseAt } = useEngine();
+  const { state, load, setPlaying, step, setSpeed, reset, setPauseAt, stop: stopEngine } = useEngine();
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const initialHash = useRef(location.hash);
   /** 'decoding' while a link in the URL is read: nothing loads before it is. */
@@ -392,6 +392,15 @@ export function App() {
       {state.error && (
         <div className="error" role="alert" data-testid="engine-error">
           {state.error}
+        </div>
+      )}
+      {state.stalled && (
+        <div className="error" role="alert" data-testid="engine-stalled">
+          The engine has not answered for {WATCHDOG_MS / 1000} s.{' '}
+          <button type="button" data-testid="engine-stop" onClick={stopEngine}>
+            Stop
+          </button>{' '}
+          (restarts the engine and reloads the scenario from its start)
         </div>
       )}
 

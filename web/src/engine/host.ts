@@ -73,6 +73,8 @@ export interface EngineModule {
   kernelInfo?(): string;
   /** JSON null for valid scenario text, else {line, column, field, message}; never throws. */
   scenarioCheck(text: string): string;
+  /** The message of the panic behind the last `RuntimeError: unreachable`, or "" (wasm.rs). */
+  lastPanic?(): string;
 }
 
 export interface HostDeps {
@@ -133,7 +135,13 @@ export class EngineHost {
     try {
       this.dispatch(msg);
     } catch (err) {
-      this.deps.post(encodeError('engine', err));
+      // A panic aborts the wasm call ("unreachable"): say what the engine said instead, and
+      // drop the runs, whose state the abort left half-updated.
+      const panic = this.engine?.lastPanic?.() ?? '';
+      if (panic) {
+        this.runs = [];
+        this.deps.post({ type: 'error', phase: 'engine', message: `the engine stopped on an internal error (${panic})` });
+      } else this.deps.post(encodeError('engine', err));
     }
   }
 

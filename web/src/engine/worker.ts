@@ -1,5 +1,5 @@
 // The engine worker: loads the wasm engine and hands every message to EngineHost.
-import init, { engine_version, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import init, { engine_version, kernel_info, last_panic, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
@@ -20,6 +20,7 @@ const host = new EngineHost({
       create: (text, variant, flags) => WasmSimulation.fromScenarioWithFlags(text, variant, JSON.stringify(flags ?? {})),
       kernelInfo: () => kernel_info(),
       scenarioCheck: (text) => scenario_check(text),
+      lastPanic: () => last_panic(),
     };
   },
   post: (message, transfer = []) => scope.postMessage(message, transfer),
