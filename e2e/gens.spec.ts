@@ -80,13 +80,16 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
     .toBe(true);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
-  // The step in flight when Pause was pressed still lands; then the state stands still.
+  // The step in flight when Pause was pressed still lands; then the state stands still (the
+  // same time at two polls in a row).
+  let last = -1;
   await expect
     .poll(async () => {
-      const a = (await shown(page, prefix)).nowNs;
-      await page.waitForTimeout(300);
-      return a === (await shown(page, prefix)).nowNs;
-    }, { timeout: 20_000 })
+      const now = (await shown(page, prefix)).nowNs;
+      const still = now === last;
+      last = now;
+      return still;
+    }, { timeout: 20_000, intervals: [300] })
     .toBe(true);
   // Every frame on the way was well-formed (a malformed one stops the run with an error).
   await expect(page.getByTestId('engine-error')).toHaveCount(0);
@@ -110,6 +113,7 @@ async function shots(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test('MGLRU: the generations hold the engine’s pages, and max_seq advances while playing', async ({ page }, testInfo) => {
+  test.setTimeout(180_000); // playUntilAged polls for up to 90 s on a loaded machine
   await openMglru(page);
   await expect(page.getByTestId('run-0-gens')).toBeVisible();
   const start = await playUntilAged(page, 2);
@@ -194,6 +198,9 @@ test('a classic preset shows no generations view, only the LRU lists', async ({ 
 });
 
 test('compare mode at 1280x720: each MGLRU run has its own generations view, in lockstep', async ({ page }, testInfo) => {
+  // Two MGLRU runs in lockstep until they age: the test's time must hold playUntilAged's
+  // 90 s poll on a loaded machine, plus loading, settling and screenshots.
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   await openMglru(page);
   await page.getByTestId('compare-toggle').check();

@@ -3,6 +3,7 @@
 // and the scenario's expected bands as text.
 import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
+import { WATCHDOG_MS } from '../engine/useEngine';
 import { resultsTable } from '../lib/report';
 
 const fmt = (v: number, digits: number) =>
@@ -14,6 +15,14 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect }: { re
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
       <h2>Results: every variant run to the end</h2>
       {reports.status === 'running' && <p className="muted">Running every variant to the end in a second worker…</p>}
+      {reports.status === 'running' && reports.slow && reports.stop && (
+        <p className="muted" data-testid="results-slow">
+          Still running after {WATCHDOG_MS / 1000} s.{' '}
+          <button type="button" data-testid="results-stop" onClick={reports.stop}>
+            Stop
+          </button>
+        </p>
+      )}
       {reports.status === 'error' && (
         <p className="error" role="alert">
           {reports.error}

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import type { ScenarioSource } from './protocol';
+import { WATCHDOG_MS } from './useEngine';
 import { parseReport, type RunReport } from '../lib/report';
 
 export interface ReportsState {
@@ -11,6 +12,10 @@ export interface ReportsState {
   text: string | null;
   reports: RunReport[];
   error: string | null;
+  /** Still running after WATCHDOG_MS: the panel says so and offers `stop`. */
+  slow?: boolean;
+  /** Terminate the results worker (the watchdog's Stop). */
+  stop?: () => void;
 }
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
@@ -40,9 +45,15 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       'reclaim-reports',
     );
     client.current = c;
-    setState({ status: 'running', text, reports: [], error: null });
+    const stop = () => {
+      c.dispose();
+      if (wanted.current === text) setState({ status: 'error', text, reports: [], error: 'Stopped: the results worker was terminated.' });
+    };
+    setState({ status: 'running', text, reports: [], error: null, stop });
     c.send({ type: 'report', scenario });
+    const watchdog = setTimeout(() => setState((s) => (s.status === 'running' && s.text === text ? { ...s, slow: true } : s)), WATCHDOG_MS);
     return () => {
+      clearTimeout(watchdog);
       c.dispose();
       if (client.current === c) client.current = null;
     };
