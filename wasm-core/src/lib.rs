@@ -10,6 +10,8 @@
 pub mod cli;
 pub mod devices;
 pub mod engine;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod kernel;
 pub mod report;
 pub mod scenario;

@@ -109,7 +109,7 @@ impl Simulation {
 
     /// Process events up to virtual time `t`, at most `max_events` of them; virtual time
     /// moves to `t` only when every event before it was processed.
-    fn run_events(&mut self, t: u64, max_events: u64) {
+    pub fn run_events(&mut self, t: u64, max_events: u64) {
         let t = t.min(self.end_ns);
         let mut budget = max_events;
         while let Some(et) = self.mm.next_event_time() {

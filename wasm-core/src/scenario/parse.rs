@@ -840,6 +840,7 @@ impl<'a> Checker<'a> {
                 truncated: &mut truncated,
                 segments: &mut segments,
                 replicas,
+                pages: HashMap::new(),
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
         }
@@ -917,6 +918,7 @@ impl<'a> Checker<'a> {
                 self.ensure(size.bytes() > 0, &at("size"), || {
                     "an anon region needs a size > 0".into()
                 })?;
+                walk.pages.insert(name, size.bytes().div_ceil(PAGE_SIZE));
                 walk.regions.insert(name);
                 walk.read_only.remove(name.as_str());
                 walk.anon.insert(name);
@@ -941,6 +943,8 @@ impl<'a> Checker<'a> {
                     .entry(file)
                     .or_insert_with(|| (at("file"), "mmapped"));
                 self.mmap_range(path, f, *offset, *size)?;
+                let len = size.map_or(f.size.bytes() - offset.bytes(), Size::bytes);
+                walk.pages.insert(name, len.div_ceil(PAGE_SIZE));
                 self.ensure(
                     ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
                     &at("prot"),
@@ -1140,15 +1144,58 @@ impl<'a> Checker<'a> {
                 })?;
                 // Guaranteed progress: an iteration that may take no virtual time would let
                 // the loop repeat ~10^9 times a virtual second (the engine lets 1 ns pass
-                // after an empty iteration), so the run would not end in any wall time.
-                self.ensure(body.iter().any(takes_time), &at("body"), || {
+                // after an empty iteration), so a loop bounded by time only would not end in
+                // any wall time; a counted one is bounded by what it does at one instant.
+                self.ensure(count.is_some() || body.iter().any(takes_time), &at("body"), || {
                     "an iteration of this loop may take no virtual time, so it could repeat \
                      without end at one instant: give a touch, read or write in its body \
-                     cpu > 0 or rate > 0, or add a sleep"
+                     cpu > 0 or rate > 0, or add a sleep (or give the loop a count)"
                         .into()
                 })?;
-                self.program(body, &at("body"), false, walk)
+                self.program(body, &at("body"), false, walk)?;
+                let work = self.instant_work(op, walk);
+                let limit = self.budget.free_accesses;
+                self.ensure(work <= limit, &at("count"), || {
+                    format!(
+                        "the iterations of this loop may take no virtual time, and count x its \
+                         body makes {work} accesses and ops at one instant; the limit is {limit} \
+                         (MAX_FREE_ACCESSES, see the README's resource budget): lower count, or \
+                         give a touch, read or write in its body cpu > 0 or rate > 0"
+                    )
+                })
             }
+        }
+    }
+
+    /// Accesses and ops `op` may make at one instant of virtual time (0 when each of them is
+    /// sure to take time; saturating): a touch without `count` accesses its regions once.
+    fn instant_work(&self, op: &Op, walk: &Walk<'_, 'a>) -> u64 {
+        if takes_time(op) {
+            return 0;
+        }
+        match op {
+            Op::Touch { regions, count, .. } => count.unwrap_or_else(|| {
+                regions
+                    .iter()
+                    .map(|r| walk.pages.get(r.as_str()).copied().unwrap_or(1))
+                    .fold(0u64, u64::saturating_add)
+            }),
+            Op::Read { file, offset, size, count, .. }
+            | Op::Write { file, offset, size, count, .. } => count.unwrap_or_else(|| {
+                let len = size.map(Size::bytes).unwrap_or_else(|| {
+                    let f = self.files.get().and_then(|m| m.get(file.as_str()));
+                    f.map_or(0, |f| f.size.bytes().saturating_sub(offset.bytes()))
+                });
+                len.div_ceil(PAGE_SIZE).max(1)
+            }),
+            Op::Loop { count, body, .. } => {
+                let per_iteration = body
+                    .iter()
+                    .map(|o| self.instant_work(o, walk).max(1))
+                    .fold(0u64, u64::saturating_add);
+                count.unwrap_or(u64::MAX).saturating_mul(per_iteration)
+            }
+            _ => 1,
         }
     }
 
@@ -1264,6 +1311,8 @@ struct Walk<'w, 'a> {
     segments: &'w mut HashMap<&'a str, (u64, String)>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
+    /// Each region's size in 4 KiB pages: what a touch without `count` accesses.
+    pages: HashMap<&'a str, u64>,
 }
 
 /// Whether every run of `op` is sure to let virtual time pass.
