@@ -135,3 +135,46 @@ async function linkOfRaw(json: string): Promise<string> {
   void w.close();
   return `#v1=${toBase64Url(new Uint8Array(await new Response(cs.readable).arrayBuffer()))}`;
 }
+
+describe('a panic in the engine', () => {
+  it('is reported by its message, not as unreachable, and the runs are dropped', async () => {
+    const { EngineHost } = await import('./host');
+    const { parseFromWorker } = await import('./protocol');
+    const posted: ReturnType<typeof parseFromWorker>[] = [];
+    let panicked = '';
+    // The real engine, with a simulation whose step aborts as a wasm panic does.
+    const host = new EngineHost({
+      load: async () => ({
+        engineVersion: () => 'test',
+        scenarioInfo: () => JSON.stringify({ title: 't', description: '', variants: [{ name: 'v', preset: 'linux-6.1' }], lesson: [] }),
+        create: (t, v) => {
+          const sim = WasmSimulation.fromScenario(t, v);
+          sim.step = () => {
+            panicked = 'lruvec 0 onlined twice at src/kernel/memcg_lru.rs:1';
+            throw new WebAssembly.RuntimeError('unreachable');
+          };
+          return sim;
+        },
+        scenarioCheck: (t) => scenario_check(t),
+        lastPanic: () => {
+          const p = panicked;
+          panicked = '';
+          return p;
+        },
+      }),
+      post: (m) => posted.push(parseFromWorker(m)),
+    });
+    const text = corpus.find((c) => c.name === 'cpu-max.toml')!.text;
+    await host.handle({ type: 'load', scenario: { name: 'x.toml', text }, variants: ['v'] });
+    await host.handle({ type: 'step', ns: 1000 });
+    const error = posted.find((m) => m.type === 'error');
+    expect(error).toMatchObject({ phase: 'engine' });
+    expect((error as { message: string }).message).toContain('lruvec 0 onlined twice');
+    expect((error as { message: string }).message).not.toContain('unreachable');
+    expect(host.runCount).toBe(0);
+  });
+
+  it('leaves nothing in last_panic when nothing panicked', () => {
+    expect(last_panic()).toBe('');
+  });
+});
