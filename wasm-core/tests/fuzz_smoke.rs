@@ -59,7 +59,7 @@ fn random_mutations_parse_and_run_bounded() {
     let started = std::time::Instant::now();
     let (mut parsed, mut ran) = (0u64, 0u64);
     // Byte flips of seed texts through the parser alone: cheap, many.
-    while parsed < 3000 && started.elapsed().as_secs() < 15 {
+    while parsed < 3000 && started.elapsed().as_secs() < 10 {
         let seed = seeds[(rng.next_u64() % seeds.len() as u64) as usize].as_bytes();
         let mut t = seed.to_vec();
         for _ in 0..1 + rng.next_u64() % 4 {
@@ -70,8 +70,9 @@ fn random_mutations_parse_and_run_bounded() {
         parsed += 1;
     }
     // Structure-aware mutations with a bounded run.
-    while ran < 400 && started.elapsed().as_secs() < 40 {
-        let data = bytes(&mut rng, 1 + (rng.next_u64() % 12) as usize);
+    while ran < 400 && started.elapsed().as_secs() < 30 {
+        let len = 1 + (rng.next_u64() % 12) as usize;
+        let data = bytes(&mut rng, len);
         mutate_and_run(&seeds, &data);
         ran += 1;
     }
