@@ -66,7 +66,10 @@ pub fn mutate_and_run(seeds: &[&str], data: &[u8]) {
         sim.check_invariants = true;
         sim.run_events(u64::MAX, RUN_EVENTS);
         if let Err(e) = sim.invariants() {
-            panic!("invariants violated after a bounded run of {}: {e}\n{text}", v.name);
+            panic!(
+                "invariants violated after a bounded run of {}: {e}\n{text}",
+                v.name
+            );
         }
         let report = sim.report();
         serde_json::to_string(&report).expect("a report serializes");
@@ -149,8 +152,15 @@ fn replace_value(line: &str, which: usize, value: &str) -> String {
 fn assert_fits_budget(scn: &Scenario) {
     let b = budget::Budget::DEFAULT;
     let frame = 4096 * u64::from(scn.machine.frame_scale.max(1));
-    assert!(scn.machine.ram.bytes() / frame <= b.frames, "frames over budget");
-    let memcgs: u64 = scn.memcgs.iter().map(|m| u64::from(m.replicas.unwrap_or(1))).sum();
+    assert!(
+        scn.machine.ram.bytes() / frame <= b.frames,
+        "frames over budget"
+    );
+    let memcgs: u64 = scn
+        .memcgs
+        .iter()
+        .map(|m| u64::from(m.replicas.unwrap_or(1)))
+        .sum();
     assert!(memcgs <= b.memcgs, "memcgs over budget: {memcgs}");
     let tasks: u64 = scn
         .tasks

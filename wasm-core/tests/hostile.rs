@@ -19,7 +19,12 @@ fn corpus() -> Vec<(String, String)> {
     assert!(files.len() >= 20, "the hostile corpus is in {dir}");
     files
         .into_iter()
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -85,7 +90,10 @@ fn the_cli_reports_each_reproducer_with_exit_2_or_runs_it_never_101() {
         match expectation(&path, &text) {
             Expect::Error { field, words } => {
                 assert_eq!(out.status.code(), Some(2), "{path}: {err}");
-                assert!(err.contains(&field) && err.contains(&words), "{path}: {err}");
+                assert!(
+                    err.contains(&field) && err.contains(&words),
+                    "{path}: {err}"
+                );
             }
             Expect::Run => assert_eq!(out.status.code(), Some(0), "{path}: {err}"),
         }
@@ -129,7 +137,10 @@ fn the_unlimited_budget_keeps_the_hard_limits() {
     parse_with_budget(&many(5000), &Budget::UNLIMITED).unwrap();
     let e = parse_with_budget(&many(65536), &Budget::UNLIMITED).unwrap_err();
     assert_eq!(e.field, "memcgs[0].replicas", "{e}");
-    assert!(e.message.contains(&budget::HARD_MAX_MEMCGS.to_string()), "{e}");
+    assert!(
+        e.message.contains(&budget::HARD_MAX_MEMCGS.to_string()),
+        "{e}"
+    );
 }
 
 /// A 10,000-deep memcg chain: refused at the first memcg past the depth limit.
@@ -137,7 +148,11 @@ fn the_unlimited_budget_keeps_the_hard_limits() {
 fn a_deep_memcg_chain_is_refused_at_the_depth_limit() {
     let mut text = SMALL.to_string();
     for i in 0..10_000 {
-        let parent = if i == 0 { "/".to_string() } else { format!("c{}", i - 1) };
+        let parent = if i == 0 {
+            "/".to_string()
+        } else {
+            format!("c{}", i - 1)
+        };
         text += &format!("[[memcgs]]\nname = \"c{i}\"\nparent = \"{parent}\"\n");
     }
     text += "[[tasks]]\nname = \"t\"\nprogram = [{ op = \"sleep\", duration = \"1s\" }]\n[run]\nduration = \"1s\"\n";
@@ -182,9 +197,8 @@ fn ops_over_the_budget_are_refused() {
 fn locating_an_error_among_50000_ops_is_fast() {
     let mut ops = "{ op = \"sleep\", duration = \"1ms\" },\n".repeat(49_999);
     ops += "{ op = \"sleep\", duration = \"1ms\", typo = 1 },\n";
-    let text = format!(
-        "{SMALL}[[tasks]]\nname = \"t\"\nprogram = [\n{ops}]\n[run]\nduration = \"1s\"\n"
-    );
+    let text =
+        format!("{SMALL}[[tasks]]\nname = \"t\"\nprogram = [\n{ops}]\n[run]\nduration = \"1s\"\n");
     let started = Instant::now();
     let e = parse(&text).unwrap_err();
     let took = started.elapsed().as_secs_f64();

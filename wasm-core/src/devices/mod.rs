@@ -294,7 +294,9 @@ impl Device {
             IoDir::Write => self.write_latency_ns,
         };
         if self.synchronous {
-            let t = latency.saturating_mul(pages).saturating_add(self.transfer_ns(pages));
+            let t = latency
+                .saturating_mul(pages)
+                .saturating_add(self.transfer_ns(pages));
             self.stats.busy_ns += t;
             return now.saturating_add(t);
         }

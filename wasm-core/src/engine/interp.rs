@@ -159,7 +159,9 @@ impl Simulation {
                     self.mm.now = self.tasks[ti].clock;
                     let (freed, busy) = self.mm.truncate_space(*space, ti as u32);
                     let t = &mut self.tasks[ti];
-                    t.clock = t.clock.saturating_add(freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS);
+                    t.clock = t.clock.saturating_add(
+                        freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                    );
                     if busy > 0 {
                         // Wait for the IO in flight on the rest, then take them too.
                         let until = self.mm.earliest_io_completion().unwrap_or(t.clock + 1);
@@ -466,7 +468,9 @@ impl Simulation {
                     .mm
                     .drop_behind(a.space, a.offset, a.pages, a.drop_behind, at);
                 let t = &mut self.tasks[ti];
-                t.clock = t.clock.saturating_add(freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS);
+                t.clock = t.clock.saturating_add(
+                    freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                );
                 if freed > 0 && t.clock > limit {
                     // The drop took the task past what may run now: write the page later.
                     t.pending = Some((slot, page));

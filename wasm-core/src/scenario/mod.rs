@@ -6,8 +6,8 @@ pub mod parse;
 pub mod schema;
 pub mod units;
 
-pub use lesson::{LessonStep, View};
 pub use budget::Budget;
+pub use lesson::{LessonStep, View};
 pub use parse::{parse, parse_with_budget, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};

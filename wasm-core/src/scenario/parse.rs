@@ -425,7 +425,11 @@ impl<'a> Checker<'a> {
                 over("replicas is", n, b.memcgs, "MAX_MEMCGS")
             })?;
             memcgs = memcgs.saturating_add(n);
-            let path = if m.replicas.is_some() { path } else { format!("memcgs[{k}]") };
+            let path = if m.replicas.is_some() {
+                path
+            } else {
+                format!("memcgs[{k}]")
+            };
             self.ensure(memcgs <= b.memcgs, &path, || {
                 over("memcgs up to here number", memcgs, b.memcgs, "MAX_MEMCGS")
             })?;
@@ -466,14 +470,18 @@ impl<'a> Checker<'a> {
                 .saturating_add(shared)
                 .saturating_mul(replicas);
             space = space.saturating_add(anon);
-            self.ensure(space <= b.space_frames, &format!("tasks[{i}].program"), || {
-                over(
+            self.ensure(
+                space <= b.space_frames,
+                &format!("tasks[{i}].program"),
+                || {
+                    over(
                     "frames of files, swap and anon regions (each client's own) up to here number",
                     space,
                     b.space_frames,
                     "MAX_SPACE_FRAMES",
                 )
-            })?;
+                },
+            )?;
         }
         // Files and swap: per-page tables too.
         let mut sized: Vec<(String, Size)> = s
@@ -1146,12 +1154,16 @@ impl<'a> Checker<'a> {
                 // the loop repeat ~10^9 times a virtual second (the engine lets 1 ns pass
                 // after an empty iteration), so a loop bounded by time only would not end in
                 // any wall time; a counted one is bounded by what it does at one instant.
-                self.ensure(count.is_some() || body.iter().any(takes_time), &at("body"), || {
-                    "an iteration of this loop may take no virtual time, so it could repeat \
+                self.ensure(
+                    count.is_some() || body.iter().any(takes_time),
+                    &at("body"),
+                    || {
+                        "an iteration of this loop may take no virtual time, so it could repeat \
                      without end at one instant: give a touch, read or write in its body \
                      cpu > 0 or rate > 0, or add a sleep (or give the loop a count)"
-                        .into()
-                })?;
+                            .into()
+                    },
+                )?;
                 self.program(body, &at("body"), false, walk)?;
                 let work = self.instant_work(op, walk);
                 let limit = self.budget.free_accesses;
@@ -1180,8 +1192,20 @@ impl<'a> Checker<'a> {
                     .map(|r| walk.pages.get(r.as_str()).copied().unwrap_or(1))
                     .fold(0u64, u64::saturating_add)
             }),
-            Op::Read { file, offset, size, count, .. }
-            | Op::Write { file, offset, size, count, .. } => count.unwrap_or_else(|| {
+            Op::Read {
+                file,
+                offset,
+                size,
+                count,
+                ..
+            }
+            | Op::Write {
+                file,
+                offset,
+                size,
+                count,
+                ..
+            } => count.unwrap_or_else(|| {
                 let len = size.map(Size::bytes).unwrap_or_else(|| {
                     let f = self.files.get().and_then(|m| m.get(file.as_str()));
                     f.map_or(0, |f| f.size.bytes().saturating_sub(offset.bytes()))
@@ -1334,7 +1358,9 @@ fn program_counts(ops: &[Op], frames: &impl Fn(Size) -> u64) -> (u64, u64, u64) 
     for op in ops {
         n = n.saturating_add(1);
         match op {
-            Op::Anon { size, shared: true, .. } => shared = shared.saturating_add(frames(*size)),
+            Op::Anon {
+                size, shared: true, ..
+            } => shared = shared.saturating_add(frames(*size)),
             Op::Anon { size, .. } => private = private.saturating_add(frames(*size)),
             Op::Loop { body, .. } => {
                 let (a, b, c) = program_counts(body, frames);
