@@ -103,7 +103,6 @@ test('an embed inside an iframe answers a key and postMessage play, pause and se
   await post({ sentinel: true });
   await frame.evaluate(() => (window as Waiting).sentinel);
   await expect(lab.getByTestId('status')).toHaveText('paused');
-  await expect(lab.getByTestId('virtual-time')).toHaveText('31.623 ms');
 
   await post({ type: 'reclaimlab', action: 'play' });
   await expect(lab.getByTestId('status')).toHaveText('running');
