@@ -148,6 +148,7 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
 });
 
 test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 controller, and the engine’s pages', async ({ page }, testInfo) => {
+  test.setTimeout(240_000); // replays tens of virtual seconds of S001 on a loaded machine
   // S001 (classic presets) switched to linux-6.14-mglru through the scenario text editor.
   const text = scenarioText('s001-used-once.toml').replace(/preset = "[^"]+"/g, 'preset = "linux-6.14-mglru"');
   await page.setViewportSize({ width: 2560, height: 1440 });
@@ -169,7 +170,7 @@ test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 cont
   const timeNs = firstSecondWithUpperFileTiers(text, variant);
   const link = await encodeLink({ scenario: 's001-used-once.toml', knobs: {}, edited: text, variants: [variant], compare: false, speedStep: 10, view: null, timeNs });
   await page.goto(`/#${link}`);
-  await expect(page.getByTestId('run-0-gens')).toHaveAttribute('data-now-ns', String(timeNs), { timeout: 30_000 });
+  await expect(page.getByTestId('run-0-gens')).toHaveAttribute('data-now-ns', String(timeNs), { timeout: 180_000 });
   const s = await shown(page);
   expect(s.cols[1]!.some((c) => c.tiers.slice(1).some((p) => p > 0))).toBe(true);
   expect(s.pages).toEqual([s.lru.anon, s.lru.file]);
@@ -217,12 +218,13 @@ test('compare mode at 1280x720: each MGLRU run has its own generations view, in 
 });
 
 test('embed: the gens view is selectable; a classic run says it has no generations', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 2560, height: 1440 });
   const link = (scenario: string, variants: string[]) =>
     encodeLink({ scenario, knobs: {}, edited: null, variants, compare: variants.length > 1, speedStep: 10, view: 'gens', timeNs: 3_000_000_000 });
   await page.goto(`/?embed&view=gens#${await link(MGLRU, ['before', 'after'])}`);
   await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'gens');
-  await expect(page.getByTestId('virtual-time')).toHaveText('3.000 s', { timeout: 30_000 });
+  await expect(page.getByTestId('virtual-time')).toHaveText('3.000 s', { timeout: 120_000 });
   for (const p of ['run-0-', 'run-1-']) {
     await expect(page.getByTestId(`${p}gens`)).toHaveAttribute('data-now-ns', '3000000000');
     const s = await shown(page, p);

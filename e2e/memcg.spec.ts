@@ -96,6 +96,7 @@ test('compare embed at 40 s: the grid and bars equal the engine for "after", bar
 });
 
 test('playing "after": marks move between bins and generations while root reclaim runs; light and dark', async ({ page }, testInfo) => {
+  test.setTimeout(180_000); // sized for a loaded machine
   await page.setViewportSize({ width: 1600, height: 1000 });
   const hash = await link({ timeNs: 9e9, speedStep: 16 }); // paused just before the first write
   await page.goto(`/#${hash}`);

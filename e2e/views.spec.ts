@@ -53,6 +53,7 @@ test('the engine loads and the first scenario is shown', async ({ page }) => {
 
 for (const file of scenarioFiles) {
   test(`${file}: play, pause, and the list sizes shown equal the engine's`, async ({ page }, testInfo) => {
+    test.setTimeout(180_000); // the heavy scenarios play slowly on a loaded machine
     const text = scenarioText(file);
     await page.goto('/');
     await ready(page);
@@ -70,19 +71,23 @@ for (const file of scenarioFiles) {
     const lessonPauses = /^pause\s*=\s*true/m.test(text);
     await expect(page.getByTestId('status')).toHaveText(lessonPauses ? /running|finished|paused/ : /running|finished/);
     await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
-    await page.waitForTimeout(1200);
+    // Play until the chart has a line (two samples or more), however loaded the machine is.
+    await expect(page.getByTestId('chart-counters').locator('path.series').first()).toHaveAttribute('d', /L/, { timeout: 120_000 });
     await shot(page, testInfo, `${file}-playing`);
     if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
     await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
     // The step in flight when Pause was pressed still lands (a large step of a heavy scenario
     // can take a while); after that, virtual time stands still.
+    // (the same time at two polls in a row).
     const vt = () => page.getByTestId('virtual-time').textContent();
+    let last: string | null = null;
     await expect
       .poll(async () => {
-        const a = await vt();
-        await page.waitForTimeout(400);
-        return a === (await vt());
-      }, { timeout: 20_000 })
+        const now = await vt();
+        const still = now === last;
+        last = now;
+        return still;
+      }, { timeout: 60_000, intervals: [400] })
       .toBe(true);
 
     // The sizes shown are consistent: six lists add up to all of memory.

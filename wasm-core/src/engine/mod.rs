@@ -87,10 +87,11 @@ impl Simulation {
         Simulation::new(&scn, "linux-6.1").expect("built-in demo scenario builds")
     }
 
-    /// Advance virtual time by `ns` (or to the end of the run), processing at most
-    /// [`STEP_EVENTS`] events: a caller that must stay responsive (the page's worker) gets
-    /// control back in bounded time, short of the target when the run is that busy. The
-    /// events are the same, so the results are too.
+    /// Advance virtual time by `ns` (or to the end of the run), processing about
+    /// [`STEP_EVENTS`] events at most: a caller that must stay responsive (the page's worker)
+    /// gets control back in bounded time, short of the target when the run is that busy. It
+    /// stops between two instants only, so the state is exactly `run_until(now_ns())`'s, and
+    /// the results are the same.
     pub fn step(&mut self, ns: u64) {
         let target = self.now.saturating_add(ns);
         self.run_events(target, STEP_EVENTS);
@@ -107,19 +108,22 @@ impl Simulation {
         self.run_events(t, u64::MAX);
     }
 
-    /// Process events up to virtual time `t`, at most `max_events` of them; virtual time
-    /// moves to `t` only when every event before it was processed.
+    /// Process events up to virtual time `t`, `max_events` of them and then the rest of the
+    /// same instant (validation bounds what one instant holds); virtual time moves to `t`
+    /// only when every event before it was processed.
     pub fn run_events(&mut self, t: u64, max_events: u64) {
         let t = t.min(self.end_ns);
         let mut budget = max_events;
+        let mut last = None;
         while let Some(et) = self.mm.next_event_time() {
             if et > t {
                 break;
             }
-            if budget == 0 {
+            if budget == 0 && last.is_some_and(|l| et > l) {
                 return;
             }
-            budget -= 1;
+            budget = budget.saturating_sub(1);
+            last = Some(et);
             let (et, ev) = self.mm.pop_event().unwrap();
             self.mm.now = et;
             self.now = self.now.max(et);

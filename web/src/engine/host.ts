@@ -157,6 +157,7 @@ export class EngineHost {
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
         for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
+        this.lockstep();
         this.sendFrame();
         return;
       case 'report':
@@ -165,6 +166,18 @@ export class EngineHost {
       case 'check':
         this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
         return;
+    }
+  }
+
+  /** A step does bounded work, so a busy run may stop short of the others: bring the runs
+   *  that lag to the time of the one ahead (a bounded number of further steps). */
+  private lockstep(): void {
+    for (let k = 0; k < 64; k++) {
+      const live = this.runs.filter((r) => !r.sim.finished());
+      const ahead = Math.max(...live.map((r) => r.sim.now_ns()));
+      const behind = live.filter((r) => r.sim.now_ns() < ahead);
+      if (behind.length === 0) return;
+      for (const r of behind) r.sim.step(ahead - r.sim.now_ns());
     }
   }
 
