@@ -80,13 +80,16 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
     .toBe(true);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
-  // The step in flight when Pause was pressed still lands; then the state stands still.
+  // The step in flight when Pause was pressed still lands; then the state stands still (the
+  // same time at two polls in a row).
+  let last = -1;
   await expect
     .poll(async () => {
-      const a = (await shown(page, prefix)).nowNs;
-      await page.waitForTimeout(300);
-      return a === (await shown(page, prefix)).nowNs;
-    }, { timeout: 20_000 })
+      const now = (await shown(page, prefix)).nowNs;
+      const still = now === last;
+      last = now;
+      return still;
+    }, { timeout: 20_000, intervals: [300] })
     .toBe(true);
   // Every frame on the way was well-formed (a malformed one stops the run with an error).
   await expect(page.getByTestId('engine-error')).toHaveCount(0);
@@ -110,6 +113,7 @@ async function shots(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test('MGLRU: the generations hold the engine’s pages, and max_seq advances while playing', async ({ page }, testInfo) => {
+  test.setTimeout(180_000); // playUntilAged polls for up to 90 s on a loaded machine
   await openMglru(page);
   await expect(page.getByTestId('run-0-gens')).toBeVisible();
   const start = await playUntilAged(page, 2);
@@ -144,6 +148,7 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
 });
 
 test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 controller, and the engine’s pages', async ({ page }, testInfo) => {
+  test.setTimeout(240_000); // replays tens of virtual seconds of S001 on a loaded machine
   // S001 (classic presets) switched to linux-6.14-mglru through the scenario text editor.
   const text = scenarioText('s001-used-once.toml').replace(/preset = "[^"]+"/g, 'preset = "linux-6.14-mglru"');
   await page.setViewportSize({ width: 2560, height: 1440 });
@@ -165,7 +170,7 @@ test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 cont
   const timeNs = firstSecondWithUpperFileTiers(text, variant);
   const link = await encodeLink({ scenario: 's001-used-once.toml', knobs: {}, edited: text, variants: [variant], compare: false, speedStep: 10, view: null, timeNs });
   await page.goto(`/#${link}`);
-  await expect(page.getByTestId('run-0-gens')).toHaveAttribute('data-now-ns', String(timeNs), { timeout: 30_000 });
+  await expect(page.getByTestId('run-0-gens')).toHaveAttribute('data-now-ns', String(timeNs), { timeout: 180_000 });
   const s = await shown(page);
   expect(s.cols[1]!.some((c) => c.tiers.slice(1).some((p) => p > 0))).toBe(true);
   expect(s.pages).toEqual([s.lru.anon, s.lru.file]);
@@ -194,6 +199,9 @@ test('a classic preset shows no generations view, only the LRU lists', async ({ 
 });
 
 test('compare mode at 1280x720: each MGLRU run has its own generations view, in lockstep', async ({ page }, testInfo) => {
+  // Two MGLRU runs in lockstep until they age: the test's time must hold playUntilAged's
+  // 90 s poll on a loaded machine, plus loading, settling and screenshots.
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   await openMglru(page);
   await page.getByTestId('compare-toggle').check();
@@ -210,12 +218,13 @@ test('compare mode at 1280x720: each MGLRU run has its own generations view, in 
 });
 
 test('embed: the gens view is selectable; a classic run says it has no generations', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 2560, height: 1440 });
   const link = (scenario: string, variants: string[]) =>
     encodeLink({ scenario, knobs: {}, edited: null, variants, compare: variants.length > 1, speedStep: 10, view: 'gens', timeNs: 3_000_000_000 });
   await page.goto(`/?embed&view=gens#${await link(MGLRU, ['before', 'after'])}`);
   await expect(page.getByTestId('embed')).toHaveAttribute('data-view', 'gens');
-  await expect(page.getByTestId('virtual-time')).toHaveText('3.000 s', { timeout: 30_000 });
+  await expect(page.getByTestId('virtual-time')).toHaveText('3.000 s', { timeout: 120_000 });
   for (const p of ['run-0-', 'run-1-']) {
     await expect(page.getByTestId(`${p}gens`)).toHaveAttribute('data-now-ns', '3000000000');
     const s = await shown(page, p);

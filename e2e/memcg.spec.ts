@@ -96,6 +96,7 @@ test('compare embed at 40 s: the grid and bars equal the engine for "after", bar
 });
 
 test('playing "after": marks move between bins and generations while root reclaim runs; light and dark', async ({ page }, testInfo) => {
+  test.setTimeout(180_000); // sized for a loaded machine
   await page.setViewportSize({ width: 1600, height: 1000 });
   const hash = await link({ timeNs: 9e9, speedStep: 16 }); // paused just before the first write
   await page.goto(`/#${hash}`);
@@ -119,7 +120,17 @@ test('playing "after": marks move between bins and generations while root reclai
     for (const m of cur.marks) {
       const p = prev.marks.find((x) => x.id === m.id)!;
       if (place(p) !== place(m)) {
-        await page.waitForTimeout(900); // let the move finish
+        // The move is animated: wait until the mark stands still (the same place at two polls).
+        let at = '';
+        await expect
+          .poll(async () => {
+            const mk = (await shown(page, 'run-0-')).marks.find((x) => x.id === m.id)!;
+            const here = `${mk.x},${mk.y}`;
+            const still = here === at;
+            at = here;
+            return still;
+          }, { timeout: 10_000, intervals: [150] })
+          .toBe(true);
         const done = (await shown(page, 'run-0-')).marks.find((x) => x.id === m.id)!;
         moved = { id: m.id, from: place(p), to: place(m), dx: done.x - p.x, dy: done.y - p.y };
         break;
@@ -132,7 +143,16 @@ test('playing "after": marks move between bins and generations while root reclai
   expect((await shown(page, 'run-0-')).moves).toBeGreaterThan(0);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
-  await page.waitForTimeout(1000);
+  // The step in flight when Pause was pressed still lands: wait until the time stands still.
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const t = (await shown(page, 'run-0-')).nowNs;
+      const still = t === last;
+      last = t;
+      return still;
+    }, { timeout: 20_000, intervals: [300] })
+    .toBe(true);
 
   // Paused: the view equals the engine at the time it shows.
   const now = await shown(page, 'run-0-');

@@ -87,11 +87,20 @@ test('an embed inside an iframe answers a key and postMessage play, pause and se
 
   const post = (msg: unknown) =>
     page.evaluate((m) => (document.getElementById('lab') as HTMLIFrameElement).contentWindow!.postMessage(m, '*'), msg);
-  // Malformed messages are ignored.
+  // Malformed messages are ignored. Messages arrive in order: once a sentinel posted after
+  // them has reached the embed, they have all been handled (no fixed wait).
+  const frame = page.frames().find((f) => f.url().includes('embed'))!;
+  type Waiting = Window & { sentinel?: Promise<void> };
+  await frame.evaluate(() => {
+    (window as Waiting).sentinel = new Promise<void>((resolve) =>
+      addEventListener('message', (e) => (e.data as { sentinel?: boolean } | null)?.sentinel && resolve()),
+    );
+  });
   await post({ type: 'reclaimlab', action: 'play', extra: 1 });
   await post({ type: 'other', action: 'play' });
   await post({ type: 'reclaimlab', action: 'seek', ns: -5 });
-  await page.waitForTimeout(300);
+  await post({ sentinel: true });
+  await frame.evaluate(() => (window as Waiting).sentinel);
   await expect(lab.getByTestId('status')).toHaveText('paused');
 
   await post({ type: 'reclaimlab', action: 'play' });

@@ -10,6 +10,8 @@
 pub mod cli;
 pub mod devices;
 pub mod engine;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod kernel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod kernel_run;

@@ -5,6 +5,37 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::counters::NR_COUNTERS;
 
+thread_local! {
+    /// The message of the last panic. wasm32 aborts on a panic (a `RuntimeError: unreachable`
+    /// in JS); the hook keeps what went wrong so that the page can say it (`last_panic`).
+    static PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs when the module is instantiated: install the panic hook.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        PANIC.with(|p| *p.borrow_mut() = Some(format!("{what}{at}")));
+    }));
+}
+
+/// The message of the panic that aborted the last call (and clears it), or "" if none: after
+/// a `RuntimeError: unreachable` the page reports this as an engine error.
+#[wasm_bindgen]
+pub fn last_panic() -> String {
+    PANIC.with(|p| p.borrow_mut().take()).unwrap_or_default()
+}
+
 #[wasm_bindgen]
 pub fn engine_version() -> String {
     crate::VERSION.to_string()

@@ -17,7 +17,7 @@ import { Scrubber } from './components/Scrubber';
 import { SharePanel, type Exporters } from './components/SharePanel';
 import { SweepPanel } from './components/SweepPanel';
 import type { KernelInfo, RunInfo, ScenarioSource } from './engine/protocol';
-import { useEngine } from './engine/useEngine';
+import { useEngine, WATCHDOG_MS } from './engine/useEngine';
 import { useReports } from './engine/useReports';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
@@ -34,6 +34,7 @@ import type { LessonStep } from './lib/lesson';
 import { ratesOf } from './lib/rates';
 import { resultsTable } from './lib/report';
 import { applyOverrides, deviceNames, expectTexts, pairName, swappinessPair, variantNames, variantPresets } from './lib/scenarioText';
+import { checkLinkedScenario } from './lib/linkCheck';
 import { SCENARIOS } from './scenarios';
 
 /** A seek goes in this many steps at most, so a long replay shows its progress. */
@@ -97,7 +98,7 @@ interface Seek {
 }
 
 export function App() {
-  const { state, load, setPlaying, step, setSpeed, reset, setPauseAt } = useEngine();
+  const { state, load, setPlaying, step, setSpeed, reset, setPauseAt, stop: stopEngine } = useEngine();
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const initialHash = useRef(location.hash);
   /** 'decoding' while a link in the URL is read: nothing loads before it is. */
@@ -223,8 +224,9 @@ export function App() {
     if (boot !== 'decoding') return;
     let live = true;
     decodeLink(initialHash.current, SCENARIOS.map((f) => f.name))
-      .then((s) => {
+      .then(async (s) => {
         checkAgainstScenario(s);
+        await checkLinkedScenario(s, SCENARIOS.find((f) => f.name === s.scenario)!.text);
         if (!live) return;
         setScenarioName(s.scenario);
         setKnobs(s.knobs);
@@ -640,6 +642,15 @@ export function App() {
       {state.error && !broken && (
         <div className="error" role="alert" data-testid="engine-error">
           {state.error}
+        </div>
+      )}
+      {state.stalled && (
+        <div className="error" role="alert" data-testid="engine-stalled">
+          The engine has not answered for {WATCHDOG_MS / 1000} s.{' '}
+          <button type="button" data-testid="engine-stop" onClick={stopEngine}>
+            Stop
+          </button>{' '}
+          (restarts the engine and reloads the scenario from its start)
         </div>
       )}
 

@@ -1,6 +1,7 @@
 //! `reclaim`: run scenario files from the command line. Argument parsing and output formatting
 //! live in `reclaim_core::cli`; this file only does the I/O and picks the exit code.
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use reclaim_core::cli::{self, Command};
 use reclaim_core::report::{CompareReport, RunReport};
@@ -17,14 +18,52 @@ fn bad_input(message: String) -> Failure {
     Failure { code: 2, message }
 }
 
+/// The message and place of a panic, kept by the hook for `main` to report.
+static PANIC: Mutex<Option<String>> = Mutex::new(None);
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
     // `reclaim kernel` / `reclaim validate`: real kernels in QEMU (kernel_run/cli.rs).
     #[cfg(target_os = "linux")]
     if let Some(code) = reclaim_core::kernel_run::cli::dispatch(&args) {
         return ExitCode::from(code);
     }
-    match run(&args) {
+    // `--no-budget`, anywhere: lift the resource budget's soft limits for a big native run.
+    let before = args.len();
+    args.retain(|a| a != "--no-budget");
+    let budget = if args.len() < before {
+        scenario::Budget::UNLIMITED
+    } else {
+        scenario::Budget::DEFAULT
+    };
+    // A panic is a bug in the engine: report it as an engine error (exit 1) with its message,
+    // never as Rust's exit status 101.
+    std::panic::set_hook(Box::new(|info| {
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        if let Ok(mut p) = PANIC.lock() {
+            *p = Some(format!("{what}{at}"));
+        }
+    }));
+    let result = std::panic::catch_unwind(|| run(&args, &budget)).unwrap_or_else(|_| {
+        let what = PANIC.lock().ok().and_then(|mut p| p.take());
+        Err(Failure {
+            code: 1,
+            message: format!(
+                "reclaim: engine error (a bug in the engine; please report it with the scenario): {}",
+                what.unwrap_or_else(|| "panic".to_string())
+            ),
+        })
+    });
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             eprintln!("{}", f.message);
@@ -33,7 +72,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), Failure> {
+fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
     let command = cli::parse_args(args)
         .map_err(|e| bad_input(format!("reclaim: {e}\n\n{}", cli::usage().trim_end())))?;
     match command {
@@ -46,7 +85,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
             variant,
             json,
         } => {
-            let scenario = load(&file)?;
+            let scenario = load(&file, budget)?;
             let name = cli::pick_variant(&scenario, variant.as_deref())
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
             let report = simulate(&scenario, &name)?;
@@ -57,7 +96,7 @@ fn run(args: &[String]) -> Result<(), Failure> {
             }
         }
         Command::Compare { file, json } => {
-            let scenario = load(&file)?;
+            let scenario = load(&file, budget)?;
             let reports = scenario
                 .variants
                 .iter()
@@ -98,10 +137,10 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-fn load(file: &str) -> Result<Scenario, Failure> {
+fn load(file: &str, budget: &scenario::Budget) -> Result<Scenario, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| bad_input(format!("reclaim: cannot read {file}: {e}")))?;
-    scenario::parse(&text)
+    scenario::parse_with_budget(&text, budget)
         .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))
 }
 

@@ -294,9 +294,11 @@ impl Device {
             IoDir::Write => self.write_latency_ns,
         };
         if self.synchronous {
-            let t = latency * pages + self.transfer_ns(pages);
+            let t = latency
+                .saturating_mul(pages)
+                .saturating_add(self.transfer_ns(pages));
             self.stats.busy_ns += t;
-            return now + t;
+            return now.saturating_add(t);
         }
         // Queue depth: wait for the earliest request in flight when all slots are taken.
         self.in_flight.retain(|&c| c > now);
@@ -315,10 +317,10 @@ impl Device {
         };
         let serial_start = start.max(self.busy_until);
         let serial = positioning + self.transfer_ns(pages);
-        self.busy_until = serial_start + serial;
+        self.busy_until = serial_start.saturating_add(serial);
         self.stats.busy_ns += serial;
         self.next_lba = lba + pages;
-        let done = self.busy_until.max(start + latency);
+        let done = self.busy_until.max(start.saturating_add(latency));
         self.in_flight.push(done);
         if dir == IoDir::Write && self.write_queue_pages > 0 {
             // Writers that never wait (O_DSYNC writes) must not let the queue grow without end.

@@ -61,7 +61,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.
-    mm.young_fault_ns = scn.machine.young_fault.ns() * scale;
+    mm.young_fault_ns = per_frame(scn.machine.young_fault.ns(), scale);
     mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
@@ -108,6 +108,18 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     }
 
     // Memcgs in declaration order (parents first, as the parser checks); limits in frames.
+    // Ids are 16 bits wide: refuse what validation would (a scenario built in code may skip it).
+    let memcgs: u64 = scn
+        .memcgs
+        .iter()
+        .map(|m| u64::from(m.replicas.unwrap_or(1)))
+        .sum();
+    if memcgs > crate::scenario::budget::HARD_MAX_MEMCGS {
+        return Err(format!(
+            "{memcgs} memcgs; memcg ids are 16 bits wide, so at most {} besides the root",
+            crate::scenario::budget::HARD_MAX_MEMCGS
+        ));
+    }
     let mut memcg_ids = BTreeMap::new();
     memcg_ids.insert("/".to_string(), 0u16);
     let frame_bytes = PAGE_BYTES * scale;
@@ -147,6 +159,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         lock_wait: false,
         check_invariants: false,
         cpus: scn.machine.cpus,
+        first_live: Default::default(),
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {
@@ -206,6 +219,13 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     }
     sim.mm.schedule(0, Event::Sample);
     Ok(sim)
+}
+
+/// A per-4-KiB-page cost for a frame of `pages` pages, capped at the longest duration a
+/// scenario may write, so that sums of a clock and a few costs stay within 64 bits.
+fn per_frame(ns: u64, pages: u64) -> u64 {
+    ns.saturating_mul(pages)
+        .min(crate::scenario::units::MAX_DURATION_NS)
 }
 
 /// Each client's random stream: the scenario seed and the client's identity mixed through
@@ -361,7 +381,7 @@ impl Compiler<'_> {
                     pattern: *pattern,
                     count,
                     write: *write,
-                    cpu_ns: cpu.ns() * self.scale,
+                    cpu_ns: per_frame(cpu.ns(), self.scale),
                     zipf,
                     interval_ns,
                     hint: Default::default(),
@@ -379,7 +399,7 @@ impl Compiler<'_> {
                 write,
                 ..
             } => {
-                let mut a = self.file_access(op, cpu.ns() * self.scale, at)?;
+                let mut a = self.file_access(op, per_frame(cpu.ns(), self.scale), at)?;
                 a.hint = *hint;
                 a.write = *write;
                 if let Some(name) = buffer {
@@ -413,7 +433,7 @@ impl Compiler<'_> {
                     a.bytes = b.bytes().clamp(1, PAGE_BYTES * self.scale);
                 }
                 // `cpu` is per 4 KiB page the write covers.
-                a.cpu_ns = cpu.ns() * a.bytes.div_ceil(PAGE_BYTES);
+                a.cpu_ns = per_frame(cpu.ns(), a.bytes.div_ceil(PAGE_BYTES));
                 self.out.push(Instr::Write(Rc::new(a)));
             }
             Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),

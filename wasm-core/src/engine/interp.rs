@@ -124,7 +124,7 @@ impl Simulation {
                 Instr::Write(a) => self.op_access(ti, a, Kind::Write),
                 Instr::Sleep { ns } => {
                     let t = &mut self.tasks[ti];
-                    t.clock += ns;
+                    t.clock = t.clock.saturating_add(*ns);
                     t.pc += 1;
                     self.park(ti);
                     return;
@@ -159,7 +159,9 @@ impl Simulation {
                     self.mm.now = self.tasks[ti].clock;
                     let (freed, busy) = self.mm.truncate_space(*space, ti as u32);
                     let t = &mut self.tasks[ti];
-                    t.clock += freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                    t.clock = t.clock.saturating_add(
+                        freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                    );
                     if busy > 0 {
                         // Wait for the IO in flight on the rest, then take them too.
                         let until = self.mm.earliest_io_completion().unwrap_or(t.clock + 1);
@@ -196,7 +198,7 @@ impl Simulation {
                         start: t.pc,
                         end: *end,
                         remaining: *count,
-                        deadline: duration.map(|d| t.clock + d),
+                        deadline: duration.map(|d| t.clock.saturating_add(d)),
                         record: *record,
                         iter_start: t.clock,
                     });
@@ -226,7 +228,7 @@ impl Simulation {
                         t.pc = l.start + 1;
                         if took == 0 {
                             // An empty iteration: let time pass rather than spin.
-                            t.clock += 1;
+                            t.clock = t.clock.saturating_add(1);
                         }
                     }
                     continue;
@@ -335,7 +337,7 @@ impl Simulation {
             match w.step(&mut self.mm, clock) {
                 Some(cpu) => {
                     let t = &mut self.tasks[ti];
-                    t.clock += cpu;
+                    t.clock = t.clock.saturating_add(cpu);
                     t.reclaim = Some(w);
                 }
                 None => return Step::Next,
@@ -409,7 +411,9 @@ impl Simulation {
                 return Step::Next;
             }
             if a.interval_ns > 0 {
-                let earliest = t.op_start + t.progress * a.interval_ns;
+                let earliest = t
+                    .op_start
+                    .saturating_add(t.progress.saturating_mul(a.interval_ns));
                 if t.clock < earliest {
                     t.clock = earliest;
                 }
@@ -466,7 +470,9 @@ impl Simulation {
                     .mm
                     .drop_behind(a.space, a.offset, a.pages, a.drop_behind, at);
                 let t = &mut self.tasks[ti];
-                t.clock += freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS;
+                t.clock = t.clock.saturating_add(
+                    freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                );
                 if freed > 0 && t.clock > limit {
                     // The drop took the task past what may run now: write the page later.
                     t.pending = Some((slot, page));
@@ -497,7 +503,7 @@ impl Simulation {
                             let cost = self.touch_resident(pte, f, write, a.cpu_ns);
                             self.mm.uncounted_retry = false;
                             let t = &mut self.tasks[ti];
-                            t.clock += cost;
+                            t.clock = t.clock.saturating_add(cost);
                             t.progress += 1;
                             t.pending = None;
                             if write && self.mm.balance_after_write {
@@ -554,7 +560,7 @@ impl Simulation {
             let t = &mut self.tasks[ti];
             match res {
                 Acc::Done(cost) => {
-                    t.clock += cost;
+                    t.clock = t.clock.saturating_add(cost);
                     t.progress += 1;
                     t.pending = None;
                     t.retry_uncounted = false;
@@ -837,7 +843,7 @@ impl Simulation {
             };
             match res {
                 Acc::Done(cost) => {
-                    self.tasks[ti].clock += cost;
+                    self.tasks[ti].clock = self.tasks[ti].clock.saturating_add(cost);
                     step = match step {
                         PoolStep::WriteBack { buf, .. } => PoolStep::Read { buf, fill: true },
                         PoolStep::Read { buf, fill } => PoolStep::Use { buf, fill },

@@ -74,7 +74,12 @@ pub struct Simulation {
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.
     pub(crate) cpus: Option<u32>,
+    /// Tasks before this index are over (see `all_tasks_finished`).
+    pub(crate) first_live: std::cell::Cell<usize>,
 }
+
+/// Events one `step` processes at most (see [`Simulation::step`]).
+pub const STEP_EVENTS: u64 = 1 << 18;
 
 impl Simulation {
     /// Build a simulation of `scenario` under the variant named `variant`.
@@ -89,10 +94,14 @@ impl Simulation {
         Simulation::new(&scn, "linux-6.1").expect("built-in demo scenario builds")
     }
 
-    /// Advance virtual time by `ns` (or to the end of the run).
+    /// Advance virtual time by `ns` (or to the end of the run), processing about
+    /// [`STEP_EVENTS`] events at most: a caller that must stay responsive (the page's worker)
+    /// gets control back in bounded time, short of the target when the run is that busy. It
+    /// stops between two instants only, so the state is exactly `run_until(now_ns())`'s, and
+    /// the results are the same.
     pub fn step(&mut self, ns: u64) {
         let target = self.now.saturating_add(ns);
-        self.run_until(target);
+        self.run_events(target, STEP_EVENTS);
     }
 
     /// Run to the end of the scenario and report.
@@ -103,11 +112,25 @@ impl Simulation {
 
     /// Process every event up to virtual time `t` (capped at the run's duration).
     pub fn run_until(&mut self, t: u64) {
+        self.run_events(t, u64::MAX);
+    }
+
+    /// Process events up to virtual time `t`, `max_events` of them and then the rest of the
+    /// same instant (validation bounds what one instant holds); virtual time moves to `t`
+    /// only when every event before it was processed.
+    pub fn run_events(&mut self, t: u64, max_events: u64) {
         let t = t.min(self.end_ns);
+        let mut budget = max_events;
+        let mut last = None;
         while let Some(et) = self.mm.next_event_time() {
             if et > t {
                 break;
             }
+            if budget == 0 && last.is_some_and(|l| et > l) {
+                return;
+            }
+            budget = budget.saturating_sub(1);
+            last = Some(et);
             let (et, ev) = self.mm.pop_event().unwrap();
             self.mm.now = et;
             self.now = self.now.max(et);
@@ -169,8 +192,11 @@ impl Simulation {
             Event::Flusher => self.flusher(t),
             Event::Sample => {
                 self.take_sample(t);
-                if t + self.sample_ns <= self.end_ns && !self.all_tasks_finished() {
-                    self.mm.schedule(t + self.sample_ns, Event::Sample);
+                let next = t.checked_add(self.sample_ns);
+                if let Some(next) = next.filter(|&n| n <= self.end_ns) {
+                    if !self.all_tasks_finished() {
+                        self.mm.schedule(next, Event::Sample);
+                    }
                 }
             }
         }
@@ -199,8 +225,15 @@ impl Simulation {
         }
     }
 
+    /// Checked after every event, so it must not scan every task each time: tasks never come
+    /// back once over, so the scan resumes from the first task found still running.
     fn all_tasks_finished(&self) -> bool {
-        self.tasks.iter().all(|t| t.state.is_over())
+        let mut i = self.first_live.get();
+        while self.tasks.get(i).is_some_and(|t| t.state.is_over()) {
+            i += 1;
+        }
+        self.first_live.set(i);
+        i >= self.tasks.len()
     }
 
     /// Has the run ended (duration reached or every task done)?

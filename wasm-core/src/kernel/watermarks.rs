@@ -47,7 +47,7 @@ impl Watermarks {
         let min = min_free_kbytes / 4;
         let (low, high) = match watermark_scale_factor {
             Some(f) => {
-                let gap = (min / 4).max(ram_pages * f as u64 / 10_000);
+                let gap = (min / 4).max(ram_pages.saturating_mul(f as u64) / 10_000);
                 (min + gap, min + 2 * gap)
             }
             // <= 4.5: low = min + min/4, high = min + min/2.

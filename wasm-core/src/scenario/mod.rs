@@ -1,4 +1,5 @@
 //! Scenario files: schema, units, parsing and validation.
+pub mod budget;
 pub mod expect;
 pub mod knobs;
 pub mod lesson;
@@ -7,7 +8,8 @@ pub mod parse;
 pub mod schema;
 pub mod units;
 
+pub use budget::Budget;
 pub use lesson::{LessonStep, View};
-pub use parse::{parse, ScenarioError};
+pub use parse::{parse, parse_with_budget, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};

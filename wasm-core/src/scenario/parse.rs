@@ -2,6 +2,7 @@
 //!
 //! Every error names a line, a column and, where it can be told, the field it is about, so that
 //! a person can fix a scenario from the message alone. Parsing never panics.
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
@@ -10,6 +11,7 @@ use serde::Deserialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use super::budget::Budget;
 use super::lesson;
 use super::schema::{DeviceKind, FileSpec, Op, Pattern, Scenario};
 use super::units::Size;
@@ -54,8 +56,26 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-/// Parse a scenario from TOML text and check that it makes sense.
+/// Parse a scenario from TOML text and check that it makes sense and fits the default
+/// resource budget ([`Budget::DEFAULT`]).
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    parse_with_budget(text, &Budget::DEFAULT)
+}
+
+/// [`parse`] against the given budget (the CLI's `--no-budget` lifts the soft limits).
+pub fn parse_with_budget(text: &str, budget: &Budget) -> Result<Scenario, ScenarioError> {
+    if text.len() > budget.text_bytes {
+        return Err(ScenarioError {
+            line: 1,
+            column: 1,
+            field: String::new(),
+            message: format!(
+                "the scenario text is {} bytes; the limit is {} bytes (MAX_TEXT_BYTES)",
+                text.len(),
+                budget.text_bytes
+            ),
+        });
+    }
     let doc = DeTable::parse(text).map_err(|e| syntax_error(text, &e))?;
     // The index borrows `doc` to locate errors; serde consumes a copy.
     let index = Index::new(text, &doc);
@@ -70,6 +90,9 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     Checker {
         index: &index,
         scenario: &scenario,
+        budget,
+        memcg_names: OnceCell::new(),
+        files: OnceCell::new(),
     }
     .scenario()?;
     Ok(scenario)
@@ -125,6 +148,8 @@ struct Node<'d, 'i> {
 struct Index<'t, 'd, 'i> {
     text: &'t str,
     nodes: Vec<Node<'d, 'i>>,
+    /// Node of each path: locating an error stays linear in the size of the file.
+    by_path: HashMap<String, usize>,
 }
 
 impl<'t, 'd, 'i> Index<'t, 'd, 'i> {
@@ -151,11 +176,19 @@ impl<'t, 'd, 'i> Index<'t, 'd, 'i> {
             }
             nodes.push(node);
         }
-        Index { text, nodes }
+        let mut by_path = HashMap::with_capacity(nodes.len());
+        for (i, n) in nodes.iter().enumerate() {
+            by_path.entry(n.path.clone()).or_insert(i);
+        }
+        Index {
+            text,
+            nodes,
+            by_path,
+        }
     }
 
     fn node(&self, path: &str) -> Option<&Node<'d, 'i>> {
-        self.nodes.iter().find(|n| n.path == path)
+        self.by_path.get(path).map(|&i| &self.nodes[i])
     }
 
     /// An error about `path`, at the path's value in the file, or at its nearest written
@@ -340,6 +373,11 @@ type Check = Result<(), ScenarioError>;
 struct Checker<'a> {
     index: &'a Index<'a, 'a, 'a>,
     scenario: &'a Scenario,
+    budget: &'a Budget,
+    /// Every memcg name ("/" and the expanded `[[memcgs]]`), made once for all references.
+    memcg_names: OnceCell<HashSet<String>>,
+    /// `[[files]]` by name.
+    files: OnceCell<HashMap<&'a str, &'a FileSpec>>,
 }
 
 impl<'a> Checker<'a> {
@@ -361,6 +399,8 @@ impl<'a> Checker<'a> {
         self.variants()?;
         self.devices()?;
         self.files()?;
+        // Before anything is expanded: replicas, clients and sizes against the budget.
+        self.budget_counts()?;
         self.memcgs()?;
         let marks = self.tasks()?;
         self.run(&marks)?;
@@ -374,6 +414,124 @@ impl<'a> Checker<'a> {
         let tasks: Vec<&str> = s.tasks.iter().map(|t| t.name.as_str()).collect();
         super::expect::check(&s.expect, &s.lesson, &variants, &tasks)
             .map_err(|(path, message)| self.index.error_at(&path, message))
+    }
+
+    /// The resource budget (see `budget.rs`), checked on the written counts and sizes, so that
+    /// nothing is expanded or allocated past it. All sums saturate.
+    fn budget_counts(&self) -> Check {
+        let (s, b) = (self.scenario, self.budget);
+        let frame = PAGE_SIZE * u64::from(s.machine.frame_scale.max(1));
+        let frames = |size: Size| size.bytes().div_ceil(frame);
+        let over = |what: &str, n: u64, limit: u64, name: &str| {
+            format!("{what} {n}; the limit is {limit} ({name}, see the README's resource budget)")
+        };
+        // Memcgs: each entry's replicas, then the total.
+        let mut memcgs = 0u64;
+        for (k, m) in s.memcgs.iter().enumerate() {
+            let n = u64::from(m.replicas.unwrap_or(1));
+            let path = format!("memcgs[{k}].replicas");
+            self.ensure(n <= b.memcgs, &path, || {
+                over("replicas is", n, b.memcgs, "MAX_MEMCGS")
+            })?;
+            memcgs = memcgs.saturating_add(n);
+            let path = if m.replicas.is_some() {
+                path
+            } else {
+                format!("memcgs[{k}]")
+            };
+            self.ensure(memcgs <= b.memcgs, &path, || {
+                over("memcgs up to here number", memcgs, b.memcgs, "MAX_MEMCGS")
+            })?;
+        }
+        // Tasks: replicas x clients; their ops and anon regions.
+        let (mut tasks, mut ops) = (0u64, 0u64);
+        let mut space = 0u64;
+        for (i, t) in s.tasks.iter().enumerate() {
+            let replicas = u64::from(t.replicas.unwrap_or(1));
+            let clients = u64::from(t.clients);
+            self.ensure(replicas <= b.tasks, &format!("tasks[{i}].replicas"), || {
+                over("replicas is", replicas, b.tasks, "MAX_TASKS")
+            })?;
+            self.ensure(clients <= b.tasks, &format!("tasks[{i}].clients"), || {
+                over("clients is", clients, b.tasks, "MAX_TASKS")
+            })?;
+            tasks = tasks.saturating_add(replicas.saturating_mul(clients));
+            self.ensure(tasks <= b.tasks, &format!("tasks[{i}]"), || {
+                over(
+                    "tasks (replicas x clients) up to here number",
+                    tasks,
+                    b.tasks,
+                    "MAX_TASKS",
+                )
+            })?;
+            let (n, private, shared) = program_counts(&t.program, &frames);
+            ops = ops.saturating_add(n.saturating_mul(replicas));
+            self.ensure(ops <= b.ops, &format!("tasks[{i}].program"), || {
+                over(
+                    "ops (loop bodies and replicas included) up to here number",
+                    ops,
+                    b.ops,
+                    "MAX_OPS",
+                )
+            })?;
+            let anon = private
+                .saturating_mul(clients)
+                .saturating_add(shared)
+                .saturating_mul(replicas);
+            space = space.saturating_add(anon);
+            self.ensure(
+                space <= b.space_frames,
+                &format!("tasks[{i}].program"),
+                || {
+                    over(
+                    "frames of files, swap and anon regions (each client's own) up to here number",
+                    space,
+                    b.space_frames,
+                    "MAX_SPACE_FRAMES",
+                )
+                },
+            )?;
+        }
+        // Files and swap: per-page tables too.
+        let mut sized: Vec<(String, Size)> = s
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("files[{i}].size"), f.size))
+            .collect();
+        if let Some(sw) = &s.machine.swap {
+            sized.push(("machine.swap.size".into(), sw.size));
+        }
+        for (path, size) in sized {
+            space = space.saturating_add(frames(size));
+            self.ensure(space <= b.space_frames, &path, || {
+                over(
+                    "frames of files, swap and anon regions up to here number",
+                    space,
+                    b.space_frames,
+                    "MAX_SPACE_FRAMES",
+                )
+            })?;
+        }
+        // Samples of the time series.
+        let r = &s.run;
+        if r.sample_interval.ns() > 0 {
+            let samples = r.duration.ns() / r.sample_interval.ns();
+            let path = if self.index.node("run.sample_interval").is_some() {
+                "run.sample_interval"
+            } else {
+                "run.duration"
+            };
+            self.ensure(samples <= b.samples, path, || {
+                over(
+                    "run.duration / run.sample_interval is",
+                    samples,
+                    b.samples,
+                    "MAX_SAMPLES",
+                ) + "; use a longer sample_interval"
+            })?;
+        }
+        Ok(())
     }
 
     fn lesson(&self) -> Check {
@@ -395,6 +553,14 @@ impl<'a> Checker<'a> {
         let frame = PAGE_SIZE * u64::from(scale);
         self.ensure(ram % frame == 0, "machine.ram", || {
             format!("ram must be a multiple of the page size (4KiB) times frame_scale ({frame} bytes), got {ram} bytes")
+        })?;
+        let frames = ram / frame;
+        let limit = self.budget.frames;
+        self.ensure(frames <= limit, "machine.ram", || {
+            format!(
+                "ram / (4KiB x frame_scale) is {frames} frames; the limit is {limit} (MAX_FRAMES, \
+                 see the README's resource budget): raise machine.frame_scale"
+            )
         })?;
         if let Some(swap) = &m.swap {
             self.size("machine.swap.size", swap.size)?;
@@ -422,6 +588,18 @@ impl<'a> Checker<'a> {
                 s.page_cluster
             )
         })?;
+        // The sysctl's own bounds (SYSCTL_ONE..=3000 since the 2021 raise from 1000): also
+        // keeps ram_pages x factor in range.
+        self.ensure(
+            (1..=3000).contains(&s.watermark_scale_factor),
+            "sysctl.watermark_scale_factor",
+            || {
+                format!(
+                    "watermark_scale_factor is in 1/10000 of memory, 1..=3000, got {}",
+                    s.watermark_scale_factor
+                )
+            },
+        )?;
         self.ensure(s.dirty_ratio <= 100, "sysctl.dirty_ratio", || {
             format!(
                 "dirty_ratio is a percentage, 0..=100, got {}",
@@ -565,8 +743,9 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let mut seen: HashSet<String> = HashSet::new();
-        seen.insert("/".to_string());
+        // Each name's depth below the root.
+        let mut seen: HashMap<String, u64> = HashMap::new();
+        seen.insert("/".to_string(), 0);
         for (k, m) in s.expanded_memcgs() {
             let path = format!("memcgs[{k}].name");
             self.name(&path, &m.name, "memcg")?;
@@ -574,12 +753,21 @@ impl<'a> Checker<'a> {
                 "\"/\" is the root memcg, which always exists; give the memcg another name".into()
             })?;
             let parent = m.parent.clone().unwrap_or_else(|| "/".to_string());
-            self.ensure(seen.contains(&parent), &format!("memcgs[{k}].parent"), || {
-                format!(
+            let Some(&up) = seen.get(&parent) else {
+                return Err(self.index.error_at(&format!("memcgs[{k}].parent"), format!(
                     "unknown parent memcg {parent:?}; a parent must be \"/\" or a memcg declared before this one"
+                )));
+            };
+            let depth = up + 1;
+            let limit = self.budget.memcg_depth;
+            self.ensure(depth <= limit, &format!("memcgs[{k}].parent"), || {
+                format!(
+                    "memcg {:?} is {depth} levels below the root; the limit is {limit} \
+                     (MAX_MEMCG_DEPTH, see the README's resource budget)",
+                    m.name
                 )
             })?;
-            let dup = !seen.insert(m.name.clone());
+            let dup = seen.insert(m.name.clone(), depth).is_some();
             self.ensure(!dup, &path, || {
                 let hint = if s.memcgs[k].replicas.is_some() {
                     "; with replicas the name must contain {i}"
@@ -597,14 +785,16 @@ impl<'a> Checker<'a> {
 
     /// A memcg name written in a task (`{i}` substituted for each of `replicas`).
     fn memcg_ref(&self, path: &str, name: &str, replicas: u32) -> Check {
-        let known: HashSet<String> = std::iter::once("/".to_string())
-            .chain(
-                self.scenario
-                    .expanded_memcgs()
-                    .into_iter()
-                    .map(|(_, m)| m.name),
-            )
-            .collect();
+        let known = self.memcg_names.get_or_init(|| {
+            std::iter::once("/".to_string())
+                .chain(
+                    self.scenario
+                        .expanded_memcgs()
+                        .into_iter()
+                        .map(|(_, m)| m.name),
+                )
+                .collect()
+        });
         for i in 0..replicas.max(1) {
             let n = name.replace("{i}", &i.to_string());
             self.ensure(known.contains(&n), path, || {
@@ -674,6 +864,7 @@ impl<'a> Checker<'a> {
                 truncated: &mut truncated,
                 segments: &mut segments,
                 replicas,
+                pages: HashMap::new(),
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
         }
@@ -731,6 +922,19 @@ impl<'a> Checker<'a> {
 
     fn op(&self, op: &'a Op, path: &str, may_run_forever: bool, walk: &mut Walk<'_, 'a>) -> Check {
         let at = |field: &str| format!("{path}.{field}");
+        if let Op::Touch { count: Some(n), .. }
+        | Op::Read { count: Some(n), .. }
+        | Op::Write { count: Some(n), .. } = op
+        {
+            let limit = self.budget.free_accesses;
+            self.ensure(takes_time(op) || *n <= limit, &at("count"), || {
+                format!(
+                    "count is {n} accesses that may each take no virtual time (cpu = 0, rate = 0), \
+                     so all could happen at one instant; the limit is {limit} (MAX_FREE_ACCESSES, \
+                     see the README's resource budget): give cpu > 0 or rate > 0"
+                )
+            })?;
+        }
         match op {
             Op::Anon { name, size, .. } => {
                 self.name(&at("name"), name, "region")?;
@@ -738,6 +942,7 @@ impl<'a> Checker<'a> {
                 self.ensure(size.bytes() > 0, &at("size"), || {
                     "an anon region needs a size > 0".into()
                 })?;
+                walk.pages.insert(name, size.bytes().div_ceil(PAGE_SIZE));
                 walk.regions.insert(name);
                 walk.read_only.remove(name.as_str());
                 walk.anon.insert(name);
@@ -762,6 +967,8 @@ impl<'a> Checker<'a> {
                     .entry(file)
                     .or_insert_with(|| (at("file"), "mmapped"));
                 self.mmap_range(path, f, *offset, *size)?;
+                let len = size.map_or(f.size.bytes() - offset.bytes(), Size::bytes);
+                walk.pages.insert(name, len.div_ceil(PAGE_SIZE));
                 self.ensure(
                     ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
                     &at("prot"),
@@ -959,8 +1166,76 @@ impl<'a> Checker<'a> {
                      task's program; add count = N or duration = \"10s\""
                         .into()
                 })?;
-                self.program(body, &at("body"), false, walk)
+                // Guaranteed progress: an iteration that may take no virtual time would let
+                // the loop repeat ~10^9 times a virtual second (the engine lets 1 ns pass
+                // after an empty iteration), so a loop bounded by time only would not end in
+                // any wall time; a counted one is bounded by what it does at one instant.
+                self.ensure(
+                    count.is_some() || body.iter().any(takes_time),
+                    &at("body"),
+                    || {
+                        "an iteration of this loop may take no virtual time, so it could repeat \
+                     without end at one instant: give a touch, read or write in its body \
+                     cpu > 0 or rate > 0, or add a sleep (or give the loop a count)"
+                            .into()
+                    },
+                )?;
+                self.program(body, &at("body"), false, walk)?;
+                let work = self.instant_work(op, walk);
+                let limit = self.budget.free_accesses;
+                self.ensure(work <= limit, &at("count"), || {
+                    format!(
+                        "the iterations of this loop may take no virtual time, and count x its \
+                         body makes {work} accesses and ops at one instant; the limit is {limit} \
+                         (MAX_FREE_ACCESSES, see the README's resource budget): lower count, or \
+                         give a touch, read or write in its body cpu > 0 or rate > 0"
+                    )
+                })
             }
+        }
+    }
+
+    /// Accesses and ops `op` may make at one instant of virtual time (0 when each of them is
+    /// sure to take time; saturating): a touch without `count` accesses its regions once.
+    fn instant_work(&self, op: &Op, walk: &Walk<'_, 'a>) -> u64 {
+        if takes_time(op) {
+            return 0;
+        }
+        match op {
+            Op::Touch { regions, count, .. } => count.unwrap_or_else(|| {
+                regions
+                    .iter()
+                    .map(|r| walk.pages.get(r.as_str()).copied().unwrap_or(1))
+                    .fold(0u64, u64::saturating_add)
+            }),
+            Op::Read {
+                file,
+                offset,
+                size,
+                count,
+                ..
+            }
+            | Op::Write {
+                file,
+                offset,
+                size,
+                count,
+                ..
+            } => count.unwrap_or_else(|| {
+                let len = size.map(Size::bytes).unwrap_or_else(|| {
+                    let f = self.files.get().and_then(|m| m.get(file.as_str()));
+                    f.map_or(0, |f| f.size.bytes().saturating_sub(offset.bytes()))
+                });
+                len.div_ceil(PAGE_SIZE).max(1)
+            }),
+            Op::Loop { count, body, .. } => {
+                let per_iteration = body
+                    .iter()
+                    .map(|o| self.instant_work(o, walk).max(1))
+                    .fold(0u64, u64::saturating_add);
+                count.unwrap_or(u64::MAX).saturating_mul(per_iteration)
+            }
+            _ => 1,
         }
     }
 
@@ -1008,7 +1283,10 @@ impl<'a> Checker<'a> {
 
     fn declared_file(&self, path: &str, name: &str) -> Result<&'a FileSpec, ScenarioError> {
         let files = &self.scenario.files;
-        files.iter().find(|f| f.name == name).ok_or_else(|| {
+        let by_name = self
+            .files
+            .get_or_init(|| files.iter().rev().map(|f| (f.name.as_str(), f)).collect());
+        by_name.get(name).copied().ok_or_else(|| {
             let declared = sorted_list(files.iter().map(|f| f.name.as_str()));
             self.index.error_at(
                 path,
@@ -1073,6 +1351,43 @@ struct Walk<'w, 'a> {
     segments: &'w mut HashMap<&'a str, (u64, String)>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     replicas: u32,
+    /// Each region's size in 4 KiB pages: what a touch without `count` accesses.
+    pages: HashMap<&'a str, u64>,
+}
+
+/// Whether every run of `op` is sure to let virtual time pass.
+fn takes_time(op: &Op) -> bool {
+    match op {
+        Op::Sleep { duration } => duration.ns() > 0,
+        Op::Touch { cpu, rate, .. } | Op::Read { cpu, rate, .. } | Op::Write { cpu, rate, .. } => {
+            cpu.ns() > 0 || *rate > 0.0
+        }
+        Op::Loop { count, body, .. } => *count != Some(0) && body.iter().any(takes_time),
+        _ => false,
+    }
+}
+
+/// A program's ops (loop bodies included), and the frames of its private and shared anon
+/// regions (each counted once, however often its op runs). Saturating.
+fn program_counts(ops: &[Op], frames: &impl Fn(Size) -> u64) -> (u64, u64, u64) {
+    let (mut n, mut private, mut shared) = (0u64, 0u64, 0u64);
+    for op in ops {
+        n = n.saturating_add(1);
+        match op {
+            Op::Anon {
+                size, shared: true, ..
+            } => shared = shared.saturating_add(frames(*size)),
+            Op::Anon { size, .. } => private = private.saturating_add(frames(*size)),
+            Op::Loop { body, .. } => {
+                let (a, b, c) = program_counts(body, frames);
+                n = n.saturating_add(a);
+                private = private.saturating_add(b);
+                shared = shared.saturating_add(c);
+            }
+            _ => {}
+        }
+    }
+    (n, private, shared)
 }
 
 fn sorted_list<'n>(names: impl Iterator<Item = &'n str>) -> String {

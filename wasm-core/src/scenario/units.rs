@@ -6,6 +6,10 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Size(pub u64);
 
+/// The longest duration a scenario may write, 2^60 ns (~36.5 years): any clock plus a few such
+/// durations stays within 64 bits.
+pub const MAX_DURATION_NS: u64 = 1 << 60;
+
 /// A duration in nanoseconds. Accepts "10s", "5ms", "250us", "100ns", "2min" or a plain number (seconds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Duration(pub u64);
@@ -67,8 +71,10 @@ impl Duration {
             }
         };
         let v = num * mult;
-        if !(0.0..1.8e19).contains(&v) {
-            return Err(format!("duration {s:?} is out of range"));
+        if !(0.0..=MAX_DURATION_NS as f64).contains(&v) {
+            return Err(format!(
+                "duration {s:?} is out of range (at most 2^60 ns, about 36 years)"
+            ));
         }
         Ok(Duration(v.round() as u64))
     }
@@ -165,8 +171,13 @@ unit_serde!(
 unit_serde!(
     Duration,
     "a duration such as \"10s\", \"5ms\", \"250us\" or a number of seconds",
-    |v: u64| v.checked_mul(1_000_000_000).map(Duration),
-    |v: f64| in_u64_range((v * 1e9).round()).map(Duration)
+    |v: u64| v
+        .checked_mul(1_000_000_000)
+        .filter(|&ns| ns <= MAX_DURATION_NS)
+        .map(Duration),
+    |v: f64| in_u64_range((v * 1e9).round())
+        .filter(|&ns| ns <= MAX_DURATION_NS)
+        .map(Duration)
 );
 
 /// `v` as u64 when it is a finite value in 0..=u64::MAX (the same bound as `parse`).

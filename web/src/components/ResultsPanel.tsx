@@ -7,6 +7,7 @@ import type { ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
 import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
 import { ReportsProgress } from './ReportsProgress';
+import { WATCHDOG_MS } from '../engine/useEngine';
 
 const fmt = (v: number, digits: number) =>
   Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 }) : '—';
@@ -99,6 +100,14 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
       <h2>Results: every variant run to the end</h2>
       {reports.status === 'running' && <ReportsProgress progress={reports.progress} />}
+      {reports.status === 'running' && reports.slow && reports.stop && (
+        <p className="muted" data-testid="results-slow">
+          Still running after {WATCHDOG_MS / 1000} s.{' '}
+          <button type="button" data-testid="results-stop" onClick={reports.stop}>
+            Stop
+          </button>
+        </p>
+      )}
       {reports.status === 'error' && (
         <p className="error" role="alert">
           {reports.error}

@@ -84,6 +84,8 @@ export interface EngineModule {
   scenarioCheck(text: string): string;
   /** JSON Assessment (headline rows, expectation verdicts) of the reports; throws on bad input. */
   assess?(text: string, reports: string[]): string;
+  /** The message of the panic behind the last `RuntimeError: unreachable`, or "" (wasm.rs). */
+  lastPanic?(): string;
 }
 
 export interface HostDeps {
@@ -148,7 +150,13 @@ export class EngineHost {
     try {
       this.dispatch(msg);
     } catch (err) {
-      this.deps.post(encodeError('engine', err));
+      // A panic aborts the wasm call ("unreachable"): say what the engine said instead, and
+      // drop the runs, whose state the abort left half-updated.
+      const panic = this.engine?.lastPanic?.() ?? '';
+      if (panic) {
+        this.runs = [];
+        this.deps.post({ type: 'error', phase: 'engine', message: `the engine stopped on an internal error (${panic})` });
+      } else this.deps.post(encodeError('engine', err));
     }
   }
 
@@ -164,6 +172,7 @@ export class EngineHost {
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
         for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
+        this.lockstep();
         this.sendFrame();
         return;
       case 'report':
@@ -172,6 +181,18 @@ export class EngineHost {
       case 'check':
         this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
         return;
+    }
+  }
+
+  /** A step does bounded work, so a busy run may stop short of the others: bring the runs
+   *  that lag to the time of the one ahead (a bounded number of further steps). */
+  private lockstep(): void {
+    for (let k = 0; k < 64; k++) {
+      const live = this.runs.filter((r) => !r.sim.finished());
+      const ahead = Math.max(...live.map((r) => r.sim.now_ns()));
+      const behind = live.filter((r) => r.sim.now_ns() < ahead);
+      if (behind.length === 0) return;
+      for (const r of behind) r.sim.step(ahead - r.sim.now_ns());
     }
   }
 

@@ -2,7 +2,7 @@
 // their accumulated time series, and the play loop. The page pulls: while
 // playing, each animation frame sends one `step` of speed x elapsed wall time,
 // and the next one only after the frame came back.
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource } from './protocol';
 
@@ -24,7 +24,12 @@ export interface EngineState extends LoadedInfo {
   playing: boolean;
   /** Scenarios loaded so far (a load's frames follow its `loaded`). */
   loads: number;
+  /** The worker has not answered a `load` or `step` within WATCHDOG_MS (the page offers Stop). */
+  stalled: boolean;
 }
+
+/** How long the worker may take to answer before the page says so and offers Stop (ms). */
+export const WATCHDOG_MS = 5000;
 
 export const initialState: EngineState = {
   phase: 'loading',
@@ -44,12 +49,14 @@ export const initialState: EngineState = {
   seq: -1,
   playing: false,
   loads: 0,
+  stalled: false,
 };
 
 type Action =
   | { type: 'message'; msg: Exclude<FromWorker, { type: 'error' }> }
   | { type: 'error'; message: string; fatal: boolean }
   | { type: 'playing'; playing: boolean }
+  | { type: 'stalled'; stalled: boolean }
   | { type: 'loading' };
 
 function rows(flat: Float64Array, width: number): Float64Array[] {
@@ -59,6 +66,7 @@ function rows(flat: Float64Array, width: number): Float64Array[] {
 }
 
 export function reducer(state: EngineState, action: Action): EngineState {
+  if (action.type === 'stalled') return state.stalled === action.stalled ? state : { ...state, stalled: action.stalled, playing: action.stalled ? false : state.playing };
   if (state.phase === 'error') return state; // stay on a fatal error until reload
   switch (action.type) {
     case 'error':
@@ -133,6 +141,20 @@ export function useEngine() {
   // answers within about STEP_BUDGET_MS and Pause or Reset act at once.
   const costPerNs = useRef(0);
   const inFlight = useRef<{ ns: number; sentAt: number } | null>(null);
+  // The watchdog: armed while a `load` or `step` awaits its answer. Stop replaces the worker
+  // (a new generation) and reloads the scenario from its start.
+  const watchdog = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const send = useCallback((msg: Parameters<EngineClient['send']>[0]) => {
+    if (watchdog.current) clearTimeout(watchdog.current);
+    watchdog.current = setTimeout(() => dispatch({ type: 'stalled', stalled: true }), WATCHDOG_MS);
+    client.current?.send(msg);
+  }, []);
+  const answered = useCallback(() => {
+    if (watchdog.current) clearTimeout(watchdog.current);
+    watchdog.current = null;
+    dispatch({ type: 'stalled', stalled: false });
+  }, []);
 
   const tick = useCallback((now: number) => {
     raf.current = 0;
@@ -145,8 +167,8 @@ export function useEngine() {
     if (pauseAt.current !== null && pauseAt.current > nowNs.current) ns = Math.min(ns, pauseAt.current - nowNs.current);
     waiting.current = true;
     inFlight.current = { ns, sentAt: performance.now() };
-    client.current?.send({ type: 'step', ns });
-  }, []);
+    send({ type: 'step', ns });
+  }, [send]);
 
   const schedule = useCallback(() => {
     if (playing.current && !waiting.current && raf.current === 0) raf.current = requestAnimationFrame(tick);
@@ -155,6 +177,7 @@ export function useEngine() {
   useEffect(() => {
     const c = startEngineWorker({
       onMessage: (msg) => {
+        if (msg.type === 'frame' || msg.type === 'loaded') answered();
         if (msg.type === 'frame' && inFlight.current) {
           const cost = (performance.now() - inFlight.current.sentAt) / inFlight.current.ns;
           costPerNs.current = costPerNs.current > 0 ? 0.7 * costPerNs.current + 0.3 * cost : cost;
@@ -178,20 +201,36 @@ export function useEngine() {
         schedule();
       },
       onError: (message, fatal) => {
+        answered();
         waiting.current = false;
         playing.current = false;
         dispatch({ type: 'error', message, fatal });
       },
     });
     client.current = c;
-    if (lastLoad.current) c.send({ type: 'load', ...lastLoad.current });
+    waiting.current = false;
+    inFlight.current = null;
+    if (lastLoad.current) {
+      dispatch({ type: 'loading' });
+      send({ type: 'load', ...lastLoad.current });
+    }
     return () => {
       if (raf.current) cancelAnimationFrame(raf.current);
       raf.current = 0;
+      if (watchdog.current) clearTimeout(watchdog.current);
+      watchdog.current = null;
       c.dispose();
       client.current = null;
     };
-  }, [schedule]);
+  }, [schedule, send, answered, generation]);
+
+  /** The watchdog's Stop: terminate the stuck worker, start a new one, reload the scenario. */
+  const stop = useCallback(() => {
+    playing.current = false;
+    dispatch({ type: 'playing', playing: false });
+    dispatch({ type: 'stalled', stalled: false });
+    setGeneration((g) => g + 1);
+  }, []);
 
   const load = useCallback((scenario: ScenarioSource, variants: string[], flags?: FlagOverrides[]) => {
     playing.current = false;
@@ -200,8 +239,8 @@ export function useEngine() {
     const hasFlags = !!flags && flags.some((f) => Object.keys(f).length > 0);
     lastLoad.current = hasFlags ? { scenario, variants, flags } : { scenario, variants };
     dispatch({ type: 'loading' });
-    client.current?.send({ type: 'load', ...lastLoad.current });
-  }, []);
+    send({ type: 'load', ...lastLoad.current });
+  }, [send]);
 
   const setPlaying = useCallback(
     (on: boolean) => {
@@ -218,8 +257,8 @@ export function useEngine() {
     playing.current = false;
     dispatch({ type: 'playing', playing: false });
     waiting.current = true;
-    client.current?.send({ type: 'step', ns: Math.min(MAX_STEP_NS, Math.max(1, Math.round(ns))) });
-  }, []);
+    send({ type: 'step', ns: Math.min(MAX_STEP_NS, Math.max(1, Math.round(ns))) });
+  }, [send]);
 
   const setSpeed = useCallback((nsPerSecond: number) => {
     speed.current = nsPerSecond;
@@ -234,5 +273,5 @@ export function useEngine() {
     pauseAt.current = ns;
   }, []);
 
-  return { state, load, setPlaying, step, setSpeed, reset, setPauseAt };
+  return { state, load, setPlaying, step, setSpeed, reset, setPauseAt, stop };
 }

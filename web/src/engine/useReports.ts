@@ -5,6 +5,7 @@ import { startEngineWorker, type EngineClient } from './client';
 import type { ScenarioSource } from './protocol';
 import { parseAssessment, parseReport, type RunReport } from '../lib/report';
 import type { Assessment } from './generated/views';
+import { WATCHDOG_MS } from './useEngine';
 
 export interface ReportsState {
   status: 'idle' | 'running' | 'done' | 'error';
@@ -16,6 +17,10 @@ export interface ReportsState {
   error: string | null;
   /** While running: variant `index` of `count` has reached `nowNs` (of at most `endNs`). */
   progress?: { index: number; count: number; nowNs: number; endNs: number; variants?: string[] };
+  /** Still running after WATCHDOG_MS: the panel says so and offers `stop`. */
+  slow?: boolean;
+  /** Terminate the results worker (the watchdog's Stop). */
+  stop?: () => void;
 }
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
@@ -28,13 +33,21 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
     wanted.current = scenario.text;
     client.current?.dispose(); // a stale run is abandoned, not waited for
     const text = scenario.text;
+    // The watchdog: "slow" only while the worker has said nothing for WATCHDOG_MS (a long run
+    // that reports progress is not stalled).
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => setState((s) => (s.status === 'running' && s.text === text ? { ...s, slow: true } : s)), WATCHDOG_MS);
+    };
     const c = startEngineWorker(
       {
         onMessage: (msg) => {
           if (wanted.current !== text) return;
           if (msg.type === 'reportProgress') {
             const { index, count, nowNs, endNs } = msg;
-            setState((s) => (s.text === text && s.status === 'running' ? { ...s, progress: { index, count, nowNs, endNs } } : s));
+            arm();
+            setState((s) => (s.text === text && s.status === 'running' ? { ...s, slow: false, progress: { index, count, nowNs, endNs } } : s));
             return;
           }
           if (msg.type !== 'reports') return;
@@ -51,9 +64,15 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       'reclaim-reports',
     );
     client.current = c;
-    setState({ status: 'running', text, reports: [], error: null });
+    const stop = () => {
+      c.dispose();
+      if (wanted.current === text) setState({ status: 'error', text, reports: [], error: 'Stopped: the results worker was terminated.' });
+    };
+    setState({ status: 'running', text, reports: [], error: null, stop });
     c.send({ type: 'report', scenario });
+    arm();
     return () => {
+      clearTimeout(watchdog);
       c.dispose();
       if (client.current === c) client.current = null;
     };

@@ -1,5 +1,5 @@
 // The engine worker: loads the wasm engine and hands every message to EngineHost.
-import init, { assess, engine_version, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import init, { assess, engine_version, kernel_info, last_panic, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
@@ -21,6 +21,7 @@ const host = new EngineHost({
       kernelInfo: () => kernel_info(),
       scenarioCheck: (text) => scenario_check(text),
       assess: (text, reports) => assess(text, reports),
+      lastPanic: () => last_panic(),
     };
   },
   post: (message, transfer = []) => scope.postMessage(message, transfer),

@@ -144,3 +144,35 @@ describe('link codec', () => {
     expect(await bad(noTime)).toMatch(/missing its 't' field/);
   });
 });
+
+describe('link codec against hostile links (issue #25)', () => {
+  const good = { s: 's000-thrash.toml', v: [], c: false, sp: 0, t: 0 };
+
+  it('parses the version strictly: v000001 is not v1', async () => {
+    const p = await payload(JSON.stringify(good));
+    await expect(decodeLink(`#v1=${p}`, SCENARIOS)).resolves.toMatchObject({ scenario: 's000-thrash.toml' });
+    for (const v of ['v000001', 'v01']) {
+      await expect(decodeLink(`#${v}=${p}`, SCENARIOS)).rejects.toThrow(/version/);
+    }
+  });
+
+  it('refuses __proto__, constructor and prototype keys by name, wherever they are', async () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const inFlags = `{"s":"s000-thrash.toml","v":[],"c":false,"sp":0,"t":0,"f":[{"${key}":true}]}`;
+      await expect(decodeLink(`#v1=${await payload(inFlags)}`, SCENARIOS)).rejects.toThrow(`forbidden key "${key}"`);
+      const top = `{"s":"s000-thrash.toml","v":[],"c":false,"sp":0,"t":0,"${key}":{"x":1}}`;
+      await expect(decodeLink(`#v1=${await payload(top)}`, SCENARIOS)).rejects.toThrow(`forbidden key "${key}"`);
+    }
+  });
+
+  it('refuses data after the end of the deflate stream', async () => {
+    const p = await payload(JSON.stringify(good));
+    const bytes = fromBase64Url(p);
+    for (const junk of [[0], [1, 2, 3], Array.from({ length: 40 }, (_, i) => i * 7)]) {
+      const longer = new Uint8Array([...bytes, ...junk]);
+      await expect(decodeLink(`#v1=${toBase64Url(longer)}`, SCENARIOS)).rejects.toBeInstanceOf(LinkError);
+    }
+    // The exact stream still decodes.
+    await expect(decodeLink(`#v1=${toBase64Url(bytes)}`, SCENARIOS)).resolves.toMatchObject({ scenario: 's000-thrash.toml' });
+  });
+});

@@ -128,6 +128,13 @@ async function inflate(bytes: Uint8Array): Promise<string> {
     if (e instanceof LinkError) throw e;
     throw new LinkError('the link is damaged or truncated (its compressed data does not decompress)');
   }
+  // Data after the end of the deflate stream: not every platform's DecompressionStream
+  // refuses it. A stream ends in the byte that holds its last bit, so without its last byte
+  // a complete stream no longer decompresses; one that still does had bytes after its end.
+  if (bytes.length > 1) {
+    const shorter = await pipe(bytes.subarray(0, bytes.length - 1), new DecompressionStream('deflate-raw'), MAX_JSON_BYTES).catch(() => null);
+    if (shorter !== null) throw new LinkError('the link has data after the end of its compressed payload');
+  }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(out);
   } catch {
@@ -195,6 +202,14 @@ function parseKnobs(v: unknown): Overrides {
   if (v.swapDevice !== undefined) k.swapDevice = shortStr(v.swapDevice, 'swap device');
   if (v.fileDevice !== undefined) k.fileDevice = shortStr(v.fileDevice, 'file device');
   return k;
+}
+
+/** Keys that name an object's prototype machinery: refused by name anywhere in a link, as
+ *  assigning one would change what an object is rather than add a field. */
+export const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+function refuseForbidden(key: string) {
+  if ((FORBIDDEN_KEYS as readonly string[]).includes(key)) throw new LinkError(`the link has a forbidden key ${JSON.stringify(key)}`);
 }
 
 /** Validate a decoded v1 payload. */
@@ -296,6 +311,8 @@ export async function decodeLink(hash: string, scenarios: readonly string[], dec
   const h = hash.startsWith('#') ? hash.slice(1) : hash;
   const m = /^v(\d{1,6})=(.*)$/s.exec(h);
   if (!m) throw new LinkError('the link does not start with a format version (expected #v1=…)');
+  // Strict: `v000001` is not version 1.
+  if (/^0\d/.test(m[1]!)) throw new LinkError(`the link's format version ${JSON.stringify(m[1])} is malformed (expected #v1=…, no leading zeros)`);
   const version = Number(m[1]);
   const decoder = Object.hasOwn(decoders, version) ? decoders[version] : undefined;
   if (!decoder) throw new LinkError(`the link has format version ${version}; this page reads version ${Object.keys(decoders).join(', ')}`);
@@ -303,8 +320,12 @@ export async function decodeLink(hash: string, scenarios: readonly string[], dec
   const text = await inflate(fromBase64Url(m[2]!));
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
+    json = JSON.parse(text, (key, value: unknown) => {
+      refuseForbidden(key);
+      return value;
+    });
+  } catch (e) {
+    if (e instanceof LinkError) throw e;
     throw new LinkError('the link is damaged (its data is not valid JSON)');
   }
   const state = decoder(json);
