@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { encodeLink } from '../web/src/lib/link';
 import { failOnPageErrors, ready } from './support/page';
 import { openEditor } from './support/editor';
+import { openScenario } from './support/views';
 
 failOnPageErrors();
 
@@ -16,8 +17,7 @@ async function axe(page: Page, what: string) {
 }
 
 test('Space on a focused checkbox ticks it and does not play; every control is reachable with Tab', async ({ page }) => {
-  await page.goto('/');
-  await ready(page);
+  await openScenario(page, 's000-thrash.toml'); // two kernels, so Compare is offered
   await page.getByTestId('compare-toggle').focus();
   await page.keyboard.press(' ');
   await expect(page.getByTestId('compare-toggle')).toBeChecked();
@@ -49,8 +49,7 @@ test('Space on a focused checkbox ticks it and does not play; every control is r
 
 test('axe-core finds no violations on the page: one run, compare, dark theme, editor open', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto('/');
-  await ready(page);
+  await openScenario(page, 's000-thrash.toml');
   await page.getByTestId('step').click();
   await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
   await axe(page, 'the page, one run');

@@ -63,10 +63,10 @@ test('a host page drives an embed at 960x540 through the whole protocol, and hea
   expect(steps).toBeGreaterThan(2);
   expect(await last(page, 'lesson')).toMatchObject({ step: 0, caption: null });
 
-  // play: the run plays, and stops at the lesson's first pausing step (500 ms).
+  // play: the run plays, and stops at the lesson's first pausing step (400 ms).
   await send(page, { type: 'reclaimlab', action: 'play' });
   await expect.poll(async () => (await events(page)).some((e) => e.event === 'status' && e.status === 'playing')).toBe(true);
-  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 500_000_000 });
+  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 400_000_000 });
   await expect.poll(() => last(page, 'status')).toMatchObject({ status: 'paused' });
   expect(await last(page, 'lesson')).toMatchObject({ step: 2, of: steps });
   await expect(lab.getByTestId('lesson-progress')).toContainText(`step 2/${steps}`);
@@ -74,13 +74,13 @@ test('a host page drives an embed at 960x540 through the whole protocol, and hea
   // next / prev lesson step, step, seek, pause.
   await send(page, { type: 'reclaimlab', v: 1, action: 'next' });
   await expect.poll(() => last(page, 'lesson')).toMatchObject({ step: 3 });
-  await expect.poll(() => last(page, 'time')).toMatchObject({ ns: 800_000_000 });
+  await expect.poll(() => last(page, 'time')).toMatchObject({ ns: 500_000_000 });
   await send(page, { type: 'reclaimlab', v: 1, action: 'prev' });
-  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 500_000_000 });
+  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 400_000_000 });
   expect(await last(page, 'lesson')).toMatchObject({ step: 2 });
   await send(page, { type: 'reclaimlab', v: 1, action: 'step', ns: 10_000_000 });
-  await expect.poll(() => last(page, 'time')).toMatchObject({ ns: 510_000_000 });
-  await expect(lab.getByTestId('virtual-time')).toHaveText('510.000 ms');
+  await expect.poll(() => last(page, 'time')).toMatchObject({ ns: 410_000_000 });
+  await expect(lab.getByTestId('virtual-time')).toHaveText('410.000 ms');
   await send(page, { type: 'reclaimlab', action: 'seek', ns: 0 });
   await expect.poll(() => last(page, 'lesson'), { timeout: 20_000 }).toMatchObject({ step: 0 });
   expect(await last(page, 'time')).toMatchObject({ ns: 0 });
@@ -203,9 +203,10 @@ const shownPx = (lab: Frame, testId: string) =>
 
 test('at 1920x1080 body text is at least 18 px; lesson=0 hides the lesson; no caption points at a view not shown', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
-  const hash = await link({ scenario: 'lesson-swappiness.toml', timeNs: 500_000_000 });
+  // 400 ms: step 2 of the swappiness lesson, which points at the balance view.
+  const hash = await link({ scenario: 'lesson-swappiness.toml', timeNs: 400_000_000 });
   let lab = await host(page, `${baseURL}/?embed&view=lru#${hash}`, 1920, 1080);
-  await expect(lab.getByTestId('virtual-time')).toHaveText('500.000 ms', { timeout: 30_000 });
+  await expect(lab.getByTestId('virtual-time')).toHaveText('400.000 ms', { timeout: 30_000 });
   await expect.poll(() => shownPx(lab, 'lesson-caption')).toBeGreaterThanOrEqual(18);
   expect(await shownPx(lab, 'status')).toBeGreaterThanOrEqual(18);
   expect(await shownPx(lab, 'run-0-lru-size-free')).toBeGreaterThanOrEqual(18);
@@ -216,11 +217,11 @@ test('at 1920x1080 body text is at least 18 px; lesson=0 hides the lesson; no ca
   await page.screenshot({ path: testInfo.outputPath('embed-lesson-1920x1080.png') });
   // The balance embed shows it, and says so.
   lab = await host(page, `${baseURL}/?embed&view=balance#${hash}`, 960, 540);
-  await expect(lab.getByTestId('virtual-time')).toHaveText('500.000 ms', { timeout: 30_000 });
+  await expect(lab.getByTestId('virtual-time')).toHaveText('400.000 ms', { timeout: 30_000 });
   await expect(lab.getByTestId('lesson')).toHaveAttribute('data-highlight', 'balance');
   // lesson=0: no lesson panel.
   lab = await host(page, `${baseURL}/?embed&view=lru&lesson=0#${hash}`, 960, 540);
-  await expect(lab.getByTestId('virtual-time')).toHaveText('500.000 ms', { timeout: 30_000 });
+  await expect(lab.getByTestId('virtual-time')).toHaveText('400.000 ms', { timeout: 30_000 });
   await expect(lab.getByTestId('lesson')).toHaveCount(0);
   await expect(lab.getByTestId('run-0-lru-canvas')).toBeVisible();
 });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready } from './support/page';
+import { openScenario } from './support/views';
 
 failOnPageErrors();
 
@@ -44,8 +45,7 @@ function pngTexts(png: Buffer): Record<string, string> {
 
 test('image exports are complete figures carrying their link; dropping one reopens that state', async ({ page, browser }, testInfo) => {
   test.setTimeout(120_000);
-  await page.goto('/');
-  await ready(page);
+  await openScenario(page, 's000-thrash.toml'); // the page opens on a lesson; S000 has two kernels
   await page.getByTestId('compare-toggle').check();
   await ready(page);
   await page.getByTestId('speed-slider').fill('16');

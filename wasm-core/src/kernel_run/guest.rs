@@ -228,7 +228,8 @@ fn setup(plan: &GuestPlan, s: &Scenario, res: &mut GuestResult) -> Result<(), St
     }
     let sc = &s.sysctl;
     let mut sys = vec![
-        ("vm/swappiness", sc.swappiness.to_string()),
+        // The variant's own write when it has one (`sysctl = { swappiness = N }`), as the model.
+        ("vm/swappiness", s.swappiness_for(&plan.variant).to_string()),
         (
             "vm/watermark_scale_factor",
             sc.watermark_scale_factor.to_string(),

@@ -184,13 +184,20 @@ pub fn scenario_with(
     variant: &str,
 ) -> Result<Scenario, String> {
     let t = apply(text, settings)?;
-    let scn = super::parse(&t).map_err(|e| {
+    let mut scn = super::parse(&t).map_err(|e| {
         if settings.is_empty() {
             format!("line {}, column {}: {}", e.line, e.column, e.what())
         } else {
             format!("with {}: {}", describe(settings), e.what())
         }
     })?;
+    // The swappiness knob is every variant's write, as the page's is: a variant's own
+    // `sysctl = { swappiness = N }` (S004's vanilla 4.7) gives way to it.
+    if settings.iter().any(|(n, _)| n == "swappiness") {
+        for v in &mut scn.variants {
+            v.sysctl.swappiness = None;
+        }
+    }
     let flags: BTreeMap<String, bool> = settings
         .iter()
         .filter_map(|(n, v)| Some((n.strip_prefix(FLAG_PREFIX)?.to_string(), v.trim() == "true")))
@@ -454,5 +461,14 @@ mod tests {
         // A quote in a value stays inside the TOML string.
         let e = scenario_with(S000, &set(&[("ram", "1\"GiB")]), "before").unwrap_err();
         assert!(e.contains("machine.ram"), "{e}");
+    }
+
+    #[test]
+    fn the_swappiness_knob_replaces_a_variants_own_swappiness() {
+        let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n\n[[variants]]\nname = \"own\"\npreset = \"linux-6.1\"\nsysctl = { swappiness = 100 }\n\n[[tasks]]\nname = \"a\"\nprogram = [{ op = \"sleep\", time = \"1ms\" }]\n\n[run]\nduration = \"1s\"\n";
+        let own = scenario_with(text, &[], "own").unwrap();
+        assert_eq!(own.swappiness_for("own"), 100);
+        let knob = scenario_with(text, &set(&[("swappiness", "7")]), "own").unwrap();
+        assert_eq!(knob.swappiness_for("own"), 7);
     }
 }

@@ -47,8 +47,15 @@ export function swappinessNote(label: string, run: RunInfo): string | null {
   return `${label} caps swappiness at ${s.cap}: ${s.asked} refused, runs ${s.runs}`;
 }
 
-/** Kernel versions in numeric order ("2.6.34" < "3.2" < "4.11" < "5.10"). */
+/** A mainline version ("5.8"); anything else names a posted series that was never merged. */
+const MAINLINE = /^\d+(\.\d+)*$/;
+
+/** Kernel versions in numeric order ("2.6.34" < "3.2" < "4.11" < "5.10"); posted series that were
+ * never merged ("RFC 2016 07/10") come after every mainline version, in text order. */
 export function compareVersions(a: string, b: string): number {
+  const ma = MAINLINE.test(a);
+  const mb = MAINLINE.test(b);
+  if (!ma || !mb) return ma === mb ? a.localeCompare(b) : ma ? -1 : 1;
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {

@@ -1,4 +1,6 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { initSync, scenario_check } from '../../pkg/reclaim_core.js';
 import { pairName, swappinessPair, sysctlSwappiness, variantNames, variantPresets } from './scenarioText';
 
 const TEXT = `title = "t"
@@ -36,5 +38,18 @@ describe('knob comparison text', () => {
   });
   it('is null for a variant the text does not have', () => {
     expect(swappinessPair(TEXT, 'sideways', [0, 200])).toBeNull();
+  });
+  it('gives text the engine accepts for every scenario: expectations and facts name the old variants, so they go', () => {
+    initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
+    const dir = new URL('../../../scenarios/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.toml'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      const base = variantNames(text).at(-1)!;
+      const pair = swappinessPair(text, base, [0, 200])!;
+      expect(scenario_check(pair), f).toBe('null');
+      expect(pair, f).not.toMatch(/^\[\[expect\]\]/m);
+    }
   });
 });

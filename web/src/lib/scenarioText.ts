@@ -177,9 +177,16 @@ export function swappinessPair(text: string, base: string, values: [number, numb
   const body = lines.slice(src.start + 1, src.end).filter((l) => !/^\s*(name|sysctl)\s*=/.test(l) && !/^\s*#/.test(l));
   while (body.length > 0 && body.at(-1)!.trim() === '') body.pop();
   const copies = values.flatMap((v) => ['[[variants]]', `name = ${tomlString(pairName(base, v))}`, ...body, `sysctl = { swappiness = ${Math.round(v)} }`, '']);
+  // The scenario's expectations and the lessons' facts name the variants that are gone: the
+  // engine would refuse them, so the pair keeps neither (its results compare the two runs).
+  const all = sections(lines);
+  const expects = all.filter((s) => s.name === 'expect' && s.array);
+  const lessons = all.filter((s) => s.name === 'lesson' && s.array);
   const out: string[] = [];
   lines.forEach((l, i) => {
     const sec = variants.find((s) => i >= s.start && i < s.end);
+    if (expects.some((s) => i >= s.start && i < s.end)) return;
+    if (/^\s*facts\s*=/.test(l) && lessons.some((s) => i > s.start && i < s.end)) return;
     if (!sec) out.push(l);
     else if (sec === variants[0] && i === sec.start) out.push(...copies);
   });
