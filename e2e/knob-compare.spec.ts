@@ -19,7 +19,7 @@ test('the swappiness slider works at once, without a checkbox', async ({ page })
   await page.getByTestId('knobs-apply').click();
   await expect(page.getByTestId('run-0-kernel')).toBeVisible();
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
-  await expect(page.getByTestId('results').locator('thead')).toContainText('swappiness 150');
+  await expect(page.getByTestId('results-headline').locator('thead')).toContainText('swappiness 150');
 });
 
 test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results of both, and the cost differs', async ({ page }, testInfo) => {
@@ -45,7 +45,7 @@ test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results
 
   // The results table runs both to the end: the reader's rounds and the major faults differ.
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
-  const head = page.getByTestId('results').locator('thead');
+  const head = page.getByTestId('results-headline').locator('thead');
   await expect(head).toContainText('linux-6.1 · swappiness 0');
   await expect(head).toContainText('linux-6.1 · swappiness 200');
   // A cell's value (before its change against the first column).
