@@ -465,7 +465,7 @@ mod tests {
 
     #[test]
     fn the_swappiness_knob_replaces_a_variants_own_swappiness() {
-        let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n\n[[variants]]\nname = \"own\"\npreset = \"linux-6.1\"\nsysctl = { swappiness = 100 }\n\n[[tasks]]\nname = \"a\"\nprogram = [{ op = \"sleep\", time = \"1ms\" }]\n\n[run]\nduration = \"1s\"\n";
+        let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n\n[[variants]]\nname = \"own\"\npreset = \"linux-6.1\"\nsysctl = { swappiness = 100 }\n\n[[tasks]]\nname = \"a\"\nprogram = [{ op = \"sleep\", duration = \"1ms\" }]\n\n[run]\nduration = \"1s\"\n";
         let own = scenario_with(text, &[], "own").unwrap();
         assert_eq!(own.swappiness_for("own"), 100);
         let knob = scenario_with(text, &set(&[("swappiness", "7")]), "own").unwrap();
