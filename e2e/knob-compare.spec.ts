@@ -3,10 +3,13 @@
 // both; in the swappiness lesson the choice shows its cost (what is read back, from where, and
 // the time it takes).
 import { expect, test } from '@playwright/test';
+import { readdirSync } from 'node:fs';
+import { decodeLink } from '../web/src/lib/link';
 import { failOnPageErrors } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
 
 failOnPageErrors();
+const SCENARIO_NAMES = readdirSync(new URL('../scenarios/', import.meta.url)).filter((f) => f.endsWith('.toml'));
 test.setTimeout(240_000);
 
 test('the swappiness slider works at once, without a checkbox', async ({ page }) => {
@@ -59,4 +62,16 @@ test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results
   const [cold0, cold200] = await row('cold major faults');
   expect(cold200).toBeGreaterThan(cold0!);
   await shotsAtSizes(page, testInfo, 'p6-knob-compare-results', '[data-testid="results"]');
+});
+
+test('the knob comparison is in the URL: a reload reopens both runs', async ({ page }) => {
+  await openScenario(page, 'lesson-swappiness.toml');
+  await page.getByTestId('compare-swappiness-toggle').check();
+  await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 200');
+  // The address bar follows the state (written a moment after it changes).
+  await expect.poll(async () => decodeLink(await page.evaluate(() => location.hash), SCENARIO_NAMES).then((s) => s.swapPair)).toEqual([0, 200]);
+  await page.reload();
+  await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 0', { timeout: 30_000 });
+  await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 200');
+  await expect(page.getByTestId('compare-swappiness-toggle')).toBeChecked();
 });

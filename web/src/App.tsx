@@ -237,6 +237,7 @@ export function App() {
         setSpeedStep(s.speedStep);
         setLinkView(s.view);
         setSideFlags([s.flags?.[0] ?? {}, s.flags?.[1] ?? {}]);
+        setSwapPair(s.swapPair ?? null);
         if (s.timeNs > 0) setSeek({ ns: s.timeNs, load: 1, from: 0 });
       })
       .catch((e: unknown) => {
@@ -391,12 +392,13 @@ export function App() {
     view: embed.embed ? embedView : null,
     timeNs: nowNs,
     ...(anyFlags(runFlags) ? { flags: runFlags } : {}),
+    ...(swapPair ? { swapPair } : {}),
   });
   const makeLink = () => encodeLink(linkState());
   // Typed but not run before a reload: the editor opens on it (read once per scenario).
   const restoredDraft = useMemo(() => (file && boot === 'done' ? loadDraft(file.name, edited ?? file.text) : null), [file?.name, boot]); // eslint-disable-line react-hooks/exhaustive-deps
   // The address bar follows the state (not in an embed: its URL is the host's to keep).
-  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, seeking ? -1 : nowNs]);
+  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, swapPair, seeking ? -1 : nowNs]);
   useUrlState(!embed.embed && boot === 'done' && !seeking, stateKey, makeLink);
 
   // Events to the host: ready once, then status, time and lesson step as they change.

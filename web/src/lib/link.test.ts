@@ -54,6 +54,17 @@ describe('link codec', () => {
     expect(await decodeLink(await encodeLink({ ...state, flags: [{}, {}] }), SCENARIOS)).toStrictEqual(state);
   });
 
+  it('round-trips a knob comparison (swappiness pair, an optional v1 field) and checks its values', async () => {
+    const pair: LinkState = { ...state, swapPair: [0, 200] };
+    expect(await decodeLink(await encodeLink(pair), SCENARIOS)).toStrictEqual(pair);
+    expect(await decodeLink(await encodeLink(state), SCENARIOS)).not.toHaveProperty('swapPair');
+    const bad = async (p: unknown, c = false) =>
+      decodeLink(`v1=${await payload(JSON.stringify({ s: 's000-thrash.toml', v: c ? ['a', 'b'] : [], c, sp: 0, t: 0, p }))}`, SCENARIOS);
+    await expect(bad([0, 201])).rejects.toThrow(/swappiness/);
+    await expect(bad([60])).rejects.toThrow(/two values/);
+    await expect(bad([0, 200], true)).rejects.toThrow(/two variants and two swappiness/);
+  });
+
   it('base64url round-trips every length', () => {
     for (let n = 0; n < 40; n++) {
       const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 255);

@@ -35,6 +35,8 @@ export interface LinkState {
   timeNs: number;
   /** Behaviour flag overrides per run (side A, side B), when any; absent otherwise. */
   flags?: FlagOverrides[];
+  /** Comparing a knob: `variants[0]` run at these two swappiness values; absent otherwise. */
+  swapPair?: [number, number];
 }
 
 /** Flag name -> on/off, as the engine names its flags. */
@@ -166,6 +168,8 @@ export interface LinkV1 {
   w?: View;
   /** flag overrides per run (added after the frozen fixture; optional) */
   f?: FlagOverrides[];
+  /** the knob comparison: the variant run at these two swappiness values (optional) */
+  p?: [number, number];
 }
 
 type Obj = Record<string, unknown>;
@@ -215,7 +219,7 @@ function refuseForbidden(key: string) {
 /** Validate a decoded v1 payload. */
 export function parseV1(v: unknown): LinkV1 {
   if (!isObj(v)) throw new LinkError('the link does not hold a page state (not an object)');
-  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w', 'f'], '');
+  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w', 'f', 'p'], '');
   for (const key of ['s', 'v', 'c', 'sp', 't']) if (!(key in v)) throw new LinkError(`the link is missing its '${key}' field`);
   const out: LinkV1 = {
     s: shortStr(v.s, 'scenario name'),
@@ -239,6 +243,11 @@ export function parseV1(v: unknown): LinkV1 {
     out.w = v.w as View;
   }
   if (v.f !== undefined) out.f = parseFlags(v.f, Math.max(1, out.v.length));
+  if (v.p !== undefined) {
+    if (!Array.isArray(v.p) || v.p.length !== 2) throw new LinkError("the link's swappiness pair must be two values");
+    out.p = [intIn(v.p[0], 'swappiness', 0, 200), intIn(v.p[1], 'swappiness', 0, 200)];
+    if (out.c) throw new LinkError('a link cannot compare two variants and two swappiness values at once');
+  }
   return out;
 }
 
@@ -271,6 +280,7 @@ export function migrateV1(v: LinkV1): LinkState {
     timeNs: v.t,
     // Only when present, so that links without overrides decode exactly as before.
     ...(v.f && v.f.some((o) => Object.keys(o).length > 0) ? { flags: v.f } : {}),
+    ...(v.p ? { swapPair: v.p } : {}),
   };
 }
 
@@ -281,6 +291,7 @@ export function toV1(s: LinkState): LinkV1 {
   if (s.edited !== null) out.x = s.edited;
   if (s.view) out.w = s.view;
   if (s.flags && s.flags.some((o) => Object.keys(o).length > 0)) out.f = s.flags;
+  if (s.swapPair) out.p = s.swapPair;
   return out;
 }
 
