@@ -3,7 +3,7 @@
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
 import { explainBalance } from '../lib/explain';
-import { OKABE_ITO } from '../lib/palette';
+import { ANON_COLOR, FILE_COLOR } from '../lib/palette';
 
 function Bar({ label, value, total, color, testId }: { label: string; value: number; total: number; color: string; testId: string }) {
   const pct = total > 0 ? (value / total) * 100 : 0;
@@ -20,8 +20,8 @@ function Bar({ label, value, total, color, testId }: { label: string; value: num
   );
 }
 
-const ANON = OKABE_ITO[0]!;
-const FILE = OKABE_ITO[1]!;
+const ANON = ANON_COLOR;
+const FILE = FILE_COLOR;
 
 export function BalanceView({ info, frame, testPrefix }: { info: RunInfo; frame: RunFrame; testPrefix: string }) {
   const v = frame.balance;

@@ -6,7 +6,7 @@
 import { scaleLinear } from 'd3';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount, formatNs } from '../format';
-import { OKABE_ITO } from './palette';
+import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 
 /** Keyword of the PNG text chunk and id of the SVG metadata that carry the link. */
 export const LINK_KEY = 'reclaimlab-link';
@@ -19,10 +19,13 @@ const GROUPS: { label: string; counters: string[] }[] = [
   { label: 'pswpout', counters: ['pswpout'] },
   { label: 'pgmajfault', counters: ['pgmajfault'] },
 ];
-const GROUP_COLORS = [0, 1, 2, 6, 4, 5].map((i) => OKABE_ITO[i]!);
+// Counter lines keep clear of the anon orange and file blue, which mean a page type everywhere.
+const GROUP_COLORS = SERIES_COLORS;
 const DASHES = ['', '8 4', '2 3', '10 3 2 3'];
 const LIST_NAMES = ['inactive anon', 'active anon', 'inactive file', 'active file', 'unevictable', 'free'];
-const RUN_FILLS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7'];
+// A list's bars take its page type's colour (grey: unevictable, free); runs differ by opacity.
+const LIST_FILLS = [TYPE_COLORS[0], TYPE_COLORS[0], TYPE_COLORS[1], TYPE_COLORS[1], OKABE_ITO[7]!, '#bbbbbb'];
+const RUN_OPACITY = [1, 0.5, 0.75, 0.3];
 
 export interface FigureInput {
   title: string;
@@ -64,7 +67,7 @@ export function figureSvg(f: FigureInput): string {
     f.frames.forEach((fr, r) => {
       const v = fr.lru[li] ?? 0;
       const y = y0 + 6 + r * barH;
-      out.push(`<rect x="${p1.x}" y="${y}" width="${Math.max(0, xb(v) - p1.x)}" height="${barH - 3}" fill="${RUN_FILLS[r % RUN_FILLS.length]}"/>`);
+      out.push(`<rect x="${p1.x}" y="${y}" width="${Math.max(0, xb(v) - p1.x)}" height="${barH - 3}" fill="${LIST_FILLS[li]}" fill-opacity="${RUN_OPACITY[r % RUN_OPACITY.length]}" stroke="#333" stroke-width="0.6"/>`);
       text(xb(v) + 4, y + barH / 2, formatCount(v), 'font-size="13" dominant-baseline="middle"');
     });
   });
@@ -119,7 +122,7 @@ export function figureSvg(f: FigureInput): string {
   f.runs.forEach((run, r) => {
     const yy = ly + 28 + r * 24;
     out.push(`<line x1="560" x2="600" y1="${yy}" y2="${yy}" stroke="#333" stroke-width="2.2"${DASHES[r % DASHES.length] ? ` stroke-dasharray="${DASHES[r % DASHES.length]}"` : ''}/>`);
-    out.push(`<rect x="610" y="${yy - 7}" width="14" height="14" fill="${RUN_FILLS[r % RUN_FILLS.length]}"/>`);
+    out.push(`<rect x="610" y="${yy - 7}" width="14" height="14" fill="#777" fill-opacity="${RUN_OPACITY[r % RUN_OPACITY.length]}" stroke="#333" stroke-width="0.6"/>`);
     text(632, yy, `${run.variant} (${f.kernels[r] ?? run.preset})`, 'font-size="14" dominant-baseline="middle"');
   });
   if (f.link) text(30, h - 14, `Reclaim Lab · reopen this state: ${f.link.length > 140 ? `${f.link.slice(0, 137)}…` : f.link}`, 'font-size="11" fill="#555"');
