@@ -34,7 +34,7 @@ for (const file of ['s000-thrash.toml', 'lesson-swappiness.toml']) {
       if (theme === 'dark') await page.getByTestId('theme-toggle').click();
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
       // The dots of the last step have landed (they fly for 0.7 s).
-      await page.waitForTimeout(1200);
+      await expect(page.getByTestId('run-0-lru-canvas')).toHaveAttribute('data-flying', '0');
       for (const r of rows) {
         const [px] = await canvasPixels(page, 'run-0-lru-canvas', [[42, stripMid(r.row)]]);
         const { hue, sat } = hueSat(px!);

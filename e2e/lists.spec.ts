@@ -18,7 +18,7 @@ test('S000: the small file lists fill a readable strip; log and RAM scales, head
   await stepUntil(page, async () => (await listPages(page, 'inactive_file')) >= 5000, 30);
   const canvas = page.getByTestId('run-0-lru-canvas');
   const width = (await canvas.boundingBox())!.width;
-  await page.waitForTimeout(1200); // the dots of the last step have landed
+  await expect(canvas).toHaveAttribute('data-flying', '0'); // the dots of the last step have landed
 
   // Half-way across the strip the inactive file list still has cells (not the empty strip).
   const [mid] = await canvasPixels(page, 'run-0-lru-canvas', [[width / 2, stripMid(INACTIVE_FILE_ROW)]]);

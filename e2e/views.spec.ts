@@ -161,7 +161,8 @@ test('compare mode runs two variants in lockstep and highlights differences', as
   // 178 ms/s: 2.5 s of play stays well before S000's first pausing lesson step (800 ms).
   await page.getByTestId('speed-slider').fill('9');
   await page.getByTestId('play-toggle').click();
-  await page.waitForTimeout(2500);
+  // Play until both runs have a few samples, whatever the machine's speed.
+  await expect.poll(async () => (await page.getByTestId('chart-counters').locator('path.series').count()) === 12 && (await page.getByTestId('virtual-time').textContent()) !== '0 ns', { timeout: 60_000 }).toBe(true);
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText('paused');
   await expect(page.getByTestId('run-0-time')).toHaveText((await page.getByTestId('run-1-time').textContent())!);
@@ -237,7 +238,7 @@ test('dark theme and a large screen', async ({ page }, testInfo) => {
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByTestId('speed-slider').fill('12');
   await page.getByTestId('play-toggle').click();
-  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns', { timeout: 30_000 });
   await shot(page, testInfo, 'dark-2560');
 });
 

@@ -229,6 +229,8 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       ctx.fill();
     }
     ctx.globalAlpha = 1;
+    // How many dots are still flying: tests wait for 0 instead of sleeping through the flight.
+    el.dataset.flying = String(particles.current.length);
     if (particles.current.length > 0) raf.current = requestAnimationFrame(() => drawRef.current());
   };
   useEffect(() => {
