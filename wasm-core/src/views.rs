@@ -41,6 +41,7 @@ impl BalanceView {
             BalanceEra::Rotation => "get_scan_count, mm/vmscan.c up to v5.7: weights from recent_scanned/recent_rotated",
             BalanceEra::Cost => "get_scan_count, mm/vmscan.c v5.8+: weights from anon_cost/file_cost (lru_note_cost)",
             BalanceEra::Mglru => "the multi-gen LRU (v6.1+): get_scan_count is not used; the PID controller chooses the type",
+            BalanceEra::Cost2016 => "get_scan_count of the June 2016 RFC series (07/10, not mainline): weights from numer[anon, file] / denom (refault IO x32, rotations x1)",
         };
         let l = &mm.lruvecs[0];
         let c = |k: C| mm.counters.0[k as usize] * mm.scale;

@@ -1,7 +1,7 @@
 //! The balance view reports the branch get_scan_count took, its reason and the inputs of the
 //! run's kernel era; reporting does not feed back into reclaim (the goldens guard that).
 mod common;
-use reclaim_core::kernel::balance::{rotation_fractions, cost_fractions, BalanceEra, ScanBalance, ScanReason};
+use reclaim_core::kernel::balance::{cost_fractions, lru_cost_fractions_2016, rotation_fractions, BalanceEra, ScanBalance, ScanReason};
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
@@ -38,6 +38,7 @@ fn check_consistent(sim: &Simulation, rotation_flags: (bool, bool)) {
                 rotation_flags.1,
             ),
             BalanceEra::Cost => cost_fractions(d.anon_cost, d.file_cost, d.swappiness as u64),
+            BalanceEra::Cost2016 => lru_cost_fractions_2016([d.anon_cost, d.file_cost], d.cost_denom, d.swappiness as u64),
             BalanceEra::Mglru => panic!("MGLRU does not call get_scan_count"),
         };
         assert_eq!((w, den), (d.fraction, d.denominator), "{d:?}");
@@ -150,3 +151,16 @@ fn the_refault_view_reports_distance_and_workingset_of_the_last_refault() {
     assert!(v.space_name == "set" || v.space_name.contains("set"), "{v:?}");
     assert!(v.shadow_entries > 0, "{v:?}");
 }
+
+#[test]
+fn the_2016_series_reports_its_own_era_and_the_numer_denom_it_weighed() {
+    // The 2016 RFC weighs numer[anon, file] / denom, not scanned/rotated: the view must say so
+    // and show those inputs (it was shown as the <= 5.7 era, with zeros).
+    let (r, s) = fract_at("rfc-2016-lru-cost", 115);
+    assert!(matches!(r, ScanReason::Fraction | ScanReason::SwappinessMax), "{r:?}");
+    assert!(s[0] + s[1] > 0.99);
+    let scn = parse(&swappiness_scenario("rfc-2016-lru-cost", 115)).unwrap();
+    let sim = Simulation::new(&scn, &scn.variants[0].name).unwrap();
+    assert_eq!(sim.balance_view().era, BalanceEra::Cost2016);
+}
+

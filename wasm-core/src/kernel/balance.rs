@@ -66,6 +66,9 @@ pub enum BalanceEra {
     Cost,
     /// The multi-gen LRU: get_scan_count is not used (the PID controller chooses the type).
     Mglru,
+    /// The June 2016 RFC series (07/10, never merged): `numer[anon, file] / denom` of refault
+    /// IO and rotations, kept in `anon_cost`/`file_cost` and `cost_denom`.
+    Cost2016,
 }
 
 /// One `get_scan_count` call as the balance view shows it: the branch, its reason and the
@@ -90,9 +93,11 @@ pub struct ScanDecision {
     /// <= 5.7: the scanned/rotated counts the weights came from (after their decay).
     pub recent_scanned: [u64; 2],
     pub recent_rotated: [u64; 2],
-    /// 5.8+: the costs the weights came from (the reclaim root's, read once per pass).
+    /// 5.8+: the costs the weights came from (the reclaim root's, read once per pass); the
+    /// 2016 series: its `numer[anon, file]` after the decay, with `cost_denom` its `denom`.
     pub anon_cost: u64,
     pub file_cost: u64,
+    pub cost_denom: u64,
 }
 
 /// The pure SCAN_FRACT arithmetic of 5.8+ `get_scan_count` (`[ap, fp]`, denominator ap + fp):
@@ -299,6 +304,8 @@ impl Mm {
             BalanceEra::Mglru
         } else if self.flags.io_cost_balance {
             BalanceEra::Cost
+        } else if self.flags.rfc2016_lru_cost {
+            BalanceEra::Cost2016
         } else {
             BalanceEra::Rotation
         }
@@ -402,6 +409,13 @@ impl Mm {
             }
         };
         let l = &self.lruvecs[lv];
+        // The 2016 series weighs the lruvec's own numer/denom, decayed in this call.
+        let rfc2016 = self.flags.rfc2016_lru_cost && !self.flags.io_cost_balance;
+        let (anon_cost, file_cost, cost_denom) = if rfc2016 {
+            (l.anon_cost, l.file_cost, l.cost_denom)
+        } else {
+            (sc.anon_cost, sc.file_cost, 0)
+        };
         self.last_scan = Some(ScanDecision {
             at_ns: self.now,
             balance,
@@ -414,8 +428,9 @@ impl Mm {
             shares,
             recent_scanned: l.recent_scanned.map(|v| v * scale),
             recent_rotated: l.recent_rotated.map(|v| v * scale),
-            anon_cost: sc.anon_cost,
-            file_cost: sc.file_cost,
+            anon_cost,
+            file_cost,
+            cost_denom,
         });
         (nr, balance, fraction, denominator)
     }

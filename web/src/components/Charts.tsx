@@ -85,6 +85,8 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
     ? "Recent scanned and rotated pages per type, up to 5.7 (the balance's inputs)"
     : eras.split(',').every((e) => e === 'mglru')
       ? 'The multi-gen LRU does not use get_scan_count: see the generations view'
+      : eras.split(',').every((e) => e === 'cost2016')
+        ? "numer[anon] and numer[file] of the June 2016 series, not mainline (the balance's inputs)"
       : eras.split(',').every((e) => e === 'cost')
         ? "Reclaim cost, anon vs file, 5.8+ (the balance's inputs)"
         : "The balance's inputs: reclaim cost (5.8+) or scanned/rotated pages (up to 5.7), per run";

@@ -109,7 +109,7 @@ describe('parseFromWorker (messages the page accepts)', () => {
     const run = (balance: unknown) => ({ type: 'frame', seq: 0, runs: [{ ...frame(), balance }] });
     expect(() => parseFromWorker(run({ ...frame().balance, era: 'classic' }))).toThrow(/'balance.era' must be one of rotation, cost, mglru/);
     expect(() => parseFromWorker(run({ ...frame().balance, recentScanned: [1] }))).toThrow(/'balance.recentScanned' must hold 2 numbers/);
-    const last = { atNs: 1, balance: 'SCAN_FRACT', reason: 'because', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1], denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0 };
+    const last = { atNs: 1, balance: 'SCAN_FRACT', reason: 'because', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1], denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, costDenom: 0 };
     expect(() => parseFromWorker(run({ ...frame().balance, last }))).toThrow(/'balance.reason' must be one of/);
     expect(() => parseFromWorker(run({ ...frame().balance, last: { ...last, reason: 'fraction' } }))).not.toThrow();
   });

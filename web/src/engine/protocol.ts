@@ -366,7 +366,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
   };
 }
 
-const ERAS = ['rotation', 'cost', 'mglru'];
+const ERAS = ['rotation', 'cost', 'mglru', 'cost2016'];
 const BALANCES = ['SCAN_EQUAL', 'SCAN_FRACT', 'SCAN_FILE', 'SCAN_ANON'];
 const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction'];
 
@@ -396,10 +396,10 @@ function parseBalanceView(v: unknown): BalanceView {
   const last = field(v, 'last');
   if (last !== null) {
     if (!isObj(last)) throw new ProtocolError(`'balance.last' must be an object or null, got ${describe(last)}`);
-    onlyKeys(last, ['atNs', 'balance', 'reason', 'lruvec', 'priority', 'swappiness', 'fraction', 'denominator', 'shares', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost']);
+    onlyKeys(last, ['atNs', 'balance', 'reason', 'lruvec', 'priority', 'swappiness', 'fraction', 'denominator', 'shares', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost', 'costDenom']);
     oneOf(last, 'balance', BALANCES);
     oneOf(last, 'reason', REASONS);
-    for (const k of ['atNs', 'lruvec', 'priority', 'swappiness', 'denominator', 'anonCost', 'fileCost']) num(last, k, 0, Number.MAX_VALUE);
+    for (const k of ['atNs', 'lruvec', 'priority', 'swappiness', 'denominator', 'anonCost', 'fileCost', 'costDenom']) num(last, k, 0, Number.MAX_VALUE);
     for (const k of ['fraction', 'shares', 'recentScanned', 'recentRotated']) numbers(last, k, 2);
   }
   return v as unknown as BalanceView;

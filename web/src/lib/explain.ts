@@ -33,6 +33,9 @@ function weights(v: BalanceView, d: ScanDecision): string {
   if (v.era === 'rotation') {
     return `weights ap ${n(ap)} and fp ${n(fp)}: swappiness ${d.swappiness} times scanned/rotated of each type (anon ${n(d.recentScanned[0])}/${n(d.recentRotated[0])}, file ${n(d.recentScanned[1])}/${n(d.recentRotated[1])})`;
   }
+  if (v.era === 'cost2016') {
+    return `weights ap ${n(ap)} and fp ${n(fp)}: swappiness ${d.swappiness} (and 200 - swappiness) over each type's share of the recent refault IO and rotations (numer anon ${n(d.anonCost)}, file ${n(d.fileCost)}; denom ${n(d.costDenom)})`;
+  }
   return `weights ap ${n(ap)} and fp ${n(fp)}: swappiness ${d.swappiness} against the recent reclaim cost of each type (anon ${n(d.anonCost)}, file ${n(d.fileCost)})`;
 }
 

@@ -55,7 +55,7 @@ describe('balance explanation', () => {
   });
   const decision = (over: Partial<ScanDecision>): ScanDecision => ({
     atNs: 1, balance: 'SCAN_FRACT', reason: 'fraction', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1],
-    denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, ...over,
+    denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, costDenom: 0, ...over,
   });
   it('words the reason the engine reports, never its own rule', () => {
     expect(explainBalance(view())).toMatch(/^No reclaim yet/);

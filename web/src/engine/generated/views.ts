@@ -5,7 +5,7 @@ export type ScanBalance = "SCAN_EQUAL" | "SCAN_FRACT" | "SCAN_FILE" | "SCAN_ANON
 
 export type ScanReason = "may_not_swap" | "no_swap" | "priority_zero" | "file_is_tiny" | "file_below_high" | "cache_trim" | "plenty_inactive_file" | "swappiness_zero" | "swappiness_max" | "fraction";
 
-export type BalanceEra = "rotation" | "cost" | "mglru";
+export type BalanceEra = "rotation" | "cost" | "mglru" | "cost2016";
 
 export type ScanDecision = { atNs: number, balance: ScanBalance, reason: ScanReason, 
 /**
@@ -30,9 +30,10 @@ shares: [number, number],
  */
 recentScanned: [number, number], recentRotated: [number, number], 
 /**
- * 5.8+: the costs the weights came from (the reclaim root's, read once per pass).
+ * 5.8+: the costs the weights came from (the reclaim root's, read once per pass); the
+ * 2016 series: its `numer[anon, file]` after the decay, with `cost_denom` its `denom`.
  */
-anonCost: number, fileCost: number, };
+anonCost: number, fileCost: number, costDenom: number, };
 
 export type BalanceView = { era: BalanceEra, 
 /**
