@@ -23,7 +23,7 @@ import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
 import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
 import { keyAction } from './lib/keys';
-import { loadDraft, saveDraft, useUrlState } from './lib/urlState';
+import { freezeUrlState, loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from './lib/exports';
 import { figurePng, figureSvg, linkOfImage } from './lib/figure';
 import { ClipCancelled, recordClip } from './lib/clip';
@@ -184,7 +184,10 @@ export function App() {
   useEffect(() => {
     const onHash = () => {
       // The page writes its own hash with replaceState (no hashchange): this is the user's.
-      if (isLinkHash(location.hash)) location.reload();
+      if (isLinkHash(location.hash)) {
+        freezeUrlState();
+        location.reload();
+      }
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);

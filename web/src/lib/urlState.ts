@@ -7,6 +7,17 @@ import { useEffect, useRef } from 'react';
 
 export const URL_DELAY_MS = 400;
 
+/** The hash this page last wrote; any other hash in the address bar came from a navigation
+ *  (a link pasted or opened), which the writer must never overwrite with the old state. */
+let lastWritten: string | null = null;
+/** Set once a navigation to another state is under way (the page is about to reload). */
+let frozen = false;
+
+/** Stop writing the URL: a link was navigated to and the page reloads to open it. */
+export function freezeUrlState(): void {
+  frozen = true;
+}
+
 /** Keep `location.hash` on `encode()`'s result whenever `key` changes (throttled, last state wins). */
 export function useUrlState(enabled: boolean, key: string, encode: () => Promise<string>): void {
   const latest = useRef(encode);
@@ -16,10 +27,15 @@ export function useUrlState(enabled: boolean, key: string, encode: () => Promise
     if (!enabled || timer.current !== null) return;
     timer.current = setTimeout(() => {
       timer.current = null;
+      const seen = location.hash;
+      if (frozen || (lastWritten !== null && seen !== lastWritten)) return;
       latest
         .current()
         .then((hash) => {
+          // The hash changed while the link was being made: a navigation, not ours. Leave it.
+          if (frozen || location.hash !== seen) return;
           if (`#${hash}` !== location.hash) history.replaceState(history.state, '', `${location.pathname}${location.search}#${hash}`);
+          lastWritten = location.hash;
         })
         .catch(() => {}); // a state too big for a link stays out of the URL; "Copy link" says why
     }, URL_DELAY_MS);
