@@ -19,7 +19,9 @@ pub enum Command {
         json: bool,
     },
     /// Run a grid of knobs, variants and seeds (arguments parsed by `sweep::parse_args`).
-    Sweep { args: Vec<String> },
+    Sweep {
+        args: Vec<String>,
+    },
     Presets,
     Help,
     Version,
@@ -238,10 +240,14 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
         .collect();
     // Run-wide figures (direct reclaim efficiency, seed 003's fairness and accuracy, total
     // ops/s), computed once in the core's report.
-    rows.extend(crate::report::headline_rows(reports).into_iter().map(|h| Row {
-        label: h.label,
-        values: h.values,
-    }));
+    rows.extend(
+        crate::report::headline_rows(reports)
+            .into_iter()
+            .map(|h| Row {
+                label: h.label,
+                values: h.values,
+            }),
+    );
     // Per-task rows, unless there are too many to read (S003's 129 tasks): then only the
     // totals above; `run --json` still has every task.
     let tasks = task_names(reports);

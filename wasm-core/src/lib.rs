@@ -27,5 +27,21 @@ pub mod wasm;
 
 pub use engine::Simulation;
 
+/// "message at file:line" of a panic, for the CLI's and the wasm facade's panic hooks, which
+/// report an engine bug by its message instead of an exit status or `unreachable`.
+pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let what = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string());
+    let at = info
+        .location()
+        .map(|l| format!(" at {}:{}", l.file(), l.line()))
+        .unwrap_or_default();
+    format!("{what}{at}")
+}
+
 /// The engine version, shown by the CLI and the web page.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -104,7 +104,12 @@ fn leaf_memcgs(report: &RunReport) -> Vec<&MemcgReport> {
         .memcgs
         .iter()
         .filter(|m| m.parent.is_some())
-        .filter(|m| !report.memcgs.iter().any(|c| c.parent.as_ref() == Some(&m.name)))
+        .filter(|m| {
+            !report
+                .memcgs
+                .iter()
+                .any(|c| c.parent.as_ref() == Some(&m.name))
+        })
         .collect()
 }
 
@@ -165,10 +170,12 @@ pub fn task_metric(report: &RunReport, task: &str, field: &str) -> Option<f64> {
         "ops_per_s" => t.ops_per_s,
         "rounds_mean_s" => rounds.map(|r| sum(r) / r.len() as f64),
         "rounds_total_s" => rounds.map(sum),
-        "rounds_per_s" => rounds.filter(|r| sum(r) > 0.0).map(|r| r.len() as f64 / sum(r)),
-        "rounds_max_over_first" => {
-            rounds.filter(|r| r[0] > 0.0).map(|r| r.iter().cloned().fold(0.0, f64::max) / r[0])
-        }
+        "rounds_per_s" => rounds
+            .filter(|r| sum(r) > 0.0)
+            .map(|r| r.len() as f64 / sum(r)),
+        "rounds_max_over_first" => rounds
+            .filter(|r| r[0] > 0.0)
+            .map(|r| r.iter().cloned().fold(0.0, f64::max) / r[0]),
         "first_over_last5_median" => rounds.filter(|r| r.len() >= 5).and_then(|r| {
             let mut last: Vec<f64> = r[r.len() - 5..].to_vec();
             last.sort_by(|a, b| a.total_cmp(b));
@@ -210,8 +217,14 @@ pub struct HeadlineRow {
 /// The run-wide figures any of the reports has, in a fixed order.
 pub fn headline_rows(reports: &[RunReport]) -> Vec<HeadlineRow> {
     const ROWS: &[(&str, &str)] = &[
-        ("direct_reclaim_efficiency_pct", "direct reclaim efficiency (%)"),
-        ("memcg_pgsteal_spread_pct", "stddev/mean pgsteal, leaf memcgs (%)"),
+        (
+            "direct_reclaim_efficiency_pct",
+            "direct reclaim efficiency (%)",
+        ),
+        (
+            "memcg_pgsteal_spread_pct",
+            "stddev/mean pgsteal, leaf memcgs (%)",
+        ),
         ("reclaim_accuracy_pct", "sum(pgsteal)/sum(requested) (%)"),
         ("total_ops_per_s", "total ops/s, every task"),
     ];
@@ -264,7 +277,11 @@ pub struct Assessment {
 /// Evaluate the scenario's expectations over its variants' reports (`reports[i]` ran
 /// `variants[i]`; a variant without a report makes its checks unmet).
 pub fn assess(scenario: &crate::scenario::Scenario, reports: &[RunReport]) -> Assessment {
-    let last = scenario.variants.last().map(|v| v.name.as_str()).unwrap_or("");
+    let last = scenario
+        .variants
+        .last()
+        .map(|v| v.name.as_str())
+        .unwrap_or("");
     let of = |v: &str| reports.iter().find(|r| r.variant == v);
     let verdicts = scenario
         .expect
@@ -276,7 +293,11 @@ pub fn assess(scenario: &crate::scenario::Scenario, reports: &[RunReport]) -> As
                 .map(|c| {
                     let variant = c.variant.clone().unwrap_or_else(|| last.to_string());
                     let value = of(&variant).and_then(|r| metric(r, &c.metric));
-                    let base = c.over.as_deref().and_then(|o| of(o)).and_then(|r| metric(r, &c.metric));
+                    let base = c
+                        .over
+                        .as_deref()
+                        .and_then(|o| of(o))
+                        .and_then(|r| metric(r, &c.metric));
                     let figure = match &c.over {
                         None => value,
                         Some(_) => match (value, base) {
@@ -302,7 +323,10 @@ pub fn assess(scenario: &crate::scenario::Scenario, reports: &[RunReport]) -> As
             }
         })
         .collect();
-    Assessment { headline: headline_rows(reports), verdicts }
+    Assessment {
+        headline: headline_rows(reports),
+        verdicts,
+    }
 }
 
 /// The verdicts as text, for `reclaim compare`.
@@ -322,10 +346,22 @@ pub fn verdicts_text(a: &Assessment) -> String {
         out.push_str(&format!("  {tag} {}\n", v.text));
         for c in &v.checks {
             let figure = match (&c.over, c.base) {
-                (Some(o), _) => format!("{} / {} = {} / {} = {}", c.variant, o, num(c.value), num(c.base), num(c.figure)),
+                (Some(o), _) => format!(
+                    "{} / {} = {} / {} = {}",
+                    c.variant,
+                    o,
+                    num(c.value),
+                    num(c.base),
+                    num(c.figure)
+                ),
                 (None, _) => format!("{} = {}", c.variant, num(c.value)),
             };
-            out.push_str(&format!("      {}: {} -> {}\n", c.condition, figure, if c.met { "met" } else { "not met" }));
+            out.push_str(&format!(
+                "      {}: {} -> {}\n",
+                c.condition,
+                figure,
+                if c.met { "met" } else { "not met" }
+            ));
         }
     }
     out

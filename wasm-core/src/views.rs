@@ -81,7 +81,10 @@ impl RefaultView {
         RefaultView {
             last,
             space_name: space.map(|s| s.name.clone()).unwrap_or_default(),
-            shadow_entries: space.map(|s| s.shadow.iter().filter(|&&x| x != 0).count() as u64).unwrap_or(0) * mm.scale,
+            shadow_entries: space
+                .map(|s| s.shadow.iter().filter(|&&x| x != 0).count() as u64)
+                .unwrap_or(0)
+                * mm.scale,
         }
     }
 }
@@ -141,7 +144,9 @@ pub fn live_metric(sim: &Simulation, metric: &str) -> Option<f64> {
                     (name.as_deref() == Some(reason)) as u8 as f64
                 } else {
                     let b = l.strip_prefix("balance.")?;
-                    let i = crate::scenario::expect::LIVE_BALANCES.iter().position(|x| *x == b)?;
+                    let i = crate::scenario::expect::LIVE_BALANCES
+                        .iter()
+                        .position(|x| *x == b)?;
                     view.decisions[i] as f64
                 }
             }

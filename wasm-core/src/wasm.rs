@@ -15,17 +15,7 @@ thread_local! {
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
-        let what = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        PANIC.with(|p| *p.borrow_mut() = Some(format!("{what}{at}")));
+        PANIC.with(|p| *p.borrow_mut() = Some(crate::panic_message(info)));
     }));
 }
 
@@ -103,7 +93,8 @@ pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
         .map(|r| serde_json::from_str::<crate::report::RunReport>(r))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
-    serde_json::to_string(&crate::report::assess(&scn, &reports)).map_err(|e| JsError::new(&e.to_string()))
+    serde_json::to_string(&crate::report::assess(&scn, &reports))
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 #[wasm_bindgen]

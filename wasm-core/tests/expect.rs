@@ -37,7 +37,8 @@ fn with(expect: &str) -> String {
 }
 
 fn report(variant: &str, counters: &[(&str, u64)], ops: Option<f64>) -> RunReport {
-    let measured: BTreeMap<String, u64> = counters.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let measured: BTreeMap<String, u64> =
+        counters.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     RunReport {
         scenario: "s".into(),
         variant: variant.into(),
@@ -94,7 +95,10 @@ text = "words only"
     // 299 / 100 = 2.99 < 3: not met, and the figure says why.
     assert_eq!(v[0].met, Some(false));
     assert_eq!(v[0].checks[0].figure, Some(2.99));
-    assert_eq!((v[0].checks[0].value, v[0].checks[0].base), (Some(299.0), Some(100.0)));
+    assert_eq!(
+        (v[0].checks[0].value, v[0].checks[0].base),
+        (Some(299.0), Some(100.0))
+    );
     // (0 + 299) / (50 + 100) = 1.99 > 1: a sum of counters, not met.
     assert_eq!(v[1].met, Some(false));
     assert!((v[1].checks[0].figure.unwrap() - 299.0 / 150.0).abs() < 1e-12);
@@ -107,23 +111,52 @@ text = "words only"
     assert_eq!(v[3].met, None);
     // Without the before report the ratio cannot be computed: not met, no figure.
     let a = assess(&scn, &reports[1..]);
-    assert_eq!((a.verdicts[0].met, a.verdicts[0].checks[0].figure), (Some(false), None));
+    assert_eq!(
+        (a.verdicts[0].met, a.verdicts[0].checks[0].figure),
+        (Some(false), None)
+    );
 }
 
 #[test]
 fn a_bad_check_is_reported_at_its_field() {
     for (check, field, words) in [
-        (r#"{ metric = "pswpouts", min = 1.0 }"#, "expect[0].checks[0].metric", "unknown metric 'pswpouts'"),
-        (r#"{ metric = "task.nope.ops_per_s", min = 1.0 }"#, "expect[0].checks[0].metric", "no task named 'nope'"),
-        (r#"{ metric = "task.t.speed", min = 1.0 }"#, "expect[0].checks[0].metric", "unknown task field 'speed'"),
-        (r#"{ metric = "pswpout", over = "middle", min = 1.0 }"#, "expect[0].checks[0].over", "no variant named 'middle'"),
-        (r#"{ metric = "pswpout" }"#, "expect[0].checks[0].metric", "a check needs a bound"),
+        (
+            r#"{ metric = "pswpouts", min = 1.0 }"#,
+            "expect[0].checks[0].metric",
+            "unknown metric 'pswpouts'",
+        ),
+        (
+            r#"{ metric = "task.nope.ops_per_s", min = 1.0 }"#,
+            "expect[0].checks[0].metric",
+            "no task named 'nope'",
+        ),
+        (
+            r#"{ metric = "task.t.speed", min = 1.0 }"#,
+            "expect[0].checks[0].metric",
+            "unknown task field 'speed'",
+        ),
+        (
+            r#"{ metric = "pswpout", over = "middle", min = 1.0 }"#,
+            "expect[0].checks[0].over",
+            "no variant named 'middle'",
+        ),
+        (
+            r#"{ metric = "pswpout" }"#,
+            "expect[0].checks[0].metric",
+            "a check needs a bound",
+        ),
     ] {
         let text = with(&format!("[[expect]]\ntext = \"x\"\nchecks = [{check}]\n"));
-        let e = parse(&text).err().unwrap_or_else(|| panic!("{check} must be refused"));
+        let e = parse(&text)
+            .err()
+            .unwrap_or_else(|| panic!("{check} must be refused"));
         assert_eq!(e.field, field, "{e}");
         assert!(e.to_string().contains(words), "{words:?} missing from: {e}");
-        assert_eq!(e.line, text.lines().position(|l| l.starts_with("checks")).unwrap() + 1, "{e}");
+        assert_eq!(
+            e.line,
+            text.lines().position(|l| l.starts_with("checks")).unwrap() + 1,
+            "{e}"
+        );
     }
 }
 
@@ -167,14 +200,31 @@ checks = [{ metric = "pswpout", variant = "before", above = 1e12 }]
         .unwrap();
     let _ = std::fs::remove_file(&path);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // The verdicts the core gives for the same reports.
     let scn = parse(&text).unwrap();
-    let reports: Vec<RunReport> = scn.variants.iter().map(|v| common::run(&scn, &v.name)).collect();
+    let reports: Vec<RunReport> = scn
+        .variants
+        .iter()
+        .map(|v| common::run(&scn, &v.name))
+        .collect();
     let a = assess(&scn, &reports);
     assert_eq!(a.verdicts[0].met, Some(true));
     assert_eq!(a.verdicts[1].met, Some(false));
-    assert!(stdout.contains("[met]     virtual time is the run's"), "{stdout}");
-    assert!(stdout.contains("[NOT met] no swap-out at all before"), "{stdout}");
-    assert!(stdout.contains("virtual_s (after) > 0 and <= 4"), "{stdout}");
+    assert!(
+        stdout.contains("[met]     virtual time is the run's"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[NOT met] no swap-out at all before"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("virtual_s (after) > 0 and <= 4"),
+        "{stdout}"
+    );
 }

@@ -14,7 +14,13 @@ const LESSONS: &[&str] = &[
 ];
 
 /// The facts of one step that do not hold, as messages.
-fn failures(file: &str, sim: &Simulation, variant: &str, i: usize, step: &LessonStep) -> Vec<String> {
+fn failures(
+    file: &str,
+    sim: &Simulation,
+    variant: &str,
+    i: usize,
+    step: &LessonStep,
+) -> Vec<String> {
     let mut out = Vec::new();
     for c in &step.facts {
         if c.variant.as_deref().is_some_and(|v| v != variant) {
@@ -41,7 +47,11 @@ fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
         let scn = common::load(file);
         assert!(!scn.lesson.is_empty(), "{file}");
         for (i, step) in scn.lesson.iter().enumerate() {
-            assert!(!step.facts.is_empty(), "{file}: lesson step {} states no facts", i + 1);
+            assert!(
+                !step.facts.is_empty(),
+                "{file}: lesson step {} states no facts",
+                i + 1
+            );
         }
         for v in &scn.variants {
             let mut sim = Simulation::new(&scn, &v.name).unwrap();
@@ -51,7 +61,11 @@ fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
             }
         }
     }
-    assert!(bad.is_empty(), "captions not true at their time:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "captions not true at their time:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -61,8 +75,15 @@ fn a_false_fact_is_caught() {
     let scn = reclaim_core::scenario::parse(&text).unwrap();
     let mut step = scn.lesson[0].clone();
     step.at = reclaim_core::scenario::Duration::from_ns(1_150_000_000);
-    step.facts = vec![serde_json::from_value(serde_json::json!({"metric": "pgsteal_kswapd", "min": 1.0})).unwrap()];
+    step.facts =
+        vec![
+            serde_json::from_value(serde_json::json!({"metric": "pgsteal_kswapd", "min": 1.0}))
+                .unwrap(),
+        ];
     let mut sim = Simulation::new(&scn, &scn.variants[0].name).unwrap();
     sim.run_until(step.at.ns());
-    assert_eq!(failures("two-list", &sim, &scn.variants[0].name, 2, &step).len(), 1);
+    assert_eq!(
+        failures("two-list", &sim, &scn.variants[0].name, 2, &step).len(),
+        1
+    );
 }

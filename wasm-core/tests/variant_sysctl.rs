@@ -82,15 +82,27 @@ fn the_variant_swappiness_changes_what_reclaim_takes() {
         sim.counters()["pgscan_anon"]
     };
     let (s0, s200) = (anon_scanned("s0"), anon_scanned("s200"));
-    assert!(s200 > s0, "swappiness 200 scans more anon than 0: {s200} vs {s0}");
+    assert!(
+        s200 > s0,
+        "swappiness 200 scans more anon than 0: {s200} vs {s0}"
+    );
 }
 
 #[test]
 fn a_variant_swappiness_out_of_range_names_its_field() {
-    let text = BASE.replace("sysctl = { swappiness = 200 }\n\n[[variants]]\nname = \"old-s200\"", "sysctl = { swappiness = 201 }\n\n[[variants]]\nname = \"old-s200\"");
+    let text = BASE.replace(
+        "sysctl = { swappiness = 200 }\n\n[[variants]]\nname = \"old-s200\"",
+        "sysctl = { swappiness = 201 }\n\n[[variants]]\nname = \"old-s200\"",
+    );
     let e = parse(&text).expect_err("201 is refused").to_string();
-    assert!(e.contains("variants[2].sysctl.swappiness") && e.contains("201"), "{e}");
-    let unknown = BASE.replace("sysctl = { swappiness = 0 }", "sysctl = { dirty_ratio = 5 }");
+    assert!(
+        e.contains("variants[2].sysctl.swappiness") && e.contains("201"),
+        "{e}"
+    );
+    let unknown = BASE.replace(
+        "sysctl = { swappiness = 0 }",
+        "sysctl = { dirty_ratio = 5 }",
+    );
     let e = parse(&unknown).expect_err("only swappiness").to_string();
     assert!(e.contains("dirty_ratio"), "{e}");
 }
@@ -101,7 +113,10 @@ fn a_variant_swappiness_out_of_range_names_its_field() {
 /// the file stays cached, and the cold task reads its heap back from the SSD when it returns.
 #[test]
 fn the_swappiness_lesson_shows_the_cost_of_each_choice() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/lesson-swappiness.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scenarios/lesson-swappiness.toml"
+    );
     let text = std::fs::read_to_string(path).expect("the lesson");
     let text = text.replace(
         "[[variants]]\nname = \"linux-6.1\"\npreset = \"linux-6.1\"\n",
@@ -110,17 +125,40 @@ fn the_swappiness_lesson_shows_the_cost_of_each_choice() {
     let scn = parse(&text).expect("parses");
     let run = |v: &str| Simulation::new(&scn, v).expect("builds").run_to_end();
     let (r0, r200) = (run("s0"), run("s200"));
-    let task = |r: &reclaim_core::report::RunReport, name: &str| r.tasks.iter().find(|t| t.name == name).cloned().expect("task");
+    let task = |r: &reclaim_core::report::RunReport, name: &str| {
+        r.tasks
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .expect("task")
+    };
     let median = |t: &reclaim_core::report::TaskReport| {
         let mut v = t.rounds_s.clone().expect("rounds");
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
     let (reader0, reader200) = (task(&r0, "reader"), task(&r200, "reader"));
-    assert!(median(&reader0) > 5.0 * median(&reader200), "reader rounds {:?} vs {:?}", reader0.rounds_s, reader200.rounds_s);
-    assert!(reader0.major_faults > 2 * reader200.major_faults, "reader major faults {} vs {}", reader0.major_faults, reader200.major_faults);
+    assert!(
+        median(&reader0) > 5.0 * median(&reader200),
+        "reader rounds {:?} vs {:?}",
+        reader0.rounds_s,
+        reader200.rounds_s
+    );
+    assert!(
+        reader0.major_faults > 2 * reader200.major_faults,
+        "reader major faults {} vs {}",
+        reader0.major_faults,
+        reader200.major_faults
+    );
     assert_eq!(r0.counters["pswpout"], 0);
-    assert_eq!(task(&r0, "cold").major_faults, 0, "at 0 the heap stays in RAM");
-    assert!(r200.counters["pswpin"] > 0 && task(&r200, "cold").major_faults > 0, "at 200 the heap is read back from swap");
+    assert_eq!(
+        task(&r0, "cold").major_faults,
+        0,
+        "at 0 the heap stays in RAM"
+    );
+    assert!(
+        r200.counters["pswpin"] > 0 && task(&r200, "cold").major_faults > 0,
+        "at 200 the heap is read back from swap"
+    );
     assert!(r0.counters["workingset_refault_file"] > 10 * r200.counters["workingset_refault_file"]);
 }

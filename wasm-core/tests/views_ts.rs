@@ -2,7 +2,10 @@
 //! file differs from what the Rust definitions generate (UPDATE_TS=1 rewrites it).
 #[test]
 fn generated_typescript_is_up_to_date() {
-    let path = format!("{}/../web/src/engine/generated/views.ts", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../web/src/engine/generated/views.ts",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let got = reclaim_core::views::typescript();
     if std::env::var_os("UPDATE_TS").is_some() {
         std::fs::create_dir_all(std::path::Path::new(&path).parent().unwrap()).unwrap();

@@ -39,18 +39,8 @@ fn main() -> ExitCode {
     // A panic is a bug in the engine: report it as an engine error (exit 1) with its message,
     // never as Rust's exit status 101.
     std::panic::set_hook(Box::new(|info| {
-        let at = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        let what = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
         if let Ok(mut p) = PANIC.lock() {
-            *p = Some(format!("{what}{at}"));
+            *p = Some(reclaim_core::panic_message(info));
         }
     }));
     let result = std::panic::catch_unwind(|| run(&args, &budget)).unwrap_or_else(|_| {
@@ -108,7 +98,12 @@ fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
                 let keys = cli::compare_keys(&reports);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
                 print!("{}", cli::compare_table(&scenario.title, &reports, &keys));
-                print!("{}", reclaim_core::report::verdicts_text(&reclaim_core::report::assess(&scenario, &reports)));
+                print!(
+                    "{}",
+                    reclaim_core::report::verdicts_text(&reclaim_core::report::assess(
+                        &scenario, &reports
+                    ))
+                );
             }
         }
     }
@@ -125,13 +120,21 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
     let plan = sweep::grid::plan(&text, &spec)
         .map_err(|e| bad_input(format!("reclaim sweep: {}: {e}", scenario.display())))?;
     let jobs = args.jobs.unwrap_or_else(sweep::run::default_jobs);
-    let summary = sweep::execute(&text, &plan, &csv, jobs, args.parquet, !args.quiet)
-        .map_err(|e| Failure { code: 1, message: format!("reclaim sweep: {e}") })?;
+    let summary =
+        sweep::execute(&text, &plan, &csv, jobs, args.parquet, !args.quiet).map_err(|e| {
+            Failure {
+                code: 1,
+                message: format!("reclaim sweep: {e}"),
+            }
+        })?;
     print!("{}", summary.text());
     if summary.failed > 0 {
         return Err(Failure {
             code: 1,
-            message: format!("reclaim sweep: {} run(s) failed; their rows hold the error", summary.failed),
+            message: format!(
+                "reclaim sweep: {} run(s) failed; their rows hold the error",
+                summary.failed
+            ),
         });
     }
     Ok(())

@@ -11,7 +11,8 @@ pub mod space;
 pub mod stats;
 
 mod build;
-// The per-client random stream, shared with `reclaim kernel`'s guest runner.
+// The per-client random stream, shared with `reclaim kernel`'s guest runner (native only).
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) use build::task_rng;
 mod interp;
 

@@ -40,26 +40,53 @@ pub struct Check {
 
 /// Per-task figures (`task.NAME.FIELD`). Tasks with `clients` are one task under their name.
 pub const TASK_FIELDS: &[(&str, &str)] = &[
-    ("ops_per_s", "operations per second (loops with record = \"ops\")"),
-    ("rounds_mean_s", "mean round time, seconds (loops with record = \"rounds\")"),
+    (
+        "ops_per_s",
+        "operations per second (loops with record = \"ops\")",
+    ),
+    (
+        "rounds_mean_s",
+        "mean round time, seconds (loops with record = \"rounds\")",
+    ),
     ("rounds_total_s", "sum of the round times, seconds"),
-    ("rounds_per_s", "rounds per second of round time (number of rounds / their sum)"),
+    (
+        "rounds_per_s",
+        "rounds per second of round time (number of rounds / their sum)",
+    ),
     ("rounds_max_over_first", "the slowest round over round 0"),
-    ("first_over_last5_median", "round 0 over the median of the last 5 rounds (how much faster the end is)"),
+    (
+        "first_over_last5_median",
+        "round 0 over the median of the last 5 rounds (how much faster the end is)",
+    ),
     ("latency_p50_ms", "op latency p50, ms"),
     ("latency_p95_ms", "op latency p95, ms"),
     ("latency_p99_ms", "op latency p99, ms"),
-    ("alloc_stall_p95_ms", "direct reclaim stall per stalled allocation, p95, ms"),
+    (
+        "alloc_stall_p95_ms",
+        "direct reclaim stall per stalled allocation, p95, ms",
+    ),
     ("io_wait_p95_ms", "IO wait per waiting access, p95, ms"),
     ("major_faults", "major faults"),
 ];
 
 /// Run-wide figures, computed once in the core (`report::run_metric`).
 pub const RUN_METRICS: &[(&str, &str)] = &[
-    ("total_ops_per_s", "sum of every task's operations per second (total IOPS, total tps)"),
-    ("memcg_pgsteal_spread_pct", "stddev/mean of pgsteal over the leaf memcgs, %"),
-    ("reclaim_accuracy_pct", "sum of the leaf memcgs' pgsteal over the pages asked of memory.reclaim, %"),
-    ("direct_reclaim_efficiency_pct", "pgsteal_direct / pgscan_direct, %"),
+    (
+        "total_ops_per_s",
+        "sum of every task's operations per second (total IOPS, total tps)",
+    ),
+    (
+        "memcg_pgsteal_spread_pct",
+        "stddev/mean of pgsteal over the leaf memcgs, %",
+    ),
+    (
+        "reclaim_accuracy_pct",
+        "sum of the leaf memcgs' pgsteal over the pages asked of memory.reclaim, %",
+    ),
+    (
+        "direct_reclaim_efficiency_pct",
+        "pgsteal_direct / pgscan_direct, %",
+    ),
     ("virtual_s", "virtual seconds simulated"),
 ];
 
@@ -67,11 +94,25 @@ pub const RUN_METRICS: &[(&str, &str)] = &[
 /// facts`; not in `[[expect]]`, which is over whole runs): list sizes (`list.NAME`, pages), how
 /// often get_scan_count chose a balance (`balance.SCAN_FRACT`), and whether its last call had a
 /// reason (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them).
-pub const LIVE_LISTS: &[&str] = &["inactive_anon", "active_anon", "inactive_file", "active_file", "free"];
+pub const LIVE_LISTS: &[&str] = &[
+    "inactive_anon",
+    "active_anon",
+    "inactive_file",
+    "active_file",
+    "free",
+];
 pub const LIVE_BALANCES: &[&str] = &["SCAN_EQUAL", "SCAN_FRACT", "SCAN_FILE", "SCAN_ANON"];
 pub const LIVE_REASONS: &[&str] = &[
-    "may_not_swap", "no_swap", "priority_zero", "file_is_tiny", "file_below_high", "cache_trim",
-    "plenty_inactive_file", "swappiness_zero", "swappiness_max", "fraction",
+    "may_not_swap",
+    "no_swap",
+    "priority_zero",
+    "file_is_tiny",
+    "file_below_high",
+    "cache_trim",
+    "plenty_inactive_file",
+    "swappiness_zero",
+    "swappiness_max",
+    "fraction",
 ];
 
 /// One term of a metric.
@@ -90,16 +131,22 @@ pub fn terms(metric: &str) -> Result<Vec<Term<'_>>, String> {
 }
 
 fn term(t: &str) -> Result<Term<'_>, String> {
-    let live = t.strip_prefix("list.").is_some_and(|l| LIVE_LISTS.contains(&l))
-        || t.strip_prefix("balance.").is_some_and(|b| LIVE_BALANCES.contains(&b))
-        || t.strip_prefix("balance.reason.").is_some_and(|r| LIVE_REASONS.contains(&r));
+    let live = t
+        .strip_prefix("list.")
+        .is_some_and(|l| LIVE_LISTS.contains(&l))
+        || t.strip_prefix("balance.")
+            .is_some_and(|b| LIVE_BALANCES.contains(&b))
+        || t.strip_prefix("balance.reason.")
+            .is_some_and(|r| LIVE_REASONS.contains(&r));
     if live {
         return Ok(Term::Live(t));
     }
     if t.starts_with("list.") || t.starts_with("balance.") {
         return Err(format!(
             "unknown live figure '{t}': list.{{{}}}, balance.{{{}}} or balance.reason.{{{}}}",
-            LIVE_LISTS.join(","), LIVE_BALANCES.join(","), LIVE_REASONS.join(",")
+            LIVE_LISTS.join(","),
+            LIVE_BALANCES.join(","),
+            LIVE_REASONS.join(",")
         ));
     }
     if let Some(rest) = t.strip_prefix("task.") {
@@ -108,7 +155,10 @@ fn term(t: &str) -> Result<Term<'_>, String> {
         };
         if !TASK_FIELDS.iter().any(|(f, _)| *f == field) {
             let all: Vec<&str> = TASK_FIELDS.iter().map(|(f, _)| *f).collect();
-            return Err(format!("unknown task field '{field}' in '{t}', expected one of {}", all.join(", ")));
+            return Err(format!(
+                "unknown task field '{field}' in '{t}', expected one of {}",
+                all.join(", ")
+            ));
         }
         return Ok(Term::Task(task, field));
     }
@@ -137,7 +187,12 @@ pub fn check(
         .iter()
         .enumerate()
         .map(|(i, e)| (format!("expect[{i}].checks"), &e.checks, false))
-        .chain(lesson.iter().enumerate().map(|(i, s)| (format!("lesson[{i}].facts"), &s.facts, true)));
+        .chain(
+            lesson
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (format!("lesson[{i}].facts"), &s.facts, true)),
+        );
     for (at, checks, live_ok) in groups {
         for (j, c) in checks.iter().enumerate() {
             let path = |f: &str| format!("{at}[{j}].{f}");
@@ -149,20 +204,29 @@ pub fn check(
                 if let Term::Task(name, _) = t {
                     // Replicated specs ("fio{i}") name their tasks at build time.
                     if !tasks.contains(&name) && !tasks.iter().any(|t| t.contains("{i}")) {
-                        return Err((path("metric"), format!("no task named '{name}' (tasks: {})", tasks.join(", "))));
+                        return Err((
+                            path("metric"),
+                            format!("no task named '{name}' (tasks: {})", tasks.join(", ")),
+                        ));
                     }
                 }
             }
             for (field, v) in [("variant", &c.variant), ("over", &c.over)] {
                 if let Some(v) = v {
                     if !variants.contains(&v.as_str()) {
-                        return Err((path(field), format!("no variant named '{v}' (variants: {})", variants.join(", "))));
+                        return Err((
+                            path(field),
+                            format!("no variant named '{v}' (variants: {})", variants.join(", ")),
+                        ));
                     }
                 }
             }
             let bounds = [c.min, c.max, c.above, c.below];
             if bounds.iter().all(Option::is_none) {
-                return Err((path("metric"), "a check needs a bound: min, max, above or below".into()));
+                return Err((
+                    path("metric"),
+                    "a check needs a bound: min, max, above or below".into(),
+                ));
             }
             if bounds.iter().flatten().any(|b| !b.is_finite()) {
                 return Err((path("metric"), "bounds must be finite numbers".into()));

@@ -6,17 +6,9 @@ import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
 import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from '../lib/palette';
 import type { RunReport } from '../lib/report';
+import { COUNTER_GROUPS } from '../lib/figure';
 import { LineChart, type RefLine, type Series } from './LineChart';
 
-/** Counter groups drawn in the counters chart: label, counters summed. */
-export const COUNTER_GROUPS: { label: string; counters: string[] }[] = [
-  { label: 'pgscan', counters: ['pgscan_kswapd', 'pgscan_direct'] },
-  { label: 'pgsteal', counters: ['pgsteal_kswapd', 'pgsteal_direct'] },
-  { label: 'refaults', counters: ['workingset_refault_anon', 'workingset_refault_file'] },
-  { label: 'pswpin', counters: ['pswpin'] },
-  { label: 'pswpout', counters: ['pswpout'] },
-  { label: 'pgmajfault', counters: ['pgmajfault'] },
-];
 
 const DASHES = [undefined, '6 3', '2 2', '8 2 2 2'];
 const secs = (ns: number) => `${Number((ns / 1e9).toPrecision(3))}`;

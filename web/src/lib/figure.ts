@@ -11,7 +11,8 @@ import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 /** Keyword of the PNG text chunk and id of the SVG metadata that carry the link. */
 export const LINK_KEY = 'reclaimlab-link';
 
-const GROUPS: { label: string; counters: string[] }[] = [
+/** Counter groups drawn in the live counters chart and in exported figures: label, counters summed. */
+export const COUNTER_GROUPS: { label: string; counters: string[] }[] = [
   { label: 'pgscan', counters: ['pgscan_kswapd', 'pgscan_direct'] },
   { label: 'pgsteal', counters: ['pgsteal_kswapd', 'pgsteal_direct'] },
   { label: 'refaults', counters: ['workingset_refault_anon', 'workingset_refault_file'] },
@@ -19,6 +20,7 @@ const GROUPS: { label: string; counters: string[] }[] = [
   { label: 'pswpout', counters: ['pswpout'] },
   { label: 'pgmajfault', counters: ['pgmajfault'] },
 ];
+const GROUPS = COUNTER_GROUPS;
 // Counter lines keep clear of the anon orange and file blue, which mean a page type everywhere.
 const GROUP_COLORS = SERIES_COLORS;
 const DASHES = ['', '8 4', '2 3', '10 3 2 3'];
