@@ -1,6 +1,6 @@
 //! The `reclaim` command line as pure functions: arguments in, text out. The binary
 //! (`src/bin/reclaim.rs`) does the reading, the running and the printing.
-use crate::kernel::variant::{FLAG_NAMES, PRESETS};
+use crate::variant::{FLAG_NAMES, PRESETS};
 use crate::report::{Percentiles, RunReport, TaskReport};
 use crate::scenario::Scenario;
 

@@ -9,23 +9,24 @@
 
 pub mod cli;
 pub mod devices;
-pub mod engine;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod kernel;
+pub mod mm;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod kernel_run;
 pub mod report;
+pub mod rng;
 pub mod scenario;
+pub mod sim;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod sweep;
+pub mod variant;
 pub mod views;
-pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use engine::Simulation;
+pub use sim::Simulation;
 
 /// "message at file:line" of a panic, for the CLI's and the wasm facade's panic hooks, which
 /// report an engine bug by its message instead of an exit status or `unreachable`.

@@ -2,9 +2,9 @@
 //! TypeScript types are generated from these definitions (ts-rs) into
 //! `web/src/engine/generated/views.ts`; `tests/views_ts.rs` fails when that file is stale
 //! (`UPDATE_TS=1 cargo test --test views_ts` rewrites it).
-use crate::engine::counters::C;
-use crate::engine::Simulation;
-use crate::kernel::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
+use crate::mm::vmstat::C;
+use crate::sim::Simulation;
+use crate::mm::vmscan::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -66,7 +66,7 @@ impl BalanceView {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RefaultView {
-    pub last: Option<crate::kernel::workingset::RefaultRecord>,
+    pub last: Option<crate::mm::workingset::RefaultRecord>,
     /// Name of the refaulting page's address space.
     pub space_name: String,
     /// Shadow entries (evicted pages' timestamps) in that space now, in pages.
@@ -102,7 +102,7 @@ pub fn typescript() -> String {
         BalanceEra::decl(&cfg),
         ScanDecision::decl(&cfg),
         BalanceView::decl(&cfg),
-        crate::kernel::workingset::RefaultRecord::decl(&cfg),
+        crate::mm::workingset::RefaultRecord::decl(&cfg),
         RefaultView::decl(&cfg),
         crate::scenario::expect::Check::decl(&cfg),
         crate::report::HeadlineRow::decl(&cfg),

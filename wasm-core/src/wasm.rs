@@ -3,7 +3,7 @@
 //! the page pulls them every animation frame).
 use wasm_bindgen::prelude::*;
 
-use crate::engine::counters::NR_COUNTERS;
+use crate::mm::vmstat::NR_COUNTERS;
 
 thread_local! {
     /// The message of the last panic. wasm32 aborts on a panic (a `RuntimeError: unreachable`
@@ -99,7 +99,7 @@ pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
 
 #[wasm_bindgen]
 pub fn presets() -> String {
-    let v: Vec<serde_json::Value> = crate::kernel::variant::PRESETS
+    let v: Vec<serde_json::Value> = crate::variant::PRESETS
         .iter()
         .map(|p| serde_json::json!({"name": p.name, "description": p.description}))
         .collect();
@@ -110,14 +110,14 @@ pub fn presets() -> String {
 /// JSON: the page builds its per-flag toggles from this, never from a list of its own.
 #[wasm_bindgen]
 pub fn kernel_info() -> String {
-    crate::kernel::flag_docs::kernel_info().to_string()
+    crate::variant::flag_docs::kernel_info().to_string()
 }
 
 #[wasm_bindgen]
 pub struct WasmSimulation {
     inner: crate::Simulation,
     /// Flags of the variant as the scenario file writes it (preset + its `flags` table).
-    base_flags: crate::kernel::variant::Flags,
+    base_flags: crate::variant::Flags,
     /// vm.swappiness as the scenario asked for it (a capped kernel may have refused it).
     swappiness_asked: u32,
 }
@@ -130,9 +130,9 @@ impl WasmSimulation {
     ) -> Result<WasmSimulation, JsError> {
         let spec = scn.variants.iter().find(|v| v.name == variant);
         let base_flags = match spec {
-            Some(v) => crate::kernel::variant::resolve(&v.preset, &v.flags)
+            Some(v) => crate::variant::resolve(&v.preset, &v.flags)
                 .map_err(|e| JsError::new(&e))?,
-            None => crate::kernel::variant::Flags::default(), // Simulation::new names the error
+            None => crate::variant::Flags::default(), // Simulation::new names the error
         };
         let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides)
             .map_err(|e| JsError::new(&e))?;
@@ -184,11 +184,11 @@ impl WasmSimulation {
     }
     /// The effective flags of this run, `{"flag": bool, …}` (JSON).
     pub fn flags_json(&self) -> String {
-        crate::kernel::flag_docs::flag_values(&self.inner.mm.flags).to_string()
+        crate::variant::flag_docs::flag_values(&self.inner.mm.flags).to_string()
     }
     /// The flags of the variant as the scenario writes it, before per-run overrides (JSON).
     pub fn base_flags_json(&self) -> String {
-        crate::kernel::flag_docs::flag_values(&self.base_flags).to_string()
+        crate::variant::flag_docs::flag_values(&self.base_flags).to_string()
     }
     /// vm.swappiness as the scenario asked for it; `swappiness()` is what the kernel runs with.
     pub fn swappiness_asked(&self) -> u32 {

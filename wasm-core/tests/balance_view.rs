@@ -1,7 +1,7 @@
 //! The balance view reports the branch get_scan_count took, its reason and the inputs of the
 //! run's kernel era; reporting does not feed back into reclaim (the goldens guard that).
 mod common;
-use reclaim_core::kernel::balance::{
+use reclaim_core::mm::vmscan::balance::{
     cost_fractions, lru_cost_fractions_2016, rotation_fractions, BalanceEra, ScanBalance,
     ScanReason,
 };

@@ -30,7 +30,7 @@ fn fnv(words: impl Iterator<Item = u64>) -> String {
     format!("{h:016x}")
 }
 
-fn sample_words(s: &reclaim_core::engine::Sample) -> Vec<u64> {
+fn sample_words(s: &reclaim_core::sim::Sample) -> Vec<u64> {
     let mut w = vec![s.t_ns];
     w.extend_from_slice(&s.counters);
     w.extend_from_slice(&s.lists);

@@ -187,7 +187,7 @@ impl Device {
         let t2t = HDD_TRACK_TO_TRACK_NS.min(avg_seek);
         let dist = lba.abs_diff(self.next_lba).min(self.capacity_pages);
         // sqrt(dist / capacity) in 1/2^20 units, in integers (bit-identical everywhere).
-        let frac = crate::kernel::watermarks::int_sqrt(
+        let frac = crate::mm::page_alloc::int_sqrt(
             ((dist as u128) << 40).div_ceil(self.capacity_pages as u128) as u64,
         );
         let full_stroke_extra = (avg_seek - t2t) as u128 * 15 / 8;
@@ -368,7 +368,7 @@ mod tests {
         // ...the full stroke ~15 ms + rotation, and the mean over random pairs is the average.
         let far = d.positioning_ns(d.capacity_pages);
         assert!((19_000_000..19_400_000).contains(&far), "far {far}");
-        let mut rng = crate::engine::rng::Rng::new(1);
+        let mut rng = crate::rng::Rng::new(1);
         let n = 20_000u64;
         let mut sum = 0u64;
         for _ in 0..n {

@@ -12,7 +12,7 @@ use std::time::{Duration as StdDuration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::plan::{GuestPlan, SwapPlan};
-use crate::engine::rng::{Rng, Zipf};
+use crate::rng::{Rng, Zipf};
 use crate::report::Percentiles;
 use crate::scenario::schema::{Hint, Op, Pattern, Record, Scenario, TaskSpec};
 
@@ -423,7 +423,7 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
                     libc::close(fds[0]);
                     libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
                 }
-                let rng = crate::engine::task_rng(s.seed, ti as u64, client as u64);
+                let rng = crate::sim::task_rng(s.seed, ti as u64, client as u64);
                 let r = run_task(&s, t, &name, &files, t0, rng);
                 // SAFETY: fds[1] is the pipe's write end, owned here.
                 let mut w = unsafe { fs::File::from_raw_fd(fds[1]) };

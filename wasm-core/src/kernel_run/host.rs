@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::guest::{GuestResult, RESULT_BEGIN, RESULT_END};
 use super::plan::{self, GuestPlan};
-use crate::engine::counters::COUNTER_NAMES;
+use crate::mm::vmstat::COUNTER_NAMES;
 use crate::report::{MemcgReport, OomKill, RunReport, TaskReport};
 use crate::scenario::Scenario;
 

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::devices::Device;
-use crate::kernel::variant;
+use crate::variant;
 use crate::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).

@@ -18,7 +18,7 @@
 //! for `reclaim compare` and the page alike.
 use serde::{Deserialize, Serialize};
 
-use crate::engine::counters::COUNTER_NAMES;
+use crate::mm::vmstat::COUNTER_NAMES;
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]

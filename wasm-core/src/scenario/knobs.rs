@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::overrides::with_flag_overrides;
 use super::schema::Scenario;
-use crate::kernel::variant::FLAG_NAMES;
+use crate::variant::FLAG_NAMES;
 
 /// What kind of value a knob takes, and so how it is written into TOML.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

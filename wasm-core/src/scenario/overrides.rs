@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::schema::Scenario;
-use crate::kernel::variant::Flags;
+use crate::variant::Flags;
 
 /// `scn` with `overrides` merged into the `flags` of its variant `variant`. An unknown variant
 /// or flag name is an error naming it (and what is known); nothing panics.
@@ -47,9 +47,9 @@ pub fn parse_overrides(json: &str) -> Result<BTreeMap<String, bool>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::variant;
+    use crate::variant;
 
-    const TEXT: &str = include_str!("../engine/demo.toml");
+    const TEXT: &str = include_str!("../sim/demo.toml");
 
     #[test]
     fn overrides_are_merged_into_one_variant_and_resolved_on_top_of_the_preset() {

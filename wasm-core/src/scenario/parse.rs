@@ -15,7 +15,7 @@ use super::budget::Budget;
 use super::lesson;
 use super::schema::{DeviceKind, FileSpec, Op, Pattern, Scenario};
 use super::units::Size;
-use crate::kernel::variant;
+use crate::variant;
 
 /// What is wrong with a scenario file, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]

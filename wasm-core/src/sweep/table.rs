@@ -2,7 +2,7 @@
 //! pandas read types from it). Columns: variant, seed, the axes, then `preset`, `error`,
 //! the headline metrics and every /proc/vmstat counter.
 use crate::cli::{memcg_pgsteal_spread, reclaim_accuracy};
-use crate::engine::counters::COUNTER_NAMES;
+use crate::mm::vmstat::COUNTER_NAMES;
 use crate::report::{Percentiles, RunReport, TaskReport};
 
 use super::grid::Point;

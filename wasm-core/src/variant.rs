@@ -2,6 +2,8 @@
 //!
 //! A flag is `false` for the kernel before the change and `true` after it. Presets are mainline
 //! behaviour at a tag; stable backports are not modelled.
+pub mod flag_docs;
+
 
 /// Behaviour flags. Each names the kernel version and function whose behaviour it switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -397,8 +399,8 @@ impl Flags {
     }
 
     /// memory.reclaim's batch policy (see the two flags).
-    pub fn reclaim_batch(&self) -> super::memcontrol::ReclaimBatch {
-        use super::memcontrol::ReclaimBatch;
+    pub fn reclaim_batch(&self) -> crate::mm::memcontrol::ReclaimBatch {
+        use crate::mm::memcontrol::ReclaimBatch;
         if self.reclaim_batch_quarter {
             ReclaimBatch::Quarter
         } else if self.reclaim_batch_cluster {

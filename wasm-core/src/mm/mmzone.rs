@@ -3,12 +3,12 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::counters::{Counters, C};
-use super::frames::*;
-use super::space::{Space, Swap};
+use crate::mm::vmstat::{Counters, C};
+use crate::mm::mm_types::*;
+use crate::mm::space::{Space, Swap};
 use crate::devices::Device;
-use crate::kernel::variant::Flags;
-use crate::kernel::watermarks::Watermarks;
+use crate::variant::Flags;
+use crate::mm::page_alloc::Watermarks;
 
 /// Per-lruvec reclaim state (`struct lruvec`).
 #[derive(Debug, Clone, Default)]
@@ -30,7 +30,7 @@ pub struct Lruvec {
     /// kept in `anon_cost` and `file_cost`.
     pub cost_denom: u64,
     /// The multi-gen LRU's generations (`lruvec->lrugen`), used when `Flags::lru_gen` is on.
-    pub lrugen: crate::kernel::mglru::LruGen,
+    pub lrugen: crate::mm::vmscan::lru_gen::LruGen,
     /// Scan targets are worked out in 4 KiB pages, as the kernel's are; with `frame_scale` > 1
     /// the part of a target smaller than a frame carries over to the next pass (per LRU list,
     /// then one for MGLRU's `get_nr_to_scan`), so a list scanned a fraction of a frame per pass
@@ -205,14 +205,14 @@ pub struct Mm {
     pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
     pub balance_hist: [u64; 4],
-    pub last_balance: Option<(crate::kernel::balance::ScanBalance, [u64; 2], u64)>,
+    pub last_balance: Option<(crate::mm::vmscan::balance::ScanBalance, [u64; 2], u64)>,
     /// The last `get_scan_count` call with its branch, reason and inputs (balance view only).
-    pub last_scan: Option<crate::kernel::balance::ScanDecision>,
+    pub last_scan: Option<crate::mm::vmscan::balance::ScanDecision>,
     /// Pages scanned by the scenario's forced scans (`scan_inactive_file`), outside
     /// get_scan_count (balance view only).
     pub forced_scan_pages: u64,
     /// The last classic refault with its distance (the refault-distance drawing only).
-    pub last_refault: Option<crate::kernel::workingset::RefaultRecord>,
+    pub last_refault: Option<crate::mm::workingset::RefaultRecord>,
     /// Set by a fault that submitted IO (a major fault), for per-task accounting.
     pub last_fault_major: bool,
     /// The last `Access::Wait` of `fault_anon` or `file_read` is time the kernel spends inside
@@ -223,7 +223,7 @@ pub struct Mm {
     /// (`count_pgfault`). Set by the interpreter for the retry of a waiting access.
     pub uncounted_retry: bool,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
-    pub kswapd: crate::kernel::vmscan::Kswapd,
+    pub kswapd: crate::mm::vmscan::Kswapd,
     /// `current->in_lru_fault`: the running task is in a page fault on a mapping with recency
     /// (`lru_gen_enter_fault`), so MGLRU adds the pages it brings in as active.
     pub in_lru_fault: bool,
@@ -232,7 +232,7 @@ pub struct Mm {
     /// kswapd found every generation younger than min_ttl_ms: the OOM killer must run.
     pub oom_requested: bool,
     /// Memory cgroups: memcg id == index of its lruvec in `lruvecs` (root: 0).
-    pub memcgs: super::memcg::Memcgs,
+    pub memcgs: crate::mm::memcg::Memcgs,
     /// The memcg of the task running now (`current`'s memcg), set by the interpreter; new
     /// pages are charged to it.
     pub cur_memcg: u16,
@@ -242,7 +242,7 @@ pub struct Mm {
     /// The memcg OOM killer found no task to kill: the next charge is forced.
     pub memcg_force_charge: bool,
     /// The per-node LRU of memcgs that MGLRU root reclaim walks (6.3, `pgdat->memcg_lru`).
-    pub memcg_lru: crate::kernel::memcg_lru::MemcgLru,
+    pub memcg_lru: crate::mm::vmscan::memcg_lru::MemcgLru,
 }
 
 impl Mm {
@@ -300,7 +300,7 @@ impl Mm {
             last_scan: None,
             forced_scan_pages: 0,
             last_refault: None,
-            kswapd: crate::kernel::vmscan::Kswapd {
+            kswapd: crate::mm::vmscan::Kswapd {
                 sleeping: true,
                 ..Default::default()
             },
@@ -315,10 +315,10 @@ impl Mm {
                 // MEMCG_NR_GENS: 2 in 6.3-6.6, 3 from 6.7. A fixed seed: the bins a memcg
                 // lands in are random in the kernel (`get_random_u32_below`), reproducible here.
                 let once = flags.memcg_lru_gen_once;
-                let mut l = crate::kernel::memcg_lru::MemcgLru::new(
+                let mut l = crate::mm::vmscan::memcg_lru::MemcgLru::new(
                     if once { 3 } else { 2 },
                     once,
-                    super::rng::Rng::new(0x6d65_6d63_675f_6c72),
+                    crate::rng::Rng::new(0x6d65_6d63_675f_6c72),
                 );
                 l.online(0);
                 l

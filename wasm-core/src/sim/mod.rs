@@ -1,14 +1,9 @@
-//! The engine: a discrete-event simulation in virtual nanoseconds of tasks running programs
-//! against the simulated kernel (`Mm` + `crate::kernel`), and the `Simulation` API that the
-//! CLI, the wasm facade and the tests drive.
-pub mod counters;
-pub mod fault;
-pub mod frames;
-pub mod memcg;
-pub mod mm;
-pub mod rng;
-pub mod space;
+//! The simulation: virtual time in nanoseconds, the event queue, tasks running their programs
+//! (the interpreter), CPUs, and the building of a simulation from a scenario. It drives the
+//! kernel model (`crate::mm`) and knows nothing of LRU lists beyond what the model reports;
+//! the `Simulation` API is what the CLI, the wasm facade and the tests drive.
 pub mod stats;
+pub mod workloads;
 
 mod build;
 // The per-client random stream, shared with `reclaim kernel`'s guest runner (native only).
@@ -18,13 +13,13 @@ mod interp;
 
 use std::collections::BTreeMap;
 
-use counters::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
-use frames::*;
-use mm::{Event, Mm};
+use crate::mm::vmstat::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Event, Mm};
 
 use crate::report::{OomKill, RunReport, TaskReport};
 use crate::scenario::Scenario;
-use crate::workloads::{Task, TaskState};
+use crate::sim::workloads::{Task, TaskState};
 use stats::LatencyStats;
 
 /// dirty_expire_centisecs: the flushers write pages dirty for longer than 30 s.
@@ -65,7 +60,7 @@ pub struct Simulation {
     /// Shared anon (shmem) spaces by name.
     pub(crate) shared_spaces: BTreeMap<String, u32>,
     /// Application buffer pools, by the anon space that holds them.
-    pub(crate) pools: BTreeMap<u32, crate::workloads::bufpool::BufferPool>,
+    pub(crate) pools: BTreeMap<u32, crate::sim::workloads::bufpool::BufferPool>,
     /// How the kernel goes on from the page fault of the access that is about to wait.
     pub(crate) fault_wait: Option<interp::FaultWait>,
     /// The access that is about to wait sleeps on a lock (a truncate's inode lock): not IO
@@ -279,7 +274,7 @@ impl Simulation {
         self.mm.flusher_next = if wrote && more {
             t + 1
         } else if !self.mm.dirty_fifo.is_empty() {
-            t + mm::FLUSHER_PERIOD_NS
+            t + crate::mm::mmzone::FLUSHER_PERIOD_NS
         } else {
             u64::MAX
         };
@@ -379,14 +374,14 @@ impl Simulation {
             }
             let n = frames.len() as u64;
             let base = mm.spaces[sp as usize].lba;
-            mm.counters.add(counters::C::pgpgout, n);
+            mm.counters.add(crate::mm::vmstat::C::pgpgout, n);
             let done = mm.devices[dev].submit(
                 t,
                 (base + first as u64) * mm.scale,
                 n * mm.scale,
                 crate::devices::IoDir::Write,
             );
-            mm.submit_io(mm::IoReq::Write { frames }, done);
+            mm.submit_io(crate::mm::mmzone::IoReq::Write { frames }, done);
         }
     }
 
@@ -488,7 +483,7 @@ impl Simulation {
     /// (`lru_gen_is_active`, 6.1+).
     fn gen_is_active(&self, gen: usize, lv: usize) -> bool {
         let max_seq = self.mm.lruvecs[lv].lrugen.max_seq;
-        (0..2).any(|d| crate::kernel::mglru::gen_from_seq(max_seq - d) == gen)
+        (0..2).any(|d| crate::mm::vmscan::lru_gen::gen_from_seq(max_seq - d) == gen)
     }
     /// The classic list an MGLRU frame counts as: by its generation counter (the folio's gen,
     /// which `lru_gen_update_size` accounts by), not by the list it sits on, which may be an
@@ -553,7 +548,7 @@ impl Simulation {
     /// Generation sizes in pages, not frames.
     #[allow(clippy::needless_range_loop)] // parallel [gen][type][tier] arrays
     pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
-        use crate::kernel::mglru::*;
+        use crate::mm::vmscan::lru_gen::*;
         let Some(l) = self.mm.lruvecs.get(lv) else {
             return Vec::new();
         };
@@ -689,7 +684,7 @@ impl Simulation {
         self.memcg_total_pages(|m| m.reclaim_requested)
     }
     /// A per-memcg frame count summed over all memcgs, in pages.
-    fn memcg_total_pages(&self, field: impl Fn(&memcg::Memcg) -> u64) -> u64 {
+    fn memcg_total_pages(&self, field: impl Fn(&crate::mm::memcg::Memcg) -> u64) -> u64 {
         self.mm.memcgs.list.iter().map(field).sum::<u64>() * self.mm.scale
     }
     /// The memcg LRU (6.3) and the memcgs, flattened for the memcg LRU view:
@@ -700,7 +695,7 @@ impl Simulation {
     /// `[usage pages, pgscan pages, pgsteal pages]` (memory.stat of its own lruvec, not
     /// hierarchical, so the bars add up).
     pub fn memcg_lru_view(&self) -> Vec<f64> {
-        use crate::kernel::memcg_lru::{Seg, MEMCG_NR_BINS};
+        use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
         let l = &self.mm.memcg_lru;
         let scale = self.mm.scale as f64;
         let n = self.mm.memcgs.list.len();
@@ -880,12 +875,12 @@ impl Simulation {
             .map(|id| {
                 let m = &mc.list[id as usize];
                 let stat = mc.stat_hier(id);
-                let mut map: BTreeMap<String, u64> = memcg::MEMCG_STAT_ITEMS
+                let mut map: BTreeMap<String, u64> = crate::mm::memcg::MEMCG_STAT_ITEMS
                     .iter()
                     .map(|&c| (COUNTER_NAMES[c as usize].to_string(), stat.get(c) * scale))
                     .collect();
-                let get = |c: counters::C| stat.get(c) * scale;
-                use counters::C;
+                let get = |c: crate::mm::vmstat::C| stat.get(c) * scale;
+                use crate::mm::vmstat::C;
                 map.insert(
                     "pgscan".into(),
                     get(C::pgscan_kswapd) + get(C::pgscan_direct),
@@ -894,7 +889,7 @@ impl Simulation {
                     "pgsteal".into(),
                     get(C::pgsteal_kswapd) + get(C::pgsteal_direct),
                 );
-                let events = memcg::MEMCG_EVENT_NAMES
+                let events = crate::mm::memcg::MEMCG_EVENT_NAMES
                     .iter()
                     .zip(mc.events_hier(id))
                     .map(|(n, v)| (n.to_string(), v))

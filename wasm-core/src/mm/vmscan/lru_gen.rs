@@ -4,13 +4,13 @@
 //! tier. Two shapes, switched by `Flags::mglru_rework`: 6.1-6.13 and 6.14+ (the Dec-2024
 //! rework). Pure arithmetic is in free functions (unit-tested below); `impl Mm` holds the
 //! list operations.
-use super::balance::DEF_PRIORITY;
-use super::memcg_lru::{MemcgLruOp, Seg};
-use super::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
-use crate::engine::counters::C;
-use crate::engine::frames::*;
-use crate::engine::mm::{Mm, MoveReason};
-use crate::engine::space::Shadow;
+use crate::mm::vmscan::balance::DEF_PRIORITY;
+use crate::mm::vmscan::memcg_lru::{MemcgLruOp, Seg};
+use crate::mm::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
+use crate::mm::vmstat::C;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Mm, MoveReason};
+use crate::mm::space::Shadow;
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
 pub const MIN_NR_GENS: u64 = 2;
@@ -1013,7 +1013,7 @@ impl Mm {
                     }
                 }
             }
-            sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * super::vmscan::PAGEOUT_SUBMIT_NS)
+            sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
             sc.nr_reclaimed += reclaimed;
             let item = if sc.kswapd {
@@ -1047,8 +1047,8 @@ impl Mm {
     /// young PTE (after look-around) keeps the folio on the first sighting (PG_referenced) and
     /// activates it on the second (PG_workingset). 6.1-6.13: a mapped folio the walker marked
     /// PG_referenced is kept; otherwise the classic `folio_check_references`.
-    pub fn lru_gen_check_references(&mut self, f: u32) -> super::vmscan::Refs {
-        use super::vmscan::Refs;
+    pub fn lru_gen_check_references(&mut self, f: u32) -> crate::mm::vmscan::Refs {
+        use crate::mm::vmscan::Refs;
         let fi = f as usize;
         let young = self.frames.young[fi];
         let vmf = self.frames.vmflags[fi];
@@ -1077,8 +1077,8 @@ impl Mm {
             return Refs::Keep;
         }
         let referenced = self.frames.test_clear(f, PG_REFERENCED);
-        let (refs, set) = super::vmscan::check_references(
-            super::vmscan::RefState {
+        let (refs, set) = crate::mm::vmscan::check_references(
+            crate::mm::vmscan::RefState {
                 young: young.count_ones(),
                 referenced,
                 exec: vmf & VM_EXEC != 0,
@@ -1231,7 +1231,7 @@ impl Mm {
             if seg != Seg::Tail {
                 return MemcgLruOp::Tail;
             }
-            self.memcgs.event(m, crate::engine::memcg::MemcgEvent::Low);
+            self.memcgs.event(m, crate::mm::memcg::MemcgEvent::Low);
         }
         let aged = self.try_to_shrink_lruvec(lv, sc);
         if aged {

@@ -1,6 +1,6 @@
 //! Address spaces: anonymous regions, shmem/tmpfs files and page-cache files, with what an
 //! evicted page leaves behind (a shadow entry, a swap slot).
-use super::frames::NIL;
+use crate::mm::mm_types::NIL;
 
 /// A shadow entry (`workingset_eviction`): the lruvec's nonresident age at eviction and the
 /// page's workingset bit. The kernel packs these into an xarray value; we keep the full age

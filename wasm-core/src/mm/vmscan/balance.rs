@@ -1,9 +1,9 @@
 //! Which lists to scan, and how much: `inactive_is_low`, `get_scan_count`, `lru_note_cost`
 //! and the <= 5.7 scanned/rotated statistics.
-use super::vmscan::ScanControl;
-use super::watermarks::int_sqrt;
-use crate::engine::frames::*;
-use crate::engine::mm::{Lruvec, Mm};
+use crate::mm::vmscan::ScanControl;
+use crate::mm::page_alloc::int_sqrt;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Lruvec, Mm};
 
 /// SWAP_CLUSTER_MAX, in pages.
 pub const SWAP_CLUSTER_MAX: u64 = 32;
@@ -351,7 +351,7 @@ impl Mm {
             // In pages, as the kernel computes it; frames at the end (`Lruvec::scan_frames`).
             // 5.4+: a protected memcg's lists are scanned in proportion to its unprotected
             // usage, at least SWAP_CLUSTER_MAX pages (`mem_cgroup_protection`), then shifted.
-            let (size, _) = crate::engine::memcg::protected_scan(
+            let (size, _) = crate::mm::memcg::protected_scan(
                 self.lruvecs[lv].size(lru) * scale,
                 usage * scale,
                 emin * scale,
@@ -539,7 +539,7 @@ mod tests {
     fn scan_targets_smaller_than_a_frame_carry_over() {
         // A 1920 MB memcg at frame_scale 512 at priority 12: 491,520 >> 12 = 120 pages a pass,
         // under a quarter of a frame. Frames come every few passes, at the kernel's rate.
-        let mut l = crate::engine::mm::Lruvec::default();
+        let mut l = crate::mm::mmzone::Lruvec::default();
         let pages = (960u64 * 512) >> 12;
         assert_eq!(pages, 120);
         let frames: Vec<u64> = (0..13).map(|_| l.scan_frames(0, pages, 512)).collect();
@@ -627,8 +627,8 @@ mod tests {
         assert_eq!(inactive_ratio(1024 * gb), 101);
     }
 
-    fn mm_with_lists(flags: crate::kernel::variant::Flags, sizes: [u64; 4]) -> Mm {
-        let w = crate::kernel::watermarks::Watermarks {
+    fn mm_with_lists(flags: crate::variant::Flags, sizes: [u64; 4]) -> Mm {
+        let w = crate::mm::page_alloc::Watermarks {
             min: 1,
             low: 2,
             high: 3,
@@ -642,7 +642,7 @@ mod tests {
 
     #[test]
     fn lru_note_cost_decays_at_a_quarter_of_the_lru() {
-        let f = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+        let f = crate::variant::preset("linux-5.8").unwrap().flags;
         // LRU of 4000 pages: the decay threshold is 1000.
         let mut mm = mm_with_lists(f, [1000, 1000, 1000, 1000]);
         mm.lru_note_cost(0, true, 600, 0);
@@ -663,7 +663,7 @@ mod tests {
         mm.lru_note_cost(0, true, 2, 5);
         assert_eq!(mm.lruvecs[0].file_cost, 2 * 32 + 5);
         // Before 5.8 there is no cost model at all.
-        let old = crate::kernel::variant::preset("linux-5.7").unwrap().flags;
+        let old = crate::variant::preset("linux-5.7").unwrap().flags;
         let mut mm = mm_with_lists(old, [1000, 1000, 1000, 1000]);
         mm.lru_note_cost(0, true, 10, 0);
         assert_eq!(mm.lruvecs[0].file_cost, 0);
@@ -671,13 +671,13 @@ mod tests {
 
     #[test]
     fn scan_balance_of_older_kernels() {
-        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        let flags = |p| crate::variant::preset(p).unwrap().flags;
         let sc = |priority| ScanControl {
             priority,
             may_swap: true,
             ..Default::default()
         };
-        let swap = || Some(crate::engine::space::Swap::new(0, 1000));
+        let swap = || Some(crate::mm::space::Swap::new(0, 1000));
         // Plenty of inactive file (819,200 of 1,228,800 pages): 3.8+ scans file only.
         let lists = [409_600, 81_920, 819_200, 409_600];
         let mut old = mm_with_lists(flags("linux-2.6.34"), lists);
@@ -706,7 +706,7 @@ mod tests {
 
     #[test]
     fn refaults_deactivate_file_from_4_12() {
-        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        let flags = |p| crate::variant::preset(p).unwrap().flags;
         // Inactive file 500 of 600 pages: not low by the ratio. A refault activation since
         // the last reclaim run makes it low for the deactivation path from 4.12 on.
         let lists = [0, 0, 500, 100];
@@ -724,7 +724,7 @@ mod tests {
 
     #[test]
     fn inactive_ratios_before_4_7() {
-        let flags = |p| crate::kernel::variant::preset(p).unwrap().flags;
+        let flags = |p| crate::variant::preset(p).unwrap().flags;
         // File 300k inactive, 400k active (2.7 GB, ratio 4): low only by the old 1:1 rule.
         // Anon 100k/300k (1.5 GB, ratio 3 by list size): low by the old zone ratio, 1 for
         // this 16-frame machine.
@@ -748,7 +748,7 @@ mod tests {
             ([3460, 87], 3548)
         );
         // IO costs 32 a page, rotations 1, charged to this lruvec; decay at an eighth of the LRU.
-        let f = crate::kernel::variant::preset("rfc-2016-lru-cost")
+        let f = crate::variant::preset("rfc-2016-lru-cost")
             .unwrap()
             .flags;
         let mut mm = mm_with_lists(f, [200, 200, 200, 200]);
@@ -761,7 +761,7 @@ mod tests {
         let l = &mm.lruvecs[0];
         assert_eq!((l.anon_cost, l.file_cost, l.cost_denom), (2, 48, 50));
         // 4.7 keeps no such cost, and the 2016 kernel no scanned/rotated statistics.
-        let v = crate::kernel::variant::preset("linux-4.7").unwrap().flags;
+        let v = crate::variant::preset("linux-4.7").unwrap().flags;
         let mut old = mm_with_lists(v, [200, 200, 200, 200]);
         old.lru_note_cost_2016(0, true, 2, 0);
         old.note_reclaim_stat(0, true, 3, 1);
@@ -776,9 +776,9 @@ mod tests {
     #[test]
     fn scan_count_by_hand() {
         // linux-5.8, priority 12, swappiness 60, anon_cost = file_cost = 0: fractions 60/140.
-        let f = crate::kernel::variant::preset("linux-5.8").unwrap().flags;
+        let f = crate::variant::preset("linux-5.8").unwrap().flags;
         let mut mm = mm_with_lists(f, [409_600, 81_920, 409_600, 819_200]);
-        mm.swap = Some(crate::engine::space::Swap::new(0, 1000));
+        mm.swap = Some(crate::mm::space::Swap::new(0, 1000));
         let sc = ScanControl {
             priority: 12,
             may_swap: true,

@@ -13,7 +13,7 @@
 //! walk is single-threaded, so the RCU race restart (`get_nulls_value(pos) != gen`) never
 //! triggers — each list's nulls marker always equals its generation here.
 //! The per-lruvec `gen`/`seg` are kept here, indexed by lruvec, not in `Lruvec`.
-use crate::engine::rng::Rng;
+use crate::rng::Rng;
 
 /// MEMCG_NR_BINS.
 pub const MEMCG_NR_BINS: usize = 8;

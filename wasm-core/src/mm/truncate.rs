@@ -1,12 +1,12 @@
 //! Truncation and invalidation of a file's page cache: `truncate_inode_pages_range` and
 //! `invalidate_mapping_pages` (mm/truncate.c).
-use crate::engine::frames::*;
-use crate::engine::mm::Mm;
-use crate::engine::space::SpaceKind;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::Mm;
+use crate::mm::space::SpaceKind;
 
 /// CPU time to take one page out of the page cache and free it: a list removal and a free,
 /// the order of moving a page between LRU lists (`SCAN_ACTIVE_NS`).
-pub const TRUNCATE_PAGE_NS: u64 = super::vmscan::SCAN_ACTIVE_NS;
+pub const TRUNCATE_PAGE_NS: u64 = crate::mm::vmscan::SCAN_ACTIVE_NS;
 
 impl Mm {
     /// Truncate space `sp` to length zero (`truncate_inode_pages_range`, the same in every

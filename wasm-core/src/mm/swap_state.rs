@@ -20,10 +20,10 @@
 //! `vm.page-cluster`'s 2^n pages are 2^n / scale frames (at least one), so a frame_scale of 8
 //! or more leaves no room for readahead, as for file readahead's 128 KiB window
 //! (`fault::RA_PAGES`). A mapping is taken to start on a page-table boundary.
-use crate::engine::counters::C;
-use crate::engine::frames::*;
-use crate::engine::mm::Mm;
-use crate::engine::space::{SpaceKind, VmaRa};
+use crate::mm::vmstat::C;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::Mm;
+use crate::mm::space::{SpaceKind, VmaRa};
 use crate::scenario::DeviceKind;
 
 /// `SWAP_RA_ORDER_CEILING` (64-bit): VMA readahead reads at most 2^5 pages.
@@ -316,14 +316,14 @@ impl Mm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::fault::{Access, MAJOR_FAULT_NS as MAJOR_FAULT};
-    use crate::engine::space::{Space, Swap};
+    use crate::mm::memory::{Access, MAJOR_FAULT_NS as MAJOR_FAULT};
+    use crate::mm::space::{Space, Swap};
 
     /// A 5.8-or-later `Mm` (`preset`) with room to spare, swap on a `kind` device, and spaces
     /// of the given kinds and sizes whose pages are all swapped out, slots in order.
     fn swapped(preset: &str, kind: DeviceKind, spaces: &[(SpaceKind, u64)]) -> Mm {
-        let flags = crate::kernel::variant::preset(preset).unwrap().flags;
-        let w = crate::kernel::watermarks::Watermarks {
+        let flags = crate::variant::preset(preset).unwrap().flags;
+        let w = crate::mm::page_alloc::Watermarks {
             min: 1,
             low: 2,
             high: 3,

@@ -1,12 +1,16 @@
 //! Page reclaim (mm/vmscan.c, classic two-list LRU): `shrink_node`, `shrink_lruvec`,
 //! `shrink_active_list`, `shrink_inactive_list`, `shrink_folio_list`, reference checks,
 //! `pageout`, direct reclaim (`try_to_free_pages`) and one `balance_pgdat` iteration of kswapd.
-use super::balance::*;
+pub mod balance;
+pub mod lru_gen;
+pub mod memcg_lru;
+
+use crate::mm::vmscan::balance::*;
 use crate::devices::IoDir;
-use crate::engine::counters::C;
-use crate::engine::frames::*;
-use crate::engine::mm::{IoReq, Mm, MoveReason};
-use crate::engine::space::SpaceKind;
+use crate::mm::vmstat::C;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{IoReq, Mm, MoveReason};
+use crate::mm::space::SpaceKind;
 
 /// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
 /// figures for a 2-3 GHz core: isolating and checking an inactive page with an rmap walk and
@@ -913,7 +917,7 @@ impl Mm {
                     sc.memcg_low_skipped = true;
                     continue;
                 }
-                self.memcgs.event(m, crate::engine::memcg::MemcgEvent::Low);
+                self.memcgs.event(m, crate::mm::memcg::MemcgEvent::Low);
             }
             self.shrink_lruvec(m as usize, sc);
         }
@@ -1177,7 +1181,7 @@ impl Mm {
             self.pgdat.kswapd_failures += 1;
         }
         self.end_kswapd_run(k);
-        self.pgdat.kswapd_failures >= crate::kernel::memcontrol::MAX_RECLAIM_RETRIES
+        self.pgdat.kswapd_failures >= crate::mm::memcontrol::MAX_RECLAIM_RETRIES
     }
 
     fn end_kswapd_run(&mut self, k: &mut Kswapd) {
@@ -1316,8 +1320,8 @@ mod tests {
         assert_eq!(t(0, false, false, false), (Refs::Reclaim, false));
     }
 
-    fn mm(flags: crate::kernel::variant::Flags) -> Mm {
-        let w = crate::kernel::watermarks::Watermarks::compute(4096, 1024, Some(10), 1);
+    fn mm(flags: crate::variant::Flags) -> Mm {
+        let w = crate::mm::page_alloc::Watermarks::compute(4096, 1024, Some(10), 1);
         Mm::new(256, 1, flags, w)
     }
 
@@ -1341,7 +1345,7 @@ mod tests {
 
     #[test]
     fn who_may_write_dirty_file_pages() {
-        use crate::kernel::variant::preset;
+        use crate::variant::preset;
         let mut old = mm(preset("linux-4.10").unwrap().flags);
         let mut new = mm(preset("linux-4.11").unwrap().flags);
         for m in [&mut old, &mut new] {
@@ -1360,8 +1364,8 @@ mod tests {
     /// A machine with one file of `n` resident pages on the inactive file list (frame k holds
     /// page k; frame 0 is at the tail), each dirty when `dirty`.
     fn file_mm(preset: &str, n: u32, dirty: bool) -> Mm {
-        use crate::engine::space::Space;
-        let mut m = mm(crate::kernel::variant::preset(preset).unwrap().flags);
+        use crate::mm::space::Space;
+        let mut m = mm(crate::variant::preset(preset).unwrap().flags);
         m.devices.push(crate::devices::Device::default_for(
             "d",
             crate::scenario::DeviceKind::Ssd,

@@ -3,16 +3,16 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::memcg::UNLIMITED;
-use super::mm::{Event, Mm};
-use super::rng::{Rng, Zipf};
-use super::space::{Space, SpaceKind, Swap};
+use crate::mm::memcg::UNLIMITED;
+use crate::mm::mmzone::{Event, Mm};
+use crate::rng::{Rng, Zipf};
+use crate::mm::space::{Space, SpaceKind, Swap};
 use super::Simulation;
 use crate::devices::{Device, PAGE_BYTES};
-use crate::kernel::variant;
-use crate::kernel::watermarks::{default_min_free_kbytes, Watermarks};
+use crate::variant;
+use crate::mm::page_alloc::{default_min_free_kbytes, Watermarks};
 use crate::scenario::{DeviceKind, Op, Pattern, Scenario};
-use crate::workloads::{Access, Instr, Task, TaskState};
+use crate::sim::workloads::{Access, Instr, Task, TaskState};
 
 pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     let v = scn

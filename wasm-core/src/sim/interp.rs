@@ -1,15 +1,15 @@
 //! The task interpreter: runs a task's program until it blocks on IO, sleeps, or passes the
 //! next pending event (so that events stay in time order), and the OOM killer.
-use super::counters::C;
-use super::fault::{Access as Acc, Readahead, MAP_FAULT_NS, READ_COPY_NS};
-use super::frames::*;
-use super::mm::Event;
-use super::space::{Space, SpaceKind};
+use crate::mm::vmstat::C;
+use crate::mm::memory::{Access as Acc, Readahead, MAP_FAULT_NS, READ_COPY_NS};
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::Event;
+use crate::mm::space::{Space, SpaceKind};
 use super::Simulation;
 use crate::report::OomKill;
 use crate::scenario::{Hint, Pattern, Record};
-use crate::workloads::bufpool::{BufferPool, Lookup};
-use crate::workloads::{Access, Instr, LoopState, PoolStep, Region, TaskState};
+use crate::sim::workloads::bufpool::{BufferPool, Lookup};
+use crate::sim::workloads::{Access, Instr, LoopState, PoolStep, Region, TaskState};
 
 enum Step {
     /// The op is finished; go to the next instruction.
@@ -99,7 +99,7 @@ impl Simulation {
                     self.zap_region(ti, *region);
                     let bit = self.mm.spaces[*space as usize].map_slot();
                     let (recency, fault_recency) =
-                        crate::workloads::mapping_recency(*hint, self.mm.flags.vma_has_recency);
+                        crate::sim::workloads::mapping_recency(*hint, self.mm.flags.vma_has_recency);
                     let r = Region {
                         space: *space,
                         offset,
@@ -160,7 +160,7 @@ impl Simulation {
                     let (freed, busy) = self.mm.truncate_space(*space, ti as u32);
                     let t = &mut self.tasks[ti];
                     t.clock = t.clock.saturating_add(
-                        freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                        freed * self.mm.scale * crate::mm::truncate::TRUNCATE_PAGE_NS,
                     );
                     if busy > 0 {
                         // Wait for the IO in flight on the rest, then take them too.
@@ -330,7 +330,7 @@ impl Simulation {
             let clock = t.clock;
             let mut w = t.reclaim.take().unwrap_or_else(|| {
                 let batch = self.mm.flags.reclaim_batch();
-                crate::kernel::memcontrol::ReclaimWrite::new(
+                crate::mm::memcontrol::ReclaimWrite::new(
                     &self.mm, memcg, bytes, swappiness, batch,
                 )
             });
@@ -471,7 +471,7 @@ impl Simulation {
                     .drop_behind(a.space, a.offset, a.pages, a.drop_behind, at);
                 let t = &mut self.tasks[ti];
                 t.clock = t.clock.saturating_add(
-                    freed * self.mm.scale * crate::kernel::truncate::TRUNCATE_PAGE_NS,
+                    freed * self.mm.scale * crate::mm::truncate::TRUNCATE_PAGE_NS,
                 );
                 if freed > 0 && t.clock > limit {
                     // The drop took the task past what may run now: write the page later.
@@ -969,7 +969,7 @@ impl Simulation {
     }
 
     fn note_stall(&mut self, ti: usize, stall: u64) {
-        if stall > super::fault::ANON_FAULT_NS {
+        if stall > crate::mm::memory::ANON_FAULT_NS {
             self.tasks[ti].alloc_stalls_ns.record(stall);
         }
     }
@@ -1023,7 +1023,7 @@ impl Simulation {
         self.mm.counters.add(C::oom_kill, 1);
         if scope.is_some() {
             let m = self.tasks[victim].memcg;
-            self.mm.memcgs.event(m, super::memcg::MemcgEvent::OomKill);
+            self.mm.memcgs.event(m, crate::mm::memcg::MemcgEvent::OomKill);
         }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];

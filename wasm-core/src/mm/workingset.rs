@@ -1,9 +1,9 @@
 //! Workingset detection (mm/workingset.c): shadow entries at eviction, refault distance at
 //! refault, and the `nonresident_age` clock.
-use crate::engine::counters::{Rfc2016, C};
-use crate::engine::frames::*;
-use crate::engine::mm::{Mm, MoveReason};
-use crate::engine::space::Shadow;
+use crate::mm::vmstat::{Rfc2016, C};
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Mm, MoveReason};
+use crate::mm::space::Shadow;
 
 /// What `workingset_refault` decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,22 +246,22 @@ mod tests {
     }
 
     fn mm(preset: &str) -> Mm {
-        let flags = crate::kernel::variant::preset(preset).unwrap().flags;
-        let w = crate::kernel::watermarks::Watermarks {
+        let flags = crate::variant::preset(preset).unwrap().flags;
+        let w = crate::mm::page_alloc::Watermarks {
             min: 1,
             low: 2,
             high: 3,
         };
         let mut mm = Mm::new(8, 1, flags, w);
-        mm.spaces.push(crate::engine::space::Space::new(
+        mm.spaces.push(crate::mm::space::Space::new(
             "f",
-            crate::engine::space::SpaceKind::File,
+            crate::mm::space::SpaceKind::File,
             8,
             0,
             0,
             u32::MAX,
         ));
-        mm.swap = Some(crate::engine::space::Swap::new(0, 100));
+        mm.swap = Some(crate::mm::space::Swap::new(0, 100));
         // active_file 100, active_anon 300, inactive_anon 200.
         mm.lruvecs[0].lists[LRU_ACTIVE_FILE].len = 100;
         mm.lruvecs[0].lists[LRU_ACTIVE_ANON].len = 300;
@@ -303,9 +303,9 @@ mod tests {
     /// returns the nonresident clock before and after, and the shadow left in the space.
     fn evict_swapcache_page(preset: &str) -> (u64, u64, u64) {
         let mut m = mm(preset);
-        m.spaces.push(crate::engine::space::Space::new(
+        m.spaces.push(crate::mm::space::Space::new(
             "a",
-            crate::engine::space::SpaceKind::Anon,
+            crate::mm::space::SpaceKind::Anon,
             8,
             0,
             0,

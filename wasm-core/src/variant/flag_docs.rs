@@ -1,7 +1,7 @@
 //! What the interface shows about each behaviour flag: the kernel version that changed it and
 //! one line of what it switches (the full story is the flag's doc comment in `variant.rs`),
 //! and every preset's values; exported as JSON for the web page's per-flag toggles.
-use super::variant::{Flags, FLAG_NAMES, PRESETS};
+use crate::variant::{Flags, FLAG_NAMES, PRESETS};
 
 /// One flag as the interface lists it.
 #[derive(Debug)]

@@ -1,8 +1,8 @@
 //! LRU insertion and promotion (mm/swap.c): adding new pages, `folio_mark_accessed`, and the
 //! rotation of reclaimable pages when their writeback completes.
-use crate::engine::counters::C;
-use crate::engine::frames::*;
-use crate::engine::mm::{Mm, MoveReason};
+use crate::mm::vmstat::C;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Mm, MoveReason};
 
 impl Mm {
     /// Add a new page to the LRU (`folio_add_lru` / `lru_add`), on the active list if its flags
@@ -95,7 +95,7 @@ impl Mm {
         // the write (`shmem_swapin_page`), then took the page out of the swap cache.
         let sp = self.frames.space[f as usize];
         if sp != NIL
-            && self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem
+            && self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem
             && self.frames.mapped[f as usize] != 0
             && self.frames.has(f, PG_SWAPCACHE)
         {

@@ -1,11 +1,11 @@
 //! Task programs: the scenario's ops compiled into a flat instruction list with resolved
 //! spaces and regions, and the per-task interpreter state.
-use crate::engine::stats::LatencyStats;
+use crate::sim::stats::LatencyStats;
 use std::rc::Rc;
 
 pub mod bufpool;
 
-use crate::engine::rng::Zipf;
+use crate::rng::Zipf;
 use crate::scenario::{Hint, Pattern, Record};
 
 /// One compiled instruction.
@@ -168,7 +168,7 @@ pub struct Task {
     /// Start time of the current op (rate limiting).
     pub op_start: u64,
     pub regions: Vec<Region>,
-    pub rng: crate::engine::rng::Rng,
+    pub rng: crate::rng::Rng,
     pub state: TaskState,
     pub clock: u64,
     /// Chosen page of a random access that faulted, retried after the IO.
@@ -200,7 +200,7 @@ pub struct Task {
     /// The memcg the task runs in (charged for its new pages).
     pub memcg: u16,
     /// A memory.reclaim write in progress.
-    pub reclaim: Option<crate::kernel::memcontrol::ReclaimWrite>,
+    pub reclaim: Option<crate::mm::memcontrol::ReclaimWrite>,
 }
 
 impl Task {

@@ -4,7 +4,7 @@
 //!
 //! The root (id 0, name "/") always exists; a scenario without `[[memcgs]]` has only the root,
 //! so every page is charged to it and the engine behaves as before memcgs existed.
-use super::counters::{Counters, C};
+use crate::mm::vmstat::{Counters, C};
 
 /// "No limit" (`PAGE_COUNTER_MAX`).
 pub const UNLIMITED: u64 = u64::MAX;

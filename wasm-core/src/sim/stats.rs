@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn percentiles_are_within_the_stated_error_and_the_mean_is_exact() {
         // Latencies over six decades, as a run mixes page-cache hits and disk seeks.
-        let mut rng = crate::engine::rng::Rng::new(7);
+        let mut rng = crate::rng::Rng::new(7);
         let mut v: Vec<u64> = (0..100_000)
             .map(|_| 10u64.pow(3 + (rng.next_u64() % 6) as u32) + rng.next_u64() % 1_000_000)
             .collect();

@@ -1,9 +1,9 @@
 //! Page faults and page-cache fills: anon zero-fill and swap-in (`do_anonymous_page`,
 //! `do_swap_page`), file read-around (`filemap_fault`, `do_sync_mmap_readahead`), buffered
 //! read/write, and allocation with kswapd wakeup, direct reclaim and the OOM decision.
-use super::counters::C;
-use super::frames::*;
-use super::mm::{Event, IoReq, Mm};
+use crate::mm::vmstat::C;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Event, IoReq, Mm};
 use crate::devices::IoDir;
 
 /// CPU cost of fault handling (engine constants, the same for every variant): a minor fault
@@ -106,7 +106,7 @@ impl Mm {
                 no_progress = 0;
             }
             let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
-            if no_progress >= crate::kernel::memcontrol::MAX_RECLAIM_RETRIES || hopeless {
+            if no_progress >= crate::mm::memcontrol::MAX_RECLAIM_RETRIES || hopeless {
                 if let Some(t) = self.earliest_io_completion() {
                     // Writeback or reads in flight will free or unlock pages: sleep until the
                     // first completes (the kernel throttles reclaimers on writeback similarly)
@@ -121,7 +121,7 @@ impl Mm {
     /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
     pub fn wake_kswapd(&mut self) {
         if self.kswapd.sleeping
-            && self.pgdat.kswapd_failures < crate::kernel::memcontrol::MAX_RECLAIM_RETRIES
+            && self.pgdat.kswapd_failures < crate::mm::memcontrol::MAX_RECLAIM_RETRIES
         {
             self.kswapd.sleeping = false;
             if self.now < self.kswapd.slept_at + 100_000_000 {
@@ -163,7 +163,7 @@ impl Mm {
             // Shared anonymous memory and tmpfs come through `shmem_getpage_gfp` instead, which
             // adds the new page to the inactive anon list from 2.6.35 (`shmem_inactive_first`;
             // `lru_cache_add_anon` up to 5.7, `lru_cache_add` from 5.8), the active one before.
-            let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
+            let shmem = self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem;
             let active = if shmem {
                 !self.flags.shmem_inactive_first
             } else {
@@ -179,11 +179,11 @@ impl Mm {
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
         // picks around it (kernel/swap_readahead.rs), as far as there is room.
         self.last_fault_major = true;
-        let shmem = self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem;
+        let shmem = self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem;
         // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:
         // the page skips the swap cache and the fault's `swap_free` drops the slot's last
         // reference, so reclaim must write (compress) the page again.
-        let skip = !shmem && self.swap_ra_mode(sp) == crate::kernel::swap_readahead::SwapRa::None;
+        let skip = !shmem && self.swap_ra_mode(sp) == crate::mm::swap_state::SwapRa::None;
         if skip {
             self.swap_direct_read_page(f, sp, idx);
         } else {
@@ -580,7 +580,7 @@ impl Mm {
     /// (`write_no_activation` off) the write also marks the page accessed. The file is extended
     /// once the write is done.
     pub fn write_page(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let res = if self.spaces[sp as usize].kind == crate::engine::space::SpaceKind::Shmem {
+        let res = if self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem {
             self.shmem_write(sp, idx, now)
         } else {
             self.file_write(sp, idx, now)
@@ -685,12 +685,12 @@ impl Mm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::space::{Space, SpaceKind, Swap};
+    use crate::mm::space::{Space, SpaceKind, Swap};
 
     /// An `Mm` of `frames` frames under `preset`, with tiny watermarks.
     fn mm(preset: &str, frames: usize) -> Mm {
-        let flags = crate::kernel::variant::preset(preset).unwrap().flags;
-        let w = crate::kernel::watermarks::Watermarks {
+        let flags = crate::variant::preset(preset).unwrap().flags;
+        let w = crate::mm::page_alloc::Watermarks {
             min: 1,
             low: 2,
             high: 3,
@@ -829,7 +829,7 @@ mod tests {
         assert!(!m.frames.has(f, PG_WRITEBACK), "done at 100");
         // The read submitted now must not take the id whose event is still queued...
         m.submit_io(IoReq::Read { frames: vec![g] }, 200);
-        let Some((100, crate::engine::mm::Event::Io(id))) = m.pop_event() else {
+        let Some((100, crate::mm::mmzone::Event::Io(id))) = m.pop_event() else {
             panic!("the write's event comes first");
         };
         m.complete_io(id);
@@ -840,7 +840,7 @@ mod tests {
         // ...and reads are never completed early.
         m.complete_writes_until(300);
         assert!(m.frames.has(g, PG_LOCKED));
-        let Some((200, crate::engine::mm::Event::Io(rid))) = m.pop_event() else {
+        let Some((200, crate::mm::mmzone::Event::Io(rid))) = m.pop_event() else {
             panic!("the read's event");
         };
         m.complete_io(rid);
