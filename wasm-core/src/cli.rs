@@ -1,8 +1,8 @@
 //! The `reclaim` command line as pure functions: arguments in, text out. The binary
 //! (`src/bin/reclaim.rs`) does the reading, the running and the printing.
-use crate::variant::{FLAG_NAMES, PRESETS};
 use crate::report::{Percentiles, RunReport, TaskReport};
 use crate::scenario::Scenario;
+use crate::variant::{FLAG_NAMES, PRESETS};
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

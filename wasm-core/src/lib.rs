@@ -11,9 +11,9 @@ pub mod cli;
 pub mod devices;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod mm;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod kernel_run;
+pub mod mm;
 pub mod report;
 pub mod rng;
 pub mod scenario;

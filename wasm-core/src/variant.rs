@@ -4,7 +4,6 @@
 //! behaviour at a tag; stable backports are not modelled.
 pub mod flag_docs;
 
-
 /// Behaviour flags. Each names the kernel version and function whose behaviour it switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flags {

@@ -2,9 +2,9 @@
 //! TypeScript types are generated from these definitions (ts-rs) into
 //! `web/src/engine/generated/views.ts`; `tests/views_ts.rs` fails when that file is stale
 //! (`UPDATE_TS=1 cargo test --test views_ts` rewrites it).
+use crate::mm::vmscan::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
 use crate::mm::vmstat::C;
 use crate::sim::Simulation;
-use crate::mm::vmscan::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
 use serde::Serialize;
 use ts_rs::TS;
 

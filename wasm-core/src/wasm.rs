@@ -130,8 +130,9 @@ impl WasmSimulation {
     ) -> Result<WasmSimulation, JsError> {
         let spec = scn.variants.iter().find(|v| v.name == variant);
         let base_flags = match spec {
-            Some(v) => crate::variant::resolve(&v.preset, &v.flags)
-                .map_err(|e| JsError::new(&e))?,
+            Some(v) => {
+                crate::variant::resolve(&v.preset, &v.flags).map_err(|e| JsError::new(&e))?
+            }
             None => crate::variant::Flags::default(), // Simulation::new names the error
         };
         let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides)

@@ -2,8 +2,8 @@
 //! shipped scenario and the hostile reproducers through the parser, then deterministic random
 //! bytes through the parser and through structure-aware mutation + a bounded run with the
 //! invariants checked. The long campaign is `npm run fuzz` (cargo-fuzz, nightly).
-use reclaim_core::rng::Rng;
 use reclaim_core::fuzzing::{mutate_and_run, parse_and_validate};
+use reclaim_core::rng::Rng;
 
 fn texts(dir: &str) -> Vec<String> {
     let dir = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));

@@ -12,8 +12,8 @@ use std::time::{Duration as StdDuration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::plan::{GuestPlan, SwapPlan};
-use crate::rng::{Rng, Zipf};
 use crate::report::Percentiles;
+use crate::rng::{Rng, Zipf};
 use crate::scenario::schema::{Hint, Op, Pattern, Record, Scenario, TaskSpec};
 
 pub const RESULT_BEGIN: &str = "@@RECLAIM-RESULT-BEGIN@@";

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::devices::Device;
-use crate::variant;
 use crate::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
+use crate::variant;
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
 pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];

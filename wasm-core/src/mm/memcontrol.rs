@@ -1,10 +1,10 @@
 //! memcg charging, limits and proactive reclaim (mm/memcontrol.c): `try_charge_memcg` with
 //! memory.max reclaim and the memcg OOM, memory.high reclaim and throttling, and the
 //! memory.reclaim write.
-use crate::mm::vmscan::balance::SWAP_CLUSTER_MAX;
-use crate::mm::memory::Alloc;
 use crate::mm::memcg::MemcgEvent;
 use crate::mm::mmzone::Mm;
+use crate::mm::page_alloc::Alloc;
+use crate::mm::vmscan::balance::SWAP_CLUSTER_MAX;
 
 /// MAX_RECLAIM_RETRIES (mm/internal.h).
 pub const MAX_RECLAIM_RETRIES: u32 = 16;

@@ -1,10 +1,11 @@
-//! Page faults and page-cache fills: anon zero-fill and swap-in (`do_anonymous_page`,
-//! `do_swap_page`), file read-around (`filemap_fault`, `do_sync_mmap_readahead`), buffered
-//! read/write, and allocation with kswapd wakeup, direct reclaim and the OOM decision.
-use crate::mm::vmstat::C;
-use crate::mm::mm_types::*;
-use crate::mm::mmzone::{Event, IoReq, Mm};
+//! Page faults (mm/memory.c): anon zero-fill and swap-in (`do_anonymous_page`,
+//! `do_swap_page`), and the fault-path costs. File faults are in filemap.rs, shmem's in
+//! shmem.rs, allocation in page_alloc.rs.
 use crate::devices::IoDir;
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::Mm;
+use crate::mm::page_alloc::Alloc;
+use crate::mm::vmstat::C;
 
 /// CPU cost of fault handling (engine constants, the same for every variant): a minor fault
 /// mapping a cached page ~0.5 us; an anon fault including clearing 4 KiB ~1 us; the kernel
@@ -17,20 +18,6 @@ pub const ANON_FAULT_NS: u64 = 1_000;
 pub const MAJOR_FAULT_NS: u64 = 5_000;
 pub const READ_COPY_NS: u64 = 500;
 pub const WRITE_COPY_NS: u64 = 700;
-/// Default readahead window (`read_ahead_kb` = 128 KiB).
-pub const RA_PAGES: u64 = 32;
-
-/// What an allocation attempt came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Alloc {
-    /// A frame, and the time the allocator stalled in direct reclaim.
-    Frame(u32, u64),
-    /// No progress possible right now, but IO in flight will free or unlock pages: wait.
-    Wait(u64),
-    /// Out of memory: the OOM killer must act.
-    Oom(u64),
-}
-
 /// What an access came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -41,96 +28,7 @@ pub enum Access {
     Oom,
 }
 
-/// Readahead window shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Readahead {
-    /// mmap read-around: a window centred on the fault.
-    Around,
-    /// Sequential: a window from the page forward.
-    Forward,
-    /// Just the page (MADV_RANDOM, POSIX_FADV_RANDOM).
-    None,
-    /// A read() that is not sequential: the page, or a window forward from it when the page
-    /// cache holds what a sequential stream would have left just before it (`Mm::context_window`).
-    Context,
-}
-
 impl Mm {
-    /// Allocate a frame for a task at time `now` (`__alloc_pages`): fast path above low, wake
-    /// kswapd, above min, else direct reclaim until the min watermark is met; 16 rounds
-    /// without progress (`MAX_RECLAIM_RETRIES`) or nothing left to reclaim means OOM.
-    ///
-    /// With memcgs the charge comes first (`memcg_try_charge`: memory.max reclaim, memcg OOM)
-    /// and memory.high is handled after it (`memcg_handle_over_high`); their time is part of
-    /// the stall.
-    pub fn alloc_frame(&mut self, now: u64) -> Alloc {
-        if self.memcgs.only_root() {
-            return self.page_alloc(now, 0);
-        }
-        let charge_stall = match self.memcg_try_charge(now) {
-            Ok(s) => s,
-            Err(a) => return a,
-        };
-        match self.page_alloc(now + charge_stall, charge_stall) {
-            Alloc::Frame(f, stall) => {
-                let high = self.memcg_handle_over_high(now + stall);
-                Alloc::Frame(f, stall + high)
-            }
-            other => other,
-        }
-    }
-
-    /// `__alloc_pages` proper; `stall` is time already spent (charging).
-    fn page_alloc(&mut self, now: u64, stall0: u64) -> Alloc {
-        self.now = now;
-        let free = self.nr_free();
-        if free > self.wmark.low {
-            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
-        }
-        self.wake_kswapd();
-        if free > self.wmark.min {
-            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
-        }
-        let mut stall = 0u64;
-        let mut no_progress = 0;
-        loop {
-            self.now = now + stall;
-            let (reclaimed, cpu) = self.try_to_free_pages();
-            stall += cpu.max(1);
-            if self.nr_free() > self.wmark.min {
-                return Alloc::Frame(self.take_free_frame().unwrap(), stall0 + stall);
-            }
-            if reclaimed == 0 {
-                no_progress += 1;
-            } else {
-                no_progress = 0;
-            }
-            let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
-            if no_progress >= crate::mm::memcontrol::MAX_RECLAIM_RETRIES || hopeless {
-                if let Some(t) = self.earliest_io_completion() {
-                    // Writeback or reads in flight will free or unlock pages: sleep until the
-                    // first completes (the kernel throttles reclaimers on writeback similarly)
-                    // rather than spin, or ping-pong with other stalled tasks at one instant.
-                    return Alloc::Wait(t.max(now + stall));
-                }
-                return Alloc::Oom(stall);
-            }
-        }
-    }
-
-    /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
-    pub fn wake_kswapd(&mut self) {
-        if self.kswapd.sleeping
-            && self.pgdat.kswapd_failures < crate::mm::memcontrol::MAX_RECLAIM_RETRIES
-        {
-            self.kswapd.sleeping = false;
-            if self.now < self.kswapd.slept_at + 100_000_000 {
-                self.counters.add(C::kswapd_low_wmark_hit_quickly, 1);
-            }
-            self.schedule(self.now, Event::Kswapd);
-        }
-    }
-
     /// A page fault on an anonymous or shmem page that is not resident (`do_anonymous_page`,
     /// `do_swap_page`, `shmem_fault`): pgfault, and pgmajfault when the page comes from swap.
     pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> Access {
@@ -252,329 +150,6 @@ impl Mm {
         Access::Wait(done_fault)
     }
 
-    /// A page fault on a file page that is not in the page cache (`filemap_fault`): pgfault,
-    /// and pgmajfault when it reads (not for read(), which calls `file_read` itself).
-    pub fn file_fault(
-        &mut self,
-        sp: u32,
-        idx: u64,
-        ra: Readahead,
-        lo: u64,
-        hi: u64,
-        now: u64,
-    ) -> Access {
-        self.count_pgfault();
-        let res = self.file_read(sp, idx, ra, lo, hi, now, false);
-        if self.last_fault_major {
-            self.count_event(C::pgmajfault, 1);
-        }
-        res
-    }
-
-    /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
-    /// completes); the faulting page is `idx`. The faulting page is allocated like any page
-    /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
-    /// is best effort without direct reclaim (it stops at the min watermark or the memcg's
-    /// memory.max), as `readahead_gfp_mask` (`__GFP_NORETRY`) makes readahead give up rather
-    /// than push hard; readahead pages that take free memory to the low watermark wake kswapd
-    /// (`readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). For a read() (`read_call`), a forward
-    /// (sequential) window puts its PG_readahead marker on the page after `idx`
-    /// (`ondemand_readahead`'s initial window: async_size = size - request), where a later
-    /// read() starts the next window (`async_readahead`); a window of one frame (a request of
-    /// the whole 128 KiB) has its marker inside the request, so the next window goes out at
-    /// once. Returns when the faulting page's IO completes.
-    #[allow(clippy::too_many_arguments)]
-    pub fn file_read(
-        &mut self,
-        sp: u32,
-        idx: u64,
-        ra: Readahead,
-        lo: u64,
-        hi: u64,
-        now: u64,
-        read_call: bool,
-    ) -> Access {
-        self.last_fault_major = false;
-        let window = (RA_PAGES / self.scale).max(1);
-        let (start, n) = match ra {
-            Readahead::None => (idx, 1),
-            Readahead::Forward => (idx, window.min(hi - idx)),
-            Readahead::Around => {
-                let s = idx.saturating_sub(window / 2).max(lo);
-                (s, window.min(hi - s))
-            }
-            Readahead::Context => (idx, self.context_window(sp, idx)),
-        };
-        // Readahead stops at the end of the file (a truncated one is shorter than its space).
-        let n = n.min(self.spaces[sp as usize].eof.max(idx + 1) - start);
-        let stall = match self.alloc_frame(now) {
-            Alloc::Frame(f, stall) => {
-                self.add_cache_page(f, sp, idx);
-                stall
-            }
-            Alloc::Wait(t) => {
-                self.wait_in_fault = true;
-                return Access::Wait(t);
-            }
-            Alloc::Oom(_) => return Access::Oom,
-        };
-        self.add_readahead_pages(sp, start, n);
-        let marked = read_call && ra == Readahead::Forward && n > 1 && {
-            // The initial window's marker, one request past the page read (`ondemand_readahead`:
-            // async_size = size - req), on a page this read added: reaching it starts the next
-            // window.
-            let next = self.spaces[sp as usize].pages[idx as usize + 1];
-            let fresh = next != NIL && self.ready_at[next as usize] == u64::MAX;
-            if fresh {
-                self.frames.set(next, PG_RA_MARK);
-            }
-            fresh
-        };
-        let t = now + stall + MAJOR_FAULT_NS;
-        let mut wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
-        if read_call && ra == Readahead::Forward && window == 1 && !marked {
-            let throttle = self.async_readahead(sp, idx, hi, t);
-            wait_until = wait_until.max(t + throttle);
-        }
-        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
-        self.last_fault_major = true;
-        // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
-        // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
-        // for the IO and retries anyway.
-        let dev = self.spaces[sp as usize].device;
-        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
-        Access::Wait(wait_until)
-    }
-
-    /// Submit one read request per contiguous run of the pages just added (locked, no IO yet)
-    /// in `start..start + n`, at time `t`; returns when the run holding page `idx` completes.
-    fn submit_new_pages(&mut self, sp: u32, start: u64, n: u64, t: u64, idx: u64) -> Option<u64> {
-        let scale = self.scale;
-        let dev = self.spaces[sp as usize].device;
-        let base = self.spaces[sp as usize].lba;
-        let mut wait_until = None;
-        let mut p = start;
-        while p < start + n {
-            let is_new = |mm: &Mm, q: u64| {
-                let f = mm.spaces[sp as usize].pages[q as usize];
-                f != NIL && mm.frames.has(f, PG_LOCKED) && mm.ready_at[f as usize] == u64::MAX
-            };
-            if !is_new(self, p) {
-                p += 1;
-                continue;
-            }
-            let first = p;
-            let mut frames = Vec::new();
-            while p < start + n && is_new(self, p) {
-                frames.push(self.spaces[sp as usize].pages[p as usize]);
-                p += 1;
-            }
-            let pages = frames.len() as u64;
-            self.counters.add(C::pgpgin, pages);
-            let done =
-                self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
-            if (first..p).contains(&idx) {
-                wait_until = Some(done);
-            }
-            self.finish_read(frames, done);
-        }
-        wait_until
-    }
-
-    /// A read() reached page `m` of file space `sp`, which carries the readahead marker
-    /// (`page_cache_async_readahead`, every version modelled): the next window, up to 128 KiB
-    /// from the first page not cached after `m` (as `ondemand_readahead` does for a marker hit
-    /// without the expected state), is read without waiting, its first page marked in turn so
-    /// that a sequential reader keeps one window in flight ahead of it. Best effort, like all
-    /// readahead: no direct reclaim, but kswapd is woken at the low watermark, and the pages
-    /// count towards the memcg's memory.high (`mem_cgroup_handle_over_high` on the way back to
-    /// user space). `hi` bounds the window (the read's file range). Returns the time memory.high
-    /// throttling adds to the read.
-    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> u64 {
-        let window = (RA_PAGES / self.scale).max(1);
-        let limit = hi.min(self.spaces[sp as usize].eof);
-        let mut start = m + 1;
-        while start < limit
-            && start <= m + window
-            && self.spaces[sp as usize].pages[start as usize] != NIL
-        {
-            start += 1;
-        }
-        if start >= limit || start > m + window {
-            return 0;
-        }
-        let n = window.min(limit - start);
-        self.now = now;
-        let added = self.add_readahead_pages(sp, start, n);
-        if added == 0 {
-            return 0;
-        }
-        // `start` is the first page not cached: the window's first new page.
-        let first = self.spaces[sp as usize].pages[start as usize];
-        self.frames.set(first, PG_RA_MARK);
-        self.submit_new_pages(sp, start, n, now, u64::MAX);
-        self.memcg_over_high_after(now, added * self.scale)
-    }
-
-    /// A free frame for one more readahead page (file or swap), or None when there is no room:
-    /// at or below the min watermark (readahead does not reclaim here, the faulting page's
-    /// allocation did) or over the memcg's memory.max (the kernel drops a readahead page whose
-    /// charge fails). Like every page allocation (`get_page_from_freelist` against the low
-    /// watermark, then `wake_all_kswapds` in `__alloc_pages_slowpath`, every version
-    /// modelled), one that finds free memory at or below the low watermark wakes kswapd first;
-    /// nothing checks again after a window's last page.
-    pub fn readahead_frame(&mut self) -> Option<u32> {
-        if self.nr_free() <= self.wmark.low {
-            self.wake_kswapd();
-        }
-        if self.nr_free() <= self.wmark.min || self.memcgs.over_max(self.cur_memcg, 1).is_some() {
-            return None;
-        }
-        self.take_free_frame()
-    }
-
-    /// Add the pages of `start..start + n` not in the cache yet, as best-effort readahead
-    /// (`readahead_frame`: above the min watermark and within memory.max, no reclaim, kswapd
-    /// woken as `readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). Returns how many were added.
-    fn add_readahead_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
-        let mut added = 0;
-        for p in start..start + n {
-            if self.spaces[sp as usize].pages[p as usize] != NIL {
-                continue;
-            }
-            let Some(f) = self.readahead_frame() else {
-                break;
-            };
-            self.add_cache_page(f, sp, p);
-            added += 1;
-        }
-        added
-    }
-
-    /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
-    /// as 5.8's `ondemand_readahead` does for a request of one frame with no usable readahead
-    /// state (context readahead dates from 2.6.31, older than every preset). A read at the
-    /// file's start gets the initial window (`get_init_ra_size`). Elsewhere
-    /// `try_context_readahead` counts the pages cached contiguously just before the request
-    /// (`count_history_pages`, up to the 128 KiB window); when there are more of them than the
-    /// request, it reads forward history + request (the history doubled when it reaches back to
-    /// the file's start), up to the window and the end of the file. Fewer, and it is a
-    /// standalone small random read of the request alone. Abstracted: the per-open-file state
-    /// (`prev_pos` sequential detection, the context window's own `PG_readahead` marker).
-    pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
-        let scale = self.scale;
-        let pages = &self.spaces[sp as usize].pages;
-        let eof = self.spaces[sp as usize].eof.max(idx + 1) - idx;
-        let req = scale;
-        let size = if idx == 0 {
-            let r = req.next_power_of_two();
-            if r <= RA_PAGES / 32 {
-                4 * r
-            } else if r <= RA_PAGES / 4 {
-                2 * r
-            } else {
-                RA_PAGES
-            }
-        } else {
-            let max_frames = (RA_PAGES / scale).max(1);
-            let history = (1..=max_frames.min(idx))
-                .take_while(|&back| pages[(idx - back) as usize] != NIL)
-                .count() as u64
-                * scale;
-            if history <= req {
-                return 1;
-            }
-            let history = if history >= idx * scale {
-                2 * history
-            } else {
-                history
-            };
-            (history + req).min(RA_PAGES)
-        };
-        (size / scale).max(1).min(eof)
-    }
-
-    /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
-    /// refault check of its shadow entry.
-    fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
-        self.frames.flags[f as usize] = PG_LOCKED;
-        self.ready_at[f as usize] = u64::MAX;
-        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
-        self.install(f, sp, p as u32);
-        if shadow != 0 {
-            self.workingset_refault(f, shadow);
-        }
-        self.lru_add_new(f);
-    }
-
-    /// Register a read completing at `done` for locked frames.
-    fn finish_read(&mut self, frames: Vec<u32>, done: u64) {
-        for &f in &frames {
-            self.ready_at[f as usize] = done;
-        }
-        self.submit_io(IoReq::Read { frames }, done);
-    }
-
-    /// An IO request completed.
-    pub fn complete_io(&mut self, id: u32) {
-        let req = self.take_io(id);
-        self.finish_io(req);
-    }
-
-    /// What completing a request does to its pages.
-    pub fn finish_io(&mut self, req: Option<IoReq>) {
-        match req {
-            Some(IoReq::Read { frames }) => {
-                for f in frames {
-                    self.frames.clear(f, PG_LOCKED);
-                    if self.frames.space[f as usize] != NIL
-                        && self.spaces[self.frames.space[f as usize] as usize].dead
-                    {
-                        self.drop_page(f);
-                    }
-                }
-            }
-            Some(IoReq::Write { frames }) => {
-                for f in frames {
-                    let dead = self.frames.space[f as usize] != NIL
-                        && self.spaces[self.frames.space[f as usize] as usize].dead;
-                    self.end_writeback(f);
-                    // A dead owner's page is freed here, unless reclaim holds it isolated
-                    // (a write completed while the pass sleeps for a request tag): then
-                    // reclaim frees it when it reaches it (`remove_mapping`).
-                    let list = self.frames.list[f as usize];
-                    if dead && list != LIST_FREE && list != LIST_ISOLATED {
-                        self.drop_page(f);
-                    }
-                }
-            }
-            None => {}
-        }
-    }
-
-    /// Write a dirty file page now and return when the device completes it (O_DSYNC).
-    /// A tmpfs page has nowhere to be written (`shmem_file_operations.fsync` is
-    /// `noop_fsync`): done at once.
-    pub fn write_sync(&mut self, f: u32, now: u64) -> u64 {
-        if !self.frames.has(f, PG_DIRTY)
-            || self.frames.has(f, PG_WRITEBACK)
-            || self.frames.has(f, PG_SWAPBACKED)
-        {
-            return now;
-        }
-        self.clear_dirty(f);
-        self.frames.set(f, PG_WRITEBACK);
-        self.nr_writeback += 1;
-        let sp = self.frames.space[f as usize] as usize;
-        let idx = self.frames.index[f as usize] as u64;
-        let (dev, base) = (self.spaces[sp].device, self.spaces[sp].lba);
-        self.counters.add(C::pgpgout, 1);
-        let scale = self.scale;
-        let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
-        self.submit_io(IoReq::Write { frames: vec![f] }, done);
-        done
-    }
-
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
     /// page (no refault check for write allocations, `__GFP_WRITE`), copy, dirty it. Before 4.7
     /// (`write_no_activation` off) the write also marks the page accessed. The file is extended
@@ -591,101 +166,15 @@ impl Mm {
         }
         res
     }
-
-    fn file_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let f = self.spaces[sp as usize].pages[idx as usize];
-        let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
-        if !redirty {
-            self.now = now;
-            if let Some(until) = self.dirty_throttle(now) {
-                self.throttled = true;
-                return Access::Wait(until);
-            }
-        }
-        if f != NIL {
-            if self.frames.has(f, PG_LOCKED) {
-                return Access::Wait(self.ready_at[f as usize]);
-            }
-            self.mark_file_dirty(f);
-            if !self.flags.write_no_activation {
-                self.mark_accessed(f);
-            }
-            return Access::Done(WRITE_COPY_NS * self.scale);
-        }
-        let (f, stall) = match self.alloc_frame(now) {
-            Alloc::Frame(f, s) => (f, s),
-            Alloc::Wait(t) => return Access::Wait(t),
-            Alloc::Oom(_) => return Access::Oom,
-        };
-        self.frames.flags[f as usize] = 0;
-        self.spaces[sp as usize].shadow[idx as usize] = 0;
-        self.install(f, sp, idx as u32);
-        self.lru_add_new(f);
-        self.now = now + stall;
-        self.mark_file_dirty(f);
-        if !self.flags.write_no_activation {
-            self.mark_accessed(f);
-        }
-        Access::Done(stall + WRITE_COPY_NS * self.scale)
-    }
-
-    /// A write() of one page of a tmpfs file (5.x `shmem_write_begin` ->
-    /// `shmem_getpage_gfp(SGP_WRITE)`, then `shmem_write_end`). tmpfs pages are swap-backed and
-    /// live on the anon LRU: a new page goes through `lru_cache_add` without PG_active, so it
-    /// starts on the inactive anon list, with PG_referenced set (`__SetPageReferenced` for
-    /// SGP_WRITE); a resident page is marked accessed (`mark_page_accessed` for SGP_WRITE) and
-    /// loses a stale swap copy; a swapped-out page is read back first (`shmem_swapin_page`).
-    /// The dirty bit carries no writeback accounting (`__set_page_dirty_no_writeback`): no
-    /// dirty throttling and no flusher; reclaim writes the page to swap (`shmem_writepage`).
-    /// A swap-in here is no page fault: neither pgfault nor pgmajfault.
-    fn shmem_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let f = self.spaces[sp as usize].pages[idx as usize];
-        if f != NIL {
-            if self.frames.has(f, PG_LOCKED) {
-                return Access::Wait(self.ready_at[f as usize]);
-            }
-            // A page in the swap cache leaves it (`shmem_swapin_page`), losing its stale copy.
-            if self.frames.has(f, PG_READAHEAD | PG_SWAPCACHE) {
-                self.swap_cache_fault(f);
-            }
-            self.mark_accessed(f);
-            self.frames.set(f, PG_DIRTY);
-            return Access::Done(WRITE_COPY_NS * self.scale);
-        }
-        if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.anon_page_in(sp, idx, now);
-        }
-        let (f, stall) = match self.alloc_frame(now) {
-            Alloc::Frame(f, s) => (f, s),
-            Alloc::Wait(t) => return Access::Wait(t),
-            Alloc::Oom(_) => return Access::Oom,
-        };
-        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_REFERENCED | PG_DIRTY;
-        if !self.flags.shmem_inactive_first {
-            self.frames.set(f, PG_ACTIVE);
-        }
-        self.install(f, sp, idx as u32);
-        self.lru_add_new(f);
-        self.now = now + stall;
-        Access::Done(stall + WRITE_COPY_NS * self.scale)
-    }
-
-    /// A read() of one non-resident page of a tmpfs file (`shmem_file_read_iter` ->
-    /// `shmem_getpage(SGP_READ)`): a swapped-out page is read back (`shmem_swapin_page`); a
-    /// hole allocates nothing (the zero page is copied). Resident pages are read like cache
-    /// pages (`mark_page_accessed`). The swap-in is no page fault, as in `shmem_write`.
-    pub fn shmem_read_miss(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.anon_page_in(sp, idx, now);
-        }
-        Access::Done(READ_COPY_NS * self.scale)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mm::space::{Space, SpaceKind, Swap};
+    use crate::mm::mmzone::IoReq;
+    use crate::mm::readahead::Readahead;
+    use crate::mm::space::{Space, SpaceKind};
+    use crate::mm::swapfile::Swap;
 
     /// An `Mm` of `frames` frames under `preset`, with tiny watermarks.
     fn mm(preset: &str, frames: usize) -> Mm {
@@ -829,7 +318,7 @@ mod tests {
         assert!(!m.frames.has(f, PG_WRITEBACK), "done at 100");
         // The read submitted now must not take the id whose event is still queued...
         m.submit_io(IoReq::Read { frames: vec![g] }, 200);
-        let Some((100, crate::mm::mmzone::Event::Io(id))) = m.pop_event() else {
+        let Some((100, crate::mm::mmzone::Wakeup::Io(id))) = Some(m.wakeups.remove(0)) else {
             panic!("the write's event comes first");
         };
         m.complete_io(id);
@@ -840,7 +329,7 @@ mod tests {
         // ...and reads are never completed early.
         m.complete_writes_until(300);
         assert!(m.frames.has(g, PG_LOCKED));
-        let Some((200, crate::mm::mmzone::Event::Io(rid))) = m.pop_event() else {
+        let Some((200, crate::mm::mmzone::Wakeup::Io(rid))) = Some(m.wakeups.remove(0)) else {
             panic!("the read's event");
         };
         m.complete_io(rid);

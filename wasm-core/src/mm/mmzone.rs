@@ -3,12 +3,13 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::mm::vmstat::{Counters, C};
-use crate::mm::mm_types::*;
-use crate::mm::space::{Space, Swap};
 use crate::devices::Device;
-use crate::variant::Flags;
+use crate::mm::mm_types::*;
 use crate::mm::page_alloc::Watermarks;
+use crate::mm::space::Space;
+use crate::mm::swapfile::Swap;
+use crate::mm::vmstat::{Counters, C};
+use crate::variant::Flags;
 
 /// Per-lruvec reclaim state (`struct lruvec`).
 #[derive(Debug, Clone, Default)]
@@ -73,24 +74,16 @@ pub struct Pgdat {
     pub kswapd_failures: u32,
 }
 
-/// dirty_writeback_centisecs default (500): the flushers' periodic run.
-pub const FLUSHER_PERIOD_NS: u64 = 5_000_000_000;
-/// The pause of a throttled writer (`balance_dirty_pages` aims its pauses at ~10 ms, between
-/// one jiffy and MAX_PAUSE = 200 ms; the simplified model retries every 10 ms).
-pub const DIRTY_PAUSE_NS: u64 = 10_000_000;
-
+/// What the model asks the simulation to do at a time (the kernel's wakeups and interrupts):
+/// the simulation queues them in the order asked and calls back into the model when they fire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Event {
-    /// A task continues its program.
-    Task(u32),
-    /// An IO request completes.
+pub enum Wakeup {
+    /// An IO request completes (`Mm::complete_io`).
     Io(u32),
-    /// kswapd runs one `balance_pgdat` iteration.
+    /// kswapd runs one `balance_pgdat` iteration (`Mm::kswapd_step`).
     Kswapd,
-    /// The flusher threads write back dirty pages.
+    /// The flusher threads write back dirty pages (`Mm::wb_workfn`).
     Flusher,
-    /// Take a time-series sample.
-    Sample,
 }
 
 /// Why a page moved, for the animation's event stream.
@@ -160,8 +153,8 @@ pub struct Mm {
     pub scale: u64,
     pub pgdat: Pgdat,
     pub now: u64,
-    events: BinaryHeap<Reverse<(u64, u64, Event)>>,
-    seq: u64,
+    /// Wakeups asked for and not yet taken by the simulation, in the order asked.
+    pub wakeups: Vec<(u64, Wakeup)>,
     pub io: Vec<Option<IoReq>>,
     /// Completion time of each in-flight request (parallel to `io`).
     io_done_at: Vec<u64>,
@@ -264,8 +257,7 @@ impl Mm {
             scale,
             pgdat: Pgdat::default(),
             now: 0,
-            events: BinaryHeap::new(),
-            seq: 0,
+            wakeups: Vec::new(),
             io: Vec::new(),
             io_done_at: Vec::new(),
             io_free: Vec::new(),
@@ -384,17 +376,12 @@ impl Mm {
         }
     }
 
-    // ---- events -------------------------------------------------------------------------
+    // ---- wakeups and IO in flight --------------------------------------------------------
 
-    pub fn schedule(&mut self, t: u64, e: Event) {
-        self.seq += 1;
-        self.events.push(Reverse((t, self.seq, e)));
-    }
-    pub fn next_event_time(&self) -> Option<u64> {
-        self.events.peek().map(|Reverse((t, _, _))| *t)
-    }
-    pub fn pop_event(&mut self) -> Option<(u64, Event)> {
-        self.events.pop().map(|Reverse((t, _, e))| (t, e))
+    /// Ask the simulation to run `w` at time `t`.
+    #[inline]
+    pub fn wake_at(&mut self, t: u64, w: Wakeup) {
+        self.wakeups.push((t, w));
     }
 
     /// Register a request completing at `done` and schedule its completion event.
@@ -413,7 +400,7 @@ impl Mm {
         if write {
             self.write_heap.push(Reverse((done, id)));
         }
-        self.schedule(done, Event::Io(id));
+        self.wake_at(done, Wakeup::Io(id));
     }
 
     /// When the earliest request in flight completes.
@@ -467,20 +454,6 @@ impl Mm {
 
     // ---- sizes ----------------------------------------------------------------------------
 
-    #[inline]
-    pub fn nr_free(&self) -> u64 {
-        self.free.len() as u64
-    }
-    pub fn total_frames(&self) -> u64 {
-        self.frames.len() as u64
-    }
-    /// Free swap slots (`get_nr_swap_pages`), 0 without swap.
-    pub fn swap_free(&self) -> u64 {
-        self.swap.as_ref().map_or(0, |s| s.nr_free)
-    }
-    pub fn total_swap(&self) -> u64 {
-        self.swap.as_ref().map_or(0, |s| s.total())
-    }
     pub fn lru_size(&self, lru: usize) -> u64 {
         if self.flags.lru_gen && lru < 4 {
             return self.lruvecs.iter().map(|l| l.lrugen.abi_sizes()[lru]).sum();
@@ -494,236 +467,9 @@ impl Mm {
 
     // ---- LRU list operations ---------------------------------------------------------------
 
-    /// Put a frame on the head of the list its flags select (`lruvec_add_folio`); with MGLRU
-    /// on, the generation its flags select (`lru_gen_add_folio`).
-    #[inline]
-    pub fn lru_add_head(&mut self, f: u32) {
-        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
-            return self.lru_gen_add_folio(f, false);
-        }
-        let lru = lru_of(self.frames.flags[f as usize]);
-        let lv = self.frames.lruvec[f as usize] as usize;
-        let l = &mut self.lruvecs[lv].lists[lru];
-        self.frames.push_head(l, f, lru as u8);
-        self.account_lru_len(lv, lru, 1);
-    }
-
-    /// Put a frame on the tail of the list its flags select (`lruvec_add_folio_tail`); with
-    /// MGLRU, the tail of the oldest generation (`lru_gen_add_folio` with `reclaiming`).
-    #[inline]
-    pub fn lru_add_tail(&mut self, f: u32) {
-        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
-            return self.lru_gen_add_folio(f, true);
-        }
-        let lru = lru_of(self.frames.flags[f as usize]);
-        let lv = self.frames.lruvec[f as usize] as usize;
-        let l = &mut self.lruvecs[lv].lists[lru];
-        self.frames.push_tail(l, f, lru as u8);
-        self.account_lru_len(lv, lru, 1);
-    }
-
-    /// Take a frame off whatever LRU list it is on (`lruvec_del_folio`); no-op if not on one.
-    #[inline]
-    pub fn lru_del(&mut self, f: u32) {
-        if self.frames.gen[f as usize] != 0 {
-            return self.lru_gen_del_folio(f);
-        }
-        let list = self.frames.list[f as usize] as usize;
-        if list < NR_LRU_LISTS {
-            let lv = self.frames.lruvec[f as usize] as usize;
-            let l = &mut self.lruvecs[lv].lists[list];
-            self.frames.unlink(l, f);
-            self.account_lru_len(lv, list, -1);
-        }
-    }
-
-    /// Isolate up to `n` frames from the tail of `lru` of lruvec `lv` (`isolate_lru_folios`).
-    pub fn isolate_tail(&mut self, lv: usize, lru: usize, n: u64, out: &mut Vec<u32>) {
-        out.clear();
-        for _ in 0..n {
-            let l = &mut self.lruvecs[lv].lists[lru];
-            let f = l.tail;
-            if f == NIL {
-                break;
-            }
-            self.frames.unlink(l, f);
-            out.push(f);
-        }
-        self.account_lru_len(lv, lru, -(out.len() as i64));
-    }
-
     // ---- frame allocation and freeing --------------------------------------------------------
 
-    /// Take a frame from the free list without any watermark check.
-    #[inline]
-    pub fn take_free_frame(&mut self) -> Option<u32> {
-        let f = self.free.pop()?;
-        self.counters.add(C::pgalloc, 1);
-        let fi = f as usize;
-        // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
-        self.frames.lruvec[fi] = self.cur_memcg;
-        self.memcgs.charge(self.cur_memcg, 1);
-        self.frames.flags[fi] = 0;
-        self.frames.mapped[fi] = 0;
-        self.frames.young[fi] = 0;
-        self.frames.vmflags[fi] = 0;
-        self.frames.list[fi] = LIST_ISOLATED;
-        Some(f)
-    }
-
-    /// Return a frame (already off every list and out of its space) to the free list.
-    #[inline]
-    pub fn free_frame(&mut self, f: u32) {
-        debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
-        // `mem_cgroup_uncharge` when the folio is freed.
-        self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
-        self.frames.flags[f as usize] = 0;
-        self.frames.writable[f as usize] = 0;
-        self.frames.space[f as usize] = NIL;
-        self.frames.list[f as usize] = LIST_FREE;
-        self.free.push(f);
-        self.counters.add(C::pgfree, 1);
-    }
-
-    /// Bind a frame to (space, index).
-    #[inline]
-    pub fn install(&mut self, f: u32, space: u32, index: u32) {
-        self.frames.space[f as usize] = space;
-        self.frames.index[f as usize] = index;
-        let s = &mut self.spaces[space as usize];
-        s.pages[index as usize] = f;
-        s.resident += 1;
-    }
-
-    /// Unbind a frame from its space (the page is no longer resident).
-    #[inline]
-    pub fn uninstall(&mut self, f: u32) {
-        let sp = self.frames.space[f as usize];
-        if sp == NIL {
-            return;
-        }
-        let idx = self.frames.index[f as usize] as usize;
-        let s = &mut self.spaces[sp as usize];
-        if s.pages[idx] == f {
-            s.pages[idx] = NIL;
-            s.resident -= 1;
-        }
-        self.frames.space[f as usize] = NIL;
-    }
-
-    /// Drop a dirty page from the dirty accounting (it was cleaned or freed). Cleaning a file
-    /// page write-protects its PTEs (`folio_clear_dirty_for_io` -> `folio_mkclean`), so the
-    /// next write through a mapping faults again.
-    pub fn clear_dirty(&mut self, f: u32) {
-        if self.frames.test_clear(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
-            self.nr_dirty = self.nr_dirty.saturating_sub(1);
-            self.frames.writable[f as usize] = 0;
-        }
-    }
-
-    /// Mark a file page dirty (`folio_mark_dirty`), queueing it for the flushers: the periodic
-    /// flusher run is armed (`wb_wakeup_delayed`, dirty_writeback_centisecs = 5 s), and above
-    /// the background threshold background writeback starts at once (`balance_dirty_pages`).
-    pub fn mark_file_dirty(&mut self, f: u32) {
-        if !self.frames.has(f, PG_DIRTY) {
-            self.frames.set(f, PG_DIRTY);
-            if !self.frames.has(f, PG_SWAPBACKED) {
-                self.nr_dirty += 1;
-                self.dirty_fifo.push_back((f, self.now));
-                if self.flusher_next == u64::MAX {
-                    self.flusher_next = self.now + FLUSHER_PERIOD_NS;
-                    self.schedule(self.flusher_next, Event::Flusher);
-                }
-                if self.nr_dirty + self.nr_writeback > self.dirty_thresholds().0 {
-                    self.wake_flusher();
-                }
-            }
-        }
-    }
-
-    /// `wakeup_flusher_threads` / `wb_start_background_writeback`: run the flushers now unless
-    /// they are already running (writing chunks or asleep for a request tag: they look for more
-    /// work before they stop).
-    pub fn wake_flusher(&mut self) {
-        if self.flusher_next > self.now && !self.flusher_busy {
-            self.flusher_next = self.now;
-            self.schedule(self.now, Event::Flusher);
-        }
-    }
-
-    /// `global_dirty_limits`: (background threshold, dirty threshold) in frames, the sysctl
-    /// percentages of dirtyable memory (`global_dirtyable_memory`: free + file LRU pages).
-    pub fn dirty_thresholds(&self) -> (u64, u64) {
-        let dirtyable =
-            self.nr_free() + self.lru_size(LRU_ACTIVE_FILE) + self.lru_size(LRU_INACTIVE_FILE);
-        (
-            dirtyable * self.dirty_background_ratio / 100,
-            dirtyable * self.dirty_ratio / 100,
-        )
-    }
-
-    /// `balance_dirty_pages`, simplified: a writer that would push dirty + writeback pages
-    /// over the dirty threshold is paused (and background writeback kicked) until they fall
-    /// below it. Returns the time to retry, or None when the write may proceed.
-    pub fn dirty_throttle(&mut self, now: u64) -> Option<u64> {
-        let (bg, thresh) = self.dirty_thresholds();
-        let nr = self.nr_dirty + self.nr_writeback;
-        if nr > bg {
-            self.wake_flusher();
-        }
-        (nr >= thresh.max(1)).then(|| now + DIRTY_PAUSE_NS)
-    }
-
     // ---- invariants ------------------------------------------------------------------------
-
-    /// Check the structural invariants; returns a description of the first violation.
-    /// Swap slot accounting: each space's `swapped` counts its slots, every slot a page holds
-    /// is in use and held once, the used slots are exactly those held, and a resident page of
-    /// a live space is in the swap cache exactly when it holds a slot.
-    fn check_swap_slots(&self) -> Result<(), String> {
-        let Some(swap) = self.swap.as_ref() else {
-            return Ok(());
-        };
-        let mut held = vec![false; swap.used.len()];
-        let mut total = 0u64;
-        for s in &self.spaces {
-            let mut n = 0u64;
-            for (i, &slot) in s.swap.iter().enumerate() {
-                if slot != NIL {
-                    n += 1;
-                    if !swap.used[slot as usize]
-                        || std::mem::replace(&mut held[slot as usize], true)
-                    {
-                        return Err(format!(
-                            "space {} page {i}: slot {slot} free or held twice",
-                            s.name
-                        ));
-                    }
-                }
-                let f = s.pages.get(i).copied().unwrap_or(NIL);
-                if !s.dead && f != NIL && self.frames.has(f, PG_SWAPCACHE) != (slot != NIL) {
-                    return Err(format!(
-                        "space {} page {i}: swap cache flag and slot disagree",
-                        s.name
-                    ));
-                }
-            }
-            if n != s.swapped {
-                return Err(format!(
-                    "space {}: swapped {} but {n} slots",
-                    s.name, s.swapped
-                ));
-            }
-            total += n;
-        }
-        if total != swap.total() - swap.nr_free {
-            return Err(format!(
-                "swap: {} slots in use but {total} held",
-                swap.total() - swap.nr_free
-            ));
-        }
-        Ok(())
-    }
 
     pub fn check_invariants(&self) -> Result<(), String> {
         let n = self.frames.len();

@@ -3,16 +3,23 @@
 //! nothing of the simulation (`crate::sim`): it asks it for what it needs (a kswapd or flusher
 //! wakeup, an IO completion) through `Mm::wakeups`, and a fault says how it ended by its return
 //! value.
+pub mod filemap;
 pub mod fs_writeback;
 pub mod memcg;
 pub mod memcontrol;
 pub mod memory;
+pub mod mm_inline;
 pub mod mm_types;
 pub mod mmzone;
 pub mod page_alloc;
+pub mod page_writeback;
+pub mod readahead;
+pub mod rmap;
+pub mod shmem;
 pub mod space;
 pub mod swap;
 pub mod swap_state;
+pub mod swapfile;
 pub mod truncate;
 pub mod vmscan;
 pub mod vmstat;

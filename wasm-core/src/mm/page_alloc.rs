@@ -1,5 +1,11 @@
-//! Zone watermarks (mm/page_alloc.c `__setup_per_zone_wmarks`, `calculate_min_free_kbytes`,
-//! as in 5.x-6.x), for one node with one zone.
+//! The page allocator (mm/page_alloc.c), for one node with one zone: the watermarks
+//! (`__setup_per_zone_wmarks`, `calculate_min_free_kbytes`, as in 5.x-6.x), the free list, and
+//! `__alloc_pages` with its slow path (kswapd wakeup, direct reclaim, the OOM decision).
+use super::mmzone::Mm;
+use crate::mm::mm_types::LIST_FREE;
+use crate::mm::mm_types::LIST_ISOLATED;
+use crate::mm::mm_types::NIL;
+use crate::mm::vmstat::C;
 
 /// min/low/high in frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -59,6 +65,123 @@ impl Watermarks {
             low: fr(low),
             high: fr(high),
         }
+    }
+}
+
+/// What an allocation attempt came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alloc {
+    /// A frame, and the time the allocator stalled in direct reclaim.
+    Frame(u32, u64),
+    /// No progress possible right now, but IO in flight will free or unlock pages: wait.
+    Wait(u64),
+    /// Out of memory: the OOM killer must act.
+    Oom(u64),
+}
+
+impl Mm {
+    /// Allocate a frame for a task at time `now` (`__alloc_pages`): fast path above low, wake
+    /// kswapd, above min, else direct reclaim until the min watermark is met; 16 rounds
+    /// without progress (`MAX_RECLAIM_RETRIES`) or nothing left to reclaim means OOM.
+    ///
+    /// With memcgs the charge comes first (`memcg_try_charge`: memory.max reclaim, memcg OOM)
+    /// and memory.high is handled after it (`memcg_handle_over_high`); their time is part of
+    /// the stall.
+    pub fn alloc_frame(&mut self, now: u64) -> Alloc {
+        if self.memcgs.only_root() {
+            return self.page_alloc(now, 0);
+        }
+        let charge_stall = match self.memcg_try_charge(now) {
+            Ok(s) => s,
+            Err(a) => return a,
+        };
+        match self.page_alloc(now + charge_stall, charge_stall) {
+            Alloc::Frame(f, stall) => {
+                let high = self.memcg_handle_over_high(now + stall);
+                Alloc::Frame(f, stall + high)
+            }
+            other => other,
+        }
+    }
+
+    /// `__alloc_pages` proper; `stall` is time already spent (charging).
+    fn page_alloc(&mut self, now: u64, stall0: u64) -> Alloc {
+        self.now = now;
+        let free = self.nr_free();
+        if free > self.wmark.low {
+            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
+        }
+        self.wake_kswapd();
+        if free > self.wmark.min {
+            return Alloc::Frame(self.take_free_frame().unwrap(), stall0);
+        }
+        let mut stall = 0u64;
+        let mut no_progress = 0;
+        loop {
+            self.now = now + stall;
+            let (reclaimed, cpu) = self.try_to_free_pages();
+            stall += cpu.max(1);
+            if self.nr_free() > self.wmark.min {
+                return Alloc::Frame(self.take_free_frame().unwrap(), stall0 + stall);
+            }
+            if reclaimed == 0 {
+                no_progress += 1;
+            } else {
+                no_progress = 0;
+            }
+            let hopeless = self.reclaimable_frames() + self.nr_free() <= self.wmark.min;
+            if no_progress >= crate::mm::memcontrol::MAX_RECLAIM_RETRIES || hopeless {
+                if let Some(t) = self.earliest_io_completion() {
+                    // Writeback or reads in flight will free or unlock pages: sleep until the
+                    // first completes (the kernel throttles reclaimers on writeback similarly)
+                    // rather than spin, or ping-pong with other stalled tasks at one instant.
+                    return Alloc::Wait(t.max(now + stall));
+                }
+                return Alloc::Oom(stall);
+            }
+        }
+    }
+}
+
+impl Mm {
+    /// Take a frame from the free list without any watermark check.
+    #[inline]
+    pub fn take_free_frame(&mut self) -> Option<u32> {
+        let f = self.free.pop()?;
+        self.counters.add(C::pgalloc, 1);
+        let fi = f as usize;
+        // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
+        self.frames.lruvec[fi] = self.cur_memcg;
+        self.memcgs.charge(self.cur_memcg, 1);
+        self.frames.flags[fi] = 0;
+        self.frames.mapped[fi] = 0;
+        self.frames.young[fi] = 0;
+        self.frames.vmflags[fi] = 0;
+        self.frames.list[fi] = LIST_ISOLATED;
+        Some(f)
+    }
+
+    /// Return a frame (already off every list and out of its space) to the free list.
+    #[inline]
+    pub fn free_frame(&mut self, f: u32) {
+        debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
+        // `mem_cgroup_uncharge` when the folio is freed.
+        self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
+        self.frames.flags[f as usize] = 0;
+        self.frames.writable[f as usize] = 0;
+        self.frames.space[f as usize] = NIL;
+        self.frames.list[f as usize] = LIST_FREE;
+        self.free.push(f);
+        self.counters.add(C::pgfree, 1);
+    }
+
+    #[inline]
+    pub fn nr_free(&self) -> u64 {
+        self.free.len() as u64
+    }
+
+    pub fn total_frames(&self) -> u64 {
+        self.frames.len() as u64
     }
 }
 

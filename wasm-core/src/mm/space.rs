@@ -1,6 +1,7 @@
 //! Address spaces: anonymous regions, shmem/tmpfs files and page-cache files, with what an
 //! evicted page leaves behind (a shadow entry, a swap slot).
 use crate::mm::mm_types::NIL;
+use crate::mm::swapfile::VmaRa;
 
 /// A shadow entry (`workingset_eviction`): the lruvec's nonresident age at eviction and the
 /// page's workingset bit. The kernel packs these into an xarray value; we keep the full age
@@ -154,104 +155,6 @@ impl Space {
     }
 }
 
-/// Swap slots on the swap device, allocated in clusters the way `get_swap_pages` scans
-/// forward from a cursor, so that pages evicted together are written contiguously.
-pub struct Swap {
-    pub device: usize,
-    pub used: Vec<bool>,
-    /// The (space, page) a used slot was allocated for: what cluster readahead finds when it
-    /// reads a slot's neighbours (the kernel's swap cache lookup by offset).
-    pub owner: Vec<(u32, u32)>,
-    pub cursor: usize,
-    pub nr_free: u64,
-    /// Cluster readahead's global state (`swapin_nr_pages`): the last offset faulted without
-    /// hits, the last window, and readahead hits since the last fault.
-    pub ra_prev_offset: Option<u64>,
-    pub ra_last_pages: u64,
-    pub ra_hits: u64,
-}
-
-/// A private anon mapping's swap readahead state (`vma->swap_readahead_info`): the page of the
-/// last swap fault or readahead hit, the window then, and hits since.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VmaRa {
-    pub prev: Option<u64>,
-    pub win: u64,
-    pub hits: u64,
-}
-
-impl Default for VmaRa {
-    /// A new mapping reads as 4 hits (`GET_SWAP_RA_VAL`: "initial readahead hits is 4"), so its
-    /// first swap fault reads a full window.
-    fn default() -> Self {
-        VmaRa {
-            prev: None,
-            win: 0,
-            hits: 4,
-        }
-    }
-}
-
-impl Swap {
-    pub fn new(device: usize, slots: u64) -> Swap {
-        Swap {
-            device,
-            used: vec![false; slots as usize],
-            owner: Vec::new(),
-            cursor: 0,
-            nr_free: slots,
-            ra_prev_offset: None,
-            ra_last_pages: 0,
-            // `swapin_readahead_hits` starts at 4: the first cluster readahead is a full one.
-            ra_hits: 4,
-        }
-    }
-    /// Record which page each slot holds, for cluster readahead; 8 bytes a slot, so only
-    /// when some swap fault can use cluster readahead.
-    pub fn track_owners(mut self) -> Swap {
-        self.owner = vec![(u32::MAX, u32::MAX); self.used.len()];
-        self
-    }
-    pub fn total(&self) -> u64 {
-        self.used.len() as u64
-    }
-    pub fn alloc(&mut self) -> Option<u32> {
-        if self.nr_free == 0 {
-            return None;
-        }
-        let n = self.used.len();
-        for k in 0..n {
-            let i = (self.cursor + k) % n;
-            if !self.used[i] {
-                self.used[i] = true;
-                self.cursor = (i + 1) % n;
-                self.nr_free -= 1;
-                return Some(i as u32);
-            }
-        }
-        None
-    }
-    /// Allocate a slot for page `idx` of space `sp`.
-    pub fn alloc_for(&mut self, sp: u32, idx: u32) -> Option<u32> {
-        let slot = self.alloc()?;
-        if let Some(o) = self.owner.get_mut(slot as usize) {
-            *o = (sp, idx);
-        }
-        Some(slot)
-    }
-    pub fn free(&mut self, slot: u32) {
-        let i = slot as usize;
-        if self.used[i] {
-            self.used[i] = false;
-            self.nr_free += 1;
-        }
-    }
-    /// `vm_swap_full`: more than half of swap is in use.
-    pub fn full(&self) -> bool {
-        self.nr_free * 2 < self.total()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,17 +175,5 @@ mod tests {
             assert_eq!(Shadow::unpack(s.pack()), Some(s));
         }
         assert_eq!(Shadow::unpack(0), None);
-    }
-    #[test]
-    fn swap_slots_are_contiguous_then_reused() {
-        let mut s = Swap::new(0, 4);
-        assert_eq!((s.alloc(), s.alloc()), (Some(0), Some(1)));
-        s.free(0);
-        assert_eq!(
-            (s.alloc(), s.alloc(), s.alloc()),
-            (Some(2), Some(3), Some(0))
-        );
-        assert_eq!(s.alloc(), None);
-        assert!(s.full());
     }
 }

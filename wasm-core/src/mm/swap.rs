@@ -1,8 +1,10 @@
 //! LRU insertion and promotion (mm/swap.c): adding new pages, `folio_mark_accessed`, and the
 //! rotation of reclaimable pages when their writeback completes.
-use crate::mm::vmstat::C;
 use crate::mm::mm_types::*;
+use crate::mm::mmzone::Lruvec;
 use crate::mm::mmzone::{Mm, MoveReason};
+use crate::mm::vmscan::balance::SWAP_CLUSTER_MAX;
+use crate::mm::vmstat::C;
 
 impl Mm {
     /// Add a new page to the LRU (`folio_add_lru` / `lru_add`), on the active list if its flags
@@ -101,6 +103,75 @@ impl Mm {
         {
             self.free_swap_slot(f);
             self.frames.set(f, PG_DIRTY);
+        }
+    }
+}
+
+impl Mm {
+    /// RFC 2016 07/10 (`get_scan_count`): halve numer and denom once denom exceeds an eighth of
+    /// the lruvec's LRU pages.
+    pub(crate) fn decay_cost_2016(&mut self, lv: usize) {
+        let scale = self.scale;
+        let l = &mut self.lruvecs[lv];
+        if l.cost_denom > l.lru_pages() * scale / 8 {
+            l.anon_cost /= 2;
+            l.file_cost /= 2;
+            l.cost_denom /= 2;
+        }
+    }
+
+    /// RFC 2016 `lru_note_cost` (07/10, COST_IO and COST_CPU from 10/10): `nr_io` pages
+    /// weighted SWAP_CLUSTER_MAX (only with `rfc2016_refault_cost`; before 10/10 there is no
+    /// IO cost), `nr_cpu` rotated pages weighted 1, added to numer[type] and to denom of this
+    /// lruvec alone (4.7 has no hierarchical lruvec state).
+    pub fn lru_note_cost_2016(&mut self, lv: usize, file: bool, nr_io: u64, nr_cpu: u64) {
+        if !self.flags.rfc2016_lru_cost {
+            return;
+        }
+        let io = if self.flags.rfc2016_refault_cost {
+            nr_io * SWAP_CLUSTER_MAX
+        } else {
+            0
+        };
+        let cost = (io + nr_cpu) * self.scale;
+        let l = &mut self.lruvecs[lv];
+        if file {
+            l.file_cost += cost;
+        } else {
+            l.anon_cost += cost;
+        }
+        l.cost_denom += cost;
+    }
+
+    /// 5.8+ `lru_note_cost`: charge reclaim cost to a type and decay both costs once they exceed
+    /// a quarter of the LRU size. 6.2+ (`rotation_cost`): IO at SWAP_CLUSTER_MAX, rotations at 1.
+    /// With memcgs the cost is charged to the lruvec and every ancestor (the reclaim root
+    /// reads its own), each decayed against its hierarchical LRU size.
+    pub fn lru_note_cost(&mut self, lv: usize, file: bool, nr_io: u64, nr_rotated: u64) {
+        if !self.flags.io_cost_balance {
+            return;
+        }
+        let scale = self.scale;
+        let cost = if self.flags.rotation_cost {
+            nr_io * SWAP_CLUSTER_MAX + nr_rotated
+        } else {
+            nr_io
+        } * scale;
+        let mut cur = Some(lv as u16);
+        while let Some(m) = cur {
+            let m = m as usize;
+            let lrusize = (0..4).map(|lru| self.lruvec_state(m, lru)).sum::<u64>() * scale;
+            let l: &mut Lruvec = &mut self.lruvecs[m];
+            if file {
+                l.file_cost += cost;
+            } else {
+                l.anon_cost += cost;
+            }
+            if l.file_cost + l.anon_cost > lrusize / 4 {
+                l.file_cost /= 2;
+                l.anon_cost /= 2;
+            }
+            cur = self.memcgs.list[m].parent;
         }
     }
 }

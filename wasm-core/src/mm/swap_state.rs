@@ -20,10 +20,11 @@
 //! `vm.page-cluster`'s 2^n pages are 2^n / scale frames (at least one), so a frame_scale of 8
 //! or more leaves no room for readahead, as for file readahead's 128 KiB window
 //! (`fault::RA_PAGES`). A mapping is taken to start on a page-table boundary.
-use crate::mm::vmstat::C;
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::Mm;
-use crate::mm::space::{SpaceKind, VmaRa};
+use crate::mm::space::SpaceKind;
+use crate::mm::swapfile::VmaRa;
+use crate::mm::vmstat::C;
 use crate::scenario::DeviceKind;
 
 /// `SWAP_RA_ORDER_CEILING` (64-bit): VMA readahead reads at most 2^5 pages.
@@ -317,7 +318,8 @@ impl Mm {
 mod tests {
     use super::*;
     use crate::mm::memory::{Access, MAJOR_FAULT_NS as MAJOR_FAULT};
-    use crate::mm::space::{Space, Swap};
+    use crate::mm::space::Space;
+    use crate::mm::swapfile::Swap;
 
     /// A 5.8-or-later `Mm` (`preset`) with room to spare, swap on a `kind` device, and spaces
     /// of the given kinds and sizes whose pages are all swapped out, slots in order.

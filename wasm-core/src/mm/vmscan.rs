@@ -5,12 +5,13 @@ pub mod balance;
 pub mod lru_gen;
 pub mod memcg_lru;
 
-use crate::mm::vmscan::balance::*;
 use crate::devices::IoDir;
-use crate::mm::vmstat::C;
 use crate::mm::mm_types::*;
+use crate::mm::mmzone::Wakeup;
 use crate::mm::mmzone::{IoReq, Mm, MoveReason};
 use crate::mm::space::SpaceKind;
+use crate::mm::vmscan::balance::*;
+use crate::mm::vmstat::C;
 
 /// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
 /// figures for a 2-3 GHz core: isolating and checking an inactive page with an rmap walk and
@@ -176,30 +177,6 @@ enum Outcome {
 }
 
 impl Mm {
-    /// `folio_referenced`: count young mappings, collect their VM flags, clear the young bits.
-    #[inline]
-    fn folio_referenced(&mut self, f: u32) -> (u32, u8) {
-        let fi = f as usize;
-        let rp = self.frames.young[fi].count_ones();
-        let vmf = self.frames.vmflags[fi];
-        self.frames.young[fi] = 0;
-        self.frames.vmflags[fi] = 0;
-        (rp, vmf)
-    }
-
-    /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone
-    /// (`mapping_mapped`; for shmem, the segment or tmpfs file; private anon has no mapping).
-    fn page_mapping_inuse(&self, f: u32) -> bool {
-        let fi = f as usize;
-        if self.frames.mapped[fi] != 0 || self.frames.flags[fi] & PG_SWAPCACHE != 0 {
-            return true;
-        }
-        let sp = self.frames.space[fi];
-        sp != NIL
-            && self.spaces[sp as usize].kind != SpaceKind::Anon
-            && self.spaces[sp as usize].mmaps > 0
-    }
-
     /// `shrink_active_list`: deactivate pages from the tail of an active list. Referenced
     /// executable file pages stay active (2.6.31+); every other page goes to the inactive
     /// head. Before 2.6.34 (`!used_once_mapped`) only pages that are `page_mapping_inuse` are
@@ -592,28 +569,6 @@ impl Mm {
             self.frames.set(f, PG_DIRTY);
         }
         Outcome::Activate
-    }
-
-    /// Drop the swap slot of a resident swap-cache page.
-    pub fn free_swap_slot(&mut self, f: u32) {
-        if !self.frames.test_clear(f, PG_SWAPCACHE) {
-            return;
-        }
-        let sp = self.frames.space[f as usize];
-        let idx = self.frames.index[f as usize] as u64;
-        self.release_slot(sp, idx);
-    }
-
-    /// Give page `idx` of space `sp`'s swap slot, if it holds one, back to the swap device.
-    pub fn release_slot(&mut self, sp: u32, idx: u64) {
-        let s = &mut self.spaces[sp as usize];
-        let slot = std::mem::replace(&mut s.swap[idx as usize], NIL);
-        if slot != NIL {
-            s.swapped -= 1;
-            if let Some(sw) = self.swap.as_mut() {
-                sw.free(slot);
-            }
-        }
     }
 
     /// A reclaim pass runs as one engine step, but it takes time (its CPU so far, and any
@@ -1235,6 +1190,21 @@ impl Mm {
         }
         self.spaces[sp].dead = true;
         freed
+    }
+}
+
+impl Mm {
+    /// `wakeup_kswapd`: schedule kswapd unless it is running or the node is hopeless.
+    pub fn wake_kswapd(&mut self) {
+        if self.kswapd.sleeping
+            && self.pgdat.kswapd_failures < crate::mm::memcontrol::MAX_RECLAIM_RETRIES
+        {
+            self.kswapd.sleeping = false;
+            if self.now < self.kswapd.slept_at + 100_000_000 {
+                self.counters.add(C::kswapd_low_wmark_hit_quickly, 1);
+            }
+            self.wake_at(self.now, Wakeup::Kswapd);
+        }
     }
 }
 

@@ -1,9 +1,15 @@
 //! Workingset detection (mm/workingset.c): shadow entries at eviction, refault distance at
 //! refault, and the `nonresident_age` clock.
-use crate::mm::vmstat::{Rfc2016, C};
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::{Mm, MoveReason};
 use crate::mm::space::Shadow;
+use crate::mm::vmscan::lru_gen::order_base_2;
+use crate::mm::vmscan::lru_gen::refs_and_tier;
+use crate::mm::vmscan::lru_gen::FILE;
+use crate::mm::vmscan::lru_gen::LRU_REFS_WIDTH;
+use crate::mm::vmscan::lru_gen::MAX_NR_GENS;
+use crate::mm::vmscan::lru_gen::MAX_NR_TIERS;
+use crate::mm::vmstat::{Rfc2016, C};
 
 /// What `workingset_refault` decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,6 +241,102 @@ impl Mm {
     }
 }
 
+impl Mm {
+    /// `lru_gen_eviction`: the shadow of an evicted folio — the token (min_seq of its type and
+    /// its access count) and PG_workingset; counts the eviction for its tier.
+    pub fn lru_gen_eviction(&mut self, f: u32) -> u64 {
+        let fi = f as usize;
+        let flags = self.frames.flags[fi];
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let (refs, tier) = refs_and_tier(flags, self.flags.mglru_rework);
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.evicted[ty][tier] += 1;
+        let token = (lg.min_seq[ty] << LRU_REFS_WIDTH) | refs.saturating_sub(1).min(3);
+        Shadow {
+            age: token,
+            workingset: flags & PG_WORKINGSET != 0,
+            lruvec: lv as u16,
+        }
+        .pack()
+    }
+
+    /// `lru_gen_refault`: a folio comes back while its shadow exists. Counted (6.14+: every
+    /// refault of the same lruvec; 6.1: only recent ones); a recent one (6.14+: evicted within
+    /// MAX_NR_GENS of max_seq; 6.1: from the still-oldest generation) adds to its tier's
+    /// refaults and restores PG_workingset (counted as restore) or the access count.
+    pub fn lru_gen_refault(&mut self, f: u32, packed: u64) {
+        let Some(shadow) = Shadow::unpack(packed) else {
+            return;
+        };
+        let fi = f as usize;
+        let lv = shadow.lruvec as usize;
+        if lv != self.frames.lruvec[fi] as usize || lv >= self.lruvecs.len() {
+            return;
+        }
+        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
+        let token = shadow.age;
+        let seq = token >> LRU_REFS_WIDTH;
+        let rework = self.flags.mglru_rework;
+        let lg = &self.lruvecs[lv].lrugen;
+        let recent = if rework {
+            lg.max_seq.abs_diff(seq) < MAX_NR_GENS
+        } else {
+            seq == lg.min_seq[ty]
+        };
+        let refault_item = if ty == FILE {
+            C::workingset_refault_file
+        } else {
+            C::workingset_refault_anon
+        };
+        if rework || recent {
+            self.counters.add(refault_item, 1);
+            self.count_memcg(lv, refault_item, 1);
+        }
+        self.trace
+            .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
+        if !recent {
+            return;
+        }
+        let bits = token & 3;
+        let (refs, tier) = if rework {
+            let refs = bits + 1;
+            let tier = if shadow.workingset {
+                MAX_NR_TIERS - 1
+            } else {
+                order_base_2(refs)
+            };
+            (refs, tier)
+        } else {
+            let refs = bits + shadow.workingset as u64;
+            (refs, order_base_2(refs + 1))
+        };
+        self.lruvecs[lv].lrugen.refaulted[ty][tier] += 1;
+        let (act, restore) = if ty == FILE {
+            (C::workingset_activate_file, C::workingset_restore_file)
+        } else {
+            (C::workingset_activate_anon, C::workingset_restore_anon)
+        };
+        if !rework || self.in_lru_fault {
+            self.counters.add(act, 1);
+            self.count_memcg(lv, act, 1);
+        }
+        let set_ws = if rework {
+            shadow.workingset
+        } else {
+            self.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
+        };
+        if set_ws {
+            self.frames.flags[fi] |= PG_WORKINGSET;
+            self.counters.add(restore, 1);
+            self.count_memcg(lv, restore, 1);
+        } else if rework {
+            self.frames.flags[fi] =
+                (self.frames.flags[fi] & !LRU_REFS_MASK) | (((refs - 1) as u16) << LRU_REFS_SHIFT);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,7 +363,7 @@ mod tests {
             0,
             u32::MAX,
         ));
-        mm.swap = Some(crate::mm::space::Swap::new(0, 100));
+        mm.swap = Some(crate::mm::swapfile::Swap::new(0, 100));
         // active_file 100, active_anon 300, inactive_anon 200.
         mm.lruvecs[0].lists[LRU_ACTIVE_FILE].len = 100;
         mm.lruvecs[0].lists[LRU_ACTIVE_ANON].len = 300;

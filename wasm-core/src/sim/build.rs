@@ -3,16 +3,18 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::mm::memcg::UNLIMITED;
-use crate::mm::mmzone::{Event, Mm};
-use crate::rng::{Rng, Zipf};
-use crate::mm::space::{Space, SpaceKind, Swap};
+use super::events::Event;
 use super::Simulation;
 use crate::devices::{Device, PAGE_BYTES};
-use crate::variant;
+use crate::mm::memcg::UNLIMITED;
+use crate::mm::mmzone::Mm;
 use crate::mm::page_alloc::{default_min_free_kbytes, Watermarks};
+use crate::mm::space::{Space, SpaceKind};
+use crate::mm::swapfile::Swap;
+use crate::rng::{Rng, Zipf};
 use crate::scenario::{DeviceKind, Op, Pattern, Scenario};
 use crate::sim::workloads::{Access, Instr, Task, TaskState};
+use crate::variant;
 
 pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     let v = scn
@@ -141,6 +143,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
 
     let mut sim = Simulation {
         mm,
+        events: Default::default(),
         tasks: Vec::new(),
         spec_names: Vec::new(),
         scenario_title: scn.title.clone(),
@@ -214,10 +217,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 memcg,
                 reclaim: None,
             });
-            sim.mm.schedule(spec.start.ns(), Event::Task(ti));
+            sim.schedule(spec.start.ns(), Event::Task(ti));
         }
     }
-    sim.mm.schedule(0, Event::Sample);
+    sim.schedule(0, Event::Sample);
     Ok(sim)
 }
 

@@ -1,11 +1,12 @@
 //! The task interpreter: runs a task's program until it blocks on IO, sleeps, or passes the
 //! next pending event (so that events stay in time order), and the OOM killer.
-use crate::mm::vmstat::C;
-use crate::mm::memory::{Access as Acc, Readahead, MAP_FAULT_NS, READ_COPY_NS};
-use crate::mm::mm_types::*;
-use crate::mm::mmzone::Event;
-use crate::mm::space::{Space, SpaceKind};
+use super::events::Event;
 use super::Simulation;
+use crate::mm::memory::{Access as Acc, MAP_FAULT_NS, READ_COPY_NS};
+use crate::mm::mm_types::*;
+use crate::mm::readahead::Readahead;
+use crate::mm::space::{Space, SpaceKind};
+use crate::mm::vmstat::C;
 use crate::report::OomKill;
 use crate::scenario::{Hint, Pattern, Record};
 use crate::sim::workloads::bufpool::{BufferPool, Lookup};
@@ -51,7 +52,7 @@ impl Simulation {
         let t = &mut self.tasks[ti];
         t.state = TaskState::Waiting;
         let c = t.clock;
-        self.mm.schedule(c, Event::Task(ti as u32));
+        self.schedule(c, Event::Task(ti as u32));
     }
 
     pub(crate) fn run_task(&mut self, ti: usize) {
@@ -98,8 +99,10 @@ impl Simulation {
                     }
                     self.zap_region(ti, *region);
                     let bit = self.mm.spaces[*space as usize].map_slot();
-                    let (recency, fault_recency) =
-                        crate::sim::workloads::mapping_recency(*hint, self.mm.flags.vma_has_recency);
+                    let (recency, fault_recency) = crate::sim::workloads::mapping_recency(
+                        *hint,
+                        self.mm.flags.vma_has_recency,
+                    );
                     let r = Region {
                         space: *space,
                         offset,
@@ -258,10 +261,7 @@ impl Simulation {
     /// The latest time a task may run to before it must let pending events happen.
     #[inline]
     fn limit(&self) -> u64 {
-        self.mm
-            .next_event_time()
-            .unwrap_or(u64::MAX)
-            .min(self.end_ns)
+        self.next_event_time().unwrap_or(u64::MAX).min(self.end_ns)
     }
 
     fn op_anon(&mut self, ti: usize, region: usize, pages: u64, shared: bool, name: &str) {
@@ -330,9 +330,7 @@ impl Simulation {
             let clock = t.clock;
             let mut w = t.reclaim.take().unwrap_or_else(|| {
                 let batch = self.mm.flags.reclaim_batch();
-                crate::mm::memcontrol::ReclaimWrite::new(
-                    &self.mm, memcg, bytes, swappiness, batch,
-                )
+                crate::mm::memcontrol::ReclaimWrite::new(&self.mm, memcg, bytes, swappiness, batch)
             });
             match w.step(&mut self.mm, clock) {
                 Some(cpu) => {
@@ -470,9 +468,9 @@ impl Simulation {
                     .mm
                     .drop_behind(a.space, a.offset, a.pages, a.drop_behind, at);
                 let t = &mut self.tasks[ti];
-                t.clock = t.clock.saturating_add(
-                    freed * self.mm.scale * crate::mm::truncate::TRUNCATE_PAGE_NS,
-                );
+                t.clock = t
+                    .clock
+                    .saturating_add(freed * self.mm.scale * crate::mm::truncate::TRUNCATE_PAGE_NS);
                 if freed > 0 && t.clock > limit {
                     // The drop took the task past what may run now: write the page later.
                     t.pending = Some((slot, page));
@@ -1023,7 +1021,9 @@ impl Simulation {
         self.mm.counters.add(C::oom_kill, 1);
         if scope.is_some() {
             let m = self.tasks[victim].memcg;
-            self.mm.memcgs.event(m, crate::mm::memcg::MemcgEvent::OomKill);
+            self.mm
+                .memcgs
+                .event(m, crate::mm::memcg::MemcgEvent::OomKill);
         }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];

@@ -2,6 +2,7 @@
 //! (the interpreter), CPUs, and the building of a simulation from a scenario. It drives the
 //! kernel model (`crate::mm`) and knows nothing of LRU lists beyond what the model reports;
 //! the `Simulation` API is what the CLI, the wasm facade and the tests drive.
+pub mod events;
 pub mod stats;
 pub mod workloads;
 
@@ -13,10 +14,12 @@ mod interp;
 
 use std::collections::BTreeMap;
 
-use crate::mm::vmstat::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
 use crate::mm::mm_types::*;
-use crate::mm::mmzone::{Event, Mm};
+use crate::mm::mmzone::{Mm, Wakeup};
+use crate::mm::vmstat::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
+use events::{Event, EventQueue};
 
+use crate::mm::fs_writeback::FLUSHER_PERIOD_NS;
 use crate::report::{OomKill, RunReport, TaskReport};
 use crate::scenario::Scenario;
 use crate::sim::workloads::{Task, TaskState};
@@ -42,6 +45,8 @@ pub struct Sample {
 /// A running simulation of one scenario under one kernel variant.
 pub struct Simulation {
     pub(crate) mm: Mm,
+    /// Virtual time's queue; the model's wakeups join it in the order it asked for them.
+    pub(crate) events: EventQueue,
     pub(crate) tasks: Vec<Task>,
     /// Names of the task specs (clients of a spec are aggregated in reports).
     pub(crate) spec_names: Vec<String>,
@@ -90,6 +95,33 @@ impl Simulation {
         Simulation::new(&scn, "linux-6.1").expect("built-in demo scenario builds")
     }
 
+    /// Queue `e` at `t`, after the wakeups the model asked for so far (which keep their order).
+    pub(crate) fn schedule(&mut self, t: u64, e: Event) {
+        self.take_wakeups();
+        self.events.push(t, e);
+    }
+
+    /// Move the model's wakeups into the queue, in the order it asked for them.
+    fn take_wakeups(&mut self) {
+        for (t, w) in self.mm.wakeups.drain(..) {
+            self.events.push(t, Event::Kernel(w));
+        }
+    }
+
+    /// When the next event fires, counting the wakeups not yet queued.
+    pub(crate) fn next_event_time(&self) -> Option<u64> {
+        let asked = self.mm.wakeups.iter().map(|&(t, _)| t).min();
+        match (self.events.peek_time(), asked) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn pop_event(&mut self) -> Option<(u64, Event)> {
+        self.take_wakeups();
+        self.events.pop()
+    }
+
     /// Advance virtual time by `ns` (or to the end of the run), processing about
     /// [`STEP_EVENTS`] events at most: a caller that must stay responsive (the page's worker)
     /// gets control back in bounded time, short of the target when the run is that busy. It
@@ -118,7 +150,7 @@ impl Simulation {
         let t = t.min(self.end_ns);
         let mut budget = max_events;
         let mut last = None;
-        while let Some(et) = self.mm.next_event_time() {
+        while let Some(et) = self.next_event_time() {
             if et > t {
                 break;
             }
@@ -127,7 +159,7 @@ impl Simulation {
             }
             budget = budget.saturating_sub(1);
             last = Some(et);
-            let (et, ev) = self.mm.pop_event().unwrap();
+            let (et, ev) = self.pop_event().unwrap();
             self.mm.now = et;
             self.now = self.now.max(et);
             self.dispatch(et, ev);
@@ -166,8 +198,8 @@ impl Simulation {
                 task.state = TaskState::Runnable;
                 self.run_task(i as usize);
             }
-            Event::Io(id) => self.mm.complete_io(id),
-            Event::Kswapd => {
+            Event::Kernel(Wakeup::Io(id)) => self.mm.complete_io(id),
+            Event::Kernel(Wakeup::Kswapd) => {
                 let mut k = std::mem::take(&mut self.mm.kswapd);
                 let r = self.mm.kswapd_step(&mut k);
                 self.mm.kswapd = k;
@@ -178,20 +210,20 @@ impl Simulation {
                     self.oom_kill();
                 }
                 match r {
-                    Some(cpu) => self.mm.schedule(t + cpu, Event::Kswapd),
+                    Some(cpu) => self.schedule(t + cpu, Event::Kernel(Wakeup::Kswapd)),
                     None => {
                         self.mm.kswapd.sleeping = true;
                         self.mm.kswapd.slept_at = t;
                     }
                 }
             }
-            Event::Flusher => self.flusher(t),
+            Event::Kernel(Wakeup::Flusher) => self.flusher(t),
             Event::Sample => {
                 self.take_sample(t);
                 let next = t.checked_add(self.sample_ns);
                 if let Some(next) = next.filter(|&n| n <= self.end_ns) {
                     if !self.all_tasks_finished() {
-                        self.mm.schedule(next, Event::Sample);
+                        self.schedule(next, Event::Sample);
                     }
                 }
             }
@@ -261,7 +293,7 @@ impl Simulation {
         if let Some(at) = self.submit_writeback(t) {
             self.mm.flusher_busy = true;
             self.mm.flusher_next = at.max(t + 1);
-            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
+            self.schedule(self.mm.flusher_next, Event::Kernel(Wakeup::Flusher));
             return;
         }
         let expired = self
@@ -274,12 +306,12 @@ impl Simulation {
         self.mm.flusher_next = if wrote && more {
             t + 1
         } else if !self.mm.dirty_fifo.is_empty() {
-            t + crate::mm::mmzone::FLUSHER_PERIOD_NS
+            t + FLUSHER_PERIOD_NS
         } else {
             u64::MAX
         };
         if self.mm.flusher_next != u64::MAX {
-            self.mm.schedule(self.mm.flusher_next, Event::Flusher);
+            self.schedule(self.mm.flusher_next, Event::Kernel(Wakeup::Flusher));
         }
     }
 
@@ -973,8 +1005,8 @@ duration = "300s"
     /// Run to the end; the most write requests the disk had in flight at once.
     fn most_write_requests_in_flight(s: &mut Simulation) -> usize {
         let mut most = 0;
-        while s.mm.next_event_time().is_some_and(|t| t < s.end_ns) {
-            let t = s.mm.next_event_time().unwrap();
+        while s.next_event_time().is_some_and(|t| t < s.end_ns) {
+            let t = s.next_event_time().unwrap();
             s.run_until(t);
             let now = s.mm.now;
             let in_flight = s.mm.devices[0]
@@ -1003,9 +1035,9 @@ duration = "300s"
         control.run_to_end();
         let mut s = dirty_pages("random", 2000);
         while s.mm.flusher_pending.is_empty() {
-            let t =
-                s.mm.next_event_time()
-                    .expect("the flusher sleeps for a tag at some point");
+            let t = s
+                .next_event_time()
+                .expect("the flusher sleeps for a tag at some point");
             s.run_until(t);
         }
         let pending = s.mm.flusher_pending.clone();

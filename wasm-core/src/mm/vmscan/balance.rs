@@ -1,9 +1,9 @@
 //! Which lists to scan, and how much: `inactive_is_low`, `get_scan_count`, `lru_note_cost`
 //! and the <= 5.7 scanned/rotated statistics.
-use crate::mm::vmscan::ScanControl;
-use crate::mm::page_alloc::int_sqrt;
 use crate::mm::mm_types::*;
-use crate::mm::mmzone::{Lruvec, Mm};
+use crate::mm::mmzone::Mm;
+use crate::mm::page_alloc::int_sqrt;
+use crate::mm::vmscan::ScanControl;
 
 /// SWAP_CLUSTER_MAX, in pages.
 pub const SWAP_CLUSTER_MAX: u64 = 32;
@@ -448,41 +448,6 @@ impl Mm {
         }
     }
 
-    /// RFC 2016 07/10 (`get_scan_count`): halve numer and denom once denom exceeds an eighth of
-    /// the lruvec's LRU pages.
-    fn decay_cost_2016(&mut self, lv: usize) {
-        let scale = self.scale;
-        let l = &mut self.lruvecs[lv];
-        if l.cost_denom > l.lru_pages() * scale / 8 {
-            l.anon_cost /= 2;
-            l.file_cost /= 2;
-            l.cost_denom /= 2;
-        }
-    }
-
-    /// RFC 2016 `lru_note_cost` (07/10, COST_IO and COST_CPU from 10/10): `nr_io` pages
-    /// weighted SWAP_CLUSTER_MAX (only with `rfc2016_refault_cost`; before 10/10 there is no
-    /// IO cost), `nr_cpu` rotated pages weighted 1, added to numer[type] and to denom of this
-    /// lruvec alone (4.7 has no hierarchical lruvec state).
-    pub fn lru_note_cost_2016(&mut self, lv: usize, file: bool, nr_io: u64, nr_cpu: u64) {
-        if !self.flags.rfc2016_lru_cost {
-            return;
-        }
-        let io = if self.flags.rfc2016_refault_cost {
-            nr_io * SWAP_CLUSTER_MAX
-        } else {
-            0
-        };
-        let cost = (io + nr_cpu) * self.scale;
-        let l = &mut self.lruvecs[lv];
-        if file {
-            l.file_cost += cost;
-        } else {
-            l.anon_cost += cost;
-        }
-        l.cost_denom += cost;
-    }
-
     /// <= 5.7 `update_page_reclaim_stat`: a page added or moved counts as scanned, and as rotated
     /// if it went to an active list.
     #[inline]
@@ -495,38 +460,6 @@ impl Mm {
             let l = &mut self.lruvecs[lv];
             l.recent_scanned[file as usize] += scanned;
             l.recent_rotated[file as usize] += rotated;
-        }
-    }
-
-    /// 5.8+ `lru_note_cost`: charge reclaim cost to a type and decay both costs once they exceed
-    /// a quarter of the LRU size. 6.2+ (`rotation_cost`): IO at SWAP_CLUSTER_MAX, rotations at 1.
-    /// With memcgs the cost is charged to the lruvec and every ancestor (the reclaim root
-    /// reads its own), each decayed against its hierarchical LRU size.
-    pub fn lru_note_cost(&mut self, lv: usize, file: bool, nr_io: u64, nr_rotated: u64) {
-        if !self.flags.io_cost_balance {
-            return;
-        }
-        let scale = self.scale;
-        let cost = if self.flags.rotation_cost {
-            nr_io * SWAP_CLUSTER_MAX + nr_rotated
-        } else {
-            nr_io
-        } * scale;
-        let mut cur = Some(lv as u16);
-        while let Some(m) = cur {
-            let m = m as usize;
-            let lrusize = (0..4).map(|lru| self.lruvec_state(m, lru)).sum::<u64>() * scale;
-            let l: &mut Lruvec = &mut self.lruvecs[m];
-            if file {
-                l.file_cost += cost;
-            } else {
-                l.anon_cost += cost;
-            }
-            if l.file_cost + l.anon_cost > lrusize / 4 {
-                l.file_cost /= 2;
-                l.anon_cost /= 2;
-            }
-            cur = self.memcgs.list[m].parent;
         }
     }
 }
@@ -677,7 +610,7 @@ mod tests {
             may_swap: true,
             ..Default::default()
         };
-        let swap = || Some(crate::mm::space::Swap::new(0, 1000));
+        let swap = || Some(crate::mm::swapfile::Swap::new(0, 1000));
         // Plenty of inactive file (819,200 of 1,228,800 pages): 3.8+ scans file only.
         let lists = [409_600, 81_920, 819_200, 409_600];
         let mut old = mm_with_lists(flags("linux-2.6.34"), lists);
@@ -748,9 +681,7 @@ mod tests {
             ([3460, 87], 3548)
         );
         // IO costs 32 a page, rotations 1, charged to this lruvec; decay at an eighth of the LRU.
-        let f = crate::variant::preset("rfc-2016-lru-cost")
-            .unwrap()
-            .flags;
+        let f = crate::variant::preset("rfc-2016-lru-cost").unwrap().flags;
         let mut mm = mm_with_lists(f, [200, 200, 200, 200]);
         mm.lru_note_cost_2016(0, true, 2, 0);
         mm.lru_note_cost_2016(0, false, 0, 5);
@@ -778,7 +709,7 @@ mod tests {
         // linux-5.8, priority 12, swappiness 60, anon_cost = file_cost = 0: fractions 60/140.
         let f = crate::variant::preset("linux-5.8").unwrap().flags;
         let mut mm = mm_with_lists(f, [409_600, 81_920, 409_600, 819_200]);
-        mm.swap = Some(crate::mm::space::Swap::new(0, 1000));
+        mm.swap = Some(crate::mm::swapfile::Swap::new(0, 1000));
         let sc = ScanControl {
             priority: 12,
             may_swap: true,

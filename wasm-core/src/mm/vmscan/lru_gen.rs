@@ -4,13 +4,12 @@
 //! tier. Two shapes, switched by `Flags::mglru_rework`: 6.1-6.13 and 6.14+ (the Dec-2024
 //! rework). Pure arithmetic is in free functions (unit-tested below); `impl Mm` holds the
 //! list operations.
+use crate::mm::mm_types::*;
+use crate::mm::mmzone::{Mm, MoveReason};
 use crate::mm::vmscan::balance::DEF_PRIORITY;
 use crate::mm::vmscan::memcg_lru::{MemcgLruOp, Seg};
 use crate::mm::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
 use crate::mm::vmstat::C;
-use crate::mm::mm_types::*;
-use crate::mm::mmzone::{Mm, MoveReason};
-use crate::mm::space::Shadow;
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
 pub const MIN_NR_GENS: u64 = 2;
@@ -1013,7 +1012,8 @@ impl Mm {
                     }
                 }
             }
-            sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
+            sc.cpu_ns += (taken * SCAN_INACTIVE_NS
+                + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
             sc.nr_reclaimed += reclaimed;
             let item = if sc.kswapd {
@@ -1381,101 +1381,7 @@ impl Mm {
         self.flags.lru_gen = enabled;
     }
 
-    // ---- refaults -------------------------------------------------------------------------
-
-    /// `lru_gen_eviction`: the shadow of an evicted folio — the token (min_seq of its type and
-    /// its access count) and PG_workingset; counts the eviction for its tier.
-    pub fn lru_gen_eviction(&mut self, f: u32) -> u64 {
-        let fi = f as usize;
-        let flags = self.frames.flags[fi];
-        let lv = self.frames.lruvec[fi] as usize;
-        let ty = (flags & PG_SWAPBACKED == 0) as usize;
-        let (refs, tier) = refs_and_tier(flags, self.flags.mglru_rework);
-        let lg = &mut self.lruvecs[lv].lrugen;
-        lg.evicted[ty][tier] += 1;
-        let token = (lg.min_seq[ty] << LRU_REFS_WIDTH) | refs.saturating_sub(1).min(3);
-        Shadow {
-            age: token,
-            workingset: flags & PG_WORKINGSET != 0,
-            lruvec: lv as u16,
-        }
-        .pack()
-    }
-
-    /// `lru_gen_refault`: a folio comes back while its shadow exists. Counted (6.14+: every
-    /// refault of the same lruvec; 6.1: only recent ones); a recent one (6.14+: evicted within
-    /// MAX_NR_GENS of max_seq; 6.1: from the still-oldest generation) adds to its tier's
-    /// refaults and restores PG_workingset (counted as restore) or the access count.
-    pub fn lru_gen_refault(&mut self, f: u32, packed: u64) {
-        let Some(shadow) = Shadow::unpack(packed) else {
-            return;
-        };
-        let fi = f as usize;
-        let lv = shadow.lruvec as usize;
-        if lv != self.frames.lruvec[fi] as usize || lv >= self.lruvecs.len() {
-            return;
-        }
-        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
-        let token = shadow.age;
-        let seq = token >> LRU_REFS_WIDTH;
-        let rework = self.flags.mglru_rework;
-        let lg = &self.lruvecs[lv].lrugen;
-        let recent = if rework {
-            lg.max_seq.abs_diff(seq) < MAX_NR_GENS
-        } else {
-            seq == lg.min_seq[ty]
-        };
-        let refault_item = if ty == FILE {
-            C::workingset_refault_file
-        } else {
-            C::workingset_refault_anon
-        };
-        if rework || recent {
-            self.counters.add(refault_item, 1);
-            self.count_memcg(lv, refault_item, 1);
-        }
-        self.trace
-            .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
-        if !recent {
-            return;
-        }
-        let bits = token & 3;
-        let (refs, tier) = if rework {
-            let refs = bits + 1;
-            let tier = if shadow.workingset {
-                MAX_NR_TIERS - 1
-            } else {
-                order_base_2(refs)
-            };
-            (refs, tier)
-        } else {
-            let refs = bits + shadow.workingset as u64;
-            (refs, order_base_2(refs + 1))
-        };
-        self.lruvecs[lv].lrugen.refaulted[ty][tier] += 1;
-        let (act, restore) = if ty == FILE {
-            (C::workingset_activate_file, C::workingset_restore_file)
-        } else {
-            (C::workingset_activate_anon, C::workingset_restore_anon)
-        };
-        if !rework || self.in_lru_fault {
-            self.counters.add(act, 1);
-            self.count_memcg(lv, act, 1);
-        }
-        let set_ws = if rework {
-            shadow.workingset
-        } else {
-            self.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
-        };
-        if set_ws {
-            self.frames.flags[fi] |= PG_WORKINGSET;
-            self.counters.add(restore, 1);
-            self.count_memcg(lv, restore, 1);
-        } else if rework {
-            self.frames.flags[fi] =
-                (self.frames.flags[fi] & !LRU_REFS_MASK) | (((refs - 1) as u16) << LRU_REFS_SHIFT);
-        }
-    }
+    // ---- invariants ----------------------------------------------------------------------
 
     /// Structural invariants of the generations: every folio on a generation list of its
     /// lruvec with a counter inside the window, counts by counter match, MIN_NR_GENS kept.

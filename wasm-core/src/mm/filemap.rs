@@ -1,0 +1,255 @@
+//! The page cache (mm/filemap.c): `filemap_fault`, buffered `read()` and `write()`
+//! (`filemap_read`, `generic_perform_write`), adding pages to and removing them from a mapping,
+//! and the end of IO (`folio_end_read`, `folio_end_writeback`).
+use super::memory::Access;
+use super::mm_types::*;
+use super::mmzone::{IoReq, Mm};
+use super::vmstat::C;
+use crate::devices::IoDir;
+use crate::mm::memory::MAJOR_FAULT_NS;
+use crate::mm::memory::WRITE_COPY_NS;
+use crate::mm::page_alloc::Alloc;
+use crate::mm::readahead::Readahead;
+use crate::mm::readahead::RA_PAGES;
+
+impl Mm {
+    /// A page fault on a file page that is not in the page cache (`filemap_fault`): pgfault,
+    /// and pgmajfault when it reads (not for read(), which calls `file_read` itself).
+    pub fn file_fault(
+        &mut self,
+        sp: u32,
+        idx: u64,
+        ra: Readahead,
+        lo: u64,
+        hi: u64,
+        now: u64,
+    ) -> Access {
+        self.count_pgfault();
+        let res = self.file_read(sp, idx, ra, lo, hi, now, false);
+        if self.last_fault_major {
+            self.count_event(C::pgmajfault, 1);
+        }
+        res
+    }
+
+    /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
+    /// completes); the faulting page is `idx`. The faulting page is allocated like any page
+    /// (it may stall in direct reclaim, wait, or need the OOM killer); the rest of the window
+    /// is best effort without direct reclaim (it stops at the min watermark or the memcg's
+    /// memory.max), as `readahead_gfp_mask` (`__GFP_NORETRY`) makes readahead give up rather
+    /// than push hard; readahead pages that take free memory to the low watermark wake kswapd
+    /// (`readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). For a read() (`read_call`), a forward
+    /// (sequential) window puts its PG_readahead marker on the page after `idx`
+    /// (`ondemand_readahead`'s initial window: async_size = size - request), where a later
+    /// read() starts the next window (`async_readahead`); a window of one frame (a request of
+    /// the whole 128 KiB) has its marker inside the request, so the next window goes out at
+    /// once. Returns when the faulting page's IO completes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn file_read(
+        &mut self,
+        sp: u32,
+        idx: u64,
+        ra: Readahead,
+        lo: u64,
+        hi: u64,
+        now: u64,
+        read_call: bool,
+    ) -> Access {
+        self.last_fault_major = false;
+        let window = (RA_PAGES / self.scale).max(1);
+        let (start, n) = match ra {
+            Readahead::None => (idx, 1),
+            Readahead::Forward => (idx, window.min(hi - idx)),
+            Readahead::Around => {
+                let s = idx.saturating_sub(window / 2).max(lo);
+                (s, window.min(hi - s))
+            }
+            Readahead::Context => (idx, self.context_window(sp, idx)),
+        };
+        // Readahead stops at the end of the file (a truncated one is shorter than its space).
+        let n = n.min(self.spaces[sp as usize].eof.max(idx + 1) - start);
+        let stall = match self.alloc_frame(now) {
+            Alloc::Frame(f, stall) => {
+                self.add_cache_page(f, sp, idx);
+                stall
+            }
+            Alloc::Wait(t) => {
+                self.wait_in_fault = true;
+                return Access::Wait(t);
+            }
+            Alloc::Oom(_) => return Access::Oom,
+        };
+        self.add_readahead_pages(sp, start, n);
+        let marked = read_call && ra == Readahead::Forward && n > 1 && {
+            // The initial window's marker, one request past the page read (`ondemand_readahead`:
+            // async_size = size - req), on a page this read added: reaching it starts the next
+            // window.
+            let next = self.spaces[sp as usize].pages[idx as usize + 1];
+            let fresh = next != NIL && self.ready_at[next as usize] == u64::MAX;
+            if fresh {
+                self.frames.set(next, PG_RA_MARK);
+            }
+            fresh
+        };
+        let t = now + stall + MAJOR_FAULT_NS;
+        let mut wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
+        if read_call && ra == Readahead::Forward && window == 1 && !marked {
+            let throttle = self.async_readahead(sp, idx, hi, t);
+            wait_until = wait_until.max(t + throttle);
+        }
+        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
+        self.last_fault_major = true;
+        // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
+        // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
+        // for the IO and retries anyway.
+        let dev = self.spaces[sp as usize].device;
+        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
+        Access::Wait(wait_until)
+    }
+
+    /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
+    /// refault check of its shadow entry.
+    pub(crate) fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
+        self.frames.flags[f as usize] = PG_LOCKED;
+        self.ready_at[f as usize] = u64::MAX;
+        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
+        self.install(f, sp, p as u32);
+        if shadow != 0 {
+            self.workingset_refault(f, shadow);
+        }
+        self.lru_add_new(f);
+    }
+
+    /// Register a read completing at `done` for locked frames.
+    pub(crate) fn finish_read(&mut self, frames: Vec<u32>, done: u64) {
+        for &f in &frames {
+            self.ready_at[f as usize] = done;
+        }
+        self.submit_io(IoReq::Read { frames }, done);
+    }
+
+    /// An IO request completed.
+    pub fn complete_io(&mut self, id: u32) {
+        let req = self.take_io(id);
+        self.finish_io(req);
+    }
+
+    /// What completing a request does to its pages.
+    pub fn finish_io(&mut self, req: Option<IoReq>) {
+        match req {
+            Some(IoReq::Read { frames }) => {
+                for f in frames {
+                    self.frames.clear(f, PG_LOCKED);
+                    if self.frames.space[f as usize] != NIL
+                        && self.spaces[self.frames.space[f as usize] as usize].dead
+                    {
+                        self.drop_page(f);
+                    }
+                }
+            }
+            Some(IoReq::Write { frames }) => {
+                for f in frames {
+                    let dead = self.frames.space[f as usize] != NIL
+                        && self.spaces[self.frames.space[f as usize] as usize].dead;
+                    self.end_writeback(f);
+                    // A dead owner's page is freed here, unless reclaim holds it isolated
+                    // (a write completed while the pass sleeps for a request tag): then
+                    // reclaim frees it when it reaches it (`remove_mapping`).
+                    let list = self.frames.list[f as usize];
+                    if dead && list != LIST_FREE && list != LIST_ISOLATED {
+                        self.drop_page(f);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Write a dirty file page now and return when the device completes it (O_DSYNC).
+    /// A tmpfs page has nowhere to be written (`shmem_file_operations.fsync` is
+    /// `noop_fsync`): done at once.
+    pub fn write_sync(&mut self, f: u32, now: u64) -> u64 {
+        if !self.frames.has(f, PG_DIRTY)
+            || self.frames.has(f, PG_WRITEBACK)
+            || self.frames.has(f, PG_SWAPBACKED)
+        {
+            return now;
+        }
+        self.clear_dirty(f);
+        self.frames.set(f, PG_WRITEBACK);
+        self.nr_writeback += 1;
+        let sp = self.frames.space[f as usize] as usize;
+        let idx = self.frames.index[f as usize] as u64;
+        let (dev, base) = (self.spaces[sp].device, self.spaces[sp].lba);
+        self.counters.add(C::pgpgout, 1);
+        let scale = self.scale;
+        let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
+        self.submit_io(IoReq::Write { frames: vec![f] }, done);
+        done
+    }
+
+    pub(crate) fn file_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+        let f = self.spaces[sp as usize].pages[idx as usize];
+        let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
+        if !redirty {
+            self.now = now;
+            if let Some(until) = self.dirty_throttle(now) {
+                self.throttled = true;
+                return Access::Wait(until);
+            }
+        }
+        if f != NIL {
+            if self.frames.has(f, PG_LOCKED) {
+                return Access::Wait(self.ready_at[f as usize]);
+            }
+            self.mark_file_dirty(f);
+            if !self.flags.write_no_activation {
+                self.mark_accessed(f);
+            }
+            return Access::Done(WRITE_COPY_NS * self.scale);
+        }
+        let (f, stall) = match self.alloc_frame(now) {
+            Alloc::Frame(f, s) => (f, s),
+            Alloc::Wait(t) => return Access::Wait(t),
+            Alloc::Oom(_) => return Access::Oom,
+        };
+        self.frames.flags[f as usize] = 0;
+        self.spaces[sp as usize].shadow[idx as usize] = 0;
+        self.install(f, sp, idx as u32);
+        self.lru_add_new(f);
+        self.now = now + stall;
+        self.mark_file_dirty(f);
+        if !self.flags.write_no_activation {
+            self.mark_accessed(f);
+        }
+        Access::Done(stall + WRITE_COPY_NS * self.scale)
+    }
+}
+
+impl Mm {
+    /// Bind a frame to (space, index).
+    #[inline]
+    pub fn install(&mut self, f: u32, space: u32, index: u32) {
+        self.frames.space[f as usize] = space;
+        self.frames.index[f as usize] = index;
+        let s = &mut self.spaces[space as usize];
+        s.pages[index as usize] = f;
+        s.resident += 1;
+    }
+
+    /// Unbind a frame from its space (the page is no longer resident).
+    #[inline]
+    pub fn uninstall(&mut self, f: u32) {
+        let sp = self.frames.space[f as usize];
+        if sp == NIL {
+            return;
+        }
+        let idx = self.frames.index[f as usize] as usize;
+        let s = &mut self.spaces[sp as usize];
+        if s.pages[idx] == f {
+            s.pages[idx] = NIL;
+            s.resident -= 1;
+        }
+        self.frames.space[f as usize] = NIL;
+    }
+}

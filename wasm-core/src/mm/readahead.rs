@@ -1,0 +1,181 @@
+//! Readahead (mm/readahead.c): the mmap read-around and sequential windows
+//! (`page_cache_ra_order`, `page_cache_async_ra`), the PG_readahead mark and, for a read() that
+//! is not sequential, the context readahead (`try_context_readahead`).
+use super::mm_types::*;
+use super::mmzone::Mm;
+use super::vmstat::C;
+use crate::devices::IoDir;
+
+/// Default readahead window (`read_ahead_kb` = 128 KiB).
+pub const RA_PAGES: u64 = 32;
+
+/// Readahead window shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readahead {
+    /// mmap read-around: a window centred on the fault.
+    Around,
+    /// Sequential: a window from the page forward.
+    Forward,
+    /// Just the page (MADV_RANDOM, POSIX_FADV_RANDOM).
+    None,
+    /// A read() that is not sequential: the page, or a window forward from it when the page
+    /// cache holds what a sequential stream would have left just before it (`Mm::context_window`).
+    Context,
+}
+
+impl Mm {
+    /// Submit one read request per contiguous run of the pages just added (locked, no IO yet)
+    /// in `start..start + n`, at time `t`; returns when the run holding page `idx` completes.
+    pub(crate) fn submit_new_pages(
+        &mut self,
+        sp: u32,
+        start: u64,
+        n: u64,
+        t: u64,
+        idx: u64,
+    ) -> Option<u64> {
+        let scale = self.scale;
+        let dev = self.spaces[sp as usize].device;
+        let base = self.spaces[sp as usize].lba;
+        let mut wait_until = None;
+        let mut p = start;
+        while p < start + n {
+            let is_new = |mm: &Mm, q: u64| {
+                let f = mm.spaces[sp as usize].pages[q as usize];
+                f != NIL && mm.frames.has(f, PG_LOCKED) && mm.ready_at[f as usize] == u64::MAX
+            };
+            if !is_new(self, p) {
+                p += 1;
+                continue;
+            }
+            let first = p;
+            let mut frames = Vec::new();
+            while p < start + n && is_new(self, p) {
+                frames.push(self.spaces[sp as usize].pages[p as usize]);
+                p += 1;
+            }
+            let pages = frames.len() as u64;
+            self.counters.add(C::pgpgin, pages);
+            let done =
+                self.devices[dev].submit(t, (base + first) * scale, pages * scale, IoDir::Read);
+            if (first..p).contains(&idx) {
+                wait_until = Some(done);
+            }
+            self.finish_read(frames, done);
+        }
+        wait_until
+    }
+
+    /// A read() reached page `m` of file space `sp`, which carries the readahead marker
+    /// (`page_cache_async_readahead`, every version modelled): the next window, up to 128 KiB
+    /// from the first page not cached after `m` (as `ondemand_readahead` does for a marker hit
+    /// without the expected state), is read without waiting, its first page marked in turn so
+    /// that a sequential reader keeps one window in flight ahead of it. Best effort, like all
+    /// readahead: no direct reclaim, but kswapd is woken at the low watermark, and the pages
+    /// count towards the memcg's memory.high (`mem_cgroup_handle_over_high` on the way back to
+    /// user space). `hi` bounds the window (the read's file range). Returns the time memory.high
+    /// throttling adds to the read.
+    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> u64 {
+        let window = (RA_PAGES / self.scale).max(1);
+        let limit = hi.min(self.spaces[sp as usize].eof);
+        let mut start = m + 1;
+        while start < limit
+            && start <= m + window
+            && self.spaces[sp as usize].pages[start as usize] != NIL
+        {
+            start += 1;
+        }
+        if start >= limit || start > m + window {
+            return 0;
+        }
+        let n = window.min(limit - start);
+        self.now = now;
+        let added = self.add_readahead_pages(sp, start, n);
+        if added == 0 {
+            return 0;
+        }
+        // `start` is the first page not cached: the window's first new page.
+        let first = self.spaces[sp as usize].pages[start as usize];
+        self.frames.set(first, PG_RA_MARK);
+        self.submit_new_pages(sp, start, n, now, u64::MAX);
+        self.memcg_over_high_after(now, added * self.scale)
+    }
+
+    /// A free frame for one more readahead page (file or swap), or None when there is no room:
+    /// at or below the min watermark (readahead does not reclaim here, the faulting page's
+    /// allocation did) or over the memcg's memory.max (the kernel drops a readahead page whose
+    /// charge fails). Like every page allocation (`get_page_from_freelist` against the low
+    /// watermark, then `wake_all_kswapds` in `__alloc_pages_slowpath`, every version
+    /// modelled), one that finds free memory at or below the low watermark wakes kswapd first;
+    /// nothing checks again after a window's last page.
+    pub fn readahead_frame(&mut self) -> Option<u32> {
+        if self.nr_free() <= self.wmark.low {
+            self.wake_kswapd();
+        }
+        if self.nr_free() <= self.wmark.min || self.memcgs.over_max(self.cur_memcg, 1).is_some() {
+            return None;
+        }
+        self.take_free_frame()
+    }
+
+    /// Add the pages of `start..start + n` not in the cache yet, as best-effort readahead
+    /// (`readahead_frame`: above the min watermark and within memory.max, no reclaim, kswapd
+    /// woken as `readahead_gfp_mask` keeps __GFP_KSWAPD_RECLAIM). Returns how many were added.
+    pub(crate) fn add_readahead_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
+        let mut added = 0;
+        for p in start..start + n {
+            if self.spaces[sp as usize].pages[p as usize] != NIL {
+                continue;
+            }
+            let Some(f) = self.readahead_frame() else {
+                break;
+            };
+            self.add_cache_page(f, sp, p);
+            added += 1;
+        }
+        added
+    }
+
+    /// How many frames a non-sequential read() of frame `idx` brings in, counted in 4 KiB pages
+    /// as 5.8's `ondemand_readahead` does for a request of one frame with no usable readahead
+    /// state (context readahead dates from 2.6.31, older than every preset). A read at the
+    /// file's start gets the initial window (`get_init_ra_size`). Elsewhere
+    /// `try_context_readahead` counts the pages cached contiguously just before the request
+    /// (`count_history_pages`, up to the 128 KiB window); when there are more of them than the
+    /// request, it reads forward history + request (the history doubled when it reaches back to
+    /// the file's start), up to the window and the end of the file. Fewer, and it is a
+    /// standalone small random read of the request alone. Abstracted: the per-open-file state
+    /// (`prev_pos` sequential detection, the context window's own `PG_readahead` marker).
+    pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
+        let scale = self.scale;
+        let pages = &self.spaces[sp as usize].pages;
+        let eof = self.spaces[sp as usize].eof.max(idx + 1) - idx;
+        let req = scale;
+        let size = if idx == 0 {
+            let r = req.next_power_of_two();
+            if r <= RA_PAGES / 32 {
+                4 * r
+            } else if r <= RA_PAGES / 4 {
+                2 * r
+            } else {
+                RA_PAGES
+            }
+        } else {
+            let max_frames = (RA_PAGES / scale).max(1);
+            let history = (1..=max_frames.min(idx))
+                .take_while(|&back| pages[(idx - back) as usize] != NIL)
+                .count() as u64
+                * scale;
+            if history <= req {
+                return 1;
+            }
+            let history = if history >= idx * scale {
+                2 * history
+            } else {
+                history
+            };
+            (history + req).min(RA_PAGES)
+        };
+        (size / scale).max(1).min(eof)
+    }
+}

@@ -1,0 +1,31 @@
+//! Reverse mapping (mm/rmap.c): whether and how often a page was referenced through its
+//! mappings (`folio_referenced`), and whether it is mapped at all.
+use super::mm_types::*;
+use super::mmzone::Mm;
+use crate::mm::space::SpaceKind;
+
+impl Mm {
+    /// `folio_referenced`: count young mappings, collect their VM flags, clear the young bits.
+    #[inline]
+    pub(crate) fn folio_referenced(&mut self, f: u32) -> (u32, u8) {
+        let fi = f as usize;
+        let rp = self.frames.young[fi].count_ones();
+        let vmf = self.frames.vmflags[fi];
+        self.frames.young[fi] = 0;
+        self.frames.vmflags[fi] = 0;
+        (rp, vmf)
+    }
+
+    /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone
+    /// (`mapping_mapped`; for shmem, the segment or tmpfs file; private anon has no mapping).
+    pub(crate) fn page_mapping_inuse(&self, f: u32) -> bool {
+        let fi = f as usize;
+        if self.frames.mapped[fi] != 0 || self.frames.flags[fi] & PG_SWAPCACHE != 0 {
+            return true;
+        }
+        let sp = self.frames.space[fi];
+        sp != NIL
+            && self.spaces[sp as usize].kind != SpaceKind::Anon
+            && self.spaces[sp as usize].mmaps > 0
+    }
+}
