@@ -1,6 +1,7 @@
 //! Kernel reclaim policies and the variant flags that switch their historical behaviour.
 pub mod balance;
 pub mod flag_docs;
+pub mod flags;
 pub mod memcg_lru;
 pub mod memcontrol;
 pub mod mglru;
