@@ -1,7 +1,9 @@
 //! Every kernel preset, flag by flag. The matrix below is the presets as they were defined by
 //! hand (positional constructors in kernel/variant.rs) when the flag table replaced them; it
 //! pins them so that deriving presets from each flag's kernel version changes no value. A row
-//! reads as a timeline: columns are the presets in `PRESETS` order.
+//! reads as a timeline: columns are the presets in `PRESETS` order. The two 6.12 columns came
+//! later, written from the kernel check (kernel/flags.rs): 6.3's flags plus 6.4's pgfault
+//! accounting, 6.7's two MGLRU fixes and 6.8/6.9's memory.reclaim batches; not 6.14's rework.
 use reclaim_core::kernel::variant::{preset, FLAG_NAMES, PRESETS};
 
 /// The presets, in `PRESETS` order: one column each below.
@@ -20,6 +22,8 @@ const COLUMNS: &[&str] = &[
     "linux-6.1-mglru",
     "linux-6.3",
     "linux-6.3-mglru",
+    "linux-6.12",
+    "linux-6.12-mglru",
     "linux-6.14-mglru",
 ];
 
@@ -40,51 +44,53 @@ const ROWS: &[(&str, &str)] = &[
     //                                 |||||||||||6.1-mglru
     //                                 ||||||||||||6.3
     //                                 |||||||||||||6.3-mglru
-    //                                 ||||||||||||||6.14-mglru
-    ("refault_scan_anon",             ".......xxxxxxxx"),
-    ("scan_decisions_per_node",       "........xxxxxxx"),
-    ("io_cost_balance",               ".........xxxxxx"),
-    ("anon_workingset",               "..........xxxxx"),
-    ("rotation_cost",                 "............xxx"),
-    ("used_once_mapped",              ".xxxxxxxxxxxxxx"),
-    ("activate_shared_exec",          "..xxxxxxxxxxxxx"),
-    ("kswapd_writeback_4_11",         ".....xxxxxxxxxx"),
-    ("pgdat_flags_per_node",          "......xxxxxxxxx"),
-    ("file_writeback_kswapd_only",    "..xxxxxxxxxxxxx"),
-    ("lru_gen",                       "...........x.xx"),
-    ("memcg_lru",                     "............xxx"),
-    ("vma_has_recency",               "............xxx"),
-    ("mglru_rework",                  "..............x"),
-    ("memcg_lru_gen_once",            "..............x"),
-    ("reclaim_batch_cluster",         "..............x"),
-    ("reclaim_batch_quarter",         "..............x"),
-    ("swap_ra_adaptive",              "..xxxxxxxxxxxxx"),
-    ("swap_vma_readahead",            "......xxxxxxxxx"),
-    ("swapin_activate",               "....xxxxxxxxxxx"),
-    ("fault_retry",                   "..xxxxxxxxxxxxx"),
-    ("filemap_fault_drop_mmap",       "......xxxxxxxxx"),
-    ("pgfault_retry_uncounted",       "..............x"),
-    ("write_no_activation",           "..xxxxxxxxxxxxx"),
-    ("watermark_scale_factor",        "..xxxxxxxxxxxxx"),
-    ("workingset_detection",          "..xxxxxxxxxxxxx"),
-    ("inactive_ratio_by_list_size",   "..xxxxxxxxxxxxx"),
-    ("plenty_file_rule",              "..xxxxxxxxxxxxx"),
-    ("scan_fraction_exact",           "..xxxxxxxxxxxxx"),
-    ("swappiness_zero_strict",        "..xxxxxxxxxxxxx"),
-    ("tiny_file_anon_checks",         "......xxxxxxxxx"),
-    ("refault_deactivate_file",       "......xxxxxxxxx"),
-    ("shmem_inactive_first",          "..xxxxxxxxxxxxx"),
-    ("kswapd_reclaim_3_11",           "..xxxxxxxxxxxxx"),
-    ("anon_aging_needs_swap",         "..xxxxxxxxxxxxx"),
-    ("eviction_clock_read_first",     "..........xxxxx"),
-    ("mglru_protect_saturated",       "..............x"),
-    ("rfc2016_swappiness",            "...x..........."),
-    ("rfc2016_lru_cost",              "...x..........."),
-    ("rfc2016_refault_cost",          "...x..........."),
+    //                                 ||||||||||||||6.12
+    //                                 |||||||||||||||6.12-mglru
+    //                                 ||||||||||||||||6.14-mglru
+    ("refault_scan_anon",             ".......xxxxxxxxxx"),
+    ("scan_decisions_per_node",       "........xxxxxxxxx"),
+    ("io_cost_balance",               ".........xxxxxxxx"),
+    ("anon_workingset",               "..........xxxxxxx"),
+    ("rotation_cost",                 "............xxxxx"),
+    ("used_once_mapped",              ".xxxxxxxxxxxxxxxx"),
+    ("activate_shared_exec",          "..xxxxxxxxxxxxxxx"),
+    ("kswapd_writeback_4_11",         ".....xxxxxxxxxxxx"),
+    ("pgdat_flags_per_node",          "......xxxxxxxxxxx"),
+    ("file_writeback_kswapd_only",    "..xxxxxxxxxxxxxxx"),
+    ("lru_gen",                       "...........x.x.xx"),
+    ("memcg_lru",                     "............xxxxx"),
+    ("vma_has_recency",               "............xxxxx"),
+    ("mglru_rework",                  "................x"),
+    ("memcg_lru_gen_once",            "..............xxx"),
+    ("reclaim_batch_cluster",         "..............xxx"),
+    ("reclaim_batch_quarter",         "..............xxx"),
+    ("swap_ra_adaptive",              "..xxxxxxxxxxxxxxx"),
+    ("swap_vma_readahead",            "......xxxxxxxxxxx"),
+    ("swapin_activate",               "....xxxxxxxxxxxxx"),
+    ("fault_retry",                   "..xxxxxxxxxxxxxxx"),
+    ("filemap_fault_drop_mmap",       "......xxxxxxxxxxx"),
+    ("pgfault_retry_uncounted",       "..............xxx"),
+    ("write_no_activation",           "..xxxxxxxxxxxxxxx"),
+    ("watermark_scale_factor",        "..xxxxxxxxxxxxxxx"),
+    ("workingset_detection",          "..xxxxxxxxxxxxxxx"),
+    ("inactive_ratio_by_list_size",   "..xxxxxxxxxxxxxxx"),
+    ("plenty_file_rule",              "..xxxxxxxxxxxxxxx"),
+    ("scan_fraction_exact",           "..xxxxxxxxxxxxxxx"),
+    ("swappiness_zero_strict",        "..xxxxxxxxxxxxxxx"),
+    ("tiny_file_anon_checks",         "......xxxxxxxxxxx"),
+    ("refault_deactivate_file",       "......xxxxxxxxxxx"),
+    ("shmem_inactive_first",          "..xxxxxxxxxxxxxxx"),
+    ("kswapd_reclaim_3_11",           "..xxxxxxxxxxxxxxx"),
+    ("anon_aging_needs_swap",         "..xxxxxxxxxxxxxxx"),
+    ("eviction_clock_read_first",     "..........xxxxxxx"),
+    ("mglru_protect_saturated",       "..............xxx"),
+    ("rfc2016_swappiness",            "...x............."),
+    ("rfc2016_lru_cost",              "...x............."),
+    ("rfc2016_refault_cost",          "...x............."),
 ];
 
 /// vm.swappiness's upper bound per preset, in `COLUMNS` order ('1': 100, '2': 200).
-const SWAPPINESS_CAP: &str = "111211111222222";
+const SWAPPINESS_CAP: &str = "11121111122222222";
 
 #[test]
 fn the_presets_are_the_matrix_flag_by_flag() {

@@ -338,6 +338,9 @@ flag_table! {
     /// Before (6.1-6.13): active -> max_seq else min_seq (+1 for anon), 2nd fd access sets
     /// PG_workingset, young PTEs promote at once, tier-0 comparison with the older type first,
     /// refaults recent only from min_seq, aging also by the generations' distribution.
+    /// Not in 6.12 (the 6.12 presets): the series was posted and queued in mm-unstable in Dec
+    /// 2024, after v6.12's release (Nov 2024) and v6.13-rc1; the 6.14 tag itself was not read in
+    /// a v6.14 tree (the stored mm/vmscan.c is a later one, between 6.14 and 6.16).
     mglru_rework {
         era: Since("6.14"),
         function: "lru_gen_folio_seq, sort_folio, get_type_to_scan",
@@ -347,6 +350,8 @@ flag_table! {
     /// 6.7 ("mm/mglru: respect min_ttl_ms with memcgs", Cc stable): the memcg LRU gets a third
     /// generation slot (MEMCG_NR_GENS 2 -> 3) and `shrink_many` reads the old generation once
     /// per call, skipping memcgs that moved. Before (6.3-6.6) it re-read it at every bin.
+    /// In 6.12: one of the Dec-2023 MGLRU hotfixes (6.7-rc); later trees keep MEMCG_NR_GENS 3
+    /// (../shared/docs/kernel-mglru-memcg.md).
     memcg_lru_gen_once {
         era: Since("6.7"),
         function: "shrink_many",
@@ -356,7 +361,8 @@ flag_table! {
     // ---- memcg (issue 5) ----
     /// ~6.8 (0388536ac291, "mm:vmscan: fix inaccurate reclaim during proactive reclaim"):
     /// memory.reclaim asks `try_to_free_mem_cgroup_pages` for at most SWAP_CLUSTER_MAX pages
-    /// per call instead of the whole remainder (v5.19-6.7).
+    /// per call instead of the whole remainder (v5.19-6.7). In 6.12, 6.9's quarters (below)
+    /// replace its cap; its exact tag (6.8) was not confirmed in the source.
     reclaim_batch_cluster {
         era: Since("6.8"),
         function: "memory_reclaim",
@@ -364,7 +370,9 @@ flag_table! {
         doc: "memory.reclaim asks for at most SWAP_CLUSTER_MAX pages per call, not the whole remainder",
     }
     /// ~6.9 ("mm: memcg: use larger batches for proactive reclaim"): a quarter of the remainder
-    /// per call. Takes precedence over `reclaim_batch_cluster`.
+    /// per call. Takes precedence over `reclaim_batch_cluster`. In 6.12: posted (v4) in Feb
+    /// 2024, and its `/ 4` line is context in 2025 patches to `memory_reclaim`; the exact tag
+    /// (6.9) was not confirmed in the source.
     reclaim_batch_quarter {
         era: Since("6.9"),
         function: "memory_reclaim",
@@ -428,7 +436,8 @@ flag_table! {
     }
     /// 6.4 ("mm: do not increment pgfault stats when page fault handler retries",
     /// `mm_account_fault`): pgfault counts a fault once, when it completes. Before, every
-    /// `handle_mm_fault` call counted, a VM_FAULT_RETRY retry too.
+    /// `handle_mm_fault` call counted, a VM_FAULT_RETRY retry too. In 6.12 by version (not
+    /// re-read in a 6.12 tree).
     pgfault_retry_uncounted {
         era: Since("6.4"),
         function: "mm_account_fault",
@@ -583,6 +592,8 @@ flag_table! {
     /// inactive folio goes to max_seq - 1 when it would have gone to min_seq + 1, and to
     /// min_seq + 1 instead of min_seq unless reclaim adds it or only MIN_NR_GENS are left.
     /// Before (6.1-6.6) only `tier > tier_idx` protected. 6.14's `mglru_rework` replaces both.
+    /// In 6.12: the refs test is context in Jan-2024 patches to `sort_folio`, and only the
+    /// Dec-2024 rework (after 6.12) removed it.
     mglru_protect_saturated {
         era: Since("6.7"),
         function: "sort_folio, lru_gen_add_folio",
@@ -650,6 +661,70 @@ impl Flags {
             200
         } else {
             100
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_order_numerically() {
+        let v = [
+            "2.6.33", "2.6.34", "3.2", "3.15", "4.7", "4.11", "5.10", "6.1", "6.12", "6.14",
+        ];
+        for w in v.windows(2) {
+            assert!(kver(w[0]) < kver(w[1]), "{} < {}", w[0], w[1]);
+        }
+        assert_eq!(kver("6.12"), kver("6.12.0"));
+    }
+
+    #[test]
+    fn eras_select_kernels() {
+        let k = |version, lru_gen, series| Kernel {
+            version,
+            lru_gen,
+            series,
+        };
+        assert!(Since("5.8").on_in(&k("5.8", false, None)));
+        assert!(!Since("5.8").on_in(&k("5.7", false, None)));
+        assert!(Since("4.12").on_in(&k("5.10", false, None)));
+        // The MGLRU switch: only where the kernel turns it on, and only once it exists.
+        assert!(!Switch("6.1").on_in(&k("6.3", false, None)));
+        assert!(Switch("6.1").on_in(&k("6.3", true, None)));
+        assert!(!Switch("6.1").on_in(&k("5.8", true, None)));
+        // A series: only in a kernel that applies it, whatever the version.
+        let part = Series {
+            series: RFC_2016,
+            part: "07/10",
+        };
+        assert!(part.on_in(&k("4.7", false, Some(RFC_2016))));
+        assert!(!part.on_in(&k("6.14", true, None)));
+        assert!(!part.on_in(&k("4.7", false, Some("RFC 2017"))));
+        assert_eq!(part.version(), "RFC 2016 07/10");
+    }
+
+    #[test]
+    fn every_flag_is_off_in_the_oldest_kernel_and_named_once() {
+        assert_eq!(
+            Flags::of(Kernel {
+                version: "2.6.33",
+                lru_gen: false,
+                series: None
+            }),
+            Flags::NONE
+        );
+        assert_eq!(Flags::NONE, Flags::default());
+        for (i, d) in FLAG_DOCS.iter().enumerate() {
+            assert_eq!(d.name, FLAG_NAMES[i]);
+            assert!(!FLAG_NAMES[..i].contains(&d.name), "{} twice", d.name);
+            let mut f = Flags::NONE;
+            f.set(d.name, true).unwrap();
+            assert_eq!(f.get(d.name), Some(true));
+            // Exactly one field moved.
+            let on = FLAG_NAMES.iter().filter(|n| f.get(n) == Some(true)).count();
+            assert_eq!(on, 1, "{}", d.name);
         }
     }
 }

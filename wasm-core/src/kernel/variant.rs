@@ -119,6 +119,18 @@ pub const PRESETS: &[Preset] = &[
         "6.3 multi-gen LRU with the memcg LRU and recency hints",
         mglru("6.3"),
     ),
+    // The 6.12 LTS: the 6.1-6.13 MGLRU rules with the 6.7 fixes, memory.reclaim in quarters;
+    // which flags 6.12 has is argued per flag in kernel/flags.rs.
+    Preset::new(
+        "linux-6.12",
+        "6.12 LTS classic LRU: 6.3's rules, memory.reclaim in quarters, pgfault counted once",
+        linux("6.12"),
+    ),
+    Preset::new(
+        "linux-6.12-mglru",
+        "6.12 LTS multi-gen LRU: the 6.1-6.13 rules with 6.7's memcg LRU and page cache fixes",
+        mglru("6.12"),
+    ),
     Preset::new(
         "linux-6.14-mglru",
         "6.14 multi-gen LRU after the Dec-2024 rework of tiers, types and refaults",
@@ -238,6 +250,45 @@ mod tests {
             assert!(!f.rfc2016_swappiness && !f.rfc2016_lru_cost && !f.rfc2016_refault_cost);
         }
     }
+    #[test]
+    fn names_say_the_kernel() {
+        for p in PRESETS {
+            let k = p.kernel;
+            let name = match k.series {
+                Some(RFC_2016) => "rfc-2016-lru-cost".to_string(),
+                Some(s) => panic!("{}: no name for series {s}", p.name),
+                None => format!(
+                    "linux-{}{}",
+                    k.version,
+                    if k.lru_gen { "-mglru" } else { "" }
+                ),
+            };
+            assert_eq!(p.name, name);
+            assert_eq!(p.flags, Flags::of(k), "{}", p.name);
+            assert_eq!(p.flags.lru_gen, k.lru_gen, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn the_6_12_lts_is_6_14_without_the_mglru_rework() {
+        let lts = preset("linux-6.12-mglru").unwrap().flags;
+        let new = preset("linux-6.14-mglru").unwrap().flags;
+        assert_eq!(
+            Flags {
+                mglru_rework: true,
+                ..lts
+            },
+            new
+        );
+        assert_eq!(
+            Flags {
+                lru_gen: true,
+                ..preset("linux-6.12").unwrap().flags
+            },
+            lts
+        );
+    }
+
     #[test]
     fn unknown_names_are_errors() {
         assert!(preset("linux-9.9").unwrap_err().contains("linux-5.8"));
