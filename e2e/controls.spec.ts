@@ -93,6 +93,8 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   const flag = 'io_cost_balance';
   const box = page.getByTestId(`flag-0-${flag}`);
   await expect(box).not.toBeChecked();
+  // Its tooltip names where the kernel has it, as the engine's flag table says.
+  await expect(box.locator('xpath=..')).toHaveAttribute('title', /kernel: get_scan_count, lru_note_cost, 5\.8$/);
   await box.check();
   await expect(page.getByTestId('flags-0-label')).toHaveText(`linux-5.2 + ${flag} on`);
   await expect(page.getByTestId('flags-0-custom')).toHaveText('custom');

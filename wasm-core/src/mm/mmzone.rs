@@ -1,5 +1,7 @@
-//! The simulated machine's memory: frames, lruvecs, address spaces, swap, devices, counters
-//! and the event queue. Kernel policies (`crate::kernel`) are `impl Mm` blocks over this state.
+//! The node (include/linux/mmzone.h: `pglist_data`, `lruvec`): the state of the kernel model,
+//! with frames, lruvecs, address spaces, swap, devices, counters, memcgs and the IO requests in
+//! flight. The kernel's functions are `impl Mm` blocks over it, each in the file of mm/ that
+//! holds its Linux counterpart.
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

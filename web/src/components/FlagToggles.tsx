@@ -3,7 +3,7 @@
 // "custom" (e.g. "linux-5.8 + refault_scan_anon off").
 import { useId } from 'react';
 import type { FlagOverrides, KernelInfo, RunInfo } from '../engine/protocol';
-import { flagsByVersion, kernelLabel, setFlag } from '../lib/flags';
+import { flagsByVersion, flagTitle, kernelLabel, setFlag } from '../lib/flags';
 import './extra.css';
 
 interface Props {
@@ -45,7 +45,7 @@ export function FlagToggles({ kernel, side, run, overrides, onChange, disabled }
           const on = !!flags[f.name];
           const changed = f.name in overrides && overrides[f.name] !== base[f.name];
           return (
-            <label key={f.name} className={changed ? 'flag changed' : 'flag'} title={f.doc}>
+            <label key={f.name} className={changed ? 'flag changed' : 'flag'} title={flagTitle(f)}>
               <input
                 type="checkbox"
                 checked={on}

@@ -60,7 +60,8 @@ export type FlagOverrides = Record<string, boolean>;
 
 /** What the engine says about its kernels (wasm `kernel_info`): flags and preset values. */
 export interface KernelInfo {
-  flags: { name: string; version: string; doc: string }[];
+  /** The engine's flag table: version (or posted series), kernel function, commit ('' when not known), one-line doc. */
+  flags: { name: string; version: string; function: string; commit: string; doc: string }[];
   presets: { name: string; description: string; flags: FlagOverrides }[];
 }
 
@@ -354,9 +355,9 @@ export function parseKernelInfo(v: unknown): KernelInfo {
   if (!Array.isArray(flags) || !Array.isArray(presets)) throw new ProtocolError("'kernel' must hold arrays 'flags' and 'presets'");
   return {
     flags: flags.map((f: unknown) => {
-      if (!isObj(f)) throw new ProtocolError('each kernel flag must be an object {name, version, doc}');
-      onlyKeys(f, ['name', 'version', 'doc']);
-      return { name: str(f, 'name'), version: str(f, 'version'), doc: str(f, 'doc') };
+      if (!isObj(f)) throw new ProtocolError('each kernel flag must be an object {name, version, function, commit, doc}');
+      onlyKeys(f, ['name', 'version', 'function', 'commit', 'doc']);
+      return { name: str(f, 'name'), version: str(f, 'version'), function: str(f, 'function'), commit: str(f, 'commit'), doc: str(f, 'doc') };
     }),
     presets: presets.map((p: unknown) => {
       if (!isObj(p)) throw new ProtocolError('each kernel preset must be an object {name, description, flags}');

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, kernel_info } from '../../pkg/reclaim_core.js';
 import type { KernelInfo, RunInfo } from '../engine/protocol';
 import { parseKernelInfo } from '../engine/protocol';
-import { compareVersions, flagsByVersion, isCustom, kernelLabel, setFlag, swappinessNote } from './flags';
+import { compareVersions, flagTitle, flagsByVersion, isCustom, kernelLabel, setFlag, swappinessNote } from './flags';
 
 let kernel: KernelInfo;
 beforeAll(() => {
@@ -21,7 +21,14 @@ describe('kernel flags in the page', () => {
       // A mainline version, or a posted series that was never merged (the 2016 LRU cost RFC).
       expect(f.version).toMatch(/^(\d+\.\d+|RFC \d{4} \d+\/10$)/);
       expect(f.doc.length).toBeGreaterThan(10);
+      // Every flag names its kernel function; a commit, where given, is an abbreviated hash.
+      expect(f.function).toMatch(/^[\w .,()/]+$/);
+      expect(f.commit).toMatch(/^([0-9a-f]{8,12})?$/);
     }
+    // The tooltip words the table's entry: the 3.8 rule names get_scan_count and its commit.
+    const plenty = kernel.flags.find((f) => f.version === '3.8' && f.commit !== '')!;
+    expect(flagTitle(plenty)).toBe(`${plenty.doc}\nkernel: ${plenty.function}, commit ${plenty.commit}, 3.8`);
+    expect(flagTitle(plenty)).toContain('get_scan_count');
     for (const p of kernel.presets) expect(Object.keys(p.flags).sort()).toEqual(kernel.flags.map((f) => f.name).sort());
   });
 

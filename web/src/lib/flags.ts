@@ -69,3 +69,10 @@ export function compareVersions(a: string, b: string): number {
 export function flagsByVersion(kernel: KernelInfo): KernelInfo['flags'] {
   return [...kernel.flags].sort((x, y) => compareVersions(x.version, y.version));
 }
+
+/** A flag's tooltip: its one-line doc, then where in the kernel it lives ("kernel: get_scan_count,
+ * commit e9868505987a, 3.8"), as the engine's flag table states it. */
+export function flagTitle(f: KernelInfo['flags'][number]): string {
+  const where = [f.function, f.commit ? `commit ${f.commit}` : '', f.version].filter((x) => x !== '');
+  return `${f.doc}\nkernel: ${where.join(', ')}`;
+}
