@@ -105,6 +105,9 @@ pub struct GenRow {
     pub age_ms: f64,
     /// Pages per tier 0..3 by the folio's generation counter, [anon, file].
     pub tiers: [[u64; MAX_NR_TIERS]; 2],
+    /// Counts as the classic active list: one of the two youngest generations
+    /// (`lru_gen_is_active`, v6.1).
+    pub active: bool,
 }
 
 /// A PID controller position (`struct ctrl_pos`) in frames, with its gain.
@@ -205,6 +208,7 @@ impl GensView {
                     seq,
                     age_ms: mm.now.saturating_sub(lg.timestamps[g]) as f64 / 1e6,
                     tiers,
+                    active: seq + 1 >= lg.max_seq,
                 }
             })
             .collect();

@@ -37,6 +37,19 @@ fn check(variant_preset: &str) {
             |ty: usize| -> u64 { v.rows.iter().map(|r| r.tiers[ty].iter().sum::<u64>()).sum() };
         assert_eq!(pages(0), sizes[0] + sizes[1], "anon pages");
         assert_eq!(pages(1), sizes[2] + sizes[3], "file pages");
+        // The generations it marks active hold what the classic active lists count.
+        let active = |ty: usize| -> u64 {
+            v.rows
+                .iter()
+                .filter(|r| r.active)
+                .map(|r| r.tiers[ty].iter().sum::<u64>())
+                .sum()
+        };
+        assert_eq!((active(0), active(1)), (sizes[1], sizes[3]), "active pages");
+        assert_eq!(
+            v.rows.iter().filter(|r| r.active).count(),
+            2.min(v.rows.len())
+        );
         // The classic lists the views draw hold exactly what lru_sizes counts, frame by frame.
         let lists = sim.frame_lists();
         for (lru, &size) in sizes.iter().enumerate().take(4) {

@@ -204,7 +204,9 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
   if (axis.select('text.axis-title').empty()) axis.append('text').attr('class', 'axis-title').attr('text-anchor', 'start');
   axis.select('text.axis-title').attr('x', -M.left + 6).attr('y', M.top - 12).text('pages');
 
-  // The two youngest generations count as the classic "active" lists.
+  // The generations the engine says count as the classic "active" lists (the two youngest).
+  const active = g.rows.filter((r) => r.active).map((r) => r.seq);
+  const activeFrom = active.length > 0 ? Math.min(...active) : g.maxSeq + 1;
   let band = svg.select<SVGGElement>('g.active-bands');
   if (band.empty()) band = svg.insert('g', 'g.y-axis').attr('class', 'active-bands');
   band
@@ -218,10 +220,11 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
       return b;
     })
     .each(function (ty) {
-      const x0 = M.left + ty * (panelW + GAP) + (slots - 2) * slotW;
+      const x0 = M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - activeFrom)) * slotW;
+      const w = slotW * active.length;
       const b = select(this);
-      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', slotW * 2).attr('height', H - M.bottom - 16);
-      b.select('text.band-label').attr('x', x0 + slotW * 2 - 4).attr('y', 27).attr('text-anchor', 'end');
+      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', w).attr('height', H - M.bottom - 16);
+      b.select('text.band-label').attr('x', x0 + w - 4).attr('y', 27).attr('text-anchor', 'end');
       b.select('text.type-label')
         .attr('x', M.left + ty * (panelW + GAP) + 2)
         .attr('y', 11)

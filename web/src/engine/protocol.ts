@@ -414,7 +414,8 @@ export function parseGensView(v: unknown): GensView {
   if (!Array.isArray(rows) || rows.length < 1 || rows.length > 64) throw new ProtocolError(`'gens.rows' must hold 1..64 generations, got ${describe(rows)}`);
   rows.forEach((r: unknown, i) => {
     if (!isObj(r)) throw new ProtocolError(`'gens.rows[${i}]' must be an object, got ${describe(r)}`);
-    onlyKeys(r, ['seq', 'ageMs', 'tiers']);
+    onlyKeys(r, ['seq', 'ageMs', 'tiers', 'active']);
+    bool(r, 'active');
     num(r, 'seq', 0, BIG, true);
     num(r, 'ageMs', 0, Number.MAX_VALUE);
     const t = field(r, 'tiers');

@@ -15,7 +15,7 @@ function make(m: Partial<GensView> & { minSeq: [number, number]; maxSeq: number;
   const n = m.maxSeq - first + 1;
   const { tiers, ...rest } = m;
   return {
-    rows: Array.from({ length: n }, (_, i) => ({ seq: first + i, ageMs: 100 * i, tiers: tiers?.[i] ?? [z, z] })),
+    rows: Array.from({ length: n }, (_, i) => ({ seq: first + i, ageMs: 100 * i, tiers: tiers?.[i] ?? [z, z], active: i >= n - 2 })),
     rates: [
       [null, null, null, null],
       [null, null, null, null],
