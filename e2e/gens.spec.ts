@@ -39,6 +39,7 @@ async function shown(page: Page, prefix = 'run-0-') {
       cols: [cols('anon'), cols('file')],
       lru: { anon: size('inactive_anon') + size('active_anon'), file: size('inactive_file') + size('active_file') },
       next: document.querySelector(`[data-testid="${prefix}gens-next"]`)?.textContent,
+      activeSeqs: root?.querySelector('g.active-bands g.band')?.getAttribute('data-active-seqs'),
     };
   }, prefix);
 }
@@ -146,6 +147,9 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
     expect(s.cols[ty]).toEqual(columnsOf(g, ty).map((c) => ({ seq: c.seq, pages: c.pages, tiers: c.tiers })));
   }
   expect(s.next).toBe(g.next === 0 ? 'anon' : 'file');
+  // The active band covers the generations the engine counts as active (the two youngest).
+  expect(s.activeSeqs).toBe(g.rows.filter((r) => r.active).map((r) => r.seq).join(' '));
+  expect(s.activeSeqs).toBe(`${s.maxSeq - 1} ${s.maxSeq}`);
   await expect(page.getByTestId('run-0-gens-explain')).toContainText(`Evicting ${s.next}`);
   await shots(page, testInfo, 'gens-s003b');
 });

@@ -406,6 +406,7 @@ pub fn typescript() -> String {
         crate::report::OomKill::decl(&cfg),
         crate::report::MemcgReport::decl(&cfg),
         crate::report::RunReport::decl(&cfg),
+        crate::scenario::parse::ScenarioError::decl(&cfg),
         crate::scenario::expect::Check::decl(&cfg),
         crate::report::HeadlineRow::decl(&cfg),
         crate::report::CheckVerdict::decl(&cfg),

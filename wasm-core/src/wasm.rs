@@ -72,13 +72,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
 pub fn scenario_check(text: &str) -> String {
     match crate::scenario::parse(text) {
         Ok(_) => "null".to_string(),
-        Err(e) => serde_json::json!({
-            "line": e.line,
-            "column": e.column,
-            "field": e.field,
-            "message": e.message,
-        })
-        .to_string(),
+        Err(e) => serde_json::to_string(&e).unwrap_or_default(),
     }
 }
 

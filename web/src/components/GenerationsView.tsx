@@ -222,7 +222,7 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
     .each(function (ty) {
       const x0 = M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - activeFrom)) * slotW;
       const w = slotW * active.length;
-      const b = select(this);
+      const b = select(this).attr('data-active-seqs', active.join(' '));
       b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', w).attr('height', H - M.bottom - 16);
       b.select('text.band-label').attr('x', x0 + w - 4).attr('y', 27).attr('text-anchor', 'end');
       b.select('text.type-label')

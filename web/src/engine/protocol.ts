@@ -22,7 +22,7 @@
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
-import type { BalanceView, GensView, MemcgLruView, RefaultView, Seg, TypeReason } from './generated/views';
+import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
 
 export const PROTOCOL_VERSION = 6; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views
 
@@ -133,14 +133,9 @@ export interface RunFrame {
   memcg?: MemcgLruView;
 }
 
-/** What the core found wrong with scenario text: 1-based line and column (characters). */
-export interface ScenarioProblem {
-  line: number;
-  column: number;
-  /** Dotted path of the field, e.g. `lesson[2].at`; empty when unknown. */
-  field: string;
-  message: string;
-}
+/** What the core found wrong with scenario text: 1-based line and column (characters); the
+ *  type is generated from wasm-core's `ScenarioError`. */
+export type { ScenarioProblem };
 
 export type FromWorker =
   /** The wasm engine is loaded. */

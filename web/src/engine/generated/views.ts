@@ -90,7 +90,12 @@ ageMs: number,
 /**
  * Pages per tier 0..3 by the folio's generation counter, [anon, file].
  */
-tiers: [[number, number, number, number], [number, number, number, number]], };
+tiers: [[number, number, number, number], [number, number, number, number]], 
+/**
+ * Counts as the classic active list: one of the two youngest generations
+ * (`lru_gen_is_active`, v6.1).
+ */
+active: boolean, };
 
 export type CtrlPosView = { refaulted: number, total: number, gain: number, };
 
@@ -292,6 +297,24 @@ reclaim_requested_pages?: number,
  * Pages those writes reclaimed (as the kernel's loop counted them).
  */
 reclaim_reclaimed_pages?: number, };
+
+export type ScenarioProblem = { 
+/**
+ * 1-based line.
+ */
+line: number, 
+/**
+ * 1-based column, in characters.
+ */
+column: number, 
+/**
+ * Dotted path of the field, e.g. `tasks[0].program[2].size`; empty when unknown.
+ */
+field: string, 
+/**
+ * What is wrong and what is allowed.
+ */
+message: string, };
 
 export type Check = { metric: string, variant?: string | null, over?: string | null, min?: number | null, max?: number | null, above?: number | null, below?: number | null, };
 
