@@ -7,7 +7,10 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { encodeLink } from '../web/src/lib/link';
-import { columnsOf, readGens } from '../web/src/lib/gens';
+import { columnsOf } from '../web/src/lib/gens';
+import { parseGensView } from '../web/src/engine/protocol';
+
+const readGens = (json: string) => parseGensView(JSON.parse(json));
 
 const scenarioText = (f: string) => readFileSync(new URL(`../scenarios/${f}`, import.meta.url), 'utf8');
 const titleOf = (text: string) => /^title\s*=\s*"(.*)"/m.exec(text)![1]!;
@@ -36,6 +39,7 @@ async function shown(page: Page, prefix = 'run-0-') {
       cols: [cols('anon'), cols('file')],
       lru: { anon: size('inactive_anon') + size('active_anon'), file: size('inactive_file') + size('active_file') },
       next: document.querySelector(`[data-testid="${prefix}gens-next"]`)?.textContent,
+      activeSeqs: root?.querySelector('g.active-bands g.band')?.getAttribute('data-active-seqs'),
     };
   }, prefix);
 }
@@ -55,7 +59,7 @@ function firstSecondWithUpperFileTiers(text: string, variant: string): number {
   try {
     for (let t = 1; t <= 600; t++) {
       sim.step(1_000_000_000);
-      const g = readGens(sim.lru_gen_view(0))!;
+      const g = readGens(sim.lru_gen_view(0));
       if (g.rows.some((r) => r.tiers[1].slice(1).some((p) => p > 0))) return sim.now_ns();
     }
   } finally {
@@ -135,7 +139,7 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
   const ref = WasmSimulation.fromScenario(scenarioText(MGLRU), 'before');
   ref.step(s.nowNs);
   expect(ref.now_ns()).toBe(s.nowNs);
-  const g = readGens(ref.lru_gen_view(0))!;
+  const g = readGens(ref.lru_gen_view(0));
   ref.free();
   expect(g.maxSeq).toBe(s.maxSeq);
   expect(g.minSeq).toEqual(s.minSeq);
@@ -143,6 +147,9 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
     expect(s.cols[ty]).toEqual(columnsOf(g, ty).map((c) => ({ seq: c.seq, pages: c.pages, tiers: c.tiers })));
   }
   expect(s.next).toBe(g.next === 0 ? 'anon' : 'file');
+  // The active band covers the generations the engine counts as active (the two youngest).
+  expect(s.activeSeqs).toBe(g.rows.filter((r) => r.active).map((r) => r.seq).join(' '));
+  expect(s.activeSeqs).toBe(`${s.maxSeq - 1} ${s.maxSeq}`);
   await expect(page.getByTestId('run-0-gens-explain')).toContainText(`Evicting ${s.next}`);
   await shots(page, testInfo, 'gens-s003b');
 });
@@ -176,7 +183,7 @@ test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 cont
   expect(s.pages).toEqual([s.lru.anon, s.lru.file]);
   const ref = WasmSimulation.fromScenario(text, variant);
   ref.step(s.nowNs);
-  const g = readGens(ref.lru_gen_view(0))!;
+  const g = readGens(ref.lru_gen_view(0));
   ref.free();
   expect(g.rework).toBe(true);
   for (const ty of [0, 1] as const) expect(s.cols[ty]).toEqual(columnsOf(g, ty).map((c) => ({ seq: c.seq, pages: c.pages, tiers: c.tiers })));
@@ -230,7 +237,7 @@ test('embed: the gens view is selectable; a classic run says it has no generatio
     const s = await shown(page, p);
     const ref = WasmSimulation.fromScenario(scenarioText(MGLRU), p === 'run-0-' ? 'before' : 'after');
     ref.step(3_000_000_000);
-    const g = readGens(ref.lru_gen_view(0))!;
+    const g = readGens(ref.lru_gen_view(0));
     ref.free();
     expect(s.maxSeq).toBe(g.maxSeq);
     expect(s.pages).toEqual([0, 1].map((ty) => columnsOf(g, ty as 0 | 1).reduce((x, c) => x + c.pages, 0)));

@@ -2,7 +2,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct RunReport {
     /// Scenario title.
     pub scenario: String,
@@ -23,18 +23,21 @@ pub struct RunReport {
     pub oom_kills: Vec<OomKill>,
     /// Scenarios with `[[memcgs]]`: every memcg, the root ("/") first, in creation order.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    #[ts(as = "Option<Vec<MemcgReport>>", optional)]
     pub memcgs: Vec<MemcgReport>,
     /// Pages asked of memory.reclaim (all writes, all memcgs), where it was written.
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[ts(optional)]
     pub reclaim_requested_pages: Option<u64>,
     /// Pages those writes reclaimed (as the kernel's loop counted them).
     #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[ts(optional)]
     pub reclaim_reclaimed_pages: Option<u64>,
 }
 
 /// One memcg: memory.stat counters (hierarchical, pages; `pgscan` and `pgsteal` are the
 /// kswapd + direct sums as in memory.stat) flattened into the object, usage and memory.events.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct MemcgReport {
     pub name: String,
     /// The parent's name; None for the root.
@@ -43,38 +46,47 @@ pub struct MemcgReport {
     pub current_pages: u64,
     /// memory.events (hierarchical): low, high, max, oom, oom_kill.
     pub events: BTreeMap<String, u64>,
+    /// memory.stat counters as further keys of the object. Not in the generated TypeScript type:
+    /// a map flattened beside `name` cannot be typed there (every key would be a number).
     #[serde(flatten)]
+    #[ts(skip)]
     pub stat: BTreeMap<String, u64>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct TaskReport {
     pub name: String,
     /// Per-round wall times in virtual seconds (loops with record = "rounds").
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub rounds_s: Option<Vec<f64>>,
     /// Operations per virtual second (loops with record = "ops").
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub ops_per_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub latency_ms: Option<Percentiles>,
     /// Time stalled in direct reclaim, per allocation that stalled.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub alloc_stall_ms: Option<Percentiles>,
     /// Time waiting for IO (major faults, read misses, pages locked for IO), per page access
     /// that waited.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub io_wait_ms: Option<Percentiles>,
     /// Time a write was paused by dirty throttling (`balance_dirty_pages`), per page write
     /// that was paused.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub dirty_throttle_ms: Option<Percentiles>,
     pub major_faults: u64,
     pub killed: bool,
 }
 
 // Deserialize: `reclaim kernel`'s guest sends these to the host.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct Percentiles {
     pub p50: f64,
     pub p95: f64,
@@ -83,7 +95,7 @@ pub struct Percentiles {
     pub count: u64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct OomKill {
     pub task: String,
     pub time_s: f64,
@@ -116,13 +128,21 @@ fn leaf_memcgs(report: &RunReport) -> Vec<&MemcgReport> {
 /// Seed 003's fairness: population stddev(pgsteal) / mean(pgsteal) over the leaf memcgs, in
 /// percent (None without memcgs or when nothing was stolen).
 pub fn memcg_pgsteal_spread(report: &RunReport) -> Option<f64> {
-    let v: Vec<f64> = leaf_memcgs(report)
+    let v: Vec<u64> = leaf_memcgs(report)
         .iter()
-        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0) as f64)
+        .map(|m| *m.stat.get("pgsteal").unwrap_or(&0))
         .collect();
+    spread_pct(&v)
+}
+
+/// Population stddev / mean of `v`, in percent: S003's fairness of pgsteal over the leaf
+/// memcgs (for the report and the live memcg view). None with fewer than two values or a zero
+/// mean.
+pub fn spread_pct(v: &[u64]) -> Option<f64> {
     if v.len() < 2 {
         return None;
     }
+    let v: Vec<f64> = v.iter().map(|&x| x as f64).collect();
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     if mean <= 0.0 {
         return None;
@@ -134,12 +154,17 @@ pub fn memcg_pgsteal_spread(report: &RunReport) -> Option<f64> {
 /// Seed 003's accuracy: sum of the leaf memcgs' pgsteal over the pages asked of
 /// memory.reclaim, in percent (None where memory.reclaim was not written).
 pub fn reclaim_accuracy(report: &RunReport) -> Option<f64> {
-    let requested = report.reclaim_requested_pages.filter(|&r| r > 0)?;
     let stolen: u64 = leaf_memcgs(report)
         .iter()
         .map(|m| *m.stat.get("pgsteal").unwrap_or(&0))
         .sum();
-    Some(stolen as f64 * 100.0 / requested as f64)
+    accuracy_pct(stolen, report.reclaim_requested_pages?)
+}
+
+/// Pages stolen over pages asked of memory.reclaim, in percent: S003's accuracy (for the
+/// report and the live memcg view). None before any page was asked.
+pub fn accuracy_pct(stolen: u64, requested: u64) -> Option<f64> {
+    (requested > 0).then(|| stolen as f64 * 100.0 / requested as f64)
 }
 
 /// A run-wide figure (`scenario::expect::RUN_METRICS`).

@@ -72,13 +72,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
 pub fn scenario_check(text: &str) -> String {
     match crate::scenario::parse(text) {
         Ok(_) => "null".to_string(),
-        Err(e) => serde_json::json!({
-            "line": e.line,
-            "column": e.column,
-            "field": e.field,
-            "message": e.message,
-        })
-        .to_string(),
+        Err(e) => serde_json::to_string(&e).unwrap_or_default(),
     }
 }
 
@@ -263,9 +257,9 @@ impl WasmSimulation {
     pub fn memcg_names(&self) -> Vec<String> {
         self.inner.memcg_names()
     }
-    /// The memcg LRU and per-memcg usage/pgscan/pgsteal: see `Simulation::memcg_lru_view`.
-    pub fn memcg_lru_view(&self) -> Vec<f64> {
-        self.inner.memcg_lru_view()
+    /// The memcg LRU view as JSON (`views::MemcgLruView`, TypeScript type generated from it).
+    pub fn memcg_lru_view(&self) -> String {
+        serde_json::to_string(&self.inner.memcg_lru_view()).unwrap_or_default()
     }
     /// Pages asked of memory.reclaim so far (writes that are over): see
     /// `Simulation::reclaim_requested_pages`.
@@ -276,9 +270,10 @@ impl WasmSimulation {
     pub fn set_lru_gen(&mut self, enabled: bool) {
         self.inner.set_lru_gen(enabled)
     }
-    /// The generations of lruvec `lv` (0 = root): see `Simulation::lru_gen_view` for the layout.
-    pub fn lru_gen_view(&self, lv: u32) -> Vec<f64> {
-        self.inner.lru_gen_view(lv as usize)
+    /// The generations of lruvec `lv` (0 = root) as JSON (`views::GensView`), "null" when the
+    /// lruvec does not exist.
+    pub fn lru_gen_view(&self, lv: u32) -> String {
+        serde_json::to_string(&self.inner.lru_gen_view(lv as usize)).unwrap_or_default()
     }
     /// Per frame: its address space id (4294967295 when free).
     pub fn frame_spaces(&self) -> Vec<u32> {

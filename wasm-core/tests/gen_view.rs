@@ -3,43 +3,15 @@
 //! reports decide the type it says is scanned next.
 mod common;
 use common::scenario_path;
+use reclaim_core::mm::vmscan::lru_gen::TypeReason;
+use reclaim_core::views::CtrlPosView;
 use reclaim_core::Simulation;
 
-struct View {
-    max_seq: f64,
-    min_seq: [f64; 2],
-    rows: Vec<Vec<f64>>,
-    tier_idx: [f64; 2],
-    next_type: f64,
-    /// (refaulted, total): tier 0 anon, tier 0 file, all tiers anon, all tiers file.
-    pos: [(f64, f64); 4],
-    batch: f64,
-    rework: bool,
-}
-
-fn read(v: &[f64]) -> View {
-    let n = v[3] as usize;
-    let rows: Vec<Vec<f64>> = (0..n)
-        .map(|i| v[4 + i * 10..4 + (i + 1) * 10].to_vec())
-        .collect();
-    let c = 4 + n * 10 + 8;
-    assert_eq!(v.len(), c + 3 + 8 + 2, "layout of {v:?}");
-    let p = |k: usize| (v[c + 3 + 2 * k], v[c + 4 + 2 * k]);
-    View {
-        max_seq: v[0],
-        min_seq: [v[1], v[2]],
-        rows,
-        tier_idx: [v[c], v[c + 1]],
-        next_type: v[c + 2],
-        pos: [p(0), p(1), p(2), p(3)],
-        batch: v[c + 11],
-        rework: v[c + 12] == 1.0,
-    }
-}
-
-/// `positive_ctrl_err` over f64 positions (exact for the counts these runs reach).
-fn positive(sp: (f64, f64), sp_gain: f64, pv: (f64, f64), pv_gain: f64, batch: f64) -> bool {
-    pv.0 < batch || pv.0 * (sp.1 + batch) * sp_gain <= (sp.0 + 1.0) * pv.1 * pv_gain
+/// `positive_ctrl_err` over the reported positions (exact integer arithmetic, as the kernel).
+fn positive(sp: CtrlPosView, pv: CtrlPosView, batch: u64) -> bool {
+    pv.refaulted < batch
+        || pv.refaulted as u128 * (sp.total + batch) as u128 * sp.gain as u128
+            <= (sp.refaulted + 1) as u128 * pv.total as u128 * pv.gain as u128
 }
 
 fn check(variant_preset: &str) {
@@ -57,14 +29,27 @@ fn check(variant_preset: &str) {
     let mut seen_seqs = Vec::new();
     let mut decided = 0;
     // Until aging has made a few generations (the working set fills RAM first).
-    while !sim.finished() && seen_seqs.last().is_none_or(|&m| m < 3.0 + 4.0) {
+    while !sim.finished() && seen_seqs.last().is_none_or(|&m| m < 3 + 4) {
         sim.step(200_000_000);
-        let v = read(&sim.lru_gen_view(0));
+        let v = sim.lru_gen_view(0).unwrap();
         let sizes = sim.lru_sizes();
-        let anon: f64 = v.rows.iter().map(|r| r[2..6].iter().sum::<f64>()).sum();
-        let file: f64 = v.rows.iter().map(|r| r[6..10].iter().sum::<f64>()).sum();
-        assert_eq!(anon, (sizes[0] + sizes[1]) as f64, "anon pages");
-        assert_eq!(file, (sizes[2] + sizes[3]) as f64, "file pages");
+        let pages =
+            |ty: usize| -> u64 { v.rows.iter().map(|r| r.tiers[ty].iter().sum::<u64>()).sum() };
+        assert_eq!(pages(0), sizes[0] + sizes[1], "anon pages");
+        assert_eq!(pages(1), sizes[2] + sizes[3], "file pages");
+        // The generations it marks active hold what the classic active lists count.
+        let active = |ty: usize| -> u64 {
+            v.rows
+                .iter()
+                .filter(|r| r.active)
+                .map(|r| r.tiers[ty].iter().sum::<u64>())
+                .sum()
+        };
+        assert_eq!((active(0), active(1)), (sizes[1], sizes[3]), "active pages");
+        assert_eq!(
+            v.rows.iter().filter(|r| r.active).count(),
+            2.min(v.rows.len())
+        );
         // The classic lists the views draw hold exactly what lru_sizes counts, frame by frame.
         let lists = sim.frame_lists();
         for (lru, &size) in sizes.iter().enumerate().take(4) {
@@ -78,33 +63,42 @@ fn check(variant_preset: &str) {
             assert!(walked.iter().all(|&f| lists[f as usize] as usize == lru));
         }
         let first = v.min_seq[0].min(v.min_seq[1]);
-        assert_eq!(v.rows.first().unwrap()[0], first);
-        assert_eq!(v.rows.last().unwrap()[0], v.max_seq);
+        assert_eq!(v.rows.first().unwrap().seq, first);
+        assert_eq!(v.rows.last().unwrap().seq, v.max_seq);
+        assert_eq!(v.rows.len() as u64, v.max_seq - first + 1);
         for r in &v.rows {
             for ty in 0..2 {
-                if r[0] < v.min_seq[ty] {
-                    assert!(r[2 + 4 * ty..6 + 4 * ty].iter().all(|&x| x == 0.0));
+                if r.seq < v.min_seq[ty] {
+                    assert!(r.tiers[ty].iter().all(|&x| x == 0));
                 }
             }
         }
-        assert!(v.tier_idx.iter().all(|&t| (0.0..=3.0).contains(&t)));
+        assert!(v.tier_idx.iter().all(|&t| t <= 3));
         assert_eq!(v.rework, variant_preset == "linux-6.14-mglru");
+        assert_eq!(v.swappiness, 60);
+        let batch = v.batch_pages / scale;
         // Swappiness of the scenario (default 60) between 2 and 199: the positions decide.
-        let s = 60.0;
         if v.rework || v.min_seq[0] >= v.min_seq[1] {
-            let (sp, pv) = if v.rework {
-                (v.pos[2], v.pos[3])
+            let c = v.compare.expect("the controller compared");
+            assert_eq!((c.anon.gain, c.file.gain), (60, 140));
+            let file = positive(c.anon, c.file, batch);
+            assert_eq!(v.next, file as u8, "type from {c:?}");
+            let few = c.file.refaulted < batch;
+            let want = if few {
+                TypeReason::FewFileRefaults
             } else {
-                (v.pos[0], v.pos[1])
+                TypeReason::RefaultRates
             };
-            let file = positive(sp, s, pv, 200.0 - s, v.batch);
-            assert_eq!(v.next_type, file as u8 as f64, "type from {:?}", v.pos);
+            assert_eq!(v.reason, want);
+            // The rates the page words say the same as the integer comparison (away from a tie).
+            if !few && (c.file_rate - c.bound).abs() > 1e-9 {
+                assert_eq!(c.file_rate <= c.bound, file, "{c:?}");
+            }
             decided += 1;
         } else {
-            assert_eq!(
-                v.next_type, 0.0,
-                "6.1: the older anon generation goes first"
-            );
+            assert_eq!(v.next, 0, "6.1: the older anon generation goes first");
+            assert_eq!(v.reason, TypeReason::OlderAnon);
+            assert!(v.compare.is_none());
         }
         seen_seqs.push(v.max_seq);
     }

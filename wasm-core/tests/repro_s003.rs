@@ -106,25 +106,27 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
     let mut sim = reclaim_core::Simulation::new(&scn, "after").unwrap();
     sim.run_until(400_000_000_000);
     let v = sim.memcg_lru_view();
-    let (nr_gens, n) = (v[1] as usize, v[4] as usize);
-    assert_eq!(v[5], 1.0, "MGLRU root reclaim walks the memcg LRU");
-    assert_eq!(n, sim.memcg_names().len());
-    let mut i = 6;
+    let n = sim.memcg_names().len();
+    assert!(v.active, "MGLRU root reclaim walks the memcg LRU");
+    assert_eq!(v.counts.len(), v.nr_gens as usize);
+    assert_eq!(v.old_gen as u64, v.seq % v.nr_gens as u64);
     let mut seen = vec![0; n];
-    for _ in 0..nr_gens * 8 {
-        let k = v[i] as usize;
-        i += 1;
-        for _ in 0..k {
-            seen[v[i] as usize] += 1;
-            assert!(v[i + 1] <= 2.0);
-            i += 2;
-        }
+    for p in &v.places {
+        seen[p.id as usize] += 1;
+        assert_eq!(
+            v.places
+                .iter()
+                .filter(|q| (q.gen, q.bin) == (p.gen, p.bin))
+                .count() as u32,
+            v.counts[p.gen as usize][p.bin as usize]
+        );
     }
     assert!(
         seen.iter().all(|&c| c == 1),
         "each memcg in exactly one bin: {seen:?}"
     );
-    let steal: f64 = (0..n).map(|m| v[i + 3 * m + 2]).sum();
+    assert_eq!((v.usage.len(), v.pgscan.len(), v.pgsteal.len()), (n, n, n));
+    let steal: u64 = v.pgsteal.iter().sum();
     let r = sim.report();
     let reported: u64 = r
         .memcgs
@@ -133,10 +135,43 @@ fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
         .map(|m| m.stat["pgsteal"])
         .sum();
     assert_eq!(
-        steal as u64, reported,
+        steal, reported,
         "own pgsteal bars add up to the root's memory.stat"
     );
-    assert!(steal > 0.0, "memory.reclaim ran by 400 s");
+    assert!(steal > 0, "memory.reclaim ran by 400 s");
+    // S003's figures, live in the view, are the report's at the same moment.
+    let leaves: Vec<&str> = v
+        .leaves
+        .iter()
+        .map(|&id| r.memcgs[id as usize].name.as_str())
+        .collect();
+    assert!(leaves.len() >= 2, "{leaves:?}");
+    for l in &leaves {
+        let m = r.memcgs.iter().find(|m| m.name == *l).unwrap();
+        assert!(
+            m.parent.is_some() && r.memcgs.iter().all(|c| c.parent.as_deref() != Some(*l)),
+            "{l} is a leaf"
+        );
+    }
+    assert_eq!(
+        leaves.len(),
+        r.memcgs
+            .iter()
+            .filter(|m| m.parent.is_some()
+                && r.memcgs.iter().all(|c| c.parent.as_ref() != Some(&m.name)))
+            .count()
+    );
+    assert!(v.pgsteal_spread_pct.is_some());
+    assert_eq!(
+        v.pgsteal_spread_pct,
+        reclaim_core::report::memcg_pgsteal_spread(&r)
+    );
+    assert!(v.reclaim_accuracy_pct.is_some());
+    assert_eq!(
+        v.reclaim_accuracy_pct,
+        reclaim_core::report::reclaim_accuracy(&r)
+    );
+    assert_eq!(Some(v.reclaim_requested_pages), r.reclaim_requested_pages);
     // The view's accuracy denominator: the report's, at the same moment.
     assert_eq!(
         Some(sim.reclaim_requested_pages()),

@@ -436,7 +436,7 @@ export function App() {
     if (!seeking) lessonEvent();
   }, [channel, lessonSteps, stepNow, seeking]);
   // The views an embed of this state can show: generations and memcg only where they exist.
-  const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens.length > 0) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
+  const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
   const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
   // The image exports: a complete figure carrying the link that reproduces it (lib/figure.ts).
@@ -576,7 +576,7 @@ export function App() {
                   <h2>
                     {run.variant} <RunKernel run={run} kernel={state.kernel} testId={`run-${i}-kernel`} />
                   </h2>
-                  {embedView === 'gens' && frames[i]!.gens.length > 0 ? (
+                  {embedView === 'gens' && frames[i]!.gens ? (
                     <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />
                   ) : embedView === 'lru' || embedView === 'gens' ? (
                     <>
@@ -795,7 +795,7 @@ export function App() {
                 />
                 <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
                 {frames[i]!.refault && <RefaultView info={run} view={frames[i]!.refault!} testPrefix={`run-${i}-`} />}
-                {frames[i]!.gens.length > 0 && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
+                {frames[i]!.gens && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}
                 </div>
                 {frames[i]!.memcg && <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />}
                 <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} />

@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::{Mm, Wakeup};
-use crate::mm::vmstat::{Counters, C, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
+#[cfg(test)]
+use crate::mm::vmstat::C;
+use crate::mm::vmstat::{Counters, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
 use events::{Event, EventQueue};
 
 use crate::mm::fs_writeback::FLUSHER_PERIOD_NS;
@@ -569,93 +571,9 @@ impl Simulation {
             .collect();
         std::borrow::Cow::Owned(v)
     }
-    /// The MGLRU state of lruvec `lv` for the generations view, flattened:
-    /// `[max_seq, min_seq_anon, min_seq_file, n]`, then `n` rows of
-    /// `[seq, age_ms, anon pages by tier (4), file pages by tier (4)]` from the oldest sequence
-    /// to max_seq, then the PID controller: refault rate (refaulted / total, -1 if no data)
-    /// for anon tiers 0..4 and file tiers 0..4, the tier thresholds `[anon, file]`, and the type
-    /// the next eviction picks at the current swappiness (0 anon, 1 file); then the controller
-    /// positions `[refaulted, total]` of tier 0 (anon, file) and of all tiers (anon, file) in
-    /// frames, MIN_LRU_BATCH in frames, and 1 if the 6.14 type choice applies (0: 6.1's).
-    /// Generation sizes in pages, not frames.
-    #[allow(clippy::needless_range_loop)] // parallel [gen][type][tier] arrays
-    pub fn lru_gen_view(&self, lv: usize) -> Vec<f64> {
-        use crate::mm::vmscan::lru_gen::*;
-        let Some(l) = self.mm.lruvecs.get(lv) else {
-            return Vec::new();
-        };
-        let lg = &l.lrugen;
-        let rework = self.mm.flags.mglru_rework;
-        let first = lg.min_seq[0].min(lg.min_seq[1]);
-        let n = (lg.max_seq - first + 1) as usize;
-        // Pages per (slot, type, tier) by the generation counter.
-        let mut by = [[[0u64; MAX_NR_TIERS]; 2]; MAX_NR_GENS as usize];
-        for g in 0..MAX_NR_GENS as usize {
-            for ty in 0..2 {
-                let mut f = lg.lists[g][ty].head;
-                while f != NIL {
-                    let fi = f as usize;
-                    let (_, tier) = refs_and_tier(self.mm.frames.flags[fi], rework);
-                    by[self.mm.frames.gen[fi] as usize - 1][ty][tier] += 1;
-                    f = self.mm.frames.next[fi];
-                }
-            }
-        }
-        let scale = self.mm.scale as f64;
-        let mut v = vec![
-            lg.max_seq as f64,
-            lg.min_seq[0] as f64,
-            lg.min_seq[1] as f64,
-            n as f64,
-        ];
-        for seq in first..=lg.max_seq {
-            let g = gen_from_seq(seq);
-            v.push(seq as f64);
-            v.push(self.mm.now.saturating_sub(lg.timestamps[g]) as f64 / 1e6);
-            for ty in 0..2 {
-                for t in 0..MAX_NR_TIERS {
-                    let live = seq >= lg.min_seq[ty];
-                    v.push(if live {
-                        by[g][ty][t] as f64 * scale
-                    } else {
-                        0.0
-                    });
-                }
-            }
-        }
-        for ty in 0..2 {
-            for t in 0..MAX_NR_TIERS {
-                let p = read_ctrl_pos(lg, ty, t, 1);
-                v.push(if p.total == 0 {
-                    -1.0
-                } else {
-                    p.refaulted as f64 / p.total as f64
-                });
-            }
-        }
-        let batch = (MIN_LRU_BATCH / self.mm.scale).max(1);
-        let s = self.mm.swappiness;
-        let (ty, tier) = get_type_to_scan(lg, s, rework, batch);
-        let mut idx = [
-            get_tier_idx(lg, ANON, rework, batch),
-            get_tier_idx(lg, FILE, rework, batch),
-        ];
-        // 6.1-6.13: the chosen type's threshold comes from the comparison with the other type.
-        if let Some(t) = tier {
-            idx[ty] = t;
-        }
-        v.extend([idx[0] as f64, idx[1] as f64, ty as f64]);
-        // The positions the type choice compares (so the view can say why): tier 0 and all
-        // tiers of each type as (refaulted, total) in frames, MIN_LRU_BATCH in frames, and
-        // whether the 6.14 comparison (all tiers) or the 6.1 one (tier 0) applies.
-        for t in [0, MAX_NR_TIERS] {
-            for ty in [ANON, FILE] {
-                let p = read_ctrl_pos(lg, ty, t, 1);
-                v.extend([p.refaulted as f64, p.total as f64]);
-            }
-        }
-        v.extend([batch as f64, rework as u8 as f64]);
-        v
+    /// The generations view of lruvec `lv` (`views::GensView`); None when it does not exist.
+    pub fn lru_gen_view(&self, lv: usize) -> Option<crate::views::GensView> {
+        crate::views::GensView::of(self, lv)
     }
     /// Per frame: the address space it holds (u32::MAX when free).
     pub fn frame_spaces(&self) -> &[u32] {
@@ -719,55 +637,9 @@ impl Simulation {
     fn memcg_total_pages(&self, field: impl Fn(&crate::mm::memcg::Memcg) -> u64) -> u64 {
         self.mm.memcgs.list.iter().map(field).sum::<u64>() * self.mm.scale
     }
-    /// The memcg LRU (6.3) and the memcgs, flattened for the memcg LRU view:
-    /// `[seq, nr_gens, old_gen, young_gen, nr_memcgs, active]`, where `active` is 1 when MGLRU
-    /// root reclaim walks this structure (`lru_gen` and `memcg_lru`), then for each generation
-    /// slot 0..nr_gens and bin 0..8 the count `k` of memcgs in it followed by `k` pairs
-    /// `[memcg id, seg]` from head to tail (seg 0 default, 1 head, 2 tail), then per memcg id:
-    /// `[usage pages, pgscan pages, pgsteal pages]` (memory.stat of its own lruvec, not
-    /// hierarchical, so the bars add up).
-    pub fn memcg_lru_view(&self) -> Vec<f64> {
-        use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
-        let l = &self.mm.memcg_lru;
-        let scale = self.mm.scale as f64;
-        let n = self.mm.memcgs.list.len();
-        let active = self.mm.flags.lru_gen && self.mm.flags.memcg_lru;
-        let mut v = vec![
-            l.seq as f64,
-            l.nr_gens as f64,
-            l.old_gen() as f64,
-            l.young_gen() as f64,
-            n as f64,
-            active as u8 as f64,
-        ];
-        for gen in 0..l.nr_gens {
-            for bin in 0..MEMCG_NR_BINS {
-                let list = &l.fifo[gen][bin];
-                v.push(list.len() as f64);
-                for &lv in list {
-                    let seg = match l.place[lv as usize].map(|p| p.seg) {
-                        Some(Seg::Head) => 1.0,
-                        Some(Seg::Tail) => 2.0,
-                        _ => 0.0,
-                    };
-                    v.extend([lv as f64, seg]);
-                }
-            }
-        }
-        for m in &self.mm.memcgs.list {
-            let own = |c: C| m.stat.get(c) as f64 * scale;
-            v.push(
-                (m.usage
-                    - m.children
-                        .iter()
-                        .map(|&c| self.mm.memcgs.list[c as usize].usage)
-                        .sum::<u64>()) as f64
-                    * scale,
-            );
-            v.push(own(C::pgscan_kswapd) + own(C::pgscan_direct));
-            v.push(own(C::pgsteal_kswapd) + own(C::pgsteal_direct));
-        }
-        v
+    /// The memcg LRU view (`views::MemcgLruView`).
+    pub fn memcg_lru_view(&self) -> crate::views::MemcgLruView {
+        crate::views::MemcgLruView::of(self)
     }
     /// Whether the multi-gen LRU runs in this variant.
     pub fn lru_gen(&self) -> bool {

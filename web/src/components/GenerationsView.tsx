@@ -6,11 +6,11 @@
 // The columns are SVG drawn by D3 with a data join keyed by sequence number, so aging (a new
 // max_seq) slides the generations left and grows the new one in on the right, and eviction
 // (min_seq advancing) drains the oldest and lets it fall out on the left.
-import { useLayoutEffect, useMemo, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { axisLeft, format, max, scaleLinear, select, transition, type Selection } from 'd3';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
-import { columnsOf, explainGens, explainTiers, NR_TIERS, readGens, TYPES, type GenState, type GenType } from '../lib/gens';
+import { columnsOf, explainGens, explainTiers, NR_TIERS, TYPES, type GenType, type GensView } from '../lib/gens';
 import { mix, TYPE_COLORS } from '../lib/palette';
 import { GlossaryTerm } from './GlossaryTerm';
 import { useWidth } from '../lib/useWidth';
@@ -50,10 +50,9 @@ interface Col {
 }
 
 export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
-  const g = useMemo(() => readGens(frame.gens), [frame.gens]);
+  const g = frame.gens;
   const svgRef = useRef<SVGSVGElement | null>(null);
   const [box, width] = useWidth(300, 560);
-  const swappiness = frame.balance.swappiness;
   const H = heightFor(width);
 
   // Layout effect: the columns are in place in the same commit as the React-drawn numbers.
@@ -104,7 +103,7 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
             </defs>
           </svg>
         </div>
-        <Controller g={g} swappiness={swappiness} scale={info.scale} testPrefix={testPrefix} />
+        <Controller g={g} testPrefix={testPrefix} />
       </div>
       <figcaption className="legend">
         {TYPES.map((t, ty) => (
@@ -132,7 +131,7 @@ export function GenerationsView({ info, frame, testPrefix, theme }: Props) {
 }
 
 /** The PID controller: refault rate per tier, protected tiers, the type scanned next, and why. */
-function Controller({ g, swappiness, scale, testPrefix }: { g: GenState; swappiness: number; scale: number; testPrefix: string }) {
+function Controller({ g, testPrefix }: { g: GensView; testPrefix: string }) {
   return (
     <div className="gens-pid" aria-label="PID controller">
       <p className="decision">
@@ -174,8 +173,8 @@ function Controller({ g, swappiness, scale, testPrefix }: { g: GenState; swappin
           ))}
         </tbody>
       </table>
-      <p className="explain" data-testid={`${testPrefix}gens-explain`}>
-        {explainGens(g, swappiness, scale)}
+      <p className="explain" data-testid={`${testPrefix}gens-explain`} data-reason={g.reason}>
+        {explainGens(g)}
       </p>
       <p className="explain muted small">{explainTiers(g)}</p>
     </div>
@@ -183,7 +182,7 @@ function Controller({ g, swappiness, scale, testPrefix }: { g: GenState; swappin
 }
 
 /** The columns of both types: a D3 join keyed by seq, animated between frames. */
-function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenState, width: number, H: number, info: RunInfo, prefix: string) {
+function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensView, width: number, H: number, info: RunInfo, prefix: string) {
   const panelW = (width - M.left - M.right - GAP) / 2;
   const slots = Math.max(4, g.maxSeq - Math.min(g.minSeq[0], g.minSeq[1]) + 1);
   const slotW = panelW / slots;
@@ -205,7 +204,9 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
   if (axis.select('text.axis-title').empty()) axis.append('text').attr('class', 'axis-title').attr('text-anchor', 'start');
   axis.select('text.axis-title').attr('x', -M.left + 6).attr('y', M.top - 12).text('pages');
 
-  // The two youngest generations count as the classic "active" lists.
+  // The generations the engine says count as the classic "active" lists (the two youngest).
+  const active = g.rows.filter((r) => r.active).map((r) => r.seq);
+  const activeFrom = active.length > 0 ? Math.min(...active) : g.maxSeq + 1;
   let band = svg.select<SVGGElement>('g.active-bands');
   if (band.empty()) band = svg.insert('g', 'g.y-axis').attr('class', 'active-bands');
   band
@@ -219,10 +220,11 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GenSta
       return b;
     })
     .each(function (ty) {
-      const x0 = M.left + ty * (panelW + GAP) + (slots - 2) * slotW;
-      const b = select(this);
-      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', slotW * 2).attr('height', H - M.bottom - 16);
-      b.select('text.band-label').attr('x', x0 + slotW * 2 - 4).attr('y', 27).attr('text-anchor', 'end');
+      const x0 = M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - activeFrom)) * slotW;
+      const w = slotW * active.length;
+      const b = select(this).attr('data-active-seqs', active.join(' '));
+      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', w).attr('height', H - M.bottom - 16);
+      b.select('text.band-label').attr('x', x0 + w - 4).attr('y', 27).attr('text-anchor', 'end');
       b.select('text.type-label')
         .attr('x', M.left + ty * (panelW + GAP) + 2)
         .attr('y', 11)

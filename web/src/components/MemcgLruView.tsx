@@ -2,17 +2,17 @@
 // and the spare third slot when there are three) x 8 random bins, each memcg a mark in its
 // bin from head (left) to tail, its segment told by shape (default ●, head ◀, tail □); a
 // memcg that an operation (MEMCG_LRU_HEAD/TAIL/OLD/YOUNG, seq++) moves glides to its new place.
-// Beside it, per-memcg pgsteal and usage bars by id, with S003's fairness number:
-// stddev/mean of pgsteal over the leaf memcgs. Classic kernels (and MGLRU before 6.3) do not
+// Beside it, per-memcg pgsteal and usage bars by id, with S003's fairness and accuracy as the
+// engine reports them live (stddev/mean of the leaves' pgsteal; their pgsteal over the pages asked). Classic kernels (and MGLRU before 6.3) do not
 // walk this structure: they get the bars only.
 import * as d3 from 'd3';
 // d3's package says it has no side effects, so the bundler drops the one that adds
 // selection.transition(): import it where it is used.
 import 'd3-transition';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
-import { genOrder, genRole, leafIds, MEMCG_NR_BINS, parseMemcgLru, SEG_NAMES, spreadPercent, type MemcgLru, type MemcgPlace } from '../lib/memcgLru';
+import { genOrder, genRole, MEMCG_NR_BINS, segIndex, type MemcgLruView as MemcgLru, type MemcgPlace } from '../lib/memcgLru';
 import { ownerColor } from '../lib/palette';
 import { useWidth } from '../lib/useWidth';
 import './memcg.css';
@@ -40,31 +40,18 @@ interface Props {
 
 export function MemcgLruView({ info, frame, testPrefix }: Props) {
   const names = info.memcgNames ?? [];
-  const parsed = useMemo((): MemcgLru | string => {
-    if (!frame.memcg) return 'no memcg LRU data in this frame';
-    try {
-      return parseMemcgLru(frame.memcg);
-    } catch (e) {
-      return e instanceof Error ? e.message : String(e);
-    }
-  }, [frame.memcg]);
-  const leaves = useMemo(() => leafIds(names), [names]);
-
-  if (typeof parsed === 'string') {
+  const lru = frame.memcg;
+  if (!lru) {
     return (
       <section className="memcg-view" data-testid={`${testPrefix}memcg-view`}>
-        <p className="error">{parsed}</p>
+        <p className="error">no memcg LRU data in this frame</p>
       </section>
     );
   }
-  const lru = parsed;
-  const steal = [...lru.pgsteal];
-  const stealSum = steal.reduce((a, b) => a + b, 0);
-  const leafSteal = leaves.filter((id) => id < lru.nrMemcgs).map((id) => steal[id]!);
-  const spread = spreadPercent(leafSteal);
-  // S003's accuracy: what the leaves gave over what memory.reclaim asked (writes that are over).
-  const requested = frame.memcgRequested ?? 0;
-  const accuracy = requested > 0 ? (leafSteal.reduce((a, b) => a + b, 0) * 100) / requested : null;
+  const stealSum = lru.pgsteal.reduce((a, b) => a + b, 0);
+  const spread = lru.pgstealSpreadPct;
+  const accuracy = lru.reclaimAccuracyPct;
+  const requested = lru.reclaimRequestedPages;
   const nameOf = (id: number) => names[id] ?? `#${id}`;
 
   return (
@@ -75,7 +62,7 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
       data-active={lru.active ? 1 : 0}
       data-now-ns={frame.nowNs}
       data-seq={lru.seq}
-      data-nr-memcgs={lru.nrMemcgs}
+      data-nr-memcgs={lru.pgsteal.length}
       data-pgsteal-sum={stealSum}
     >
       <h3>
@@ -105,7 +92,7 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
               pages
             </span>
             <span title="S003's fairness metric: population standard deviation of pgsteal over the leaf memcgs, divided by their mean">
-              stddev/mean (pgsteal, {leaves.length} leaf memcgs){' '}
+              stddev/mean (pgsteal, {lru.leaves.length} leaf memcgs){' '}
               <strong data-testid={`${testPrefix}memcg-fairness`} data-value={spread ?? ''}>
                 {spread === null ? '—' : `${spread.toFixed(1)}%`}
               </strong>
@@ -183,14 +170,15 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
           // Interrupts a move still under way and goes on from where the mark is.
           el.attr('data-target', target).transition().duration(moved ? MOVE_MS : 250).ease(d3.easeCubicInOut).attr('transform', target);
         }
-        el.attr('data-memcg', d.id).attr('data-gen', d.gen).attr('data-bin', d.bin).attr('data-pos', d.pos).attr('data-seg', SEG_NAMES[d.seg]);
+        const seg = segIndex(d.seg);
+        el.attr('data-memcg', d.id).attr('data-gen', d.gen).attr('data-bin', d.bin).attr('data-pos', d.pos).attr('data-seg', d.seg);
         el.select('path')
-          .attr('d', markPath(d.seg))
-          .attr('transform', `rotate(${ROTATE[d.seg]})`)
-          .attr('class', `memcg-shape seg-${SEG_NAMES[d.seg]}`)
-          .style(d.seg === 2 ? 'stroke' : 'fill', memcgColor(d.id));
-        el.select('path').style(d.seg === 2 ? 'fill' : 'stroke', null);
-        el.select('title').text(`${nameOf(d.id)} (id ${d.id}): ${genRole(lru, d.gen)} generation, bin ${d.bin}, #${d.pos} from head, ${SEG_NAMES[d.seg]} segment`);
+          .attr('d', markPath(seg))
+          .attr('transform', `rotate(${ROTATE[seg]})`)
+          .attr('class', `memcg-shape seg-${d.seg}`)
+          .style(d.seg === 'tail' ? 'stroke' : 'fill', memcgColor(d.id));
+        el.select('path').style(d.seg === 'tail' ? 'fill' : 'stroke', null);
+        el.select('title').text(`${nameOf(d.id)} (id ${d.id}): ${genRole(lru, d.gen)} generation, bin ${d.bin}, #${d.pos} from head, ${d.seg} segment`);
       });
     svgRef.current?.setAttribute('data-moves', String(moves.current));
     // placesKey stands for lru (placeXY for the layout numbers): same key, same marks.
@@ -254,15 +242,15 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
 /** pgsteal up and usage down from a common axis, one column per memcg id. */
 function MemcgBars({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string }) {
   const [box, width] = useWidth(240, 600);
-  const ids = [...Array(lru.nrMemcgs).keys()];
-  const x = d3.scaleBand<number>().domain(ids).range([44, width - 6]).paddingInner(lru.nrMemcgs > 48 ? 0.1 : 0.25);
+  const ids = [...Array(lru.pgsteal.length).keys()];
+  const x = d3.scaleBand<number>().domain(ids).range([44, width - 6]).paddingInner(lru.pgsteal.length > 48 ? 0.1 : 0.25);
   const mid = BARS_H * 0.58;
   const up = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.pgsteal) ?? 0)]).range([0, mid - 16]);
   const down = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.usage) ?? 0)]).range([0, BARS_H - mid - 18]);
   const labelEvery = Math.ceil(14 / Math.max(1, x.step()));
   return (
     <div className="memcg-bars" ref={box}>
-      <svg width={width} height={BARS_H} role="img" aria-label="pgsteal (up) and usage (down) per memcg, by id" data-testid={`${testPrefix}memcg-bars`} data-bars={lru.nrMemcgs}>
+      <svg width={width} height={BARS_H} role="img" aria-label="pgsteal (up) and usage (down) per memcg, by id" data-testid={`${testPrefix}memcg-bars`} data-bars={lru.pgsteal.length}>
         <text className="memcg-axis-label" x={2} y={12}>
           pgsteal
         </text>

@@ -206,11 +206,11 @@ describe('EngineHost with the wasm engine', () => {
     const gens = all(posted, "frame").at(-1)!.runs[0]!.gens;
     const ref = WasmSimulation.fromScenario(noreuse, 'before');
     ref.step(2_000_000_000);
-    expect([...gens]).toEqual([...ref.lru_gen_view(0)]);
-    expect(gens.length).toBeGreaterThan(4);
+    expect(gens).toEqual(JSON.parse(ref.lru_gen_view(0)));
+    expect(gens!.rows.length).toBeGreaterThan(0);
     ref.free();
     await host.handle({ type: 'load', scenario, variants: ['before'] });
-    expect(all(posted, 'frame').at(-1)!.runs[0]!.gens.length).toBe(0);
+    expect(all(posted, 'frame').at(-1)!.runs[0]!.gens).toBeUndefined();
   });
 
   it('reports a malformed message as a protocol error and stepping before a load as an engine error', async () => {

@@ -5,7 +5,6 @@
 // variant, advanced in lockstep), and answers each `step` with a frame. Every
 // failure — loading the wasm, a malformed message, a bad scenario, a throw or
 // panic inside the engine — is sent to the page as an `error` message.
-import { parseMemcgLru } from '../lib/memcgLru';
 import {
   encodeError,
   encodeFrame,
@@ -53,9 +52,10 @@ export interface EngineSimulation {
   series_from(from: number): Float64Array;
   set_move_trace(capacity: number): void;
   drain_moves(): Float64Array;
-  /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations (wasm.rs lru_gen_view). */
+  /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations as JSON (views::GensView;
+   *  "null" for no such lruvec). */
   lru_gen(): boolean;
-  lru_gen_view(lv: number): Float64Array;
+  lru_gen_view(lv: number): string;
   run_to_end_json(): string;
   /** The run's effective flags and the variant's as written, JSON {name: bool}. */
   flags_json(): string;
@@ -64,10 +64,9 @@ export interface EngineSimulation {
   swappiness_asked(): number;
   swappiness_cap(): number;
   swappiness(): number;
-  /** memcg LRU view: memcg names by id, and the flat memcg LRU (lib/memcgLru.ts). */
+  /** memcg LRU view: memcg names by id, and the view as JSON (views::MemcgLruView). */
   memcg_names?(): string[];
-  memcg_lru_view?(): Float64Array;
-  reclaim_requested_pages?(): number;
+  memcg_lru_view?(): string;
   free(): void;
 }
 
@@ -329,8 +328,10 @@ export function frameOf(run: Run): RunFrame {
   const series = sim.series_from(run.seriesSent);
   run.seriesSent = sim.series_len();
 
-  const memcg = info.memcgNames && sim.memcg_lru_view ? sim.memcg_lru_view() : undefined;
-  const gensLv = memcg ? largestMemcg(parseMemcgLru(memcg).usage) : 0;
+  const memcg = info.memcgNames && sim.memcg_lru_view ? (JSON.parse(sim.memcg_lru_view()) as RunFrame['memcg']) : undefined;
+  // The generations of the largest memcg's lruvec (the root's when there are no memcgs).
+  const gensLv = memcg?.largest ?? 0;
+  const gens = sim.lru_gen() ? (JSON.parse(sim.lru_gen_view(gensLv)) as RunFrame['gens'] | null) : null;
   return {
     nowNs: sim.now_ns(),
     finished: sim.finished(),
@@ -347,20 +348,11 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
-    // The generations of the largest memcg's lruvec (the root's when there are no memcgs).
-    gens: sim.lru_gen() ? sim.lru_gen_view(gensLv) : new Float64Array(0),
-    ...(gensLv > 0 ? { gensMemcg: gensLv } : {}),
+    ...(gens ? { gens } : {}),
+    ...(gens && gensLv > 0 ? { gensMemcg: gensLv } : {}),
     // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
     ...(memcg ? { memcg } : {}),
-    ...(info.memcgNames && sim.reclaim_requested_pages ? { memcgRequested: sim.reclaim_requested_pages() } : {}),
   };
-}
-
-/** The memcg whose own lruvec holds the most pages (the generations view shows it). */
-function largestMemcg(usage: ArrayLike<number>): number {
-  let best = 0;
-  for (let id = 1; id < usage.length; id++) if (usage[id]! > usage[best]!) best = id;
-  return best;
 }
 
 /** memcg LRU view: the memcg names, for runs with memcgs besides the root. */

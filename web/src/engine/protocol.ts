@@ -12,20 +12,19 @@
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
-//                    moves, new time-series rows, MGLRU generations; all typed arrays,
-//                    transferred),
+//                    moves, new time-series rows as typed arrays, transferred; the views
+//                    (balance, refault, MGLRU generations, memcg LRU) as the engine's typed
+//                    objects, generated/views.ts),
 //                    reports (the CLI's RunReport JSON per variant), checked (the problem
 //                    of a checked text, with its line and column, or null), error
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
-import { gensLayoutError } from '../lib/gens';
-
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
-import type { BalanceView, RefaultView } from './generated/views';
+import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
 
-export const PROTOCOL_VERSION = 5; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens
+export const PROTOCOL_VERSION = 6; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -125,26 +124,19 @@ export interface RunFrame {
   movesSeen: number;
   /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
   series: Float64Array;
-  /** The root lruvec's generations and PID controller (the engine's `lru_gen_view`, laid out as
-   *  lib/gens.ts reads it); empty when the run does not use the multi-gen LRU. */
-  gens: Float64Array;
+  /** The generations and PID controller of the root lruvec, or of the largest memcg's (the
+   *  engine's `lru_gen_view`); absent when the run does not use the multi-gen LRU. */
+  gens?: GensView;
   /** Which memcg's lruvec `gens` shows, when not the root's (the largest memcg). */
   gensMemcg?: number;
-  /** memcg LRU view: the engine's `memcg_lru_view` (layout in lib/memcgLru.ts), only when the
-   *  run has memcgs (RunInfo.memcgNames). */
-  memcg?: Float64Array;
-  /** memcg LRU view: pages asked of memory.reclaim so far (writes that are over). */
-  memcgRequested?: number;
+  /** memcg LRU view: the engine's `memcg_lru_view`, only when the run has memcgs
+   *  (RunInfo.memcgNames). */
+  memcg?: MemcgLruView;
 }
 
-/** What the core found wrong with scenario text: 1-based line and column (characters). */
-export interface ScenarioProblem {
-  line: number;
-  column: number;
-  /** Dotted path of the field, e.g. `lesson[2].at`; empty when unknown. */
-  field: string;
-  message: string;
-}
+/** What the core found wrong with scenario text: 1-based line and column (characters); the
+ *  type is generated from wasm-core's `ScenarioError`. */
+export type { ScenarioProblem };
 
 export type FromWorker =
   /** The wasm engine is loaded. */
@@ -185,12 +177,13 @@ export class ProtocolError extends Error {
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
 }
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
+  if (ArrayBuffer.isView(v)) return 'a typed array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'number') return String(v);
   return typeof v === 'object' ? 'an object' : typeof v;
@@ -371,16 +364,121 @@ const ERAS = ['rotation', 'cost', 'mglru', 'cost2016'];
 const BALANCES = ['SCAN_EQUAL', 'SCAN_FRACT', 'SCAN_FILE', 'SCAN_ANON'];
 const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction'];
 
-function numbers(o: Obj, key: string, len: number): void {
+function numbers(o: Obj, key: string, len: number, where = 'balance', nullable = false): void {
   const a = field(o, key);
-  if (!Array.isArray(a) || a.length !== len || a.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-    throw new ProtocolError(`'balance.${key}' must hold ${len} numbers, got ${describe(a)}`);
+  const ok = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0) || (nullable && x === null);
+  if (!Array.isArray(a) || a.length !== len || !a.every(ok)) {
+    throw new ProtocolError(`'${where}.${key}' must hold ${len} ${nullable ? 'numbers or nulls' : 'numbers'}, got ${describe(a)}`);
   }
 }
 
-function oneOf(o: Obj, key: string, allowed: string[]): void {
+function oneOf(o: Obj, key: string, allowed: string[], where = 'balance'): void {
   const x = field(o, key);
-  if (typeof x !== 'string' || !allowed.includes(x)) throw new ProtocolError(`'balance.${key}' must be one of ${allowed.join(', ')}, got ${describe(x)}`);
+  if (typeof x !== 'string' || !allowed.includes(x)) throw new ProtocolError(`'${where}.${key}' must be one of ${allowed.join(', ')}, got ${describe(x)}`);
+}
+
+/** An array of counts (finite numbers >= 0) of any length. */
+function counts(o: Obj, key: string, where: string): number[] {
+  const a = field(o, key);
+  if (!Array.isArray(a) || !a.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
+    throw new ProtocolError(`'${where}.${key}' must be an array of counts, got ${describe(a)}`);
+  }
+  return a as number[];
+}
+
+/** Every value of a generated string union, listed once (the compiler checks none is missing). */
+const TYPE_REASONS = Object.keys({ swappiness_zero: 1, swappiness_low: 1, swappiness_max: 1, older_anon: 1, few_file_refaults: 1, refault_rates: 1 } satisfies Record<TypeReason, 1>);
+const SEGS = Object.keys({ default: 1, head: 1, tail: 1 } satisfies Record<Seg, 1>);
+
+/** The engine's generations view: checked field by field against the generated type, and its
+ *  rows from the older min_seq to max_seq. */
+export function parseGensView(v: unknown): GensView {
+  if (!isObj(v)) throw new ProtocolError(`'gens' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['maxSeq', 'minSeq', 'rows', 'rates', 'tierIdx', 'next', 'reason', 'compare', 'batchPages', 'rework', 'swappiness']);
+  const maxSeq = num(v, 'maxSeq', 0, BIG, true);
+  numbers(v, 'minSeq', 2, 'gens');
+  numbers(v, 'tierIdx', 2, 'gens');
+  num(v, 'next', 0, 1, true);
+  oneOf(v, 'reason', TYPE_REASONS, 'gens');
+  num(v, 'batchPages', 1, BIG, true);
+  num(v, 'swappiness', 0, 201, true);
+  bool(v, 'rework');
+  const rates = field(v, 'rates');
+  if (!Array.isArray(rates) || rates.length !== 2) throw new ProtocolError(`'gens.rates' must hold [anon, file], got ${describe(rates)}`);
+  rates.forEach((r: unknown, ty) => numbers({ [ty]: r }, String(ty), 4, 'gens.rates', true));
+  const rows = field(v, 'rows');
+  if (!Array.isArray(rows) || rows.length < 1 || rows.length > 64) throw new ProtocolError(`'gens.rows' must hold 1..64 generations, got ${describe(rows)}`);
+  rows.forEach((r: unknown, i) => {
+    if (!isObj(r)) throw new ProtocolError(`'gens.rows[${i}]' must be an object, got ${describe(r)}`);
+    onlyKeys(r, ['seq', 'ageMs', 'tiers', 'active']);
+    bool(r, 'active');
+    num(r, 'seq', 0, BIG, true);
+    num(r, 'ageMs', 0, Number.MAX_VALUE);
+    const t = field(r, 'tiers');
+    if (!Array.isArray(t) || t.length !== 2) throw new ProtocolError(`'gens.rows[${i}].tiers' must hold [anon, file], got ${describe(t)}`);
+    t.forEach((x: unknown, ty) => numbers({ [ty]: x }, String(ty), 4, `gens.rows[${i}].tiers`));
+  });
+  const g = v as unknown as GensView;
+  const seqs = g.rows.map((r) => r.seq);
+  if (seqs[0] !== Math.min(...g.minSeq) || seqs.some((s, i) => s !== seqs[0]! + i) || seqs.at(-1) !== maxSeq) {
+    throw new ProtocolError(`'gens.rows' must run from the oldest min_seq to max_seq, got seqs ${seqs.join(', ')}`);
+  }
+  const c = field(v, 'compare');
+  if (c !== null) {
+    if (!isObj(c)) throw new ProtocolError(`'gens.compare' must be an object or null, got ${describe(c)}`);
+    onlyKeys(c, ['anon', 'file', 'anonRate', 'fileRate', 'bound']);
+    for (const k of ['anonRate', 'fileRate', 'bound']) num(c, k, 0, Number.MAX_VALUE);
+    for (const k of ['anon', 'file']) {
+      const p = field(c, k);
+      if (!isObj(p)) throw new ProtocolError(`'gens.compare.${k}' must be an object, got ${describe(p)}`);
+      onlyKeys(p, ['refaulted', 'total', 'gain']);
+      for (const n of ['refaulted', 'total', 'gain']) num(p, n, 0, BIG, true);
+    }
+  }
+  return g;
+}
+
+/** The engine's memcg LRU view: checked field by field against the generated type, each memcg
+ *  on it once, the bin counts matching the places, one bar per memcg. */
+export function parseMemcgLruView(v: unknown): MemcgLruView {
+  if (!isObj(v)) throw new ProtocolError(`'memcg' must be an object, got ${describe(v)}`);
+  onlyKeys(v, ['active', 'seq', 'nrGens', 'oldGen', 'youngGen', 'places', 'counts', 'usage', 'pgscan', 'pgsteal', 'leaves', 'pgstealSpreadPct', 'reclaimRequestedPages', 'reclaimAccuracyPct', 'largest']);
+  bool(v, 'active');
+  num(v, 'seq', 0, BIG, true);
+  const nrGens = num(v, 'nrGens', 2, 3, true);
+  num(v, 'oldGen', 0, nrGens - 1, true);
+  num(v, 'youngGen', 0, nrGens - 1, true);
+  const n = counts(v, 'pgsteal', 'memcg').length;
+  for (const k of ['usage', 'pgscan']) if (counts(v, k, 'memcg').length !== n) throw new ProtocolError(`'memcg.${k}' must hold ${n} values, one per memcg`);
+  num(v, 'largest', 0, Math.max(0, n - 1), true);
+  num(v, 'reclaimRequestedPages', 0, BIG);
+  for (const k of ['pgstealSpreadPct', 'reclaimAccuracyPct']) if (field(v, k) !== null) num(v, k, 0, Number.MAX_VALUE);
+  if (counts(v, 'leaves', 'memcg').some((id) => !Number.isInteger(id) || id < 1 || id >= n)) throw new ProtocolError(`'memcg.leaves' must be memcg ids 1..${n - 1}`);
+  const bins = field(v, 'counts');
+  if (!Array.isArray(bins) || bins.length !== nrGens) throw new ProtocolError(`'memcg.counts' must hold ${nrGens} generations, got ${describe(bins)}`);
+  bins.forEach((b: unknown, gen) => numbers({ [gen]: b }, String(gen), 8, 'memcg.counts'));
+  const places = field(v, 'places');
+  if (!Array.isArray(places)) throw new ProtocolError(`'memcg.places' must be an array, got ${describe(places)}`);
+  const seen = new Set<number>();
+  places.forEach((p: unknown, i) => {
+    if (!isObj(p)) throw new ProtocolError(`'memcg.places[${i}]' must be an object, got ${describe(p)}`);
+    onlyKeys(p, ['id', 'gen', 'bin', 'pos', 'seg']);
+    const id = num(p, 'id', 0, n - 1, true);
+    num(p, 'gen', 0, nrGens - 1, true);
+    num(p, 'bin', 0, 7, true);
+    num(p, 'pos', 0, n, true);
+    oneOf(p, 'seg', SEGS, `memcg.places[${i}]`);
+    if (seen.has(id)) throw new ProtocolError(`'memcg.places' holds memcg ${id} twice`);
+    seen.add(id);
+  });
+  const m = v as unknown as MemcgLruView;
+  m.counts.forEach((row, gen) =>
+    row.forEach((k, bin) => {
+      const have = m.places.filter((p) => p.gen === gen && p.bin === bin).length;
+      if (have !== k) throw new ProtocolError(`'memcg.counts[${gen}][${bin}]' is ${k}, but ${have} memcgs are placed there`);
+    }),
+  );
+  return m;
 }
 
 /** The engine's balance view: checked field by field against the generated type. */
@@ -425,7 +523,7 @@ function parseRefaultView(v: unknown): RefaultView {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'memcgRequested', 'refault']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'refault']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -440,7 +538,6 @@ function parseRunFrame(v: unknown): RunFrame {
     movesSeen: num(v, 'movesSeen', 0, BIG, true),
     spaceNames: strings(v, 'spaceNames'),
     series: typed(v, 'series', Float64Array),
-    gens: typed(v, 'gens', Float64Array),
   };
   if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
   if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
@@ -448,12 +545,10 @@ function parseRunFrame(v: unknown): RunFrame {
   const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
   if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
   if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
-  const gens = gensLayoutError(f.gens);
-  if (gens) throw new ProtocolError(`'gens' ${gens}`);
+  if ('gens' in v) f.gens = parseGensView(field(v, 'gens'));
   if ('gensMemcg' in v) f.gensMemcg = num(v, 'gensMemcg', 1, 65535, true);
-  if ('memcg' in v) f.memcg = typed(v, 'memcg', Float64Array); // memcg LRU view
+  if ('memcg' in v) f.memcg = parseMemcgLruView(field(v, 'memcg'));
   if ('refault' in v) f.refault = parseRefaultView(field(v, 'refault'));
-  if ('memcgRequested' in v) f.memcgRequested = num(v, 'memcgRequested', 0, Number.MAX_VALUE);
   return f;
 }
 
@@ -543,7 +638,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.listFrames, r.cells, r.moves, r.series, r.gens, ...(r.memcg ? [r.memcg] : [])]) {
+    for (const a of [r.counters, r.lru, r.watermarks, r.listFrames, r.cells, r.moves, r.series]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }

@@ -1,9 +1,11 @@
-// The memcg LRU view's reading of the engine's flat array, against the real wasm engine
-// running a small S003 (16 memcgs, root memory.reclaim from 10 s on).
+// The memcg LRU view as the engine reports it (views::MemcgLruView) through the protocol's
+// decoder, against the real wasm engine running a small S003 (16 memcgs, root memory.reclaim
+// from 10 s on), and the decoder's messages for malformed views.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, WasmSimulation } from '../../pkg/reclaim_core.js';
-import { genOrder, leafIds, MEMCG_NR_BINS, parseMemcgLru, spreadPercent } from './memcgLru';
+import { parseMemcgLruView } from '../engine/protocol';
+import { genOrder, MEMCG_NR_BINS, type MemcgLruView } from './memcgLru';
 import { SMALL_S003_MEMCGS, smallS003 } from './s003Small';
 
 const text = smallS003(readFileSync(new URL('../../../scenarios/s003-memcg-lru.toml', import.meta.url), 'utf8'));
@@ -12,59 +14,87 @@ beforeAll(() => {
   initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
 });
 
-describe('parseMemcgLru', () => {
-  it('reads every memcg of an MGLRU run once, bins head to tail, and the per-memcg counters', () => {
+/** Population stddev / mean in percent, written out here to check the engine's figure. */
+function spread(xs: number[]): number {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return (Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / xs.length) * 100) / mean;
+}
+
+describe('the memcg LRU view', () => {
+  it('holds every memcg of an MGLRU run once, bins head to tail, the counters, and S003’s figures', () => {
     const sim = WasmSimulation.fromScenario(text, 'after');
     sim.step(30e9); // past the first memory.reclaim writes (10 s on, every 6 s)
-    const flat = sim.memcg_lru_view();
+    const lru = parseMemcgLruView(JSON.parse(sim.memcg_lru_view()));
     const names = sim.memcg_names();
+    const requested = sim.reclaim_requested_pages();
     sim.free();
-    const lru = parseMemcgLru(flat);
     expect(lru.active).toBe(true);
-    expect(lru.nrMemcgs).toBe(names.length);
+    expect(lru.pgsteal).toHaveLength(names.length);
     expect(names.length).toBe(SMALL_S003_MEMCGS + 1);
     // Every memcg (root included: it has an lruvec) sits on exactly one bin.
-    expect(lru.places.map((p) => p.id).sort((a, b) => a - b)).toEqual([...Array(lru.nrMemcgs).keys()]);
+    expect(lru.places.map((p) => p.id).sort((a, b) => a - b)).toEqual([...names.keys()]);
     expect(lru.counts.flat().reduce((a, b) => a + b, 0)).toBe(lru.places.length);
     expect(lru.counts.every((g) => g.length === MEMCG_NR_BINS)).toBe(true);
     for (const p of lru.places) expect(p.pos).toBeLessThan(lru.counts[p.gen]![p.bin]!);
     expect(genOrder(lru).slice(0, 2)).toEqual([lru.oldGen, lru.youngGen]);
-    // Reclaim took pages from the leaf memcgs.
-    const leaves = leafIds(names);
-    expect(leaves).toHaveLength(SMALL_S003_MEMCGS);
-    expect(leaves.reduce((s, id) => s + lru.pgsteal[id]!, 0)).toBeGreaterThan(0);
-    expect(lru.usage.every((u) => u >= 0)).toBe(true);
+    // The leaves: every memcg but the root (S003's are flat), and reclaim took pages from them.
+    expect(lru.leaves).toEqual([...names.keys()].slice(1));
+    const leafSteal = lru.leaves.map((id) => lru.pgsteal[id]!);
+    expect(leafSteal.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // S003's fairness and accuracy, reported live by the engine.
+    expect(lru.pgstealSpreadPct).toBeCloseTo(spread(leafSteal), 9);
+    expect(requested).toBeGreaterThan(0);
+    expect(lru.reclaimRequestedPages).toBe(requested);
+    expect(lru.reclaimAccuracyPct).toBeCloseTo((leafSteal.reduce((a, b) => a + b, 0) * 100) / requested, 9);
+    // The generations view shows the memcg holding the most pages of its own.
+    expect(lru.usage[lru.largest]).toBe(Math.max(...lru.usage));
   });
 
-  it('marks a classic run inactive and still carries its counters', () => {
+  it('marks a classic run inactive and still carries its counters; no accuracy before memory.reclaim', () => {
     const sim = WasmSimulation.fromScenario(text, 'before');
-    sim.step(20e9);
-    const lru = parseMemcgLru(sim.memcg_lru_view());
+    sim.step(5e9);
+    const early = parseMemcgLruView(JSON.parse(sim.memcg_lru_view()));
+    sim.step(15e9);
+    const lru = parseMemcgLruView(JSON.parse(sim.memcg_lru_view()));
     sim.free();
+    expect(early.reclaimRequestedPages).toBe(0);
+    expect(early.reclaimAccuracyPct).toBeNull();
     expect(lru.active).toBe(false);
-    expect([...lru.pgsteal].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(lru.pgsteal.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 
-  it('names what is wrong with a malformed array', () => {
-    expect(() => parseMemcgLru([0, 2, 0, 1])).toThrow(/ends before its header/);
-    expect(() => parseMemcgLru([0, 5, 0, 1, 1, 1])).toThrow(/nr_gens must be 2 or 3, got 5/);
-    const empty = [0, 2, 0, 1, 1, 1, ...Array(16).fill(0)];
-    expect(() => parseMemcgLru(empty)).toThrow(/expected 25 numbers, got 22/);
-    expect(parseMemcgLru([...empty, 10, 2, 3]).usage[0]).toBe(10);
-    const bad = [0, 2, 0, 1, 1, 1, 1, 7, 0, ...Array(15).fill(0), 0, 0, 0];
-    expect(() => parseMemcgLru(bad)).toThrow(/gen 0 bin 0 entry 0 is \[7, 0\]/);
-  });
-});
-
-describe('fairness', () => {
-  it('is the population stddev over the mean, in percent', () => {
-    expect(spreadPercent([1, 3])).toBeCloseTo(50);
-    expect(spreadPercent([2, 2, 2])).toBe(0);
-    expect(spreadPercent([5])).toBeNull();
-    expect(spreadPercent([0, 0])).toBeNull();
-  });
-  it('counts leaves by path: not the root, nothing below them', () => {
-    expect(leafIds(['/', 'a', 'a/b', 'c'])).toEqual([2, 3]);
-    expect(leafIds(['/'])).toEqual([]);
+  it('the decoder names what is wrong with a malformed view', () => {
+    const ok: MemcgLruView = {
+      active: true,
+      seq: 4,
+      nrGens: 2,
+      oldGen: 0,
+      youngGen: 1,
+      places: [
+        { id: 0, gen: 0, bin: 3, pos: 0, seg: 'default' },
+        { id: 1, gen: 1, bin: 3, pos: 0, seg: 'tail' },
+      ],
+      counts: [
+        [0, 0, 0, 1, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 0, 0, 0],
+      ],
+      usage: [10, 20],
+      pgscan: [0, 5],
+      pgsteal: [0, 4],
+      leaves: [1],
+      pgstealSpreadPct: null,
+      reclaimRequestedPages: 0,
+      reclaimAccuracyPct: null,
+      largest: 1,
+    };
+    expect(parseMemcgLruView(ok)).toEqual(ok);
+    expect(() => parseMemcgLruView({ ...ok, nrGens: 5 })).toThrow(/'nrGens' must be between 2 and 3, got 5/);
+    expect(() => parseMemcgLruView({ ...ok, usage: [1] })).toThrow(/'memcg.usage' must hold 2 values, one per memcg/);
+    expect(() => parseMemcgLruView({ ...ok, places: [...ok.places, { ...ok.places[0]!, bin: 4 }] })).toThrow(/holds memcg 0 twice/);
+    expect(() => parseMemcgLruView({ ...ok, places: [{ ...ok.places[0]!, id: 7 }, ok.places[1]] })).toThrow(/'id' must be between 0 and 1, got 7/);
+    expect(() => parseMemcgLruView({ ...ok, places: [{ ...ok.places[0]!, seg: 'middle' }, ok.places[1]] })).toThrow(/'memcg.places\[0\].seg' must be one of default, head, tail/);
+    expect(() => parseMemcgLruView({ ...ok, counts: [[0, 0, 0, 2, 0, 0, 0, 0], ok.counts[1]] })).toThrow(/'memcg.counts\[0\]\[3\]' is 2, but 1 memcgs are placed there/);
+    expect(() => parseMemcgLruView({ ...ok, leaves: [0] })).toThrow(/'memcg.leaves' must be memcg ids 1..1/);
+    expect(() => parseMemcgLruView([1, 2, 3])).toThrow(/'memcg' must be an object, got an array/);
   });
 });

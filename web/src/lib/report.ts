@@ -1,39 +1,10 @@
 // The engine's RunReport (the CLI's `run --json` document) and the seed-style
 // before/after table built from several of them.
 import { formatChange } from '../format';
-import type { Assessment } from '../engine/generated/views';
+import type { Assessment, MemcgReport, OomKill, Percentiles, RunReport, TaskReport } from '../engine/generated/views';
 
-export type { Assessment };
-
-export interface Latency {
-  p50: number;
-  p95: number;
-  p99: number;
-  mean: number;
-  count: number;
-}
-
-export interface TaskReport {
-  name: string;
-  rounds_s?: number[];
-  ops_per_s?: number;
-  latency_ms?: Latency;
-  alloc_stall_ms?: Latency;
-  major_faults: number;
-  killed: boolean;
-}
-
-export interface RunReport {
-  scenario: string;
-  variant: string;
-  preset: string;
-  swappiness: number;
-  virtual_s: number;
-  counters: Record<string, number>;
-  measured: Record<string, number>;
-  tasks: TaskReport[];
-  oom_kills: { task: string; time_s: number; freed_pages: number }[];
-}
+// The report's types are generated from wasm-core/src/report.rs (engine/generated/views.ts).
+export type { Assessment, MemcgReport, OomKill, Percentiles, RunReport, TaskReport };
 
 export function parseReport(json: string): RunReport {
   const r = JSON.parse(json) as RunReport;

@@ -223,6 +223,35 @@ pub fn get_tier_idx(lg: &LruGen, ty: usize, rework: bool, batch: u64) -> usize {
     tier - 1
 }
 
+/// Why `get_type_to_scan` chose its type (reporting only, for the generations view).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TypeReason {
+    /// 6.1-6.13: swappiness 0 scans file only (before the min_seq check).
+    SwappinessZero,
+    /// Swappiness at most 1 (6.14+; 6.1-6.13: exactly 1) takes file first.
+    SwappinessLow,
+    /// Swappiness MAX_SWAPPINESS (200) or above takes anon first.
+    SwappinessMax,
+    /// 6.1-6.13: anon's min_seq is older than file's, and the older type goes first.
+    OlderAnon,
+    /// `positive_ctrl_err`: file has fewer refaults than MIN_LRU_BATCH, so file.
+    FewFileRefaults,
+    /// `positive_ctrl_err`: the gain-weighted refault rates decided.
+    RefaultRates,
+}
+
+/// `get_type_to_scan`'s choice with its reason and, when the PID controller decided, the
+/// positions it compared (SP anon with gain s, PV file with gain 200 - s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeChoice {
+    pub ty: usize,
+    /// The tier threshold, if the choice already decided it (6.1-6.13).
+    pub tier: Option<usize>,
+    pub reason: TypeReason,
+    pub compared: Option<(CtrlPos, CtrlPos)>,
+}
+
 /// `get_type_to_scan` (6.14+): file at s <= 1, anon at s >= 200, otherwise compare all tiers of
 /// anon (gain s) with all tiers of file (gain 200 - s): file unless its refault rate is
 /// higher. Returns (type, tier threshold if already decided).
@@ -230,34 +259,64 @@ pub fn get_tier_idx(lg: &LruGen, ty: usize, rework: bool, batch: u64) -> usize {
 /// older; file at s = 1, anon at s = 200; else tier 0 of anon vs tier 0 of file picks the type
 /// and each higher tier of it is compared with tier 0 of the other type.
 pub fn get_type_to_scan(lg: &LruGen, s: u32, rework: bool, batch: u64) -> (usize, Option<usize>) {
+    let c = type_choice(lg, s, rework, batch);
+    (c.ty, c.tier)
+}
+
+/// `get_type_to_scan` with its reason (see there).
+pub fn type_choice(lg: &LruGen, s: u32, rework: bool, batch: u64) -> TypeChoice {
     let s = s as u64;
+    let fixed = |ty, reason| TypeChoice {
+        ty,
+        tier: None,
+        reason,
+        compared: None,
+    };
+    let decided = |sp, pv: CtrlPos| {
+        let reason = if pv.refaulted < batch {
+            TypeReason::FewFileRefaults
+        } else {
+            TypeReason::RefaultRates
+        };
+        (
+            positive_ctrl_err(sp, pv, batch) as usize,
+            reason,
+            Some((sp, pv)),
+        )
+    };
     if rework {
         if s <= 1 {
-            return (FILE, None);
+            return fixed(FILE, TypeReason::SwappinessLow);
         }
         if s >= MAX_SWAPPINESS as u64 {
-            return (ANON, None);
+            return fixed(ANON, TypeReason::SwappinessMax);
         }
         let sp = read_ctrl_pos(lg, ANON, MAX_NR_TIERS, s);
         let pv = read_ctrl_pos(lg, FILE, MAX_NR_TIERS, 200 - s);
-        return (positive_ctrl_err(sp, pv, batch) as usize, None);
+        let (ty, reason, compared) = decided(sp, pv);
+        return TypeChoice {
+            ty,
+            tier: None,
+            reason,
+            compared,
+        };
     }
     if s == 0 {
-        return (FILE, None);
+        return fixed(FILE, TypeReason::SwappinessZero);
     }
     if lg.min_seq[ANON] < lg.min_seq[FILE] {
-        return (ANON, None);
+        return fixed(ANON, TypeReason::OlderAnon);
     }
     if s == 1 {
-        return (FILE, None);
+        return fixed(FILE, TypeReason::SwappinessLow);
     }
     if s >= MAX_SWAPPINESS as u64 {
-        return (ANON, None);
+        return fixed(ANON, TypeReason::SwappinessMax);
     }
     let gain = [s, 200 - s];
     let sp = read_ctrl_pos(lg, ANON, 0, gain[ANON]);
     let pv = read_ctrl_pos(lg, FILE, 0, gain[FILE]);
-    let ty = positive_ctrl_err(sp, pv, batch) as usize;
+    let (ty, reason, compared) = decided(sp, pv);
     let sp = read_ctrl_pos(lg, 1 - ty, 0, gain[1 - ty]);
     let mut tier = 1;
     while tier < MAX_NR_TIERS {
@@ -266,7 +325,12 @@ pub fn get_type_to_scan(lg: &LruGen, s: u32, rework: bool, batch: u64) -> (usize
         }
         tier += 1;
     }
-    (ty, Some(tier - 1))
+    TypeChoice {
+        ty,
+        tier: Some(tier - 1),
+        reason,
+        compared,
+    }
 }
 
 /// The insertion sequence of a folio (`lru_gen_folio_seq`), from its flags.
@@ -1600,6 +1664,26 @@ mod tests {
         assert_eq!(get_type_to_scan(&lg, 60, true, batch).0, FILE);
         assert_eq!(get_type_to_scan(&lg, 0, true, batch).0, FILE);
         assert_eq!(get_type_to_scan(&lg, 200, true, batch).0, ANON);
+        // The reasons the generations view reports, per branch.
+        let why = |lg: &LruGen, s, rework| type_choice(lg, s, rework, batch).reason;
+        assert_eq!(why(&lg, 60, true), TypeReason::RefaultRates);
+        assert_eq!(why(&lg, 0, true), TypeReason::SwappinessLow);
+        assert_eq!(why(&lg, 1, true), TypeReason::SwappinessLow);
+        assert_eq!(why(&lg, 200, true), TypeReason::SwappinessMax);
+        assert_eq!(why(&lg, 0, false), TypeReason::SwappinessZero);
+        assert_eq!(why(&lg, 1, false), TypeReason::SwappinessLow);
+        let c = type_choice(&lg, 60, true, batch);
+        let (sp, pv) = c.compared.unwrap();
+        assert_eq!((sp.gain, pv.gain, pv.refaulted), (60, 140, 200));
+        let mut older = lg.clone();
+        older.min_seq = [1, 2];
+        assert_eq!(why(&older, 60, false), TypeReason::OlderAnon);
+        assert_eq!(why(&older, 0, false), TypeReason::SwappinessZero);
+        assert_eq!(why(&older, 60, true), TypeReason::RefaultRates);
+        let mut few = lg.clone();
+        few.refaulted[FILE][0] = 63;
+        assert_eq!(type_choice(&few, 60, true, batch).ty, FILE);
+        assert_eq!(why(&few, 60, true), TypeReason::FewFileRefaults);
         // Tier 2 refaulting at 3x tier 0's rate is protected (threshold 1 in 6.14 at 1.5x).
         let mut lg = LruGen::default();
         lg.refaulted[FILE][0] = 100;

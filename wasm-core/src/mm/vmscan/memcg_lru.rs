@@ -33,7 +33,8 @@ pub enum MemcgLruOp {
 }
 
 /// `lrugen.seg`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
 pub enum Seg {
     Default,
     Head,

@@ -82,6 +82,240 @@ spaceName: string,
  */
 shadowEntries: number, };
 
+export type GenRow = { seq: number, 
+/**
+ * Virtual time since the generation was made (`lrugen.timestamps`), ms.
+ */
+ageMs: number, 
+/**
+ * Pages per tier 0..3 by the folio's generation counter, [anon, file].
+ */
+tiers: [[number, number, number, number], [number, number, number, number]], 
+/**
+ * Counts as the classic active list: one of the two youngest generations
+ * (`lru_gen_is_active`, v6.1).
+ */
+active: boolean, };
+
+export type CtrlPosView = { refaulted: number, total: number, gain: number, };
+
+export type TypeReason = "swappiness_zero" | "swappiness_low" | "swappiness_max" | "older_anon" | "few_file_refaults" | "refault_rates";
+
+export type TypeCompare = { anon: CtrlPosView, file: CtrlPosView, 
+/**
+ * Anon's rate as positive_ctrl_err smooths it: (refaulted + 1) / (total + MIN_LRU_BATCH).
+ */
+anonRate: number, 
+/**
+ * File's refaulted / total (0 without history).
+ */
+fileRate: number, 
+/**
+ * The highest file rate that still picks file: anon_rate x file gain / anon gain.
+ */
+bound: number, };
+
+export type GensView = { maxSeq: number, 
+/**
+ * min_seq of [anon, file].
+ */
+minSeq: [number, number], 
+/**
+ * From the older min_seq to max_seq.
+ */
+rows: Array<GenRow>, 
+/**
+ * Refault rate (refaulted / (evicted + protected)) per tier, [anon, file]; null before
+ * the tier has any history.
+ */
+rates: [[number | null, number | null, number | null, number | null], [number | null, number | null, number | null, number | null]], 
+/**
+ * Highest evictable tier per type; tiers above it are protected at the next eviction.
+ */
+tierIdx: [number, number], 
+/**
+ * The type the next eviction takes at the current swappiness: 0 anon, 1 file.
+ */
+next: 0 | 1, reason: TypeReason, 
+/**
+ * Set when the PID controller's comparison decided (`few_file_refaults`, `refault_rates`).
+ */
+compare: TypeCompare | null, 
+/**
+ * MIN_LRU_BATCH in pages.
+ */
+batchPages: number, 
+/**
+ * The 6.14 controller (all tiers, gains 3:2) rather than 6.1's (tier 0, gains 2:1).
+ */
+rework: boolean, 
+/**
+ * The swappiness the choice was made at.
+ */
+swappiness: number, };
+
+export type Seg = "default" | "head" | "tail";
+
+export type MemcgPlace = { id: number, 
+/**
+ * Generation slot (`seq % nr_gens` is the old one).
+ */
+gen: number, bin: number, 
+/**
+ * Position in its bin, 0 = head.
+ */
+pos: number, seg: Seg, };
+
+export type MemcgLruView = { 
+/**
+ * MGLRU root reclaim walks this structure (`lru_gen` and `memcg_lru` on).
+ */
+active: boolean, 
+/**
+ * The old generation's sequence number.
+ */
+seq: number, nrGens: number, oldGen: number, youngGen: number, 
+/**
+ * Every memcg on the memcg LRU, slot by slot, bin by bin, head to tail.
+ */
+places: Array<MemcgPlace>, 
+/**
+ * Memcgs per bin: `counts[gen][bin]`.
+ */
+counts: Array<[number, number, number, number, number, number, number, number]>, 
+/**
+ * Per memcg id, of its own lruvec (memory.stat without descendants, so the bars add up),
+ * in pages; pgscan and pgsteal are the kswapd + direct sums.
+ */
+usage: Array<number>, pgscan: Array<number>, pgsteal: Array<number>, 
+/**
+ * The leaf memcgs (no children; not the root), by id.
+ */
+leaves: Array<number>, 
+/**
+ * S003's fairness: stddev / mean of the leaves' pgsteal, percent (`report::spread_pct`).
+ */
+pgstealSpreadPct: number | null, 
+/**
+ * Pages asked of memory.reclaim so far (writes that are over).
+ */
+reclaimRequestedPages: number, 
+/**
+ * S003's accuracy: the leaves' pgsteal over the pages asked, percent
+ * (`report::accuracy_pct`); null before a write is over.
+ */
+reclaimAccuracyPct: number | null, 
+/**
+ * The memcg whose own lruvec holds the most pages (the root when none holds more).
+ */
+largest: number, };
+
+export type Percentiles = { p50: number, p95: number, p99: number, mean: number, count: number, };
+
+export type TaskReport = { name: string, 
+/**
+ * Per-round wall times in virtual seconds (loops with record = "rounds").
+ */
+rounds_s?: Array<number>, 
+/**
+ * Operations per virtual second (loops with record = "ops").
+ */
+ops_per_s?: number, latency_ms?: Percentiles, 
+/**
+ * Time stalled in direct reclaim, per allocation that stalled.
+ */
+alloc_stall_ms?: Percentiles, 
+/**
+ * Time waiting for IO (major faults, read misses, pages locked for IO), per page access
+ * that waited.
+ */
+io_wait_ms?: Percentiles, 
+/**
+ * Time a write was paused by dirty throttling (`balance_dirty_pages`), per page write
+ * that was paused.
+ */
+dirty_throttle_ms?: Percentiles, major_faults: number, killed: boolean, };
+
+export type OomKill = { task: string, time_s: number, freed_pages: number, };
+
+export type MemcgReport = { name: string, 
+/**
+ * The parent's name; None for the root.
+ */
+parent: string | null, 
+/**
+ * memory.current at the end, pages.
+ */
+current_pages: number, 
+/**
+ * memory.events (hierarchical): low, high, max, oom, oom_kill.
+ */
+events: { [key in string]: number }, };
+
+export type RunReport = { 
+/**
+ * Scenario title.
+ */
+scenario: string, 
+/**
+ * Variant name (e.g. "before").
+ */
+variant: string, 
+/**
+ * Kernel preset of the variant.
+ */
+preset: string, 
+/**
+ * The swappiness the kernel really ran with (a capped kernel refuses larger values).
+ */
+swappiness: number, 
+/**
+ * Virtual seconds simulated.
+ */
+virtual_s: number, 
+/**
+ * /proc/vmstat names to page counts, over the whole run.
+ */
+counters: { [key in string]: number }, 
+/**
+ * The same counters measured from `run.measure_from` (equal to `counters` without it).
+ */
+measured: { [key in string]: number }, tasks: Array<TaskReport>, 
+/**
+ * OOM kills: task and virtual time.
+ */
+oom_kills: Array<OomKill>, 
+/**
+ * Scenarios with `[[memcgs]]`: every memcg, the root ("/") first, in creation order.
+ */
+memcgs?: Array<MemcgReport>, 
+/**
+ * Pages asked of memory.reclaim (all writes, all memcgs), where it was written.
+ */
+reclaim_requested_pages?: number, 
+/**
+ * Pages those writes reclaimed (as the kernel's loop counted them).
+ */
+reclaim_reclaimed_pages?: number, };
+
+export type ScenarioProblem = { 
+/**
+ * 1-based line.
+ */
+line: number, 
+/**
+ * 1-based column, in characters.
+ */
+column: number, 
+/**
+ * Dotted path of the field, e.g. `tasks[0].program[2].size`; empty when unknown.
+ */
+field: string, 
+/**
+ * What is wrong and what is allowed.
+ */
+message: string, };
+
 export type Check = { metric: string, variant?: string | null, over?: string | null, min?: number | null, max?: number | null, above?: number | null, below?: number | null, };
 
 export type HeadlineRow = { metric: string, label: string, values: Array<number | null>, };
