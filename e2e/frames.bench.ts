@@ -52,9 +52,17 @@ test('frame times while playing full-scale S000', async ({ page, browser }) => {
   );
   // S000's lesson pauses the run at its pausing steps: play on, so the page keeps playing.
   const until = Date.now() + PLAY_MS;
+  const paused = page.locator('[data-testid="status"]', { hasText: /^paused$/ });
   while (Date.now() < until) {
-    if ((await page.getByTestId('status').textContent()) === 'paused') await page.getByTestId('play-toggle').click();
-    await page.waitForTimeout(100);
+    // Wait for a pause (or the end of the measurement), not for a fixed time.
+    const pausedNow = await paused.waitFor({ timeout: Math.max(1, until - Date.now()) }).then(
+      () => true,
+      () => false,
+    );
+    if (pausedNow) {
+      await page.getByTestId('play-toggle').click();
+      await expect(page.getByTestId('status')).not.toHaveText('paused');
+    }
   }
   const deltas: number[] = await measuring;
   const seq1 = Number(await page.getByTestId('runs').getAttribute('data-seq'));

@@ -100,15 +100,25 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
   return start;
 }
 
+/** Every view stands still in `theme`: the generation columns have moved (their svg's
+ *  data-moving; a theme change redraws them in the commit that sets the page's theme) and the
+ *  LRU canvases have painted in that theme with their move dots landed. */
+async function settled(page: Page, theme: string) {
+  for (const svg of await page.locator('[data-testid$="-gens"] svg[data-moving]').all()) await expect(svg).toHaveAttribute('data-moving', 'false');
+  for (const canvas of await page.locator('[data-testid$="-lru-canvas"]').all()) {
+    await expect(canvas).toHaveAttribute('data-painted-theme', theme);
+    await expect(canvas).toHaveAttribute('data-flying', '0');
+  }
+}
+
 /** Screenshots of the whole page and of the view, light and dark. */
 async function shots(page: Page, testInfo: TestInfo, name: string) {
-  await page.waitForTimeout(400); // let the column transitions settle
   const view = page.getByTestId('run-0-gens');
   await view.scrollIntoViewIfNeeded();
   for (const theme of ['light', 'dark']) {
     if ((await page.locator('html').getAttribute('data-theme')) !== theme) await page.getByTestId('theme-toggle').click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-    await page.waitForTimeout(100);
+    await settled(page, theme);
     await shot(page, testInfo, `${name}-${theme}`);
     const path = testInfo.outputPath(`${name}-view-${theme}.png`);
     await view.screenshot({ path });

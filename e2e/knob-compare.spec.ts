@@ -34,12 +34,14 @@ test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results
 
   // In lockstep to 2 s: swappiness 0 scans no anon; 200 swaps the cold anon out.
   await page.getByTestId('speed-slider').fill('12');
-  for (;;) {
-    const t = (await page.getByTestId('virtual-time').textContent())!;
-    if (/^\d+\.\d+ s$/.test(t) && parseFloat(t) >= 2) break;
-    if ((await page.getByTestId('status').textContent()) !== 'running') await page.getByTestId('play-toggle').click();
-    await page.waitForTimeout(300);
-  }
+  await expect
+    .poll(async () => {
+      const t = (await page.getByTestId('virtual-time').textContent())!;
+      if (/^\d+\.\d+ s$/.test(t) && parseFloat(t) >= 2) return true;
+      if ((await page.getByTestId('status').textContent()) !== 'running') await page.getByTestId('play-toggle').click();
+      return false;
+    }, { message: 'both runs reach 2 s', timeout: 150_000 })
+    .toBe(true);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   const counter = async (run: number, name: string) => Number(await page.getByTestId(`run-${run}-counter-${name}`).getAttribute('data-pages'));
   expect(await counter(0, 'pswpout')).toBe(0);

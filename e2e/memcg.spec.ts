@@ -110,35 +110,36 @@ test('playing "after": marks move between bins and generations while root reclai
   // Sample the view while reclaim runs: some memcg changes bin or generation, and the mark's
   // drawn position changes with it.
   const place = (m: { gen: number; bin: number }) => `${m.gen}/${m.bin}`;
-  let moved: { id: number; from: string; to: string; dx: number; dy: number } | null = null;
+  type Mark = (typeof first.marks)[number];
+  let change = null as { before: Mark; after: Mark } | null;
   let prev = first;
-  for (let k = 0; k < 60 && !moved; k++) {
-    await page.waitForTimeout(250);
-    const cur = await shown(page, 'run-0-');
-    expect(cur.marks).toHaveLength(cur.nrMemcgs);
-    for (const m of cur.marks) {
-      const p = prev.marks.find((x) => x.id === m.id)!;
-      if (place(p) !== place(m)) {
-        // The move is animated: wait until the mark stands still (the same place at two polls).
-        let at = '';
-        await expect
-          .poll(async () => {
-            const mk = (await shown(page, 'run-0-')).marks.find((x) => x.id === m.id)!;
-            const here = `${mk.x},${mk.y}`;
-            const still = here === at;
-            at = here;
-            return still;
-          }, { timeout: 10_000, intervals: [150] })
-          .toBe(true);
-        const done = (await shown(page, 'run-0-')).marks.find((x) => x.id === m.id)!;
-        moved = { id: m.id, from: place(p), to: place(m), dx: done.x - p.x, dy: done.y - p.y };
-        break;
+  // Poll until one sample differs from the one before it, however slowly the machine plays.
+  await expect
+    .poll(async () => {
+      const cur = await shown(page, 'run-0-');
+      expect(cur.marks).toHaveLength(cur.nrMemcgs);
+      for (const m of cur.marks) {
+        const p = prev.marks.find((x) => x.id === m.id)!;
+        if (place(p) !== place(m)) change = { before: p, after: m };
       }
-    }
-    prev = cur;
-  }
-  expect(moved, 'a memcg changed bin or generation while playing').not.toBeNull();
-  expect(Math.abs(moved!.dx) + Math.abs(moved!.dy)).toBeGreaterThan(3);
+      prev = cur;
+      return change !== null;
+    }, { message: 'a memcg changed bin or generation while playing', timeout: 120_000, intervals: [250] })
+    .toBe(true);
+  const { before, after } = change!;
+  // The move is animated: wait until the mark stands still (the same place at two polls).
+  let at = '';
+  await expect
+    .poll(async () => {
+      const mk = (await shown(page, 'run-0-')).marks.find((x) => x.id === after.id)!;
+      const here = `${mk.x},${mk.y}`;
+      const still = here === at;
+      at = here;
+      return still;
+    }, { timeout: 10_000, intervals: [150] })
+    .toBe(true);
+  const done = (await shown(page, 'run-0-')).marks.find((x) => x.id === after.id)!;
+  expect(Math.abs(done.x - before.x) + Math.abs(done.y - before.y)).toBeGreaterThan(3);
   expect((await shown(page, 'run-0-')).moves).toBeGreaterThan(0);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText(/paused|finished/);

@@ -95,12 +95,13 @@ test('the time bar runs to where the run really ends, once the results know it',
   expect(end).not.toBe('3.000 s');
   // Played to the end, the run stops at that time and the bar is full.
   await page.getByTestId('speed-slider').fill('16');
-  for (;;) {
-    const status = await page.getByTestId('status').textContent();
-    if (status === 'finished') break;
-    if (status === 'paused') await page.getByTestId('play-toggle').click(); // a lesson step paused it
-    await page.waitForTimeout(300);
-  }
+  await expect
+    .poll(async () => {
+      const status = await page.getByTestId('status').textContent();
+      if (status === 'paused') await page.getByTestId('play-toggle').click(); // a lesson step paused it
+      return status;
+    }, { timeout: 120_000 })
+    .toBe('finished');
   await expect(page.getByTestId('virtual-time')).toHaveText(end);
   await expect(page.getByTestId('progress')).toHaveJSProperty('value', 1);
   await shotsAtSizes(page, testInfo, 'p7-time-bar-end');

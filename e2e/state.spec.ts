@@ -25,9 +25,16 @@ test('the URL follows the page state: a reload and back/forward keep scenario, k
   await expect(page.getByTestId('virtual-time')).not.toHaveText(first!);
   const time = await page.getByTestId('virtual-time').textContent();
   await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#v1=/);
-  // The hash settles on the state shown (it is written at most every 400 ms).
-  const hashNow = () => page.evaluate(() => location.hash);
-  await expect.poll(async () => (await hashNow()) === (await page.evaluate(() => new Promise<string>((r) => setTimeout(() => r(location.hash), 600))))).toBe(true);
+  // The hash settles on the state shown (it is written at most every 400 ms): it decodes to
+  // the scenario, compare, speed and time on the page.
+  const shownNs = Number(await page.getByTestId('scrubber').getAttribute('data-now-ns'));
+  expect(shownNs).toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      const s = await decodeLink(await page.evaluate(() => location.hash), ['s001-used-once.toml']);
+      return { scenario: s.scenario, compare: s.compare, speedStep: s.speedStep, timeNs: s.timeNs };
+    })
+    .toEqual({ scenario: 's001-used-once.toml', compare: true, speedStep: 13, timeNs: shownNs });
 
   await page.reload();
   await ready(page);

@@ -6,12 +6,47 @@
 //! - [`mutate_and_run`]: structure-aware: the bytes choose a seed scenario and a few mutations
 //!   of its TOML lines (extreme values in place of a value, a duplicated table, replicas, a
 //!   deleted line); what still validates is built and run for a bounded number of events with
-//!   the engine's invariants checked after every event. Nothing may panic.
+//!   the engine's invariants checked along the way (after every event on a small machine, see
+//!   [`CHECK_WORK`]) and at the end. Nothing may panic.
 use crate::scenario::{budget, parse, Scenario};
 use crate::Simulation;
 
-/// Events a mutated scenario runs for at most (invariants are checked after each).
+/// The seeds [`mutate_and_run`] mutates, for the cargo-fuzz target and the stable smoke test
+/// alike (a corpus input's first byte picks one, so both must see the same list): the small
+/// shipped scenarios and the hostile reproducers that run. Native only.
+#[cfg(not(target_arch = "wasm32"))]
+pub const SEEDS: &[&str] = &[
+    include_str!("../../scenarios/lesson-two-list-lru.toml"),
+    include_str!("../../scenarios/lesson-refault-distance.toml"),
+    include_str!("../../scenarios/lesson-swappiness.toml"),
+    include_str!("../../scenarios/s001b-worst-case.toml"),
+    include_str!("../tests/hostile/cpu-max.toml"),
+    include_str!("../tests/hostile/latency-max.toml"),
+    include_str!("../tests/hostile/rate-loop-max.toml"),
+    include_str!("../tests/hostile/young-fault-max.toml"),
+];
+
+/// Events a mutated scenario runs for at most.
 pub const RUN_EVENTS: u64 = 20_000;
+
+/// Invariant checking one mutated run may do, in frames, address-space pages and memcgs walked.
+/// One check walks all of them (`Mm::check_invariants` is linear in the machine's size), and in
+/// the cargo-fuzz build every comparison it makes calls libFuzzer's trace hook: checked after
+/// every one of [`RUN_EVENTS`] events, the unmutated two-list lesson (16k frames, 32k pages)
+/// took 20 s, libFuzzer's timeout, 85% of it in the checker. So the checks are spaced to stay
+/// within this work: a machine of a few hundred units (2 x `CHECK_WORK / RUN_EVENTS`) is checked after
+/// every event, the 64 MiB seeds every 100 to 250 events, 1 GiB of RAM every 1,300, and every
+/// run at its end. Corruption that lasts (a frame on two lists, a count off) is found at the
+/// next check; the engine's own tests check after every event.
+pub const CHECK_WORK: u64 = 1 << 22;
+
+/// How many events apart the invariants of `sim` are checked (see [`CHECK_WORK`]).
+pub fn check_stride(sim: &Simulation) -> u64 {
+    let mm = &sim.mm;
+    let pages: u64 = mm.spaces.iter().map(|s| s.pages.len() as u64).sum();
+    let size = mm.frames.len() as u64 + pages + mm.memcgs.len() as u64;
+    (RUN_EVENTS.saturating_mul(size) / CHECK_WORK).max(1)
+}
 
 /// Values that have broken engines before: zero, one, the ends of u32 and u64, huge and tiny
 /// durations and sizes, negative and non-finite numbers, names with `{i}`.
@@ -63,11 +98,25 @@ pub fn mutate_and_run(seeds: &[&str], data: &[u8]) {
         let Ok(mut sim) = Simulation::new(&scn, &v.name) else {
             continue;
         };
-        sim.check_invariants = true;
-        sim.run_events(u64::MAX, RUN_EVENTS);
+        // RUN_EVENTS events in slices of `stride` (each ends between two instants, so the run
+        // is the same as in one go), the invariants checked after each slice.
+        let stride = check_stride(&sim);
+        for slice in 0..RUN_EVENTS.div_ceil(stride) {
+            if sim.finished() {
+                break;
+            }
+            sim.run_events(u64::MAX, stride);
+            if let Err(e) = sim.invariants() {
+                panic!(
+                    "invariants violated in {} in slice {slice} of {stride} events (set \
+                     Simulation::check_invariants to stop at the event): {e}\n{text}",
+                    v.name
+                );
+            }
+        }
         if let Err(e) = sim.invariants() {
             panic!(
-                "invariants violated after a bounded run of {}: {e}\n{text}",
+                "invariants violated at the end of a bounded run of {}: {e}\n{text}",
                 v.name
             );
         }

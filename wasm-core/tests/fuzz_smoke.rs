@@ -2,8 +2,12 @@
 //! shipped scenario and the hostile reproducers through the parser, then deterministic random
 //! bytes through the parser and through structure-aware mutation + a bounded run with the
 //! invariants checked. The long campaign is `npm run fuzz` (cargo-fuzz, nightly).
-use reclaim_core::fuzzing::{mutate_and_run, parse_and_validate};
 use reclaim_core::rng::Rng;
+use reclaim_core::fuzzing::{
+    check_stride, mutate_and_run, parse_and_validate, CHECK_WORK, RUN_EVENTS, SEEDS,
+};
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
 
 fn texts(dir: &str) -> Vec<String> {
     let dir = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
@@ -70,12 +74,60 @@ fn random_mutations_parse_and_run_bounded() {
         parsed += 1;
     }
     // Structure-aware mutations with a bounded run.
-    while ran < 400 && started.elapsed().as_secs() < 30 {
+    // (2,000 take a few seconds since the invariant checks are spaced: see CHECK_WORK.)
+    while ran < 2000 && started.elapsed().as_secs() < 30 {
         let len = 1 + (rng.next_u64() % 12) as usize;
         let data = bytes(&mut rng, len);
         mutate_and_run(&seeds, &data);
         ran += 1;
     }
     println!("fuzz smoke: {parsed} parser inputs, {ran} mutated runs");
-    assert!(parsed > 100 && ran > 20, "{parsed} {ran}");
+    assert!(parsed > 100 && ran >= 200, "{parsed} {ran}");
+}
+
+/// The committed corpus of the cargo-fuzz `mutate_run` target (its findings once fixed among
+/// them) through the same code and seeds as the target.
+#[test]
+fn mutate_run_corpus_runs() {
+    let dir = format!("{}/fuzz/corpus/mutate_run", env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        mutate_and_run(SEEDS, &std::fs::read(e.unwrap().path()).unwrap());
+        n += 1;
+    }
+    assert!(n >= 5, "{n} inputs in {dir}");
+}
+
+/// What one mutated run spends on invariant checks is bounded by CHECK_WORK whatever the size
+/// of the machine (a check after every event cost 20 s per input in the fuzz build), while the
+/// 64 MiB seeds are still checked at least 64 times a run.
+#[test]
+fn invariant_checks_are_bounded_per_run() {
+    let mut checked = 0;
+    for seed in SEEDS {
+        // The seed, and the seed with its RAM grown to 1 GiB (a mutation can do that).
+        for (text, big) in [
+            (seed.to_string(), false),
+            (seed.replacen("ram = \"64MiB\"", "ram = \"1GiB\"", 1), true),
+        ] {
+            let Ok(scn) = parse(&text) else { continue };
+            for v in &scn.variants {
+                let sim = Simulation::new(&scn, &v.name).unwrap();
+                let stride = check_stride(&sim);
+                // Each check walks at least every frame.
+                let frames = sim.frame_spaces().len() as u64;
+                assert!(
+                    RUN_EVENTS.div_ceil(stride) * frames <= CHECK_WORK + frames,
+                    "{}: stride {stride} for {frames} frames",
+                    v.name
+                );
+                if !big && frames <= 16_384 {
+                    let checks = RUN_EVENTS / stride;
+                    assert!(checks >= 64, "{}: {checks} checks a run", v.name);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 2 * SEEDS.len(), "{checked}");
 }

@@ -195,8 +195,16 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
   const y = scaleLinear().domain([0, top * 1.12]).nice().range([H - M.bottom, M.top]);
   const slotX = (ty: number, seq: number) => M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - seq)) * slotW + (slotW - colW) / 2;
   const protectedFill = `url(#${prefix}gens-protected)`;
-  // One timing for every move of this frame (a new frame interrupts and retargets it).
-  const tr = transition().duration(MS);
+  // One timing for every move of this frame (a new frame interrupts and retargets it), named
+  // per view so that two views in compare mode do not interrupt each other's.
+  const tr = transition(`${prefix}gens`).duration(MS);
+  // While the columns move, data-moving is "true": tests wait for "false" before a screenshot
+  // instead of sleeping through MS. An interrupted move leaves it to the next draw's.
+  svg.attr('data-moving', 'true');
+  tr.end().then(
+    () => svg.attr('data-moving', 'false'),
+    () => {},
+  );
 
   let axis = svg.select<SVGGElement>('g.y-axis');
   if (axis.empty()) axis = svg.append('g').attr('class', 'y-axis');

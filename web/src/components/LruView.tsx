@@ -229,8 +229,10 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       ctx.fill();
     }
     ctx.globalAlpha = 1;
-    // How many dots are still flying: tests wait for 0 instead of sleeping through the flight.
+    // How many dots are still flying, and the theme of this paint: tests wait for 0 and the
+    // page's theme instead of sleeping through the flight or the next animation frame.
     el.dataset.flying = String(particles.current.length);
+    el.dataset.paintedTheme = theme ?? '';
     if (particles.current.length > 0) raf.current = requestAnimationFrame(() => drawRef.current());
   };
   useEffect(() => {

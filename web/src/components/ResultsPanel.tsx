@@ -101,16 +101,24 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
       <h2>Results: every variant run to the end</h2>
       {reports.status === 'running' && <ReportsProgress progress={reports.progress} />}
       {reports.status === 'running' && reports.slow && reports.stop && (
-        <p className="muted" data-testid="results-slow">
-          Still running after {WATCHDOG_MS / 1000} s.{' '}
+        <p className="muted" role="status" data-testid="results-slow">
+          The results worker has not reported for {WATCHDOG_MS / 1000} s.{' '}
           <button type="button" data-testid="results-stop" onClick={reports.stop}>
             Stop
           </button>
         </p>
       )}
       {reports.status === 'error' && (
-        <p className="error" role="alert">
+        <p className="error" role="alert" data-testid="results-error">
           {reports.error}
+          {reports.retry && (
+            <>
+              {' '}
+              <button type="button" data-testid="results-retry" onClick={reports.retry}>
+                Run again
+              </button>
+            </>
+          )}
         </p>
       )}
       {verdicts && verdicts.length > 0 ? (

@@ -17,16 +17,20 @@ export interface ReportsState {
   error: string | null;
   /** While running: variant `index` of `count` has reached `nowNs` (of at most `endNs`). */
   progress?: { index: number; count: number; nowNs: number; endNs: number; variants?: string[] };
-  /** Still running after WATCHDOG_MS: the panel says so and offers `stop`. */
+  /** No word from the worker for WATCHDOG_MS while running: the panel says so and offers `stop`. */
   slow?: boolean;
   /** Terminate the results worker (the watchdog's Stop). */
   stop?: () => void;
+  /** After Stop: start a new results worker on the same scenario. */
+  retry?: () => void;
 }
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
   const [state, setState] = useState<ReportsState>({ status: 'idle', text: null, reports: [], error: null });
   const client = useRef<EngineClient | null>(null);
   const wanted = useRef<string | null>(null);
+  // Bumped by `retry`: the effect starts a new worker for the same scenario.
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (!scenario) return;
@@ -66,7 +70,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
     client.current = c;
     const stop = () => {
       c.dispose();
-      if (wanted.current === text) setState({ status: 'error', text, reports: [], error: 'Stopped: the results worker was terminated.' });
+      if (wanted.current === text) setState({ status: 'error', text, reports: [], error: 'Stopped: the results worker was terminated.', retry: () => setAttempt((a) => a + 1) });
     };
     setState({ status: 'running', text, reports: [], error: null, stop });
     c.send({ type: 'report', scenario });
@@ -76,7 +80,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       c.dispose();
       if (client.current === c) client.current = null;
     };
-  }, [scenario]);
+  }, [scenario, attempt]);
 
   return state;
 }
