@@ -257,7 +257,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       });
     } else {
       ctx.textAlign = 'left';
-      ctx.fillText(zoom === 'all' ? 'each strip is its own list, head to tail: compare the sizes, not the lengths' : `each strip shows the ${zoom} ${Math.round(ZOOM_SHARE * 100)}% of its list`, LEFT, axisY + 10);
+      ctx.fillText(zoom === 'all' ? 'not to scale: compare the sizes, not the lengths' : `each strip: the ${zoom} ${Math.round(ZOOM_SHARE * 100)}% of its list`, LEFT, axisY + 10);
     }
     const now = performance.now();
     particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
