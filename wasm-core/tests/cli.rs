@@ -183,11 +183,20 @@ text = "words only"
     assert_eq!(check["variant"], "after");
     assert_eq!(check["figure"], variants[1]["virtual_s"], "{doc}");
     assert_eq!(verdicts[1]["met"], false);
-    assert!(verdicts[1]["checks"][0]["figure"].is_null(), "0 / 0 has no figure");
-    assert!(verdicts[2]["met"].is_null(), "an expectation without checks has no verdict");
+    assert!(
+        verdicts[1]["checks"][0]["figure"].is_null(),
+        "0 / 0 has no figure"
+    );
+    assert!(
+        verdicts[2]["met"].is_null(),
+        "an expectation without checks has no verdict"
+    );
     assert!(doc["headline"].is_array(), "{doc}");
     // The text form prints the same verdicts.
     let out = reclaim(&["compare", file.path()]);
     let text = stdout(&out);
-    assert!(text.contains("[met]") && text.contains("[NOT met]"), "{text}");
+    assert!(
+        text.contains("[met]") && text.contains("[NOT met]"),
+        "{text}"
+    );
 }
