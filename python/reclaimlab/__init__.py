@@ -75,7 +75,7 @@ def run(scenario: Scenario, variant: Optional[str] = None, **overrides: Any) -> 
 
 def compare(scenario: Scenario, **overrides: Any) -> dict:
     """Run every variant with the same knobs; `reclaim compare --json` as a dict
-    (`{"variants": [report, ...]}`)."""
+    (`{"variants": [report, ...], "headline": [...], "verdicts": [...]}`)."""
     return json.loads(_core.compare_json(_text(scenario), _knobs(overrides)))
 
 

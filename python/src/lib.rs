@@ -88,7 +88,7 @@ fn compare_json(py: Python<'_>, text: &str, knobs: Vec<(String, String)>) -> PyR
             .map(|n| run_report(text, Some(n), &knobs))
             .collect::<Result<Vec<_>, _>>()
     })?;
-    to_json(&CompareReport { variants })
+    to_json(&CompareReport::new(&base, variants))
 }
 
 /// The grid of a sweep: axes as (name, values) in order, variants (empty: all), seeds

@@ -102,10 +102,23 @@ pub struct OomKill {
     pub freed_pages: u64,
 }
 
-/// `reclaim compare --json`
+/// `reclaim compare --json`: the reports, and the headline rows and `[[expect]]` verdicts the
+/// text form prints under its table (`assess`).
 #[derive(Debug, Clone, Serialize)]
 pub struct CompareReport {
     pub variants: Vec<RunReport>,
+    #[serde(flatten)]
+    pub assessment: Assessment,
+}
+
+impl CompareReport {
+    pub fn new(scenario: &crate::scenario::Scenario, variants: Vec<RunReport>) -> CompareReport {
+        let assessment = assess(scenario, &variants);
+        CompareReport {
+            variants,
+            assessment,
+        }
+    }
 }
 
 // ---- derived figures and expectation verdicts (computed once here, for the CLI and the page)

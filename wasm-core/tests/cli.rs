@@ -150,3 +150,53 @@ fn help_and_version_exit_0() {
         format!("reclaim {}", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn compare_json_carries_the_expectations_verdicts() {
+    let text = SCENARIO.replace(
+        "[[tasks]]",
+        r#"[[variants]]
+name = "after"
+preset = "linux-5.8"
+[[expect]]
+text = "the run has run"
+checks = [{ metric = "virtual_s", min = 0.0 }]
+[[expect]]
+text = "after swaps twice as much (nothing swaps: no figure)"
+checks = [{ metric = "pswpout", variant = "after", over = "before", min = 2.0 }]
+[[expect]]
+text = "words only"
+[[tasks]]"#,
+    );
+    let file = TempFile::new("verdicts", &text);
+    let out = reclaim(&["compare", file.path(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON on stdout");
+    let variants = doc["variants"].as_array().expect("variants");
+    assert_eq!(variants.len(), 2);
+    let verdicts = doc["verdicts"].as_array().expect("verdicts");
+    assert_eq!(verdicts.len(), 3, "{doc}");
+    assert_eq!(verdicts[0]["text"], "the run has run");
+    assert_eq!(verdicts[0]["met"], true, "{doc}");
+    let check = &verdicts[0]["checks"][0];
+    // The default variant is the last; its figure is the one in its report.
+    assert_eq!(check["variant"], "after");
+    assert_eq!(check["figure"], variants[1]["virtual_s"], "{doc}");
+    assert_eq!(verdicts[1]["met"], false);
+    assert!(
+        verdicts[1]["checks"][0]["figure"].is_null(),
+        "0 / 0 has no figure"
+    );
+    assert!(
+        verdicts[2]["met"].is_null(),
+        "an expectation without checks has no verdict"
+    );
+    assert!(doc["headline"].is_array(), "{doc}");
+    // The text form prints the same verdicts.
+    let out = reclaim(&["compare", file.path()]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("[met]") && text.contains("[NOT met]"),
+        "{text}"
+    );
+}

@@ -1,51 +1,162 @@
-//! Lessons that stay true: every step of the shipped lessons states its caption's facts
+//! Lessons that stay true: every step of every shipped lesson states its caption's facts
 //! (`facts`, scenario/expect.rs), and the engine, run to the step's time, bears them out.
+//!
+//! A fact without `variant` and `over` must hold for every variant; `variant` names one; `over`
+//! compares two at the same time (the figure is `variant` / `over`, `variant` defaulting to the
+//! last variant as in `[[expect]]`), so "2.6.34 scans twice as many pages" is checkable.
 mod common;
-use reclaim_core::scenario::LessonStep;
+use reclaim_core::scenario::expect::Check;
+use reclaim_core::scenario::{LessonStep, Scenario};
 use reclaim_core::views::live_metric;
 use reclaim_core::Simulation;
 
-const LESSONS: &[&str] = &[
-    "lesson-two-list-lru.toml",
-    "lesson-swappiness.toml",
-    "lesson-refault-distance.toml",
-    "s000-thrash.toml",
-    "s001b-worst-case.toml",
-];
+/// Every scenario file that carries a lesson (the basics and the seed experiments).
+fn lessons() -> Vec<(String, Scenario)> {
+    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let scn = common::load(&f);
+            (f, scn)
+        })
+        .filter(|(_, scn)| !scn.lesson.is_empty())
+        .collect()
+}
 
-/// The facts of one step that do not hold, as messages.
+/// A figure of the run at a step: (variant, metric) -> value, None where it has none.
+type Figures = std::collections::HashMap<(String, String), Option<f64>>;
+
+/// The figures of one step: of its `facts` at its time, and of its `facts_since` as their
+/// change from `since` to its time.
+#[derive(Default, Clone)]
+struct StepFigures {
+    now: Figures,
+    since: Figures,
+}
+
+/// Run each variant in turn (one at a time: the full-scale scenarios are large) through every
+/// step's time and `since`, and record the figures its facts name.
+fn figures_at_steps(scn: &Scenario, steps: &[LessonStep]) -> Vec<StepFigures> {
+    // (time, step, whether it is the step's `since`), in time order: a `since` may lie before
+    // earlier steps' times.
+    let mut stops: Vec<(u64, usize, bool)> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.at.ns(), i, false))
+        .collect();
+    stops.extend(
+        steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.since.map(|t| (t.ns(), i, true))),
+    );
+    stops.sort();
+    let mut figures = vec![StepFigures::default(); steps.len()];
+    for v in &scn.variants {
+        let mut sim = Simulation::new(scn, &v.name).unwrap();
+        let mut at_since: Figures = Figures::new();
+        for &(t, i, is_since) in &stops {
+            sim.run_until(t);
+            let step = &steps[i];
+            let key = |m: &str| (v.name.clone(), m.to_string());
+            if is_since {
+                for c in &step.facts_since {
+                    at_since.insert(
+                        (format!("{i}"), c.metric.clone()),
+                        live_metric(&sim, &c.metric),
+                    );
+                }
+                continue;
+            }
+            for c in &step.facts {
+                figures[i]
+                    .now
+                    .insert(key(&c.metric), live_metric(&sim, &c.metric));
+            }
+            for c in &step.facts_since {
+                let then = at_since
+                    .get(&(format!("{i}"), c.metric.clone()))
+                    .copied()
+                    .flatten();
+                let change = live_metric(&sim, &c.metric)
+                    .zip(then)
+                    .map(|(now, then)| now - then);
+                figures[i].since.insert(key(&c.metric), change);
+            }
+        }
+    }
+    figures
+}
+
+/// The facts of one step that do not hold, as messages; `variants` in the scenario's order,
+/// `figures` those of `facts` (the step's `facts` or, as changes, its `facts_since`).
 fn failures(
     file: &str,
-    sim: &Simulation,
-    variant: &str,
+    variants: &[String],
+    figures: &Figures,
     i: usize,
     step: &LessonStep,
+    facts: &[Check],
 ) -> Vec<String> {
     let mut out = Vec::new();
-    for c in &step.facts {
-        if c.variant.as_deref().is_some_and(|v| v != variant) {
-            continue;
-        }
-        let got = live_metric(sim, &c.metric);
-        if !got.is_some_and(|g| c.holds(g)) {
-            out.push(format!(
-                "{file} lesson step {} (at {} s), variant {variant}: {} is {got:?}; caption: {:?}",
-                i + 1,
-                step.at.secs_f64(),
-                c.describe(variant),
-                step.caption.trim()
-            ));
+    let figure = |variant: &str, metric: &str| {
+        *figures
+            .get(&(variant.to_string(), metric.to_string()))
+            .unwrap_or(&None)
+    };
+    let last = variants.last().unwrap();
+    let since = std::ptr::eq(facts, step.facts_since.as_slice());
+    let when = match step.since {
+        Some(t) if since => format!("since {} s", t.secs_f64()),
+        _ => "now".to_string(),
+    };
+    for c in facts {
+        // (variant described, its figure) for each variant the fact speaks of.
+        let cases: Vec<(String, Option<f64>)> = match (&c.over, &c.variant) {
+            (Some(over), v) => {
+                let v = v.as_deref().unwrap_or(last);
+                let (a, b) = (figure(v, &c.metric), figure(over, &c.metric));
+                let ratio = a.zip(b).filter(|(_, b)| *b != 0.0).map(|(a, b)| a / b);
+                vec![(v.to_string(), ratio)]
+            }
+            (None, Some(v)) => vec![(v.clone(), figure(v, &c.metric))],
+            (None, None) => variants
+                .iter()
+                .map(|n| (n.clone(), figure(n, &c.metric)))
+                .collect(),
+        };
+        for (variant, got) in cases {
+            if !got.is_some_and(|g| c.holds(g)) {
+                out.push(format!(
+                    "{file} lesson step {} (at {} s): {}, {when}, is {got:?}; caption: {:?}",
+                    i + 1,
+                    step.at.secs_f64(),
+                    c.describe(&variant),
+                    step.caption.trim()
+                ));
+            }
         }
     }
     out
 }
 
+fn names(scn: &Scenario) -> Vec<String> {
+    scn.variants.iter().map(|v| v.name.clone()).collect()
+}
+
 #[test]
 fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
+    let lessons = lessons();
+    // The basics and the seed experiments: a scenario that loses its lesson must be noticed.
+    assert!(lessons.len() >= 11, "{} lessons found", lessons.len());
     let mut bad = Vec::new();
-    for file in LESSONS {
-        let scn = common::load(file);
-        assert!(!scn.lesson.is_empty(), "{file}");
+    for (file, scn) in &lessons {
         for (i, step) in scn.lesson.iter().enumerate() {
             assert!(
                 !step.facts.is_empty(),
@@ -53,12 +164,18 @@ fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
                 i + 1
             );
         }
-        for v in &scn.variants {
-            let mut sim = Simulation::new(&scn, &v.name).unwrap();
-            for (i, step) in scn.lesson.iter().enumerate() {
-                sim.run_until(step.at.ns());
-                bad.extend(failures(file, &sim, &v.name, i, step));
-            }
+        let figures = figures_at_steps(scn, &scn.lesson);
+        for (i, step) in scn.lesson.iter().enumerate() {
+            let f = &figures[i];
+            bad.extend(failures(file, &names(scn), &f.now, i, step, &step.facts));
+            bad.extend(failures(
+                file,
+                &names(scn),
+                &f.since,
+                i,
+                step,
+                &step.facts_since,
+            ));
         }
     }
     assert!(
@@ -68,22 +185,113 @@ fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
     );
 }
 
+fn fact(json: serde_json::Value) -> Check {
+    serde_json::from_value(json).unwrap()
+}
+
+/// One step of `file` at `at_ns` stating `facts`, its variants' figures, and their names.
+fn one_step(file: &str, at_ns: u64, facts: Vec<Check>) -> (LessonStep, Figures, Vec<String>) {
+    let scn = common::load(file);
+    let mut step = scn.lesson[0].clone();
+    step.at = reclaim_core::scenario::Duration::from_ns(at_ns);
+    step.facts = facts;
+    let figures = figures_at_steps(&scn, std::slice::from_ref(&step))
+        .remove(0)
+        .now;
+    (step, figures, names(&scn))
+}
+
 #[test]
 fn a_false_fact_is_caught() {
     // The two-list lesson's third step as first written: kswapd evicting the stream at 1.15 s.
-    let text = std::fs::read_to_string(common::scenario_path("lesson-two-list-lru.toml")).unwrap();
-    let scn = reclaim_core::scenario::parse(&text).unwrap();
-    let mut step = scn.lesson[0].clone();
-    step.at = reclaim_core::scenario::Duration::from_ns(1_150_000_000);
-    step.facts =
-        vec![
-            serde_json::from_value(serde_json::json!({"metric": "pgsteal_kswapd", "min": 1.0}))
-                .unwrap(),
-        ];
-    let mut sim = Simulation::new(&scn, &scn.variants[0].name).unwrap();
-    sim.run_until(step.at.ns());
+    let (step, figures, variants) = one_step(
+        "lesson-two-list-lru.toml",
+        1_150_000_000,
+        vec![fact(
+            serde_json::json!({"metric": "pgsteal_kswapd", "min": 1.0}),
+        )],
+    );
     assert_eq!(
-        failures("two-list", &sim, &scn.variants[0].name, 2, &step).len(),
+        failures("two-list", &variants, &figures, 2, &step, &step.facts).len(),
+        variants.len(),
+        "one failure per variant"
+    );
+}
+
+#[test]
+fn a_ratio_between_variants_is_checked() {
+    let ratio_of = |metric: &str| {
+        one_step(
+            "s001b-worst-case.toml",
+            2_200_000_000,
+            vec![fact(
+                serde_json::json!({"metric": metric, "variant": "after", "over": "before", "min": 0.0}),
+            )],
+        )
+    };
+    let (mut step, figures, variants) = ratio_of("pgscan_file");
+    let scans = |v: &str| figures[&(v.to_string(), "pgscan_file".to_string())].unwrap();
+    let ratio = scans("after") / scans("before");
+    // A bound just past the ratio fails, one at it holds: the ratio is after / before.
+    step.facts[0].min = Some(ratio * 1.01);
+    assert_eq!(
+        failures("s001b", &variants, &figures, 1, &step, &step.facts).len(),
         1
     );
+    step.facts[0].min = Some(ratio);
+    assert!(failures("s001b", &variants, &figures, 1, &step, &step.facts).is_empty());
+    // Without `variant`, the ratio is the last variant's over `over`.
+    step.facts[0].variant = None;
+    assert!(failures("s001b", &variants, &figures, 1, &step, &step.facts).is_empty());
+    // A ratio over zero is no figure: the fact fails rather than holding by accident.
+    let (step, figures, _) = ratio_of("pswpout");
+    assert_eq!(
+        failures("s001b", &variants, &figures, 1, &step, &step.facts).len(),
+        1
+    );
+}
+
+#[test]
+fn a_fact_since_an_earlier_time_is_the_change_since_then() {
+    // The two-list lesson: pgpgin (its files are read) grows between 0.5 s and 1.25 s, by less
+    // than its total.
+    let scn = common::load("lesson-two-list-lru.toml");
+    let mut step = scn.lesson[0].clone();
+    step.at = reclaim_core::scenario::Duration::from_ns(1_250_000_000);
+    step.since = Some(reclaim_core::scenario::Duration::from_ns(500_000_000));
+    step.facts = vec![fact(serde_json::json!({"metric": "pgpgin", "min": 0.0}))];
+    step.facts_since = step.facts.clone();
+    // A `since` before the previous step's time: the runs go back to it in time order.
+    let mut early = scn.lesson[0].clone();
+    early.at = reclaim_core::scenario::Duration::from_ns(1_000_000_000);
+    let figures = figures_at_steps(&scn, &[early, step.clone()]).remove(1);
+    let v = names(&scn)[0].clone();
+    let total = figures.now[&(v.clone(), "pgpgin".to_string())].unwrap();
+    let change = figures.since[&(v, "pgpgin".to_string())].unwrap();
+    assert!(
+        change > 0.0 && change < total,
+        "change {change}, total {total}"
+    );
+    // A bound on the change, not on the total: at the total it fails, at the change it holds.
+    step.facts_since[0].min = Some(total);
+    let fails = failures(
+        "two-list",
+        &names(&scn),
+        &figures.since,
+        1,
+        &step,
+        &step.facts_since,
+    );
+    assert_eq!(fails.len(), names(&scn).len(), "{fails:?}");
+    assert!(fails[0].contains("since 0.5 s"), "{fails:?}");
+    step.facts_since[0].min = Some(change);
+    assert!(failures(
+        "two-list",
+        &names(&scn),
+        &figures.since,
+        1,
+        &step,
+        &step.facts_since
+    )
+    .is_empty());
 }

@@ -266,3 +266,51 @@ fn shipped_lessons_are_valid() {
         );
     }
 }
+
+#[test]
+fn facts_since_need_an_earlier_since() {
+    let fact = r#"facts_since = [{ metric = "pgfault", above = 0.0 }]"#;
+    // Valid: since before at, with facts over the change.
+    let ok = STEPS.replace(
+        "highlight = \"balance\"",
+        &format!("highlight = \"balance\"\nsince = \"1s\"\n{fact}"),
+    );
+    let s = parse(&with_steps(&ok)).unwrap();
+    assert_eq!(s.lesson[2].since.map(|d| d.ns()), Some(1_000_000_000));
+    assert_eq!(s.lesson[2].facts_since.len(), 1);
+    // since at or after the step's time.
+    let late = STEPS.replace(
+        "highlight = \"balance\"",
+        &format!("highlight = \"balance\"\nsince = \"3s\"\n{fact}"),
+    );
+    assert_error(
+        &late,
+        r#"since = "3s""#,
+        "lesson[2].since",
+        &["before the step's at = 3s"],
+    );
+    // facts_since without since, since without facts_since.
+    let orphan = STEPS.replace(
+        "highlight = \"balance\"",
+        &format!("highlight = \"balance\"\n{fact}"),
+    );
+    assert_error(
+        &orphan,
+        "facts_since",
+        "lesson[2].facts_since",
+        &["since = "],
+    );
+    let bare = STEPS.replace(
+        "highlight = \"balance\"",
+        "highlight = \"balance\"\nsince = \"1s\"",
+    );
+    assert_error(&bare, r#"since = "1s""#, "lesson[2].since", &["has none"]);
+    // A fact names a metric the engine knows.
+    let unknown = ok.replace("pgfault", "pgfalt");
+    assert_error(
+        &unknown,
+        "pgfalt",
+        "lesson[2].facts_since[0].metric",
+        &["unknown metric 'pgfalt'"],
+    );
+}

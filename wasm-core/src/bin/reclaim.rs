@@ -93,7 +93,7 @@ fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
                 .map(|v| simulate(&scenario, &v.name))
                 .collect::<Result<Vec<_>, _>>()?;
             if json {
-                println!("{}", to_json(&CompareReport { variants: reports })?);
+                println!("{}", to_json(&CompareReport::new(&scenario, reports))?);
             } else {
                 let keys = cli::compare_keys(&reports);
                 let keys: Vec<&str> = keys.iter().map(String::as_str).collect();

@@ -6,10 +6,14 @@
 //! caption = "Watch the inactive file list shrink."
 //! pause = true              # optional: the page pauses here
 //! highlight = "lru"         # optional: the view to point at
+//! facts = [{ metric = "list.inactive_file", above = 0.0 }]   # what the caption claims
+//! since = "1s"              # optional, with facts_since: changes from `since` to `at`
+//! facts_since = [{ metric = "pgscan_file", above = 0.0 }]
 //! ```
 //!
 //! The engine never reads lessons; they travel with the scenario to the page, which shows each
-//! caption (as plain text) from its time until the next step's. Checks here keep a lesson
+//! caption (as plain text, in which it marks the glossary's kernel terms: web/src/lib/glossary.ts)
+//! from its time until the next step's. Checks here keep a lesson
 //! usable: steps in time order, inside the run, with a caption short enough to read.
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +44,13 @@ pub struct LessonStep {
     /// unless `variant` names one): tests/lesson_facts.rs runs the engine to `at` and checks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub facts: Vec<super::expect::Check>,
+    /// An earlier time of the run for `facts_since`: a caption about what happened since then
+    /// ("since the measured run began, 5.7 hardly scans anon") is checked on each figure's change
+    /// from `since` to `at`, the rise of the chart's cumulative curve over that stretch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts_since: Vec<super::expect::Check>,
 }
 
 /// The views of the page (web/src/components) a step can point at.
@@ -113,6 +124,44 @@ pub fn check(steps: &[LessonStep], run_duration: Duration) -> Result<(), LessonP
                     secs(run_duration)
                 ),
             );
+        }
+        match (step.since, step.facts_since.is_empty()) {
+            (Some(since), false) if since >= step.at => {
+                return problem(
+                    format!("lesson[{i}].since"),
+                    format!(
+                        "since = {} must come before the step's at = {}",
+                        secs(since),
+                        secs(step.at)
+                    ),
+                )
+            }
+            (Some(_), true) => {
+                return problem(
+                    format!("lesson[{i}].since"),
+                    "since is the start of facts_since, and this step has none".into(),
+                )
+            }
+            (None, false) => {
+                return problem(
+                    format!("lesson[{i}].facts_since"),
+                    "facts_since are changes since an earlier time: give it as since = \"...\""
+                        .into(),
+                )
+            }
+            _ => {}
+        }
+        for (j, c) in step.facts_since.iter().enumerate() {
+            let path = format!("lesson[{i}].facts_since[{j}].metric");
+            if let Err(m) = super::expect::terms(&c.metric) {
+                return problem(path, m);
+            }
+            if [c.min, c.max, c.above, c.below].iter().all(Option::is_none) {
+                return problem(
+                    path,
+                    "a fact needs a bound: min, max, above or below".into(),
+                );
+            }
         }
         if let Some(prev) = i.checked_sub(1).map(|p| &steps[p]) {
             if step.at <= prev.at {

@@ -6,6 +6,8 @@ import { useEffect, useState } from 'react';
 import './lesson.css';
 import { formatNs } from '../format';
 import { currentStep, nextPauseNs, type LessonStep } from '../lib/lesson';
+import { markTerms } from '../lib/glossary';
+import { GlossaryTerm } from './GlossaryTerm';
 
 interface Props {
   steps: LessonStep[];
@@ -129,7 +131,7 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
         {toggleButton}
       </div>
       <p className="lesson-caption" aria-live="polite" data-testid="lesson-caption">
-        {step ? step.caption : 'Press Play: the captions follow the run, and it pauses where a step asks you to look.'}
+        {step ? <Caption text={step.caption} /> : 'Press Play: the captions follow the run, and it pauses where a step asks you to look.'}
       </p>
       {step?.compare && !compareOn && (
         <p className="muted small lesson-note" data-testid="lesson-compare-hint">
@@ -164,5 +166,22 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
         </p>
       )}
     </section>
+  );
+}
+
+/** A caption as text nodes, its kernel terms explained on hover and focus (lib/glossary). */
+function Caption({ text }: { text: string }) {
+  return (
+    <>
+      {markTerms(text).map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : (
+          <GlossaryTerm key={i} term={p.term}>
+            {p.text}
+          </GlossaryTerm>
+        ),
+      )}
+    </>
   );
 }

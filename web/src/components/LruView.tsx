@@ -3,10 +3,12 @@
 // that keys its majority owner (legend below, name on hover); head on the left, tail at the
 // strip's end; the sampled page moves of the last step fly between strips as haloed dots.
 //
-// Strip length follows a chosen scale: per list (each list fills the width, so a 7k-page list
-// of a 524k-page machine is as readable as the largest), log of the size, or proportional to
-// RAM; and the view can zoom into the head or the tail of every list. The scale in use is
-// written under the strips.
+// Strip length follows a chosen scale: log of the size (the default: a longer strip always
+// holds more pages, and a 7-page list of a 524k-page machine still shows), per list (each list
+// fills the width: readable, but a 7-page list looks as big as a 474k-page one, so the sizes are
+// written at the strips' ends), or proportional to RAM; and the view can zoom into the head or
+// the tail of every list. The scale in use is stated above the strips, and an axis under them
+// marks page counts on the log and RAM scales.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount, formatRate } from '../format';
@@ -21,6 +23,8 @@ const STRIP_H = 26;
 const LEFT = 40;
 const RIGHT = 46;
 const MOVE_MS = 700;
+/** The axis under the strips (page counts of the log and RAM scales). */
+const AXIS_H = 24;
 /** The share of a list a head or tail zoom shows. */
 export const ZOOM_SHARE = 0.1;
 
@@ -28,10 +32,30 @@ export type StripScale = 'list' | 'log' | 'ram';
 export type StripZoom = 'all' | 'head' | 'tail';
 
 const SCALE_TEXT: Record<StripScale, string> = {
-  list: 'per list: each list fills the strip, whatever its size',
-  log: 'log: strip length grows with the log of the list size (RAM = full width)',
-  ram: 'linear in RAM: full width = all of memory',
+  list: 'per list: each list fills the strip whatever its size, so lengths do not compare; the sizes are at the strip ends',
+  log: 'log of size: a longer strip holds more pages; full width = all of RAM; page counts on the axis below',
+  ram: 'linear in RAM: full width = all of memory; page counts on the axis below',
 };
+
+/** A page count in a few characters: 7, 900, 12k, 1.5M. */
+function shortCount(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1e6) return `${+(n / 1e3).toPrecision(n < 1e4 ? 2 : 3)}k`;
+  return `${+(n / 1e6).toPrecision(2)}M`;
+}
+
+/** Axis ticks [pages, x offset from the strip start] of a scale over `pages` pages of RAM. */
+export function axisTicks(scale: StripScale, pages: number, stripW: number): [number, number][] {
+  if (scale === 'list' || pages <= 0) return [];
+  const ticks: [number, number][] = [];
+  if (scale === 'log') {
+    for (let p = 1; p < pages; p *= 10) ticks.push([p, (stripW * Math.log1p(p)) / Math.log1p(pages)]);
+  } else {
+    for (const q of [0.25, 0.5, 0.75]) ticks.push([Math.round(pages * q), stripW * q]);
+  }
+  ticks.push([pages, stripW]);
+  return ticks;
+}
 
 interface Particle {
   /** Rows (-1: outside the lists) and frame indexes from the list heads. */
@@ -80,7 +104,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const raf = useRef(0);
   const frameRef = useRef(frame);
   frameRef.current = frame;
-  const [scale, setScale] = useState<StripScale>('list');
+  const [scale, setScale] = useState<StripScale>('log');
   const [zoom, setZoom] = useState<StripZoom>('all');
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
   /** Per type, the shade index of each owner, in order of first appearance (stable for the run). */
@@ -91,7 +115,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     shades.current = [new Map(), new Map()];
   }
 
-  const height = LISTS.length * ROW + 6;
+  const height = LISTS.length * ROW + 6 + AXIS_H;
   const stripW = width - LEFT - RIGHT;
   const stripY = (row: number) => row * ROW + LABEL_H;
 
@@ -194,6 +218,46 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       ctx.fillRect(tailX, y - 3, 1.5, STRIP_H + 6);
       ctx.textAlign = 'left';
       ctx.fillText(zoom === 'head' ? '…' : 'tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
+      // Per list, every strip is full: its size, in the strip, says how big it really is.
+      if (scale === 'list' && len > 0) {
+        const text = `${shortCount(f.lru[index]!)} pages`;
+        ctx.font = 'bold 11px "Liberation Sans", sans-serif';
+        const w = ctx.measureText(text).width + 8;
+        ctx.fillStyle = stripBg;
+        ctx.fillRect(tailX - w - 2, y + 5, w, STRIP_H - 10);
+        ctx.fillStyle = fg;
+        ctx.textAlign = 'right';
+        ctx.fillText(text, tailX - 6, y + STRIP_H / 2);
+        ctx.font = '11px "Liberation Sans", sans-serif';
+      }
+    }
+    // The axis: where 1, 10, 100 ... pages end on the log scale, quarters of RAM on the RAM scale.
+    const axisY = LISTS.length * ROW + 4;
+    const ticks = zoom === 'all' ? axisTicks(scale, info.frames * info.scale, stripW) : [];
+    ctx.fillStyle = fg;
+    if (ticks.length > 0) {
+      ctx.fillRect(LEFT, axisY, stripW, 1);
+      ctx.textAlign = 'center';
+      const place = (pages: number, dx: number, last: boolean) => {
+        const label = last ? `${shortCount(pages)} = RAM` : shortCount(pages);
+        const w = ctx.measureText(label).width;
+        const cx = Math.min(Math.max(LEFT + dx, LEFT + w / 2), width - w / 2 - 2);
+        return { label, left: cx - w / 2, right: cx + w / 2, cx };
+      };
+      // The RAM label is always written; others only where they overlap no label (the tick stays).
+      const end = place(...ticks[ticks.length - 1]!, true);
+      let lastRight = -Infinity;
+      ticks.forEach(([pages, dx], k) => {
+        ctx.fillRect(LEFT + dx - 0.5, axisY - 3, 1, 7);
+        const last = k === ticks.length - 1;
+        const at = last ? end : place(pages, dx, false);
+        if (!last && (at.left < lastRight + 6 || at.right > end.left - 6)) return;
+        ctx.fillText(at.label, at.cx, axisY + 13);
+        lastRight = at.right;
+      });
+    } else {
+      ctx.textAlign = 'left';
+      ctx.fillText(zoom === 'all' ? 'not to scale: compare the sizes, not the lengths' : `each strip: the ${zoom} ${Math.round(ZOOM_SHARE * 100)}% of its list`, LEFT, axisY + 10);
     }
     const now = performance.now();
     particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
@@ -291,6 +355,9 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           ))}
         </span>
       </div>
+      <p className="lru-scale small" data-testid={`${testPrefix}lru-scale`}>
+        Scale: {SCALE_TEXT[scale]} · {zoomText} · cell = {formatCount(frame.bucket * info.scale)} page{frame.bucket * info.scale === 1 ? '' : 's'}
+      </p>
       <div className="lru-canvas-box" ref={box} style={{ height }}>
         <canvas
           ref={canvas}
@@ -301,6 +368,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           data-cells={frame.cells.length}
           data-strip-x={LEFT}
           data-strip-y={LISTS.map((_, r) => stripY(r) + STRIP_H / 2).join(',')}
+          data-axis={zoom === 'all' ? axisTicks(scale, info.frames * info.scale, stripW).map(([p]) => p).join(',') : ''}
           data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, frame.listFrames[l.index]!, info.frames, stripW, info.scale))).join(',')}
           onMouseMove={(e) => {
             const r = e.currentTarget.getBoundingClientRect();
@@ -333,9 +401,6 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           </div>
         )}
       </div>
-      <p className="lru-scale muted small" data-testid={`${testPrefix}lru-scale`}>
-        Scale: {SCALE_TEXT[scale]} · {zoomText} · cell = {formatCount(frame.bucket * info.scale)} page{frame.bucket * info.scale === 1 ? '' : 's'}
-      </p>
       <figcaption className="legend">
         <span className="muted">
           free{' '}
