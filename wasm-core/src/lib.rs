@@ -24,6 +24,8 @@ pub mod workloads;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+mod wasm_alloc;
 
 pub use engine::Simulation;
 
