@@ -29,14 +29,18 @@ try {
   for (const gib of [1, 2, 4, 8, 16]) {
     const k = gib / 2; // S000 is written for 2 GiB
     const mib = (m) => `"${Math.round(m * k)}MiB"`;
+    // Each replacement names its line's context, so that a new size is never replaced again.
     const text = s000
       .replace('ram = "2GiB"', `ram = "${gib}GiB"`)
-      .replace('size = "4GiB"', `size = ${mib(4096)}`)
-      .replace('size = "200MiB"', `size = ${mib(200)}`)
-      .replace('size = "2048MiB"', `size = ${mib(2048)}`)
-      .replaceAll('size = "100MiB"', `size = ${mib(100)}`)
-      .replace('offset = "100MiB"', `offset = ${mib(100)}`)
+      .replace('device = "disk", size = "4GiB"', `device = "disk", size = ${mib(4096)}`)
+      .replace(/(name = "large"\s*\nsize = )"200MiB"/, `$1${mib(200)}`)
+      .replace('name = "heap", size = "2048MiB"', `name = "heap", size = ${mib(2048)}`)
+      .replace('offset = "0", size = "100MiB"', `offset = "0", size = ${mib(100)}`)
+      .replace('offset = "100MiB", size = "100MiB"', `offset = ${mib(100)}, size = ${mib(100)}`)
       .replace('duration = "600s"', `duration = "${600 * Math.max(k, 1)}s"`);
+    for (const want of [`ram = "${gib}GiB"`, `name = "heap", size = ${mib(2048)}`, `offset = ${mib(100)}, size = ${mib(100)}`]) {
+      if (!text.includes(want)) throw new Error(`scaling S000 to ${gib} GiB: s000-thrash.toml no longer has the line for ${want}`);
+    }
     const m = measure(text, 'before');
     // Work: the pages the task touched (faults + resident hits are not split in the report; the
     // program's touches scale with k exactly).
