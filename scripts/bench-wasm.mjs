@@ -2,10 +2,12 @@
 // under Node. Prints one JSON object per line, like the native bench.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const root = new URL('../', import.meta.url);
-initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', root)) });
+// Another build of the facade can be measured with RECLAIM_WASM_PKG=dir (default web/pkg).
+const pkg = new URL(`${process.env.RECLAIM_WASM_PKG ?? 'web/pkg'}/`, root);
+const { initSync, WasmSimulation } = await import(new URL('reclaim_core.js', pkg));
+initSync({ module: readFileSync(new URL('reclaim_core_bg.wasm', pkg)) });
 
 const RUNS = 5;
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -30,6 +32,13 @@ function bench(path, runs = RUNS, presets = []) {
   }
   return [median(walls), sum];
 }
+
+// Cold: the first run in a fresh instance (its linear memory grows from nothing).
+{
+  const [wall] = bench('scenarios/s000-thrash.toml', 1);
+  console.log(JSON.stringify({ bench: 's000_cold', wall_s: wall }));
+}
+if (process.env.RECLAIM_WASM_COLD_ONLY) process.exit(0);
 
 for (const [name, path] of [['hit_seq', 'wasm-core/benches/scenarios/hit-seq.toml'], ['hit_random', 'wasm-core/benches/scenarios/hit-random.toml']]) {
   const [wall, c] = bench(path);

@@ -25,6 +25,8 @@ pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+#[cfg(target_arch = "wasm32")]
+mod wasm_alloc;
 
 pub use sim::Simulation;
 

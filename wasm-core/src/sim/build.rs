@@ -234,7 +234,7 @@ fn per_frame(ns: u64, pages: u64) -> u64 {
 /// Each client's random stream: the scenario seed and the client's identity mixed through
 /// SplitMix64, so that different seeds give unrelated streams (XOR alone would only permute the
 /// same set of streams among identical clients).
-pub(crate) fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
+pub fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     let mut mix = Rng::new(seed);
     let a = mix.next_u64();
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())

@@ -7,9 +7,10 @@ pub mod stats;
 pub mod workloads;
 
 mod build;
-// The per-client random stream, shared with `reclaim kernel`'s guest runner (native only).
+// The per-client random stream, shared with `reclaim kernel`'s guest runner and the anchors
+// of benches/anchors.rs (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) use build::task_rng;
+pub use build::task_rng;
 mod interp;
 
 use std::collections::BTreeMap;

@@ -1,0 +1,58 @@
+// Scaling rows of `npm run bench` (issue #28): the release CLI (`reclaim run --json --no-budget`)
+// on S000 scaled to 1/2/4/8/16 GiB (RAM, anon, file and mappings together; variant "before")
+// and on S003 with 16/32/64/128 memcgs (one fio task each; both variants). Each run is its own
+// process under /usr/bin/time: user+system CPU seconds and peak RSS. Prints one JSON object per
+// line.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('../', import.meta.url).pathname;
+const cli = join(root, 'wasm-core/target/release/reclaim');
+const dir = mkdtempSync(join(tmpdir(), 'reclaim-scaling-'));
+
+function measure(text, variant) {
+  const file = join(dir, 'scenario.toml');
+  writeFileSync(file, text);
+  const timeFile = join(dir, 'time');
+  const out = execFileSync('/usr/bin/time', ['-o', timeFile, '-f', '%U %S %M', cli, 'run', file, '--variant', variant, '--json', '--no-budget'], {
+    maxBuffer: 1 << 30,
+  }).toString();
+  const [user, sys, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  const report = JSON.parse(out);
+  return { cpu_s: user + sys, peak_rss_mb: maxKb / 1024, counters: report.counters };
+}
+
+try {
+  const s000 = readFileSync(join(root, 'scenarios/s000-thrash.toml'), 'utf8');
+  for (const gib of [1, 2, 4, 8, 16]) {
+    const k = gib / 2; // S000 is written for 2 GiB
+    const mib = (m) => `"${Math.round(m * k)}MiB"`;
+    // Each replacement names its line's context, so that a new size is never replaced again.
+    const text = s000
+      .replace('ram = "2GiB"', `ram = "${gib}GiB"`)
+      .replace('device = "disk", size = "4GiB"', `device = "disk", size = ${mib(4096)}`)
+      .replace(/(name = "large"\s*\nsize = )"200MiB"/, `$1${mib(200)}`)
+      .replace('name = "heap", size = "2048MiB"', `name = "heap", size = ${mib(2048)}`)
+      .replace('offset = "0", size = "100MiB"', `offset = "0", size = ${mib(100)}`)
+      .replace('offset = "100MiB", size = "100MiB"', `offset = ${mib(100)}, size = ${mib(100)}`)
+      .replace('duration = "600s"', `duration = "${600 * Math.max(k, 1)}s"`);
+    for (const want of [`ram = "${gib}GiB"`, `name = "heap", size = ${mib(2048)}`, `offset = ${mib(100)}, size = ${mib(100)}`]) {
+      if (!text.includes(want)) throw new Error(`scaling S000 to ${gib} GiB: s000-thrash.toml no longer has the line for ${want}`);
+    }
+    const m = measure(text, 'before');
+    // Work: the pages the task touched (faults + resident hits are not split in the report; the
+    // program's touches scale with k exactly).
+    console.log(JSON.stringify({ bench: 'scale_s000', gib, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
+  }
+  const s003 = readFileSync(join(root, 'scenarios/s003-memcg-lru.toml'), 'utf8');
+  for (const variant of ['before', 'after']) {
+    for (const memcgs of [16, 32, 64, 128]) {
+      const m = measure(s003.replaceAll('replicas = 128', `replicas = ${memcgs}`), variant);
+      console.log(JSON.stringify({ bench: 'scale_s003', variant, memcgs, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
