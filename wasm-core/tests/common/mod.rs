@@ -1,5 +1,10 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
+mod builder;
+// Not every test file builds scenarios.
+#[allow(unused_imports)]
+pub use builder::*;
+
 use reclaim_core::report::RunReport;
 use reclaim_core::scenario::{parse, Scenario};
 use reclaim_core::Simulation;
