@@ -1,6 +1,8 @@
 //! The same scenario and seed give identical results, run after run.
 mod common;
 use common::*;
+use reclaim_core::scenario::ops::{Loop, Touch};
+use reclaim_core::scenario::Op;
 
 #[test]
 fn same_seed_same_results() {
@@ -17,8 +19,8 @@ fn another_seed_changes_random_workloads() {
     // Make the rounds random so the seed matters, then compare two seeds.
     let mut alt = scn.clone();
     for s in [&mut scn, &mut alt] {
-        if let Some(reclaim_core::scenario::Op::Loop { body, .. }) = s.tasks[0].program.last_mut() {
-            if let reclaim_core::scenario::Op::Touch { pattern, .. } = &mut body[0] {
+        if let Some(Op::Loop(Loop { body, .. })) = s.tasks[0].program.last_mut() {
+            if let Op::Touch(Touch { pattern, .. }) = &mut body[0] {
                 *pattern = reclaim_core::scenario::Pattern::Random;
             }
         }

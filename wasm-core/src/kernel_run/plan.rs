@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::devices::Device;
 use crate::kernel::variant;
-use crate::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
+use crate::scenario::ops::{self, Op};
+use crate::scenario::schema::{DeviceKind, Hint, Pattern, Scenario};
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
 pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];
@@ -182,45 +183,45 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
                 .any(|f| f.name == file && (f.tmpfs || f.device == "tmpfs"))
         };
         match op {
-            Op::ScanInactiveFile {} => {
+            Op::ScanInactiveFile(_) => {
                 return no("scan_inactive_file", "it is test instrumentation of the model")
             }
-            Op::Mmap { advance: true, .. } => {
+            Op::Mmap(ops::Mmap { advance: true, .. }) => {
                 return no("mmap", "advance = true is not implemented by the guest runner")
             }
-            Op::Read { buffer: Some(_), .. } => {
+            Op::Read(ops::Read { buffer: Some(_), .. }) => {
                 return no("read", "buffer = (an application buffer pool) is not implemented by the guest runner")
             }
-            Op::Write { bytes: Some(_), .. } => {
+            Op::Write(ops::Write { bytes: Some(_), .. }) => {
                 return no("write", "bytes = (sub-page writes) is not implemented by the guest runner")
             }
-            Op::Write {
+            Op::Write(ops::Write {
                 drop_behind: Some(_),
                 ..
-            } => return no("write", "drop_behind = is not implemented by the guest runner"),
-            Op::Touch {
+            }) => return no("write", "drop_behind = is not implemented by the guest runner"),
+            Op::Touch(ops::Touch {
                 pattern: Pattern::Sweep,
                 ..
-            }
-            | Op::Read {
+            })
+            | Op::Read(ops::Read {
                 pattern: Pattern::Sweep,
                 ..
-            }
-            | Op::Write {
+            })
+            | Op::Write(ops::Write {
                 pattern: Pattern::Sweep,
                 ..
-            } => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
-            Op::Read {
+            }) => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
+            Op::Read(ops::Read {
                 hint: Hint::Sequential,
                 ..
-            } => {} // POSIX_FADV_SEQUENTIAL
-            Op::Truncate { file } if !is_tmpfs(file) => {
+            }) => {} // POSIX_FADV_SEQUENTIAL
+            Op::Truncate(ops::Truncate { file }) if !is_tmpfs(file) => {
                 return no(
                     "truncate",
                     "files on disks are whole block devices, which cannot be truncated (tmpfs files can)",
                 )
             }
-            Op::Loop { body, .. } => check_list(s, body, &format!("{at}.body"))?,
+            Op::Loop(ops::Loop { body, .. }) => check_list(s, body, &format!("{at}.body"))?,
             _ => {}
         }
     }
