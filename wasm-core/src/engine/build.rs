@@ -11,9 +11,6 @@ use super::Simulation;
 use crate::devices::{Device, PAGE_BYTES};
 use crate::kernel::variant;
 use crate::kernel::watermarks::{default_min_free_kbytes, Watermarks};
-use crate::scenario::ops::{
-    Anon, Free, Loop, Mark, MemoryReclaim, Mmap, Munmap, Read, Sleep, Touch, Truncate, Write,
-};
 use crate::scenario::{DeviceKind, Op, Pattern, Scenario};
 use crate::workloads::{Access, Instr, Task, TaskState};
 
@@ -239,6 +236,11 @@ pub(crate) fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     let a = mix.next_u64();
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())
 }
+
+// The op structs, by name, for the compiler's match over `Op`.
+use crate::scenario::ops::{
+    Anon, Free, Loop, Mark, MemoryReclaim, Mmap, Munmap, Read, Sleep, Touch, Truncate, Write,
+};
 
 struct Compiler<'a> {
     scale: u64,

@@ -5,8 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::devices::Device;
 use crate::kernel::variant;
-use crate::scenario::ops::{self, Op};
-use crate::scenario::schema::{DeviceKind, Hint, Pattern, Scenario};
+use crate::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
 pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];
@@ -170,6 +169,7 @@ pub fn check_ops(s: &Scenario) -> Result<(), String> {
 }
 
 fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
+    use crate::scenario::ops::{Loop, Mmap, Read, Touch, Truncate, Write};
     for (i, op) in ops.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let no = |op: &str, why: &str| {
@@ -186,42 +186,42 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
             Op::ScanInactiveFile(_) => {
                 return no("scan_inactive_file", "it is test instrumentation of the model")
             }
-            Op::Mmap(ops::Mmap { advance: true, .. }) => {
+            Op::Mmap(Mmap { advance: true, .. }) => {
                 return no("mmap", "advance = true is not implemented by the guest runner")
             }
-            Op::Read(ops::Read { buffer: Some(_), .. }) => {
+            Op::Read(Read { buffer: Some(_), .. }) => {
                 return no("read", "buffer = (an application buffer pool) is not implemented by the guest runner")
             }
-            Op::Write(ops::Write { bytes: Some(_), .. }) => {
+            Op::Write(Write { bytes: Some(_), .. }) => {
                 return no("write", "bytes = (sub-page writes) is not implemented by the guest runner")
             }
-            Op::Write(ops::Write {
+            Op::Write(Write {
                 drop_behind: Some(_),
                 ..
             }) => return no("write", "drop_behind = is not implemented by the guest runner"),
-            Op::Touch(ops::Touch {
+            Op::Touch(Touch {
                 pattern: Pattern::Sweep,
                 ..
             })
-            | Op::Read(ops::Read {
+            | Op::Read(Read {
                 pattern: Pattern::Sweep,
                 ..
             })
-            | Op::Write(ops::Write {
+            | Op::Write(Write {
                 pattern: Pattern::Sweep,
                 ..
             }) => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
-            Op::Read(ops::Read {
+            Op::Read(Read {
                 hint: Hint::Sequential,
                 ..
             }) => {} // POSIX_FADV_SEQUENTIAL
-            Op::Truncate(ops::Truncate { file }) if !is_tmpfs(file) => {
+            Op::Truncate(Truncate { file }) if !is_tmpfs(file) => {
                 return no(
                     "truncate",
                     "files on disks are whole block devices, which cannot be truncated (tmpfs files can)",
                 )
             }
-            Op::Loop(ops::Loop { body, .. }) => check_list(s, body, &format!("{at}.body"))?,
+            Op::Loop(Loop { body, .. }) => check_list(s, body, &format!("{at}.body"))?,
             _ => {}
         }
     }

@@ -11,7 +11,6 @@ pub mod units;
 
 pub use budget::Budget;
 pub use lesson::{LessonStep, View};
-pub use ops::Op;
 pub use parse::{parse, parse_with_budget, ScenarioError};
 pub use schema::*;
 pub use units::{Duration, Size};

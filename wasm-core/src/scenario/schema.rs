@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::lesson::LessonStep;
-use super::ops::{subst, Op};
+use super::ops::subst;
+// The ops live in ops.rs, each with its checks; `Op` is named here too, with the schema.
+pub use super::ops::Op;
 use super::units::{Duration, Size};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
