@@ -18,8 +18,8 @@ use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
 
-use reclaim_core::engine::rng::Zipf;
-use reclaim_core::engine::task_rng;
+use reclaim_core::rng::Zipf;
+use reclaim_core::sim::task_rng;
 use reclaim_core::scenario::{parse, Scenario};
 use reclaim_core::Simulation;
 
@@ -111,7 +111,7 @@ impl Lru {
 }
 
 /// The engine task's stream: task 0, client 0 of the scenario's seed, as the engine draws it.
-fn stream(seed: u64) -> (Zipf, reclaim_core::engine::rng::Rng) {
+fn stream(seed: u64) -> (Zipf, reclaim_core::rng::Rng) {
     (Zipf::new(PAGES, THETA), task_rng(seed, 0, 0))
 }
 

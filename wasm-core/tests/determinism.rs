@@ -1,6 +1,8 @@
 //! The same scenario and seed give identical results, run after run.
 mod common;
 use common::*;
+use reclaim_core::scenario::ops::{Loop, Touch};
+use reclaim_core::scenario::Op;
 
 #[test]
 fn same_seed_same_results() {
@@ -17,8 +19,8 @@ fn another_seed_changes_random_workloads() {
     // Make the rounds random so the seed matters, then compare two seeds.
     let mut alt = scn.clone();
     for s in [&mut scn, &mut alt] {
-        if let Some(reclaim_core::scenario::Op::Loop { body, .. }) = s.tasks[0].program.last_mut() {
-            if let reclaim_core::scenario::Op::Touch { pattern, .. } = &mut body[0] {
+        if let Some(Op::Loop(Loop { body, .. })) = s.tasks[0].program.last_mut() {
+            if let Op::Touch(Touch { pattern, .. }) = &mut body[0] {
                 *pattern = reclaim_core::scenario::Pattern::Random;
             }
         }
@@ -29,19 +31,17 @@ fn another_seed_changes_random_workloads() {
 
 #[test]
 fn memcg_scenarios_are_deterministic_too() {
-    // A small copy of S003: 4 memcgs, a few root memory.reclaim writes.
-    let text = common::without_lesson(
-        &std::fs::read_to_string(scenario_path("s003-memcg-lru.toml")).unwrap(),
-    )
-    .replace("replicas = 128", "replicas = 4")
-    .replace("ram = \"512GiB\"", "ram = \"16GiB\"")
-    .replace("frame_scale = 512", "frame_scale = 64")
-    .replace("size = \"256GiB\"", "size = \"8GiB\"")
-    .replace("start = \"600s\"", "start = \"60s\"")
-    .replace("amount = \"256MiB\"", "amount = \"8MiB\"")
-    .replace("count = 600", "count = 5")
-    .replace("duration = \"7200s\"", "duration = \"100s\"");
-    let scn = reclaim_core::scenario::parse(&text).unwrap();
+    // A small copy of S003: 4 memcgs of the original size, a few root memory.reclaim writes.
+    let scn = common::s003_small(&[
+        ("memcgs", "4"),
+        ("memcg_size", "1920MiB"),
+        ("rate", "32768.0"),
+        ("frame_scale", "64"),
+        ("reclaim_start", "60s"),
+        ("reclaim_amount", "8MiB"),
+        ("reclaim_count", "5"),
+        ("duration", "100s"),
+    ]);
     let a = run(&scn, "before");
     let b = run(&scn, "before");
     assert_eq!(a.memcgs.len(), 5);

@@ -2,74 +2,56 @@
 //! counts `handle_mm_fault` calls, so a fault retried after VM_FAULT_RETRY (2.6.37+, file and
 //! private anon) counts twice up to 6.3 and once from 6.4, while a fault that waits inside
 //! (shmem, synchronous devices, kernels before 2.6.37) counts once.
+mod common;
+use common::{ScenarioBuilder, Task};
 use reclaim_core::report::RunReport;
-use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 use std::collections::BTreeMap;
 
-/// Task `w` (`clients` of `program`) on `machine`, with variants `v0, v1, ...` of
+/// 64 MiB of RAM; an SSD, zram, pmem and an HDD; 8 MiB files `mapped` and `readonly` on the
+/// SSD and `on-pmem` on pmem, a 48 MiB tmpfs file `tmp` and a 48 MiB `big` on the HDD.
+fn machine() -> ScenarioBuilder {
+    ScenarioBuilder::new("faults")
+        .ram("64MiB")
+        .device("ssd", "ssd")
+        .device("zram", "zram")
+        .device("pmem", "pmem")
+        .device("hdd", "hdd")
+        .file("mapped", "8MiB", "ssd")
+        .file("on-pmem", "8MiB", "pmem")
+        .file("readonly", "8MiB", "ssd")
+        .tmpfs_on("tmp", "48MiB", "ssd")
+        .file("big", "48MiB", "hdd")
+}
+
+/// Task `w` (`clients` of `program`) on `machine` for 600 s, with variants `v0, v1, ...` of
 /// `(preset, flags)`.
 fn scenario(
-    machine: &str,
+    machine: ScenarioBuilder,
     program: &str,
     clients: u32,
     variants: &[(&str, &str)],
 ) -> reclaim_core::scenario::Scenario {
-    let mut text = format!(
-        r#"
-title = "faults"
-{machine}
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[devices]]
-name = "zram"
-kind = "zram"
-[[devices]]
-name = "pmem"
-kind = "pmem"
-[[devices]]
-name = "hdd"
-kind = "hdd"
-[[files]]
-name = "mapped"
-size = "8MiB"
-device = "ssd"
-[[files]]
-name = "on-pmem"
-size = "8MiB"
-device = "pmem"
-[[files]]
-name = "readonly"
-size = "8MiB"
-device = "ssd"
-[[files]]
-name = "tmp"
-size = "48MiB"
-device = "ssd"
-tmpfs = true
-[[files]]
-name = "big"
-size = "48MiB"
-device = "hdd"
-[[tasks]]
-name = "w"
-clients = {clients}
-program = {program}
-[run]
-duration = "600s"
-"#
-    );
+    let mut b = machine
+        .task_spec(Task::new("w", program).clients(clients))
+        .duration("600s");
     for (i, (preset, flags)) in variants.iter().enumerate() {
-        text += &format!(
-            "[[variants]]\nname = \"v{i}\"\npreset = \"{preset}\"\nflags = {{ {flags} }}\n"
+        b = b.variant_with(
+            &format!("v{i}"),
+            preset,
+            &[("flags", &format!("{{ {flags} }}"))],
         );
     }
-    parse(&text).unwrap()
+    b.parse()
 }
 
 /// Run `scenario(...)` to the end under each of its variants.
-fn runs(machine: &str, program: &str, clients: u32, variants: &[(&str, &str)]) -> Vec<RunReport> {
+fn runs(
+    machine: ScenarioBuilder,
+    program: &str,
+    clients: u32,
+    variants: &[(&str, &str)],
+) -> Vec<RunReport> {
     let scn = scenario(machine, program, clients, variants);
     (0..variants.len())
         .map(|i| {
@@ -81,7 +63,7 @@ fn runs(machine: &str, program: &str, clients: u32, variants: &[(&str, &str)]) -
 }
 
 /// 5.8 as it is, and 5.8 with 6.4's accounting: the same run, counted two ways.
-fn old_and_new(machine: &str, program: &str, clients: u32) -> (RunReport, RunReport) {
+fn old_and_new(machine: ScenarioBuilder, program: &str, clients: u32) -> (RunReport, RunReport) {
     let mut r = runs(
         machine,
         program,
@@ -104,8 +86,6 @@ fn differences_besides_pgfault(a: &RunReport, b: &RunReport) -> BTreeMap<String,
         .collect()
 }
 
-const SMALL: &str = "[machine]\nram = \"64MiB\"";
-
 /// Map `file` with MADV_RANDOM (every touch a major fault reading its page alone) and touch
 /// every page.
 fn map_and_touch(file: &str) -> String {
@@ -125,7 +105,7 @@ fn a_file_fault_counts_major_and_read_misses_do_not() {
   { op = "touch", regions = ["m"] },
   { op = "read", file = "readonly", pattern = "seq" },
 ]"#;
-    let (old, new) = old_and_new(SMALL, program, 1);
+    let (old, new) = old_and_new(machine(), program, 1);
     let c = &old.counters;
     assert_eq!(c["pgmajfault"], 2048, "{c:?}");
     assert_eq!(c["pgpgin"], 4096, "{c:?}");
@@ -141,7 +121,7 @@ fn a_file_fault_on_pmem_retries_from_5_1_only() {
     // Up to 5.0 the synchronous read is done before `lock_page_or_retry` tries the lock;
     // from 5.1 the fault has dropped the mmap lock for the read and retries anyway.
     let r = runs(
-        SMALL,
+        machine(),
         &map_and_touch("on-pmem"),
         1,
         &[("linux-4.11", ""), ("linux-5.8", "")],
@@ -156,7 +136,7 @@ fn a_file_fault_on_pmem_retries_from_5_1_only() {
 #[test]
 fn before_2_6_37_a_fault_waits_for_its_read_inside() {
     let r = runs(
-        SMALL,
+        machine(),
         &map_and_touch("mapped"),
         1,
         &[("linux-2.6.33", ""), ("linux-2.6.33", "fault_retry = true")],
@@ -171,7 +151,7 @@ fn before_2_6_37_a_fault_waits_for_its_read_inside() {
 fn a_fault_on_a_page_another_task_is_reading_is_retried() {
     // Two clients map the file and touch it in the same order at the same time: where one
     // reads a page, the other finds it locked (`lock_page_maybe_drop_mmap`) and retries.
-    let (old, new) = old_and_new(SMALL, &map_and_touch("mapped"), 2);
+    let (old, new) = old_and_new(machine(), &map_and_touch("mapped"), 2);
     let majors = old.counters["pgmajfault"];
     assert_eq!(majors, 2048, "{:?}", old.counters);
     // 6.4+: one fault per client and page, whoever read it.
@@ -187,13 +167,7 @@ fn a_fault_on_a_page_another_task_is_reading_is_retried() {
 /// one page a swap-in.
 fn swap_twice(dev: &str, shared: bool) -> (RunReport, RunReport) {
     old_and_new(
-        &format!(
-            r#"[machine]
-ram = "64MiB"
-swap = {{ device = "{dev}", size = "256MiB" }}
-[sysctl]
-page_cluster = 0"#
-        ),
+        machine().swap(dev, "256MiB").sysctl("page_cluster", "0"),
         &format!(
             r#"[
   {{ op = "anon", name = "big", size = "96MiB", shared = {shared} }},
@@ -253,7 +227,7 @@ fn tmpfs_read_and_write_swap_ins_are_no_page_faults() {
     // A tmpfs file pushed to swap, then rewritten and read back with write() and read():
     // swap-ins, but no fault of either kind.
     let r = runs(
-        "[machine]\nram = \"64MiB\"\nswap = { device = \"ssd\", size = \"256MiB\" }",
+        machine().swap("ssd", "256MiB"),
         r#"[
   { op = "write", file = "tmp", pattern = "seq", count = 12288 },
   { op = "anon", name = "big", size = "48MiB" },
@@ -278,7 +252,7 @@ fn a_write_through_a_shared_file_mapping_faults_while_the_page_is_clean() {
     // fault; writes to the dirty page do not fault; once the flusher has written the page
     // back (30 s expiry) its PTEs are write-protected again. 4.11 retries no pmem fault.
     let r = runs(
-        SMALL,
+        machine(),
         r#"[
   { op = "mmap", name = "m", file = "on-pmem", size = "2MiB", prot = "rw" },
   { op = "touch", regions = ["m"] },
@@ -301,7 +275,7 @@ fn a_write_through_a_shared_file_mapping_faults_while_the_page_is_clean() {
 #[test]
 fn write_protection_is_per_mapping_and_write_does_not_lift_it() {
     let count = |program: &str| {
-        let r = runs(SMALL, program, 1, &[("linux-4.11", "")]);
+        let r = runs(machine(), program, 1, &[("linux-4.11", "")]);
         r[0].counters["pgfault"]
     };
     // Two mappings of the same pages: each PTE is write-protected on its own, so each
@@ -345,7 +319,7 @@ fn a_writer_through_a_shared_file_mapping_is_held_at_the_dirty_threshold() {
     // than vm.dirty_ratio allows; a single pause per write instead of waiting until under
     // the threshold lets it creep over.
     let scn = scenario(
-        SMALL,
+        machine(),
         r#"[
   { op = "mmap", name = "m", file = "big", prot = "rw", hint = "sequential" },
   { op = "touch", regions = ["m"] },

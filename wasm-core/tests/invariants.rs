@@ -1,5 +1,7 @@
 //! Structural invariants checked after every event, on small scenarios, and by property tests
 //! over random scenarios (sizes, swappiness, devices, task mixes, kernel presets).
+mod common;
+use common::{ScenarioBuilder, Task};
 use proptest::prelude::*;
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
@@ -13,6 +15,126 @@ fn run_checked(text: &str, variant: &str) -> reclaim_core::report::RunReport {
     r
 }
 
+/// A random scenario: `main` keeps an anon heap and a mapped file under pressure, and `mix`
+/// (modulo 9) adds other tasks: none, a reader, a writer, a buffer pool, writers, temp files,
+/// a sweeper, churn of mappings, or zipf writes to a shared mapping. Swap on `swap_dev` when
+/// `swap_mib` > 0.
+#[allow(clippy::too_many_arguments)]
+fn machine(
+    ram_mib: u64,
+    swap_mib: u64,
+    swap_dev: &str,
+    file_dev: &str,
+    swappiness: u32,
+    preset: &str,
+    anon_mib: u64,
+    file_mib: u64,
+    rounds: u64,
+    mix: u8,
+) -> ScenarioBuilder {
+    let b = ScenarioBuilder::new("random")
+        .seed(7)
+        .ram(&format!("{ram_mib}MiB"));
+    let b = if swap_mib > 0 {
+        b.swap("swapdev", &format!("{swap_mib}MiB"))
+    } else {
+        b
+    };
+    let b = b
+        .sysctl("swappiness", &swappiness.to_string())
+        .device("swapdev", swap_dev)
+        .device("filedev", file_dev)
+        .file("data", &format!("{file_mib}MiB"), "filedev")
+        .file("scratch", &format!("{file_mib}MiB"), "filedev")
+        .variant("v", preset)
+        .task(
+            "main",
+            &format!(
+                r#"[
+  {{ op = "anon", name = "heap", size = "{anon_mib}MiB" }},
+  {{ op = "touch", regions = ["heap"], write = true }},
+  {{ op = "mmap", name = "x", file = "data", prot = "rx" }},
+  {{ op = "loop", count = {rounds}, body = [ {{ op = "touch", regions = ["x", "heap"], pattern = "random", count = 500 }} ] }},
+]"#
+            ),
+        );
+    let b = match mix % 9 {
+        0 => b,
+        1 => b.task(
+            "reader",
+            &format!(
+                r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "read", file = "data", pattern = "random", count = 200 }} ] }} ]"#
+            ),
+        ),
+        2 => b.task(
+            "writer",
+            &format!(
+                r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "write", file = "data", pattern = "seq", count = 100 }} ] }} ]"#
+            ),
+        ),
+        3 => b.task_spec(
+            Task::new(
+                "db",
+                &format!(
+                    r#"[ {{ op = "anon", name = "pool", size = "2MiB", shared = true }}, {{ op = "loop", count = {rounds}, body = [ {{ op = "read", file = "data", pattern = "random", count = 300, buffer = "pool", write = true }} ] }} ]"#
+                ),
+            )
+            .clients(2),
+        ),
+        4 => b
+            .task_spec(
+                Task::new(
+                    "writers",
+                    &format!(
+                        r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "write", file = "data", pattern = "random", count = 300 }}, {{ op = "read", file = "data", pattern = "random", count = 100 }} ] }} ]"#
+                    ),
+                )
+                .clients(3),
+            )
+            .task(
+                "appender",
+                &format!(
+                    r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "write", file = "data", pattern = "seq", count = 400 }} ] }} ]"#
+                ),
+            ),
+        5 => b.task_spec(
+            Task::new(
+                "tempfiles",
+                &format!(
+                    r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "write", file = "scratch", pattern = "seq", count = 300 }}, {{ op = "read", file = "scratch", pattern = "random", count = 100 }}, {{ op = "truncate", file = "scratch" }} ] }} ]"#
+                ),
+            )
+            .clients(2),
+        ),
+        6 => b.task(
+            "sweeper",
+            &format!(
+                r#"[ {{ op = "anon", name = "h2", size = "{anon_mib}MiB" }}, {{ op = "touch", regions = ["h2"], write = true }}, {{ op = "loop", count = {rounds}, body = [ {{ op = "touch", regions = ["h2"], pattern = "seq", count = 2000 }} ] }} ]"#
+            ),
+        ),
+        7 => b.task_spec(
+            Task::new(
+                "churn",
+                &format!(
+                    r#"[ {{ op = "loop", count = {rounds}, body = [ {{ op = "anon", name = "seg", size = "4MiB", shared = true }}, {{ op = "anon", name = "tmp", size = "4MiB" }}, {{ op = "touch", regions = ["seg", "tmp"], write = true }}, {{ op = "mmap", name = "m", file = "data", prot = "r" }}, {{ op = "touch", regions = ["m"], pattern = "random", count = 200 }}, {{ op = "munmap", name = "m" }}, {{ op = "free", name = "tmp" }}, {{ op = "free", name = "seg" }} ] }} ]"#
+                ),
+            )
+            .clients(2),
+        ),
+        _ => b.task_spec(
+            Task::new(
+                "zipf",
+                &format!(
+                    r#"[ {{ op = "mmap", name = "m", file = "data", prot = "rw" }}, {{ op = "loop", count = {rounds}, body = [ {{ op = "touch", regions = ["m"], pattern = "zipf", count = 300, write = true }} ] }} ]"#
+                ),
+            )
+            .clients(2),
+        ),
+    };
+    b.duration("120s")
+}
+
+/// [`machine`]'s scenario file.
 #[allow(clippy::too_many_arguments)]
 fn scenario(
     ram_mib: u64,
@@ -26,77 +148,10 @@ fn scenario(
     rounds: u64,
     mix: u8,
 ) -> String {
-    let swap = if swap_mib > 0 {
-        format!("swap = {{ device = \"swapdev\", size = \"{swap_mib}MiB\" }}")
-    } else {
-        String::new()
-    };
-    let second = match mix % 9 {
-        0 => String::new(),
-        1 => format!(
-            "[[tasks]]\nname = \"reader\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 200 }} ] }} ]\n"
-        ),
-        2 => format!(
-            "[[tasks]]\nname = \"writer\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 100 }} ] }} ]\n"
-        ),
-        3 => format!(
-            "[[tasks]]\nname = \"db\"\nclients = 2\nprogram = [ {{ op = \"anon\", name = \"pool\", size = \"2MiB\", shared = true }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"read\", file = \"data\", pattern = \"random\", count = 300, buffer = \"pool\", write = true }} ] }} ]\n"
-        ),
-        4 => format!(
-            "[[tasks]]\nname = \"writers\"\nclients = 3\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"random\", count = 300 }}, {{ op = \"read\", file = \"data\", pattern = \"random\", count = 100 }} ] }} ]\n[[tasks]]\nname = \"appender\"\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"data\", pattern = \"seq\", count = 400 }} ] }} ]\n"
-        ),
-        5 => format!(
-            "[[tasks]]\nname = \"tempfiles\"\nclients = 2\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"write\", file = \"scratch\", pattern = \"seq\", count = 300 }}, {{ op = \"read\", file = \"scratch\", pattern = \"random\", count = 100 }}, {{ op = \"truncate\", file = \"scratch\" }} ] }} ]\n"
-        ),
-        6 => format!(
-            "[[tasks]]\nname = \"sweeper\"\nprogram = [ {{ op = \"anon\", name = \"h2\", size = \"{anon_mib}MiB\" }}, {{ op = \"touch\", regions = [\"h2\"], write = true }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"h2\"], pattern = \"seq\", count = 2000 }} ] }} ]\n"
-        ),
-        7 => format!(
-            "[[tasks]]\nname = \"churn\"\nclients = 2\nprogram = [ {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"anon\", name = \"seg\", size = \"4MiB\", shared = true }}, {{ op = \"anon\", name = \"tmp\", size = \"4MiB\" }}, {{ op = \"touch\", regions = [\"seg\", \"tmp\"], write = true }}, {{ op = \"mmap\", name = \"m\", file = \"data\", prot = \"r\" }}, {{ op = \"touch\", regions = [\"m\"], pattern = \"random\", count = 200 }}, {{ op = \"munmap\", name = \"m\" }}, {{ op = \"free\", name = \"tmp\" }}, {{ op = \"free\", name = \"seg\" }} ] }} ]\n"
-        ),
-        _ => format!(
-            "[[tasks]]\nname = \"zipf\"\nclients = 2\nprogram = [ {{ op = \"mmap\", name = \"m\", file = \"data\", prot = \"rw\" }}, {{ op = \"loop\", count = {rounds}, body = [ {{ op = \"touch\", regions = [\"m\"], pattern = \"zipf\", count = 300, write = true }} ] }} ]\n"
-        ),
-    };
-    format!(
-        r#"
-title = "random"
-seed = 7
-[machine]
-ram = "{ram_mib}MiB"
-{swap}
-[sysctl]
-swappiness = {swappiness}
-[[devices]]
-name = "swapdev"
-kind = "{swap_dev}"
-[[devices]]
-name = "filedev"
-kind = "{file_dev}"
-[[files]]
-name = "data"
-size = "{file_mib}MiB"
-device = "filedev"
-[[files]]
-name = "scratch"
-size = "{file_mib}MiB"
-device = "filedev"
-[[variants]]
-name = "v"
-preset = "{preset}"
-[[tasks]]
-name = "main"
-program = [
-  {{ op = "anon", name = "heap", size = "{anon_mib}MiB" }},
-  {{ op = "touch", regions = ["heap"], write = true }},
-  {{ op = "mmap", name = "x", file = "data", prot = "rx" }},
-  {{ op = "loop", count = {rounds}, body = [ {{ op = "touch", regions = ["x", "heap"], pattern = "random", count = 500 }} ] }},
-]
-{second}
-[run]
-duration = "120s"
-"#
+    machine(
+        ram_mib, swap_mib, swap_dev, file_dev, swappiness, preset, anon_mib, file_mib, rounds, mix,
     )
+    .toml()
 }
 
 #[test]
@@ -166,10 +221,11 @@ fn writer_mix_keeps_the_invariants_in_every_dirty_handling_variant() {
         "linux-6.14-mglru",
     ] {
         for laptop in [false, true] {
-            let text = scenario(16, 64, "ssd", "ssd", 60, preset, 12, 24, 2, 4).replace(
-                "[sysctl]\n",
-                &format!("[sysctl]\nlaptop_mode = {laptop}\ndirty_ratio = 20\ndirty_background_ratio = 5\n"),
-            );
+            let text = machine(16, 64, "ssd", "ssd", 60, preset, 12, 24, 2, 4)
+                .sysctl("laptop_mode", &laptop.to_string())
+                .sysctl("dirty_ratio", "20")
+                .sysctl("dirty_background_ratio", "5")
+                .toml();
             let r = run_checked(&text, "v");
             assert!(r.counters["pgpgout"] > 0, "{preset}: nothing written");
         }
@@ -298,8 +354,9 @@ fn mglru_swap_filling_up_and_freeing_keeps_the_invariants() {
     // Found by the property test: anon stops being evictable while the 9 MiB of swap is
     // full, so `inc_min_seq` wraps its oldest list into the youngest, and min_seq passes
     // generations that promoted folios' counters still name once swap frees up.
-    let text = scenario(22, 9, "pmem", "hdd", 18, "linux-6.3-mglru", 24, 14, 3, 4)
-        .replace("[sysctl]\n", "[sysctl]\npage_cluster = 0\n");
+    let text = machine(22, 9, "pmem", "hdd", 18, "linux-6.3-mglru", 24, 14, 3, 4)
+        .sysctl("page_cluster", "0")
+        .toml();
     let r = run_checked(&text, "v");
     assert!(r.counters["pswpout"] > 0, "{:?}", r.counters);
 }
@@ -323,8 +380,9 @@ proptest! {
         if std::env::var("INVARIANTS_TRACE").is_ok() {
             eprintln!("case: ram={ram} swap={swap} {swap_dev} {file_dev} s={swappiness} {preset} anon={anon} file={file} rounds={rounds} mix={mix} page_cluster={page_cluster}");
         }
-        let text = scenario(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix)
-            .replace("[sysctl]\n", &format!("[sysctl]\npage_cluster = {page_cluster}\n"));
+        let text = machine(ram, swap, swap_dev, file_dev, swappiness, preset, anon, file, rounds, mix)
+            .sysctl("page_cluster", &page_cluster.to_string())
+            .toml();
         let r = run_checked(&text, "v");
         prop_assert!(r.counters["pgsteal_kswapd"] <= r.counters["pgscan_kswapd"]);
         prop_assert!(r.counters["pgsteal_direct"] <= r.counters["pgscan_direct"]);
@@ -341,36 +399,24 @@ fn mglru_min_ttl_kills_instead_of_thrashing_a_young_working_set() {
     // A task cycles over a file mapping twice the size of RAM: without min_ttl it thrashes the
     // page cache and keeps running; with min_ttl = 10 s (no generation lives that long while
     // it thrashes) kswapd calls the OOM killer.
-    let base = r#"
-title = "min_ttl"
-seed = 1
-[machine]
-ram = "32MiB"
-[[devices]]
-name = "d"
-kind = "ssd"
-[[files]]
-name = "f"
-size = "64MiB"
-device = "d"
-[[variants]]
-name = "v"
-preset = "linux-6.14-mglru"
-[sysctl]
-TTL
-[[tasks]]
-name = "reader"
-program = [
+    let base = ScenarioBuilder::new("min_ttl")
+        .seed(1)
+        .ram("32MiB")
+        .device("d", "ssd")
+        .file("f", "64MiB", "d")
+        .variant("v", "linux-6.14-mglru")
+        .task(
+            "reader",
+            r#"[
   { op = "mmap", name = "m", file = "f", prot = "r" },
   { op = "loop", count = 6, body = [ { op = "touch", regions = ["m"], cpu = "1us" } ] },
-]
-[run]
-duration = "20s"
-"#;
-    let plain = run_checked(&base.replace("TTL", ""), "v");
+]"#,
+        )
+        .duration("20s");
+    let plain = run_checked(&base.toml(), "v");
     assert!(plain.oom_kills.is_empty(), "{:?}", plain.oom_kills);
     assert!(plain.counters["workingset_refault_file"] > 0, "it thrashes");
-    let ttl = run_checked(&base.replace("TTL", "lru_gen_min_ttl = \"10s\""), "v");
+    let ttl = run_checked(&base.sysctl("lru_gen_min_ttl", "\"10s\"").toml(), "v");
     assert_eq!(ttl.oom_kills.len(), 1, "{:?}", ttl.oom_kills);
     assert_eq!(ttl.oom_kills[0].task, "reader");
 }
@@ -387,25 +433,19 @@ fn kswapd_gives_up_on_an_unreclaimable_node_in_every_preset() {
         "linux-5.8",
         "linux-6.1",
     ] {
-        let text = format!(
-            r#"
-title = "stuck kswapd"
-[machine]
-ram = "16MiB"
-[[variants]]
-name = "v"
-preset = "{preset}"
-[[tasks]]
-name = "hog"
-program = [
-  {{ op = "anon", name = "a", size = "15800KiB" }},
-  {{ op = "touch", regions = ["a"], write = true }},
-  {{ op = "sleep", duration = "60s" }},
-]
-[run]
-duration = "60s"
-"#
-        );
+        let text = ScenarioBuilder::new("stuck kswapd")
+            .ram("16MiB")
+            .variant("v", preset)
+            .task(
+                "hog",
+                r#"[
+  { op = "anon", name = "a", size = "15800KiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "sleep", duration = "60s" },
+]"#,
+            )
+            .duration("60s")
+            .toml();
         let r = run_checked(&text, "v");
         assert!(r.counters["pageoutrun"] >= 1, "{preset}: {:?}", r.counters);
         assert!(r.counters["pageoutrun"] <= 64, "{preset}: {:?}", r.counters);

@@ -1,26 +1,13 @@
 //! Lesson steps (`[[lesson]]`): a good lesson parses into its steps; each kind of mistake is
 //! reported at its line, naming the field; the lessons shipped in scenarios/ are valid.
+mod common;
+use common::{replace_checked, ScenarioBuilder};
 use reclaim_core::scenario::{parse, ScenarioError, View};
 
-const BASE: &str = r#"title = "lesson test"
-
-[machine]
-ram = "32MiB"
-
-[[variants]]
-name = "only"
-preset = "linux-5.8"
-
-[[tasks]]
-name = "t"
-program = [
-  { op = "anon", name = "a", size = "8MiB" },
-  { op = "touch", regions = ["a"], write = true },
-]
-
-[run]
-duration = "4s"
-"#;
+/// A 4 s run of one task on 32 MiB, without lesson steps.
+fn base() -> String {
+    with_steps("")
+}
 
 const STEPS: &str = r#"
 [[lesson]]
@@ -40,7 +27,19 @@ highlight = "balance"
 "#;
 
 fn with_steps(steps: &str) -> String {
-    format!("{BASE}{steps}")
+    ScenarioBuilder::new("lesson test")
+        .ram("32MiB")
+        .variant("only", "linux-5.8")
+        .task(
+            "t",
+            r#"[
+  { op = "anon", name = "a", size = "8MiB" },
+  { op = "touch", regions = ["a"], write = true },
+]"#,
+        )
+        .duration("4s")
+        .tail(steps)
+        .toml()
 }
 
 fn error(text: &str) -> ScenarioError {
@@ -88,7 +87,7 @@ fn a_lesson_parses_into_its_steps() {
 
 #[test]
 fn a_scenario_without_lesson_has_no_steps() {
-    let s = parse(BASE).unwrap_or_else(|e| panic!("{e}"));
+    let s = parse(&base()).unwrap_or_else(|e| panic!("{e}"));
     assert!(s.lesson.is_empty());
 }
 
@@ -103,7 +102,7 @@ fn every_view_name_is_accepted() {
 
 #[test]
 fn steps_out_of_time_order_are_errors() {
-    let steps = STEPS.replace(r#"at = "3s""#, r#"at = "1s""#);
+    let steps = replace_checked(STEPS, r#"at = "3s""#, r#"at = "1s""#);
     assert_error(
         &steps,
         r#"at = "1s""#,
@@ -111,20 +110,20 @@ fn steps_out_of_time_order_are_errors() {
         &["time order", "step 3 is at 1s", "step 2 at 1.5s"],
     );
     // Two steps at the same time: the second caption would hide the first at once.
-    let steps = STEPS.replace(r#"at = "3s""#, r#"at = "1500ms""#);
+    let steps = replace_checked(STEPS, r#"at = "3s""#, r#"at = "1500ms""#);
     assert_error(&steps, r#"at = "1500ms""#, "lesson[2].at", &["time order"]);
 }
 
 #[test]
 fn steps_outside_the_run_are_errors() {
-    let steps = STEPS.replace(r#"at = "3s""#, r#"at = "4s""#);
+    let steps = replace_checked(STEPS, r#"at = "3s""#, r#"at = "4s""#);
     assert_error(
         &steps,
         r#"at = "4s""#,
         "lesson[2].at",
         &["not inside the run", "4s"],
     );
-    let steps = STEPS.replace(r#"at = "0s""#, r#"at = "-1s""#);
+    let steps = replace_checked(STEPS, r#"at = "0s""#, r#"at = "-1s""#);
     assert_error(
         &steps,
         r#"at = "-1s""#,
@@ -135,7 +134,11 @@ fn steps_outside_the_run_are_errors() {
 
 #[test]
 fn unknown_highlights_list_the_views() {
-    let steps = STEPS.replace(r#"highlight = "balance""#, r#"highlight = "lruview""#);
+    let steps = replace_checked(
+        STEPS,
+        r#"highlight = "balance""#,
+        r#"highlight = "lruview""#,
+    );
     assert_error(
         &steps,
         r#"highlight = "lruview""#,
@@ -154,12 +157,12 @@ fn unknown_highlights_list_the_views() {
 #[test]
 fn empty_captions_are_errors() {
     for empty in [r#""""#, r#""   ""#] {
-        let steps = STEPS.replace(r#""The balance view.""#, empty);
+        let steps = replace_checked(STEPS, r#""The balance view.""#, empty);
         let at = format!("caption = {empty}");
         assert_error(&steps, &at, "lesson[2].caption", &["must not be empty"]);
     }
     // A step without a caption at all.
-    let steps = STEPS.replace("caption = \"The balance view.\"\n", "");
+    let steps = replace_checked(STEPS, "caption = \"The balance view.\"\n", "");
     let e = error(&with_steps(&steps));
     assert!(e.to_string().contains("missing field `caption`"), "{e}");
 }
@@ -169,10 +172,10 @@ fn captions_longer_than_the_limit_are_errors() {
     let limit = reclaim_core::scenario::lesson::MAX_CAPTION_CHARS;
     // Characters, not bytes: a caption of exactly the limit in two-byte letters is fine.
     let fits = "é".repeat(limit);
-    let steps = STEPS.replace("The balance view.", &fits);
+    let steps = replace_checked(STEPS, "The balance view.", &fits);
     parse(&with_steps(&steps)).unwrap_or_else(|e| panic!("{e}"));
     let long = "x".repeat(limit + 1);
-    let steps = STEPS.replace("The balance view.", &long);
+    let steps = replace_checked(STEPS, "The balance view.", &long);
     assert_error(
         &steps,
         &long,
@@ -186,16 +189,16 @@ fn captions_longer_than_the_limit_are_errors() {
 
 #[test]
 fn unknown_fields_and_wrong_types_are_errors() {
-    let steps = STEPS.replace("pause = true", "pasue = true");
+    let steps = replace_checked(STEPS, "pause = true", "pasue = true");
     assert_error(
         &steps,
         "pasue",
         "lesson[1]",
         &["unknown field `pasue`", "pause"],
     );
-    let steps = STEPS.replace("pause = true", r#"pause = "yes""#);
+    let steps = replace_checked(STEPS, "pause = true", r#"pause = "yes""#);
     assert_error(&steps, r#"pause = "yes""#, "lesson[1].pause", &["bool"]);
-    let steps = STEPS.replace(r#"at = "1.5s""#, r#"at = "1.5 parsecs""#);
+    let steps = replace_checked(STEPS, r#"at = "1.5s""#, r#"at = "1.5 parsecs""#);
     assert_error(&steps, "parsecs", "lesson[1].at", &["unknown time unit"]);
 }
 

@@ -3,6 +3,8 @@
 //! and the rule that cgroup reclaim is counted per memcg but not in the global
 //! pgscan/pgsteal_direct items. Invariants (including memcg usage = charged frames) are
 //! checked after every event.
+mod common;
+use common::{ScenarioBuilder, Task};
 use reclaim_core::report::{MemcgReport, RunReport};
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
@@ -18,59 +20,42 @@ fn memcg<'r>(r: &'r RunReport, name: &str) -> &'r MemcgReport {
     r.memcgs.iter().find(|m| m.name == name).unwrap()
 }
 
-const HEAD: &str = r#"
-title = "memcg test"
-seed = 5
-[machine]
-ram = "256MiB"
-SWAP
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[variants]]
-name = "v"
-preset = "linux-6.3"
-"#;
-
-fn scenario(swap: bool, rest: &str) -> String {
-    let swap = if swap {
-        r#"swap = { device = "ssd", size = "512MiB" }"#
-    } else {
-        ""
-    };
-    HEAD.replace("SWAP", swap) + rest
+/// 256 MiB of RAM, an SSD (with 512 MiB of swap on it when `swap`), variant `v` on `preset`.
+fn machine(swap: bool, preset: &str) -> ScenarioBuilder {
+    let b = ScenarioBuilder::new("memcg test").seed(5).ram("256MiB");
+    let b = if swap { b.swap("ssd", "512MiB") } else { b };
+    b.device("ssd", "ssd").variant("v", preset)
 }
 
 #[test]
 fn memory_max_reclaims_inside_the_memcg_only() {
-    let r = run(&scenario(
-        true,
-        r#"
-[[memcgs]]
-name = "capped"
-max = "16MiB"
-[[memcgs]]
-name = "other"
-[[tasks]]
-name = "big"
-memcg = "capped"
-program = [
+    let r = run(&machine(true, "linux-6.3")
+        .memcg("capped", &[("max", "16MiB")])
+        .memcg("other", &[])
+        .task_spec(
+            Task::new(
+                "big",
+                r#"[
   { op = "anon", name = "a", size = "32MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "touch", regions = ["a"], pattern = "random", count = 20000 },
-]
-[[tasks]]
-name = "small"
-memcg = "other"
-program = [
+]"#,
+            )
+            .memcg("capped"),
+        )
+        .task_spec(
+            Task::new(
+                "small",
+                r#"[
   { op = "anon", name = "a", size = "8MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "sleep", duration = "5s" },
-]
-[run]
-duration = "60s"
-"#,
-    ));
+]"#,
+            )
+            .memcg("other"),
+        )
+        .duration("60s")
+        .toml());
     let capped = memcg(&r, "capped");
     assert!(capped.current_pages <= 16 * 256, "{}", capped.current_pages);
     assert!(capped.events["max"] > 0);
@@ -92,33 +77,32 @@ duration = "60s"
 
 #[test]
 fn memcg_oom_kills_inside_the_memcg() {
-    let r = run(&scenario(
-        false,
-        r#"
-[[memcgs]]
-name = "tiny"
-max = "4MiB"
-[[memcgs]]
-name = "other"
-[[tasks]]
-name = "hog"
-memcg = "tiny"
-program = [
+    let r = run(&machine(false, "linux-6.3")
+        .memcg("tiny", &[("max", "4MiB")])
+        .memcg("other", &[])
+        .task_spec(
+            Task::new(
+                "hog",
+                r#"[
   { op = "anon", name = "a", size = "8MiB" },
   { op = "touch", regions = ["a"], write = true },
-]
-[[tasks]]
-name = "bigger"
-memcg = "other"
-program = [
+]"#,
+            )
+            .memcg("tiny"),
+        )
+        .task_spec(
+            Task::new(
+                "bigger",
+                r#"[
   { op = "anon", name = "a", size = "32MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "sleep", duration = "1s" },
-]
-[run]
-duration = "10s"
-"#,
-    ));
+]"#,
+            )
+            .memcg("other"),
+        )
+        .duration("10s")
+        .toml());
     // The larger task outside the memcg is not the victim.
     let victims: Vec<&str> = r.oom_kills.iter().map(|k| k.task.as_str()).collect();
     assert_eq!(victims, ["hog"]);
@@ -131,44 +115,46 @@ duration = "10s"
 
 #[test]
 fn root_memory_reclaim_skips_memcgs_below_min_and_is_accounted() {
-    let r = run(&scenario(
-        true,
-        r#"
-[[memcgs]]
-name = "protected"
-min = "64MiB"
-[[memcgs]]
-name = "open"
-[[tasks]]
-name = "p{i}"
-replicas = 1
-memcg = "protected"
-program = [
+    let r = run(&machine(true, "linux-6.3")
+        .memcg("protected", &[("min", "64MiB")])
+        .memcg("open", &[])
+        .task_spec(
+            Task::new(
+                "p{i}",
+                r#"[
   { op = "anon", name = "a", size = "16MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "sleep", duration = "30s" },
-]
-[[tasks]]
-name = "o"
-memcg = "open"
-program = [
+]"#,
+            )
+            .replicas(1)
+            .memcg("protected"),
+        )
+        .task_spec(
+            Task::new(
+                "o",
+                r#"[
   { op = "anon", name = "a", size = "16MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "sleep", duration = "30s" },
-]
-[[tasks]]
-name = "reclaimer"
-start = "1s"
-program = [
+]"#,
+            )
+            .memcg("open"),
+        )
+        .task_spec(
+            Task::new(
+                "reclaimer",
+                r#"[
   { op = "loop", count = 4, body = [
     { op = "memory_reclaim", memcg = "/", amount = "2MiB" },
     { op = "sleep", duration = "1s" },
   ] },
-]
-[run]
-duration = "20s"
-"#,
-    ));
+]"#,
+            )
+            .start("1s"),
+        )
+        .duration("20s")
+        .toml());
     assert_eq!(r.reclaim_requested_pages, Some(4 * 512));
     let got = r.reclaim_reclaimed_pages.unwrap();
     assert!(got >= 4 * 512, "each write is retried until met: {got}");
@@ -187,23 +173,20 @@ duration = "20s"
 
 #[test]
 fn memory_high_reclaims_and_throttles_above_the_limit() {
-    let r = run(&scenario(
-        true,
-        r#"
-[[memcgs]]
-name = "soft"
-high = "8MiB"
-[[tasks]]
-name = "t"
-memcg = "soft"
-program = [
+    let r = run(&machine(true, "linux-6.3")
+        .memcg("soft", &[("high", "8MiB")])
+        .task_spec(
+            Task::new(
+                "t",
+                r#"[
   { op = "anon", name = "a", size = "16MiB" },
   { op = "touch", regions = ["a"], write = true },
-]
-[run]
-duration = "60s"
-"#,
-    ));
+]"#,
+            )
+            .memcg("soft"),
+        )
+        .duration("60s")
+        .toml());
     let soft = memcg(&r, "soft");
     assert!(soft.events["high"] > 0);
     assert_eq!(soft.events["max"], 0);
@@ -219,30 +202,28 @@ duration = "60s"
 #[test]
 fn below_low_memcgs_are_reclaimed_only_by_the_retry_pass_with_a_low_event() {
     let text = |low: &str| {
-        scenario(
-            true,
-            &format!(
-                r#"
-[[memcgs]]
-name = "guarded"
-low = "{low}"
-[[tasks]]
-name = "g"
-memcg = "guarded"
-program = [
-  {{ op = "anon", name = "a", size = "16MiB" }},
-  {{ op = "touch", regions = ["a"], write = true }},
-  {{ op = "sleep", duration = "10s" }},
-]
-[[tasks]]
-name = "reclaimer"
-start = "1s"
-program = [ {{ op = "memory_reclaim", memcg = "/", amount = "1MiB" }} ]
-[run]
-duration = "5s"
-"#
-            ),
-        )
+        machine(true, "linux-6.3")
+            .memcg("guarded", &[("low", low)])
+            .task_spec(
+                Task::new(
+                    "g",
+                    r#"[
+  { op = "anon", name = "a", size = "16MiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "sleep", duration = "10s" },
+]"#,
+                )
+                .memcg("guarded"),
+            )
+            .task_spec(
+                Task::new(
+                    "reclaimer",
+                    r#"[ { op = "memory_reclaim", memcg = "/", amount = "1MiB" } ]"#,
+                )
+                .start("1s"),
+            )
+            .duration("5s")
+            .toml()
     };
     // Everything is below memory.low: the first attempt skips it, finds nothing, and the
     // retry with memcg_low_reclaim reclaims it and counts `low` events.
@@ -262,46 +243,34 @@ fn memcgs_under_mglru_keep_the_invariants_and_their_limits() {
     // Every folio on a generation list of its own memcg, page counts per generation, the
     // memcg LRU listing each memcg once, usage = charged frames: checked after every event,
     // for limit reclaim (memory.max, a non-root target) and root memory.reclaim.
-    let rest = r#"
-[[memcgs]]
-name = "capped"
-max = "16MiB"
-[[memcgs]]
-name = "other"
-[[tasks]]
-name = "big"
-memcg = "capped"
-program = [
+    const BIG: &str = r#"[
   { op = "anon", name = "a", size = "32MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "touch", regions = ["a"], pattern = "random", count = 20000 },
-]
-[[tasks]]
-name = "small"
-memcg = "other"
-program = [
+]"#;
+    const SMALL: &str = r#"[
   { op = "anon", name = "a", size = "24MiB" },
   { op = "touch", regions = ["a"], write = true },
   { op = "loop", count = 40, body = [
     { op = "touch", regions = ["a"], pattern = "random", count = 500 },
     { op = "sleep", duration = "100ms" },
   ] },
-]
-[[tasks]]
-name = "reclaimer"
-start = "1s"
-program = [
+]"#;
+    const RECLAIMER: &str = r#"[
   { op = "loop", count = 5, body = [
     { op = "memory_reclaim", memcg = "/", amount = "4MiB" },
     { op = "sleep", duration = "500ms" },
   ] },
-]
-[run]
-duration = "10s"
-"#;
+]"#;
     for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.14-mglru"] {
-        let text = scenario(true, rest)
-            .replace("preset = \"linux-6.3\"", &format!("preset = \"{preset}\""));
+        let text = machine(true, preset)
+            .memcg("capped", &[("max", "16MiB")])
+            .memcg("other", &[])
+            .task_spec(Task::new("big", BIG).memcg("capped"))
+            .task_spec(Task::new("small", SMALL).memcg("other"))
+            .task_spec(Task::new("reclaimer", RECLAIMER).start("1s"))
+            .duration("10s")
+            .toml();
         let r = run(&text);
         let capped = memcg(&r, "capped");
         assert!(
@@ -332,45 +301,41 @@ fn a_pass_that_skipped_deactivation_is_retried_forced_before_memory_low_is_breac
     // active in "hot"), so 5.5+ leaves the active lists alone; "guarded" is below memory.low and
     // skipped, "hot" has nothing inactive: the pass frees nothing. The kernel then retries with
     // forced deactivation (taking "hot"'s active pages) before it would breach memory.low.
-    let r = run(&scenario(
-        false,
-        r#"
-[[files]]
-name = "cold"
-size = "24MiB"
-device = "ssd"
-[[files]]
-name = "warm"
-size = "16MiB"
-device = "ssd"
-[[memcgs]]
-name = "guarded"
-low = "64MiB"
-[[memcgs]]
-name = "hot"
-[[tasks]]
-name = "g"
-memcg = "guarded"
-program = [
+    let r = run(&machine(false, "linux-6.3")
+        .file("cold", "24MiB", "ssd")
+        .file("warm", "16MiB", "ssd")
+        .memcg("guarded", &[("low", "64MiB")])
+        .memcg("hot", &[])
+        .task_spec(
+            Task::new(
+                "g",
+                r#"[
   { op = "read", file = "cold", pattern = "seq" },
   { op = "sleep", duration = "10s" },
-]
-[[tasks]]
-name = "h"
-memcg = "hot"
-program = [
+]"#,
+            )
+            .memcg("guarded"),
+        )
+        .task_spec(
+            Task::new(
+                "h",
+                r#"[
   { op = "read", file = "warm", pattern = "seq" },
   { op = "read", file = "warm", pattern = "seq" },
   { op = "sleep", duration = "10s" },
-]
-[[tasks]]
-name = "reclaimer"
-start = "2s"
-program = [ { op = "memory_reclaim", memcg = "/", amount = "1MiB" } ]
-[run]
-duration = "5s"
-"#,
-    ));
+]"#,
+            )
+            .memcg("hot"),
+        )
+        .task_spec(
+            Task::new(
+                "reclaimer",
+                r#"[ { op = "memory_reclaim", memcg = "/", amount = "1MiB" } ]"#,
+            )
+            .start("2s"),
+        )
+        .duration("5s")
+        .toml());
     let (g, h) = (memcg(&r, "guarded"), memcg(&r, "hot"));
     assert!(h.stat["pgsteal"] > 0, "hot gave nothing");
     assert_eq!(g.stat["pgsteal"], 0, "guarded was reclaimed");

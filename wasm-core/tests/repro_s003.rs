@@ -13,18 +13,18 @@ mod common;
 use reclaim_core::cli::{memcg_pgsteal_spread, reclaim_accuracy};
 
 fn scaled() -> reclaim_core::scenario::Scenario {
-    let path = common::scenario_path("s003-memcg-lru.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let text = common::without_lesson(&text)
-        .replace("replicas = 128", "replicas = 16")
-        .replace("ram = \"512GiB\"", "ram = \"64GiB\"")
-        .replace("frame_scale = 512", "frame_scale = 16")
-        .replace("size = \"256GiB\"", "size = \"32GiB\"")
-        .replace("start = \"600s\"", "start = \"300s\"")
-        .replace("amount = \"256MiB\"", "amount = \"32MiB\"")
-        .replace("count = 600", "count = 40")
-        .replace("duration = \"7200s\"", "duration = \"550s\"");
-    reclaim_core::scenario::parse(&text).unwrap()
+    common::s003_small(&[
+        ("memcgs", "16"),
+        ("memcg_size", "1920MiB"),
+        ("rate", "32768.0"),
+        ("ram", "64GiB"),
+        ("frame_scale", "16"),
+        ("swap_size", "32GiB"),
+        ("reclaim_start", "300s"),
+        ("reclaim_amount", "32MiB"),
+        ("reclaim_count", "40"),
+        ("duration", "550s"),
+    ])
 }
 
 #[test]

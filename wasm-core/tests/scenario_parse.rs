@@ -1,7 +1,7 @@
 //! Scenario parsing: a valid file parses; each kind of mistake is reported at its line with a
 //! message that names the field or what is allowed; no input makes the parser panic.
 use proptest::prelude::*;
-use reclaim_core::scenario::{parse, Op, ScenarioError};
+use reclaim_core::scenario::{ops, parse, Op, ScenarioError};
 
 const VALID: &str = r#"# A small scenario for the parser tests.
 title = "parser test"
@@ -133,7 +133,7 @@ fn the_valid_scenario_parses() {
     assert_eq!(s.files.len(), 2);
     assert_eq!(s.tasks[1].clients, 2);
     assert!(
-        matches!(&s.tasks[0].program[3], Op::Loop { count: Some(3), body, .. } if body.len() == 2)
+        matches!(&s.tasks[0].program[3], Op::Loop(ops::Loop { count: Some(3), body, .. }) if body.len() == 2)
     );
     assert_eq!(s.run.measure_from.as_deref(), Some("warm"));
 }

@@ -1,47 +1,28 @@
 //! The `truncate` op (`truncate_inode_pages_range`): a file's page cache, dirty pages and
 //! shadow entries go; reads past the new end do no IO; writes extend the file again. And
 //! `drop_behind` on sequential writes (POSIX_FADV_DONTNEED, `invalidate_mapping_pages`).
+mod common;
+use common::{ScenarioBuilder, Task};
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
 /// 64 MiB of RAM, swap on an SSD; files `tmp` (16 MiB) and `big` (128 MiB) on an HDD and a
-/// 16 MiB tmpfs file `shm`.
+/// 16 MiB tmpfs file `shm`; linux-6.1.
+fn machine() -> ScenarioBuilder {
+    ScenarioBuilder::new("truncate")
+        .ram("64MiB")
+        .swap("ssd", "256MiB")
+        .device("d", "hdd")
+        .device("ssd", "ssd")
+        .file("tmp", "16MiB", "d")
+        .file("big", "128MiB", "d")
+        .tmpfs("shm", "16MiB")
+        .variant("v", "linux-6.1")
+}
+
+/// The test machine with one task `t` running `program` for 120 s.
 fn scenario(program: &str) -> String {
-    format!(
-        r#"
-title = "truncate"
-[machine]
-ram = "64MiB"
-swap = {{ device = "ssd", size = "256MiB" }}
-[[devices]]
-name = "d"
-kind = "hdd"
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[files]]
-name = "tmp"
-size = "16MiB"
-device = "d"
-[[files]]
-name = "big"
-size = "128MiB"
-device = "d"
-[[files]]
-name = "shm"
-size = "16MiB"
-device = "tmpfs"
-tmpfs = true
-[[variants]]
-name = "v"
-preset = "linux-6.1"
-[[tasks]]
-name = "t"
-program = {program}
-[run]
-duration = "120s"
-"#
-    )
+    machine().task("t", program).duration("120s").toml()
 }
 
 /// Run scenario text to the end with the invariants checked after every event.
@@ -81,7 +62,13 @@ fn dirty_pages_are_dropped_unwritten() {
 
 /// Run with `run.measure_from = "m"`.
 fn run_measured(program: &str) -> (reclaim_core::report::RunReport, Simulation) {
-    run_text(&scenario(program).replace("[run]\n", "[run]\nmeasure_from = \"m\"\n"))
+    run_text(
+        &machine()
+            .task("t", program)
+            .measure_from("m")
+            .duration("120s")
+            .toml(),
+    )
 }
 
 #[test]
@@ -268,12 +255,18 @@ fn drop_behind_closes_segments_whatever_the_write_size_and_the_number_of_writers
     ]"#);
     let (resident, _) = usage(&s, "tmp");
     assert!(resident <= 256, "{resident} pages resident");
-    let text = scenario(
-        r#"[
+    let text = machine()
+        .task_spec(
+            Task::new(
+                "t",
+                r#"[
         { op = "write", file = "tmp", pattern = "seq", count = 1024, sync = true, drop_behind = "1MiB" },
     ]"#,
-    )
-    .replace("[[tasks]]\nname = \"t\"", "[[tasks]]\nname = \"t\"\nclients = 4");
+            )
+            .clients(4),
+        )
+        .duration("120s")
+        .toml();
     let (r, sim) = run_text(&text);
     assert_eq!(r.counters["pgpgout"], 4096);
     // Segments 0-14 are closed (the last writes of 14 may end after the last close), and
@@ -342,19 +335,23 @@ fn writes_wait_for_a_truncate_that_waits_for_io() {
     // it. The truncate holds the inode lock while it waits for the write in flight, so the
     // writer's next writes wait for it and the truncate ends; then the truncating task reads
     // on. Without the lock each pass would find the writer's newest page busy, for ever.
-    let text = scenario(
-        r#"[
+    let text = machine()
+        .task(
+            "t",
+            r#"[
         { op = "sleep", duration = "10ms" },
         { op = "truncate", file = "tmp" },
         { op = "mark", name = "m" },
         { op = "read", file = "big", pattern = "seq", count = 100 },
     ]"#,
-    )
-    .replace(
-        "[run]\n",
-        "[[tasks]]\nname = \"w\"\nprogram = [ { op = \"write\", file = \"tmp\", pattern = \"seq\", sync = true, count = 100000 } ]\n[run]\nmeasure_from = \"m\"\nduration = \"50ms\"\n",
-    )
-    .replace("duration = \"120s\"\n", "");
+        )
+        .task(
+            "w",
+            r#"[ { op = "write", file = "tmp", pattern = "seq", sync = true, count = 100000 } ]"#,
+        )
+        .measure_from("m")
+        .duration("50ms")
+        .toml();
     let (r, s) = run_text(&text);
     let read = r.measured.get("pgpgin").copied().unwrap_or(0);
     assert!(

@@ -2,37 +2,22 @@
 //! shmem page is handed to `mark_page_accessed` (not for MADV_SEQUENTIAL mappings), so a page
 //! two exiting processes used is activated; private anon is freed without it. Mapping slots are
 //! allocated per space, so up to eight processes mapping one shmem segment keep their own PTEs.
+mod common;
+use common::{ScenarioBuilder, Task};
 use reclaim_core::report::RunReport;
-use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
 /// One task of `clients` running `program` on a 64 MiB machine with an 8 MiB file on an SSD,
 /// under `preset`, for 60 s.
 fn sim(program: &str, clients: u32, preset: &str) -> Simulation {
-    let text = format!(
-        r#"
-title = "unmap"
-[machine]
-ram = "64MiB"
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[files]]
-name = "data"
-size = "8MiB"
-device = "ssd"
-[[tasks]]
-name = "w"
-clients = {clients}
-program = {program}
-[[variants]]
-name = "v"
-preset = "{preset}"
-[run]
-duration = "60s"
-"#
-    );
-    let scn = parse(&text).unwrap();
+    let scn = ScenarioBuilder::new("unmap")
+        .ram("64MiB")
+        .device("ssd", "ssd")
+        .file("data", "8MiB", "ssd")
+        .variant("v", preset)
+        .task_spec(Task::new("w", program).clients(clients))
+        .duration("60s")
+        .parse();
     Simulation::new(&scn, "v").unwrap()
 }
 
@@ -149,49 +134,48 @@ fn munmap_of_private_anon_frees_its_pages_at_once() {
 /// referenced), then `hog` needs most of the 64 MiB; with `holder`, another process keeps the
 /// segment mapped without touching it. The segment's swapped pages at the end.
 fn segment_swapped_on_2_6_33(holder: bool) -> u64 {
-    let holder = if holder {
-        r#"[[tasks]]
-name = "holder"
-program = [
+    let b = ScenarioBuilder::new("mapping in use")
+        .ram("64MiB")
+        .swap("ssd", "256MiB")
+        .device("ssd", "ssd")
+        .variant_with(
+            "v",
+            "linux-2.6.33",
+            &[("flags", "{ shmem_inactive_first = true }")],
+        )
+        .task(
+            "user",
+            r#"[
+  { op = "anon", name = "seg", size = "16MiB", shared = true },
+  { op = "touch", regions = ["seg"], write = true },
+]"#,
+        );
+    let b = if holder {
+        b.task(
+            "holder",
+            r#"[
   { op = "anon", name = "seg", size = "16MiB", shared = true },
   { op = "sleep", duration = "100s" },
-]"#
+]"#,
+        )
     } else {
-        ""
+        b
     };
-    let text = format!(
-        r#"
-title = "mapping in use"
-[machine]
-ram = "64MiB"
-swap = {{ device = "ssd", size = "256MiB" }}
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[tasks]]
-name = "user"
-program = [
-  {{ op = "anon", name = "seg", size = "16MiB", shared = true }},
-  {{ op = "touch", regions = ["seg"], write = true }},
-]
-{holder}
-[[tasks]]
-name = "hog"
-start = "1s"
-program = [
-  {{ op = "anon", name = "big", size = "56MiB" }},
-  {{ op = "touch", regions = ["big"], write = true }},
-  {{ op = "sleep", duration = "100s" }},
-]
-[[variants]]
-name = "v"
-preset = "linux-2.6.33"
-flags = {{ shmem_inactive_first = true }}
-[run]
-duration = "30s"
-"#
-    );
-    let mut s = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
+    let text = b
+        .task_spec(
+            Task::new(
+                "hog",
+                r#"[
+  { op = "anon", name = "big", size = "56MiB" },
+  { op = "touch", regions = ["big"], write = true },
+  { op = "sleep", duration = "100s" },
+]"#,
+            )
+            .start("1s"),
+        )
+        .duration("30s")
+        .toml();
+    let mut s = Simulation::new(&reclaim_core::scenario::parse(&text).unwrap(), "v").unwrap();
     s.run_to_end();
     let seg = s.space_usage().into_iter().find(|u| u.0 == "seg").unwrap();
     seg.2

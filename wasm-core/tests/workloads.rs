@@ -1,31 +1,33 @@
 //! Workload vocabulary: behaviours of task programs that scenarios rely on.
+mod common;
+use common::{ScenarioBuilder, Task};
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 
+/// An HDD `d` with a file `log` of `log_size`, under `preset` (the RAM is the test's).
+fn disk_with_log(preset: &str, log_size: &str) -> ScenarioBuilder {
+    ScenarioBuilder::new("workload")
+        .device("d", "hdd")
+        .file("log", log_size, "d")
+        .variant("v", preset)
+}
+
+/// 64 MiB of RAM and a 1 MiB `log`, linux-6.1.
+fn machine() -> ScenarioBuilder {
+    disk_with_log("linux-6.1", "1MiB").ram("64MiB")
+}
+
+/// `machine` running `program` in `clients` clients of task `w` for 60 s.
+fn with_task(machine: ScenarioBuilder, program: &str, clients: u32) -> String {
+    machine
+        .task_spec(Task::new("w", program).clients(clients))
+        .duration("60s")
+        .toml()
+}
+
+/// `program` in `clients` clients on the 64 MiB machine with a 1 MiB `log`.
 fn scenario(program: &str, clients: u32) -> String {
-    format!(
-        r#"
-title = "workload"
-[machine]
-ram = "64MiB"
-[[devices]]
-name = "d"
-kind = "hdd"
-[[files]]
-name = "log"
-size = "1MiB"
-device = "d"
-[[variants]]
-name = "v"
-preset = "linux-6.1"
-[[tasks]]
-name = "w"
-clients = {clients}
-program = {program}
-[run]
-duration = "60s"
-"#
-    )
+    with_task(machine(), program, clients)
 }
 
 /// (resident, swapped) pages of the address space `name` in a `space_usage` listing.
@@ -87,10 +89,7 @@ fn access_rates_are_in_pages_whatever_the_frame_scale() {
   ] },
 ]"#;
     for scale in [1, 8] {
-        let text = scenario(program, 1).replace(
-            "ram = \"64MiB\"",
-            &format!("ram = \"64MiB\"\nframe_scale = {scale}"),
-        );
+        let text = with_task(machine().frame_scale(scale), program, 1);
         let (r, _) = run(&text);
         let round = r.tasks[0].rounds_s.as_ref().unwrap()[0];
         assert!(
@@ -115,7 +114,7 @@ fn sweeps_share_one_hand_across_clients_and_ops() {
     let pool = usage(&spaces, "pool");
     assert_eq!(pool.0, 64, "resident pages of the swept pool: {spaces:?}");
     // Half the sweep covers the first half of the pool only.
-    let program = program.replace("count = 16", "count = 8");
+    let program = common::replace_checked(program, "count = 16", "count = 8");
     let (_, spaces) = run(&scenario(&program, 2));
     let pool = usage(&spaces, "pool");
     assert_eq!(
@@ -124,33 +123,23 @@ fn sweeps_share_one_hand_across_clients_and_ops() {
     );
 }
 
-/// A 64 MiB machine with swap on an SSD, a 32 MiB tmpfs file and a disk file, running `program`
-/// under linux-5.8 for 60 s.
+/// A 64 MiB machine with swap on an SSD and a 32 MiB tmpfs file `shm`, running `program`
+/// under `preset` for 60 s.
+fn tmpfs_scenario_on(preset: &str, program: &str) -> String {
+    ScenarioBuilder::new("tmpfs")
+        .ram("64MiB")
+        .swap("ssd", "128MiB")
+        .device("ssd", "ssd")
+        .tmpfs("shm", "32MiB")
+        .variant("v", preset)
+        .task("w", program)
+        .duration("60s")
+        .toml()
+}
+
+/// [`tmpfs_scenario_on`] linux-5.8.
 fn tmpfs_scenario(program: &str) -> String {
-    format!(
-        r#"
-title = "tmpfs"
-[machine]
-ram = "64MiB"
-swap = {{ device = "ssd", size = "128MiB" }}
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[files]]
-name = "shm"
-size = "32MiB"
-device = "tmpfs"
-tmpfs = true
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "w"
-program = {program}
-[run]
-duration = "60s"
-"#
-    )
+    tmpfs_scenario_on("linux-5.8", program)
 }
 
 /// Pages of space `name` on each of the four evictable lists.
@@ -193,7 +182,7 @@ fn before_2_6_35_new_tmpfs_and_shmem_pages_start_active() {
   { op = "sleep", duration = "100s" },
 ]"#;
     let lists = |preset: &str| {
-        let text = tmpfs_scenario(program).replace("linux-5.8", preset);
+        let text = tmpfs_scenario_on(preset, program);
         let mut sim = Simulation::new(&parse(&text).unwrap(), "v").unwrap();
         sim.run_to_end();
         (lists_of(&sim, "shm"), lists_of(&sim, "seg"))
@@ -249,18 +238,20 @@ fn kswapd_takes_cpu_time_from_busy_tasks_only_when_cpus_are_shared() {
     { op = "touch", regions = ["a"], pattern = "random", count = 1, write = true, cpu = "2us" },
   ] },
 ]"#;
-    let text = scenario(program, 2).replace(
-        "[machine]\n",
-        "[machine]\nswap = { device = \"z\", size = \"256MiB\" }\n",
-    ) + "\n[[devices]]\nname = \"z\"\nkind = \"zram\"\n";
-    let ops = |t: &str| -> f64 {
-        let (r, _) = run(t);
+    // Swap on zram; `cpus` shared by the tasks and kswapd (None: a CPU each).
+    let ops = |cpus: Option<u32>| -> f64 {
+        let machine = machine().swap("z", "256MiB").device("z", "zram");
+        let machine = match cpus {
+            Some(n) => machine.cpus(n),
+            None => machine,
+        };
+        let (r, _) = run(&with_task(machine, program, 2));
         assert!(r.counters["pgscan_kswapd"] > 0, "kswapd reclaimed");
         r.tasks.iter().filter_map(|t| t.ops_per_s).sum()
     };
-    let own = ops(&text);
-    let shared = ops(&text.replace("[machine]\n", "[machine]\ncpus = 1\n"));
-    let plenty = ops(&text.replace("[machine]\n", "[machine]\ncpus = 4\n"));
+    let own = ops(None);
+    let shared = ops(Some(1));
+    let plenty = ops(Some(4));
     assert!(shared < own * 0.99, "one shared CPU: {shared} vs {own}");
     assert_eq!(plenty, own, "more CPUs than tasks: kswapd uses an idle one");
 }
@@ -288,7 +279,7 @@ fn a_buffer_pool_holding_the_file_keeps_later_reads_from_the_page_cache() {
     assert_eq!(r.counters["pgpgin"], 256, "{:?}", r.counters);
     let pool = usage(&spaces, "pool");
     assert_eq!(pool.0, 256, "every buffer used once: {spaces:?}");
-    let plain = pool_program("1MiB", false).replace(r#", buffer = "pool""#, "");
+    let plain = common::replace_checked(&pool_program("1MiB", false), r#", buffer = "pool""#, "");
     let (r, _) = run(&scenario(&plain, 1));
     assert!(r.counters["pgpgin"] > 400, "{:?}", r.counters);
 }
@@ -305,13 +296,20 @@ fn a_client_waits_for_another_clients_read_of_the_same_block() {
   { op = "read", file = "log", pattern = "random", count = 1, buffer = "pool" },
   { op = "sleep", duration = "100s" },
 ]"#;
-    let text = scenario(program, 2).replace(r#"size = "1MiB""#, r#"size = "4KiB""#);
-    let (r, _) = run(&text);
+    let (r, _) = run(&with_task(
+        disk_with_log("linux-6.1", "4KiB").ram("64MiB"),
+        program,
+        2,
+    ));
     assert_eq!(r.counters["pgpgin"], 1, "{:?}", r.counters);
     assert_eq!(r.counters["pgactivate"], 0, "{:?}", r.counters);
     // The pool holds the block: later reads by both clients are hits, not read()s.
-    let again = program.replace("count = 1,", "count = 5,");
-    let (r, _) = run(&scenario(&again, 2).replace(r#"size = "1MiB""#, r#"size = "4KiB""#));
+    let again = common::replace_checked(program, "count = 1,", "count = 5,");
+    let (r, _) = run(&with_task(
+        disk_with_log("linux-6.1", "4KiB").ram("64MiB"),
+        &again,
+        2,
+    ));
     assert_eq!(r.counters["pgactivate"], 0, "{:?}", r.counters);
 }
 
@@ -356,47 +354,38 @@ fn buffers_come_back_from_swap_and_leave_the_swap_cache() {
     // puts the page back into the shmem mapping dirty and frees its swap copy
     // (`shmem_swapin_page`), whether the buffer is then modified or not.
     let text = |write: bool| {
-        format!(
-            r#"
-title = "pool and swap"
-[machine]
-ram = "32MiB"
-swap = {{ device = "s", size = "64MiB" }}
-[sysctl]
-swappiness = 100
-[[devices]]
-name = "d"
-kind = "ssd"
-[[devices]]
-name = "s"
-kind = "ssd"
-[[files]]
-name = "log"
-size = "1MiB"
-device = "d"
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "db"
-program = [
+        ScenarioBuilder::new("pool and swap")
+            .ram("32MiB")
+            .swap("s", "64MiB")
+            .sysctl("swappiness", "100")
+            .device("d", "ssd")
+            .device("s", "ssd")
+            .file("log", "1MiB", "d")
+            .variant("v", "linux-5.8")
+            .task(
+                "db",
+                &format!(
+                    r#"[
   {{ op = "anon", name = "pool", size = "1MiB", shared = true }},
   {{ op = "read", file = "log", pattern = "seq", buffer = "pool" }},
   {{ op = "sleep", duration = "10s" }},
   {{ op = "read", file = "log", pattern = "seq", buffer = "pool", write = {write} }},
-]
-[[tasks]]
-name = "hog"
-start = "1s"
-program = [
-  {{ op = "anon", name = "a", size = "40MiB" }},
-  {{ op = "touch", regions = ["a"], write = true }},
-  {{ op = "touch", regions = ["a"], write = true }},
-]
-[run]
-duration = "60s"
-"#
-        )
+]"#
+                ),
+            )
+            .task_spec(
+                Task::new(
+                    "hog",
+                    r#"[
+  { op = "anon", name = "a", size = "40MiB" },
+  { op = "touch", regions = ["a"], write = true },
+  { op = "touch", regions = ["a"], write = true },
+]"#,
+                )
+                .start("1s"),
+            )
+            .duration("60s")
+            .toml()
     };
     for write in [true, false] {
         let mut sim = Simulation::new(&parse(&text(write)).unwrap(), "v").unwrap();
@@ -443,31 +432,24 @@ fn random_reads_read_ahead_only_after_what_a_stream_leaves_cached() {
 /// A 96 MiB anon region on a 64 MiB machine, touched once (the first part goes to swap on an
 /// SSD), then touched again in `pattern` order, with vm.page-cluster = `page_cluster`.
 fn swap_back_in(pattern: &str, page_cluster: u32) -> reclaim_core::report::RunReport {
-    let text = format!(
-        r#"
-title = "swap-in"
-[machine]
-ram = "64MiB"
-swap = {{ device = "ssd", size = "256MiB" }}
-[sysctl]
-page_cluster = {page_cluster}
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "w"
-program = [
+    let text = ScenarioBuilder::new("swap-in")
+        .ram("64MiB")
+        .swap("ssd", "256MiB")
+        .sysctl("page_cluster", &page_cluster.to_string())
+        .device("ssd", "ssd")
+        .variant("v", "linux-5.8")
+        .task(
+            "w",
+            &format!(
+                r#"[
   {{ op = "anon", name = "big", size = "96MiB" }},
   {{ op = "touch", regions = ["big"], write = true }},
   {{ op = "touch", regions = ["big"], pattern = "{pattern}", count = 8192 }},
-]
-[run]
-duration = "600s"
-"#
-    );
+]"#
+            ),
+        )
+        .duration("600s")
+        .toml();
     run(&text).0
 }
 
@@ -500,34 +482,24 @@ fn tmpfs_read_back_from_swap_uses_cluster_readahead_through_read() {
     // A 48 MiB tmpfs file pushed to swap by 48 MiB of anon on a 64 MiB machine, then read()
     // back in order: shmem swaps in with cluster readahead, and the read() calls that find
     // the pages read ahead count hits.
-    let text = r#"
-title = "tmpfs swap-in"
-[machine]
-ram = "64MiB"
-swap = { device = "ssd", size = "256MiB" }
-[[devices]]
-name = "ssd"
-kind = "ssd"
-[[files]]
-name = "t"
-size = "48MiB"
-device = "ssd"
-tmpfs = true
-[[variants]]
-name = "v"
-preset = "linux-5.8"
-[[tasks]]
-name = "w"
-program = [
+    let text = ScenarioBuilder::new("tmpfs swap-in")
+        .ram("64MiB")
+        .swap("ssd", "256MiB")
+        .device("ssd", "ssd")
+        .tmpfs_on("t", "48MiB", "ssd")
+        .variant("v", "linux-5.8")
+        .task(
+            "w",
+            r#"[
   { op = "write", file = "t", pattern = "seq", count = 12288 },
   { op = "anon", name = "big", size = "48MiB" },
   { op = "touch", regions = ["big"], write = true },
   { op = "read", file = "t", pattern = "seq", count = 4096 },
-]
-[run]
-duration = "600s"
-"#;
-    let (r, _) = run(text);
+]"#,
+        )
+        .duration("600s")
+        .toml();
+    let (r, _) = run(&text);
     let c = &r.counters;
     assert!(c["pswpin"] > 3000, "{c:?}");
     assert!(c["swap_ra_hit"] * 10 > c["pswpin"] * 7, "{c:?}");
@@ -544,9 +516,8 @@ fn before_4_7_a_file_written_twice_is_activated() {
   { op = "write", file = "log", pattern = "seq", count = 256 },
   { op = "write", file = "log", pattern = "seq", count = 256 },
 ]"#;
-    let text = scenario(twice, 1);
     for (preset, activated) in [("linux-2.6.34", 256), ("linux-4.10", 0), ("linux-6.1", 0)] {
-        let text = text.replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""));
+        let text = with_task(disk_with_log(preset, "1MiB").ram("64MiB"), twice, 1);
         let (r, _) = run(&text);
         assert_eq!(
             r.counters["pgactivate"], activated,
@@ -561,13 +532,10 @@ fn watermark_gaps_follow_the_sysctl_only_from_4_6() {
     // 4 GiB: min = 2048 pages; the scaled gap (0.1% = 1048 pages, or 2% at factor 200) exceeds
     // min/4 = 512, which is all a kernel before 4.6 has.
     let at = |preset: &str, factor: u32| {
-        let text = scenario(r#"[ { op = "sleep", duration = "1s" } ]"#, 1)
-            .replace("ram = \"64MiB\"", "ram = \"4GiB\"")
-            .replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""))
-            .replace(
-                "[[devices]]",
-                &format!("[sysctl]\nwatermark_scale_factor = {factor}\n[[devices]]"),
-            );
+        let machine = disk_with_log(preset, "1MiB")
+            .ram("4GiB")
+            .sysctl("watermark_scale_factor", &factor.to_string());
+        let text = with_task(machine, r#"[ { op = "sleep", duration = "1s" } ]"#, 1);
         Simulation::new(&parse(&text).unwrap(), "v")
             .unwrap()
             .watermarks()
@@ -584,38 +552,24 @@ fn watermark_gaps_follow_the_sysctl_only_from_4_6() {
 /// A 16 MiB file read twice (active), then a 48 MiB file streamed three times through what is
 /// left of 64 MiB: every pass after the first refaults.
 fn refault_scenario(preset: &str) -> String {
-    format!(
-        r#"
-title = "refaults"
-[machine]
-ram = "64MiB"
-[[devices]]
-name = "d"
-kind = "ssd"
-[[files]]
-name = "hot"
-size = "16MiB"
-device = "d"
-[[files]]
-name = "big"
-size = "48MiB"
-device = "d"
-[[variants]]
-name = "v"
-preset = "{preset}"
-[[tasks]]
-name = "r"
-program = [
-  {{ op = "read", file = "hot", pattern = "seq" }},
-  {{ op = "read", file = "hot", pattern = "seq" }},
-  {{ op = "read", file = "big", pattern = "seq" }},
-  {{ op = "read", file = "big", pattern = "seq" }},
-  {{ op = "read", file = "big", pattern = "seq" }},
-]
-[run]
-duration = "60s"
-"#
-    )
+    ScenarioBuilder::new("refaults")
+        .ram("64MiB")
+        .device("d", "ssd")
+        .file("hot", "16MiB", "d")
+        .file("big", "48MiB", "d")
+        .variant("v", preset)
+        .task(
+            "r",
+            r#"[
+  { op = "read", file = "hot", pattern = "seq" },
+  { op = "read", file = "hot", pattern = "seq" },
+  { op = "read", file = "big", pattern = "seq" },
+  { op = "read", file = "big", pattern = "seq" },
+  { op = "read", file = "big", pattern = "seq" },
+]"#,
+        )
+        .duration("60s")
+        .toml()
 }
 
 #[test]
@@ -641,18 +595,17 @@ fn without_swap_kswapd_ages_anon_only_before_2_6_36() {
     // kswapd's `balance_pgdat` aged active anon whenever the inactive anon list was low, swap
     // or not; after, never without swap. Every deactivation here is an anon one.
     let text = |preset: &str| {
-        scenario(
+        let machine = disk_with_log(preset, "1MiB")
+            .ram("64MiB")
+            .file("stream", "256MiB", "d");
+        with_task(
+            machine,
             r#"[
             { op = "anon", name = "heap", size = "24MiB" },
             { op = "touch", regions = ["heap"], write = true },
             { op = "read", file = "stream", pattern = "seq" },
         ]"#,
             1,
-        )
-        .replace("preset = \"linux-6.1\"", &format!("preset = \"{preset}\""))
-        .replace(
-            "[[variants]]",
-            "[[files]]\nname = \"stream\"\nsize = \"256MiB\"\ndevice = \"d\"\n[[variants]]",
         )
     };
     let counters = |preset: &str| {

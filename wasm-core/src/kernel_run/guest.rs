@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use super::plan::{GuestPlan, SwapPlan};
 use crate::report::Percentiles;
 use crate::rng::{Rng, Zipf};
-use crate::scenario::schema::{Hint, Op, Pattern, Record, Scenario, TaskSpec};
+use crate::scenario::ops::{self, Op};
+use crate::scenario::schema::{Hint, Pattern, Record, Scenario, TaskSpec};
 
 pub const RESULT_BEGIN: &str = "@@RECLAIM-RESULT-BEGIN@@";
 pub const RESULT_END: &str = "@@RECLAIM-RESULT-END@@";
@@ -725,7 +726,7 @@ impl TaskState<'_> {
 
     fn op(&mut self, op: &Op) -> Result<(), String> {
         match op {
-            Op::Anon { name, size, shared } => {
+            Op::Anon(ops::Anon { name, size, shared }) => {
                 let len = size.bytes() as usize;
                 let flags = libc::MAP_ANONYMOUS
                     | if *shared {
@@ -760,7 +761,7 @@ impl TaskState<'_> {
                     },
                 );
             }
-            Op::Mmap {
+            Op::Mmap(ops::Mmap {
                 name,
                 file,
                 offset,
@@ -769,7 +770,7 @@ impl TaskState<'_> {
                 shared,
                 hint,
                 advance: _,
-            } => {
+            }) => {
                 let (first, n) = self.file_pages(file, offset.bytes(), size.map(|s| s.bytes()))?;
                 let mut p = libc::PROT_READ;
                 if prot.contains('w') {
@@ -816,13 +817,13 @@ impl TaskState<'_> {
                     },
                 );
             }
-            Op::Munmap { name } | Op::Free { name } => {
+            Op::Munmap(ops::Munmap { name }) | Op::Free(ops::Free { name }) => {
                 if let Some(r) = self.regions.remove(name) {
                     // SAFETY: unmapping a mapping this task made.
                     unsafe { libc::munmap(r.addr.cast(), r.pages * PAGE) };
                 }
             }
-            Op::Touch {
+            Op::Touch(ops::Touch {
                 regions,
                 pattern,
                 count,
@@ -831,7 +832,7 @@ impl TaskState<'_> {
                 rate,
                 write_fraction,
                 cpu: _,
-            } => {
+            }) => {
                 let rs: Vec<(*mut u8, u64)> = regions
                     .iter()
                     .map(|n| {
@@ -872,7 +873,7 @@ impl TaskState<'_> {
                     }
                 }
             }
-            Op::Read {
+            Op::Read(ops::Read {
                 file,
                 pattern,
                 offset,
@@ -882,7 +883,7 @@ impl TaskState<'_> {
                 rate,
                 hint,
                 ..
-            } => {
+            }) => {
                 let (first, n) = self.file_pages(file, offset.bytes(), size.map(|s| s.bytes()))?;
                 let order = access_order(*pattern, n, *count, *theta, &mut self.rng);
                 let fd = self.file(file, false, false)?.as_raw_fd();
@@ -912,7 +913,7 @@ impl TaskState<'_> {
                     }
                 }
             }
-            Op::Write {
+            Op::Write(ops::Write {
                 file,
                 pattern,
                 offset,
@@ -922,7 +923,7 @@ impl TaskState<'_> {
                 rate,
                 sync,
                 ..
-            } => {
+            }) => {
                 let (first, n) = self.file_pages(file, offset.bytes(), size.map(|s| s.bytes()))?;
                 let order = access_order(*pattern, n, *count, *theta, &mut self.rng);
                 let fd = self.file(file, true, *sync)?.as_raw_fd();
@@ -942,27 +943,27 @@ impl TaskState<'_> {
                 }
             }
             // In slices, so that a task stopped at run.duration does not sleep on.
-            Op::Sleep { duration } => {
+            Op::Sleep(ops::Sleep { duration }) => {
                 let until = Instant::now() + StdDuration::from_nanos(duration.ns());
                 while !stopped() && Instant::now() < until {
                     sleep_until((Instant::now() + StdDuration::from_millis(50)).min(until));
                 }
             }
-            Op::DropCaches {} => drop_caches(),
-            Op::Truncate { file } => {
+            Op::DropCaches(_) => drop_caches(),
+            Op::Truncate(ops::Truncate { file }) => {
                 let f = self.file(file, true, false)?;
                 f.set_len(0).map_err(|e| format!("truncate {file}: {e}"))?;
             }
-            Op::Mark { name } => {
+            Op::Mark(ops::Mark { name }) => {
                 if !self.result.marks.contains_key(name) {
                     self.result.marks.insert(name.clone(), vmstat());
                 }
             }
-            Op::MemoryReclaim {
+            Op::MemoryReclaim(ops::MemoryReclaim {
                 memcg,
                 amount,
                 swappiness,
-            } => {
+            }) => {
                 let path = format!("{}/memory.reclaim", memcg_path(self.s, memcg));
                 let mut v = amount.bytes().to_string();
                 if let Some(sw) = swappiness {
@@ -972,12 +973,12 @@ impl TaskState<'_> {
                 // EAGAIN: the kernel reclaimed less than asked, as the model's loop may.
                 let _ = fs::write(&path, v);
             }
-            Op::Loop {
+            Op::Loop(ops::Loop {
                 count,
                 duration,
                 record,
                 body,
-            } => {
+            }) => {
                 let until = duration.map(|d| Instant::now() + StdDuration::from_nanos(d.ns()));
                 let mut i = 0u64;
                 loop {
@@ -998,7 +999,7 @@ impl TaskState<'_> {
                     i += 1;
                 }
             }
-            Op::ScanInactiveFile {} => return Err("scan_inactive_file cannot run".into()),
+            Op::ScanInactiveFile(_) => return Err("scan_inactive_file cannot run".into()),
         }
         let _ = self.t0;
         Ok(())
@@ -1121,7 +1122,7 @@ duration = "10s"
         assert!(r.marks["go"].contains_key("pgfault"));
         let unknown = {
             let mut t2 = t.clone();
-            t2.program = vec![Op::Touch {
+            t2.program = vec![Op::Touch(ops::Touch {
                 regions: vec!["nope".into()],
                 pattern: Pattern::Seq,
                 count: None,
@@ -1130,7 +1131,7 @@ duration = "10s"
                 theta: 0.99,
                 rate: 0.0,
                 write_fraction: 0.0,
-            }];
+            })];
             run_task(&s, &t2, "t", &files, Instant::now(), Rng::new(1))
         };
         assert!(unknown.error.unwrap().contains("nope"));

@@ -169,6 +169,7 @@ pub fn check_ops(s: &Scenario) -> Result<(), String> {
 }
 
 fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
+    use crate::scenario::ops::{Loop, Mmap, Read, Touch, Truncate, Write};
     for (i, op) in ops.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let no = |op: &str, why: &str| {
@@ -182,45 +183,45 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
                 .any(|f| f.name == file && (f.tmpfs || f.device == "tmpfs"))
         };
         match op {
-            Op::ScanInactiveFile {} => {
+            Op::ScanInactiveFile(_) => {
                 return no("scan_inactive_file", "it is test instrumentation of the model")
             }
-            Op::Mmap { advance: true, .. } => {
+            Op::Mmap(Mmap { advance: true, .. }) => {
                 return no("mmap", "advance = true is not implemented by the guest runner")
             }
-            Op::Read { buffer: Some(_), .. } => {
+            Op::Read(Read { buffer: Some(_), .. }) => {
                 return no("read", "buffer = (an application buffer pool) is not implemented by the guest runner")
             }
-            Op::Write { bytes: Some(_), .. } => {
+            Op::Write(Write { bytes: Some(_), .. }) => {
                 return no("write", "bytes = (sub-page writes) is not implemented by the guest runner")
             }
-            Op::Write {
+            Op::Write(Write {
                 drop_behind: Some(_),
                 ..
-            } => return no("write", "drop_behind = is not implemented by the guest runner"),
-            Op::Touch {
+            }) => return no("write", "drop_behind = is not implemented by the guest runner"),
+            Op::Touch(Touch {
                 pattern: Pattern::Sweep,
                 ..
-            }
-            | Op::Read {
+            })
+            | Op::Read(Read {
                 pattern: Pattern::Sweep,
                 ..
-            }
-            | Op::Write {
+            })
+            | Op::Write(Write {
                 pattern: Pattern::Sweep,
                 ..
-            } => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
-            Op::Read {
+            }) => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
+            Op::Read(Read {
                 hint: Hint::Sequential,
                 ..
-            } => {} // POSIX_FADV_SEQUENTIAL
-            Op::Truncate { file } if !is_tmpfs(file) => {
+            }) => {} // POSIX_FADV_SEQUENTIAL
+            Op::Truncate(Truncate { file }) if !is_tmpfs(file) => {
                 return no(
                     "truncate",
                     "files on disks are whole block devices, which cannot be truncated (tmpfs files can)",
                 )
             }
-            Op::Loop { body, .. } => check_list(s, body, &format!("{at}.body"))?,
+            Op::Loop(Loop { body, .. }) => check_list(s, body, &format!("{at}.body"))?,
             _ => {}
         }
     }

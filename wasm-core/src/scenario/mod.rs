@@ -3,6 +3,7 @@ pub mod budget;
 pub mod expect;
 pub mod knobs;
 pub mod lesson;
+pub mod ops;
 pub mod overrides;
 pub mod parse;
 pub mod schema;

@@ -13,7 +13,8 @@ use toml::Spanned;
 
 use super::budget::Budget;
 use super::lesson;
-use super::schema::{DeviceKind, FileSpec, Op, Pattern, Scenario};
+use super::ops::{Loop, Op, Read, Touch, Write};
+use super::schema::{DeviceKind, FileSpec, Scenario};
 use super::units::Size;
 use crate::variant;
 
@@ -101,7 +102,7 @@ pub fn parse_with_budget(text: &str, budget: &Budget) -> Result<Scenario, Scenar
 }
 
 /// The page size the kernel and the engine use.
-const PAGE_SIZE: u64 = 4096;
+pub(super) const PAGE_SIZE: u64 = 4096;
 const MIN_RAM: u64 = 16 << 20;
 /// Far above any experiment, and low enough that page arithmetic cannot overflow.
 const MAX_SIZE: u64 = 64 << 40;
@@ -369,13 +370,13 @@ fn unknown_field(message: &str) -> Option<&str> {
     message.strip_prefix("unknown field `")?.split('`').next()
 }
 
-type Check = Result<(), ScenarioError>;
+pub(super) type Check = Result<(), ScenarioError>;
 
-/// Semantic checks, in the order of the file's sections.
-struct Checker<'a> {
+/// Semantic checks, in the order of the file's sections (each op's own in ops.rs).
+pub(super) struct Checker<'a> {
     index: &'a Index<'a, 'a, 'a>,
     scenario: &'a Scenario,
-    budget: &'a Budget,
+    pub(super) budget: &'a Budget,
     /// Every memcg name ("/" and the expanded `[[memcgs]]`), made once for all references.
     memcg_names: OnceCell<HashSet<String>>,
     /// `[[files]]` by name.
@@ -383,7 +384,7 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn ensure(&self, ok: bool, path: &str, message: impl FnOnce() -> String) -> Check {
+    pub(super) fn ensure(&self, ok: bool, path: &str, message: impl FnOnce() -> String) -> Check {
         if ok {
             Ok(())
         } else {
@@ -786,7 +787,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A memcg name written in a task (`{i}` substituted for each of `replicas`).
-    fn memcg_ref(&self, path: &str, name: &str, replicas: u32) -> Check {
+    pub(super) fn memcg_ref(&self, path: &str, name: &str, replicas: u32) -> Check {
         let known = self.memcg_names.get_or_init(|| {
             std::iter::once("/".to_string())
                 .chain(
@@ -908,7 +909,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `top_level`: the ops are a task's own program, where a never-ending loop may come last.
-    fn program(
+    pub(super) fn program(
         &self,
         ops: &'a [Op],
         path: &str,
@@ -923,325 +924,83 @@ impl<'a> Checker<'a> {
     }
 
     fn op(&self, op: &'a Op, path: &str, may_run_forever: bool, walk: &mut Walk<'_, 'a>) -> Check {
-        let at = |field: &str| format!("{path}.{field}");
-        if let Op::Touch { count: Some(n), .. }
-        | Op::Read { count: Some(n), .. }
-        | Op::Write { count: Some(n), .. } = op
-        {
-            let limit = self.budget.free_accesses;
-            self.ensure(takes_time(op) || *n <= limit, &at("count"), || {
-                format!(
-                    "count is {n} accesses that may each take no virtual time (cpu = 0, rate = 0), \
-                     so all could happen at one instant; the limit is {limit} (MAX_FREE_ACCESSES, \
-                     see the README's resource budget): give cpu > 0 or rate > 0"
-                )
-            })?;
-        }
-        match op {
-            Op::Anon { name, size, .. } => {
-                self.name(&at("name"), name, "region")?;
-                self.size(&at("size"), *size)?;
-                self.ensure(size.bytes() > 0, &at("size"), || {
-                    "an anon region needs a size > 0".into()
-                })?;
-                walk.pages.insert(name, size.bytes().div_ceil(PAGE_SIZE));
-                walk.regions.insert(name);
-                walk.read_only.remove(name.as_str());
-                walk.anon.insert(name);
-                Ok(())
-            }
-            Op::Mmap {
-                name,
-                file,
-                offset,
-                size,
-                prot,
-                advance,
-                shared,
-                ..
-            } => {
-                self.ensure(!*advance || size.is_some(), &at("advance"), || {
-                    "advance = true needs an explicit size (the chunk mapped each time)".into()
-                })?;
-                self.name(&at("name"), name, "region")?;
-                let f = self.declared_file(&at("file"), file)?;
-                walk.held
-                    .entry(file)
-                    .or_insert_with(|| (at("file"), "mmapped"));
-                self.mmap_range(path, f, *offset, *size)?;
-                let len = size.map_or(f.size.bytes() - offset.bytes(), Size::bytes);
-                walk.pages.insert(name, len.div_ceil(PAGE_SIZE));
-                self.ensure(
-                    ["r", "rw", "rx", "rwx"].contains(&prot.as_str()),
-                    &at("prot"),
-                    || format!("unknown prot {prot:?}; allowed: r, rw, rx, rwx"),
-                )?;
-                // A write through a private file mapping copies the page into an anonymous one
-                // (`do_cow_fault`, `wp_page_copy`), which the engine does not model: refuse it
-                // rather than let writes dirty the file.
-                self.ensure(*shared || !prot.contains('w'), &at("shared"), || {
-                    "a private writable file mapping (copy-on-write) is not modelled; use \
-                     shared = true, or a read-only prot (r, rx)"
-                        .into()
-                })?;
-                walk.regions.insert(name);
-                walk.anon.remove(name.as_str());
-                if prot.contains('w') {
-                    walk.read_only.remove(name.as_str());
-                } else {
-                    walk.read_only.insert(name);
-                }
-                Ok(())
-            }
-            Op::Munmap { name } | Op::Free { name } => self.defined_region(&at("name"), name, walk),
-            Op::Touch {
-                regions,
-                theta,
-                rate,
-                write,
-                write_fraction,
-                ..
-            } => {
-                self.ensure(!regions.is_empty(), &at("regions"), || {
-                    "touch needs at least one region".into()
-                })?;
-                self.ensure(
-                    (0.0..=1.0).contains(write_fraction),
-                    &at("write_fraction"),
-                    || {
-                        format!(
-                            "write_fraction is a share of accesses, 0..=1, got {write_fraction}"
-                        )
-                    },
-                )?;
-                for (k, region) in regions.iter().enumerate() {
-                    self.defined_region(&format!("{path}.regions[{k}]"), region, walk)?;
-                    // A store through a mapping without PROT_WRITE faults with SIGSEGV.
-                    self.ensure(
-                        !(*write || *write_fraction > 0.0) || !walk.read_only.contains(region.as_str()),
-                        &format!("{path}.regions[{k}]"),
-                        || {
-                            format!(
-                                "touch writes to region {region:?}, which is mapped without write permission; map it with prot = \"rw\" or do not write"
-                            )
-                        },
-                    )?;
-                }
-                self.theta_and_rate(path, *theta, *rate)
-            }
-            Op::Read {
-                file,
-                offset,
-                size,
-                theta,
-                rate,
-                ..
-            }
-            | Op::Write {
-                file,
-                offset,
-                size,
-                theta,
-                rate,
-                ..
-            } => {
-                self.declared_file(&at("file"), file)?;
-                let sweep = matches!(
-                    op,
-                    Op::Read {
-                        pattern: Pattern::Sweep,
-                        ..
-                    } | Op::Write {
-                        pattern: Pattern::Sweep,
-                        ..
-                    }
-                );
-                self.ensure(!sweep, &at("pattern"), || {
-                    "pattern \"sweep\" applies to touch only; reads and writes take \"seq\", \"random\" or \"zipf\"".into()
-                })?;
-                self.size(&at("offset"), *offset)?;
-                if let Some(size) = size {
-                    self.size(&at("size"), *size)?;
-                }
-                if let Op::Read { buffer, write, .. } = op {
-                    match buffer {
-                        Some(region) => {
-                            walk.held
-                                .entry(file)
-                                .or_insert_with(|| (at("buffer"), "read through a buffer pool"));
-                            self.defined_region(&at("buffer"), region, walk)?;
-                            self.ensure(walk.anon.contains(region.as_str()), &at("buffer"), || {
-                                format!(
-                                    "buffer {region:?} is a file mapping; a buffer pool is an anon region (op = \"anon\", shared = true for one pool of all clients)"
-                                )
-                            })?;
-                        }
-                        None => self.ensure(!*write, &at("write"), || {
-                            "write = true on a read needs buffer = \"<anon region>\": the read fills a buffer that is then modified; to write the file use op = \"write\"".into()
-                        })?,
-                    }
-                }
-                if let Op::Write { bytes: Some(b), .. } = op {
-                    self.ensure(b.bytes() >= 1 && b.bytes() <= 4096, &at("bytes"), || {
-                        format!("bytes per write must be 1B..4KiB (at most one page), got {b}")
-                    })?;
-                }
-                if let Op::Write {
-                    drop_behind: Some(seg),
-                    pattern,
-                    sync,
-                    file,
-                    ..
-                } = op
-                {
-                    let (size, first) = walk
-                        .segments
-                        .entry(file.as_str())
-                        .or_insert_with(|| (seg.bytes(), at("drop_behind")));
-                    self.ensure(*size == seg.bytes(), &at("drop_behind"), || {
-                        format!(
-                            "file {file:?} is written with drop_behind = \"{seg}\" here but \"{}\" \
-                             at {first}; all writers of a file close the same segments, so they \
-                             need the same size",
-                            crate::scenario::Size(*size)
-                        )
-                    })?;
-                    self.ensure(*pattern == Pattern::Seq, &at("drop_behind"), || {
-                        "drop_behind applies to sequential writes (pattern = \"seq\")".into()
-                    })?;
-                    self.ensure(*sync, &at("drop_behind"), || {
-                        "drop_behind needs sync = true: a segment is dropped once it is on \
-                         disk, as postgres fsyncs each WAL segment before it closes it"
-                            .into()
-                    })?;
-                    self.ensure(seg.bytes() > 0, &at("drop_behind"), || {
-                        "drop_behind needs a segment size > 0".into()
-                    })?;
-                }
-                self.theta_and_rate(path, *theta, *rate)
-            }
-            Op::Sleep { .. } | Op::ScanInactiveFile {} | Op::DropCaches {} => Ok(()),
-            Op::Truncate { file } => {
-                self.declared_file(&at("file"), file)?;
-                walk.truncated.entry(file).or_insert_with(|| at("file"));
-                Ok(())
-            }
-            Op::Mark { name } => {
-                self.name(&at("name"), name, "mark")?;
-                walk.marks.insert(name);
-                Ok(())
-            }
-            Op::MemoryReclaim {
-                memcg,
-                amount,
-                swappiness,
-            } => {
-                self.memcg_ref(&at("memcg"), memcg, walk.replicas)?;
-                self.size(&at("amount"), *amount)?;
-                self.ensure(amount.bytes() >= PAGE_SIZE, &at("amount"), || {
-                    format!(
-                        "memory_reclaim needs an amount of at least one page (4KiB), got {amount}"
-                    )
-                })?;
-                self.ensure(
-                    swappiness.is_none_or(|s| s <= 200),
-                    &at("swappiness"),
-                    || {
-                        format!(
-                            "swappiness must be 0..=200, got {}",
-                            swappiness.unwrap_or(0)
-                        )
-                    },
-                )
-            }
-            Op::Loop {
-                count,
-                duration,
-                body,
-                ..
-            } => {
-                self.ensure(!body.is_empty(), &at("body"), || {
-                    "a loop needs at least one op in its body".into()
-                })?;
-                self.ensure(count.is_some() || duration.is_some() || may_run_forever, path, || {
-                    "a loop with neither count nor duration never ends, so it may only be the last op of a \
-                     task's program; add count = N or duration = \"10s\""
-                        .into()
-                })?;
-                // Guaranteed progress: an iteration that may take no virtual time would let
-                // the loop repeat ~10^9 times a virtual second (the engine lets 1 ns pass
-                // after an empty iteration), so a loop bounded by time only would not end in
-                // any wall time; a counted one is bounded by what it does at one instant.
-                self.ensure(
-                    count.is_some() || body.iter().any(takes_time),
-                    &at("body"),
-                    || {
-                        "an iteration of this loop may take no virtual time, so it could repeat \
-                     without end at one instant: give a touch, read or write in its body \
-                     cpu > 0 or rate > 0, or add a sleep (or give the loop a count)"
-                            .into()
-                    },
-                )?;
-                self.program(body, &at("body"), false, walk)?;
-                let work = self.instant_work(op, walk);
-                let limit = self.budget.free_accesses;
-                self.ensure(work <= limit, &at("count"), || {
-                    format!(
-                        "the iterations of this loop may take no virtual time, and count x its \
-                         body makes {work} accesses and ops at one instant; the limit is {limit} \
-                         (MAX_FREE_ACCESSES, see the README's resource budget): lower count, or \
-                         give a touch, read or write in its body cpu > 0 or rate > 0"
-                    )
-                })
-            }
-        }
+        op.rules().check(self, path, may_run_forever, walk)
+    }
+
+    /// A touch, read or write with `count` accesses that may each take no virtual time
+    /// (`takes_time` false) stays within the budget of accesses at one instant.
+    pub(super) fn free_accesses(&self, path: &str, count: Option<u64>, takes_time: bool) -> Check {
+        let Some(n) = count else {
+            return Ok(());
+        };
+        let limit = self.budget.free_accesses;
+        self.ensure(takes_time || n <= limit, &format!("{path}.count"), || {
+            format!(
+                "count is {n} accesses that may each take no virtual time (cpu = 0, rate = 0), \
+                 so all could happen at one instant; the limit is {limit} (MAX_FREE_ACCESSES, \
+                 see the README's resource budget): give cpu > 0 or rate > 0"
+            )
+        })
     }
 
     /// Accesses and ops `op` may make at one instant of virtual time (0 when each of them is
     /// sure to take time; saturating): a touch without `count` accesses its regions once.
     fn instant_work(&self, op: &Op, walk: &Walk<'_, 'a>) -> u64 {
-        if takes_time(op) {
+        if op.takes_time() {
             return 0;
         }
         match op {
-            Op::Touch { regions, count, .. } => count.unwrap_or_else(|| {
+            Op::Touch(Touch { regions, count, .. }) => count.unwrap_or_else(|| {
                 regions
                     .iter()
                     .map(|r| walk.pages.get(r.as_str()).copied().unwrap_or(1))
                     .fold(0u64, u64::saturating_add)
             }),
-            Op::Read {
+            Op::Read(Read {
                 file,
                 offset,
                 size,
                 count,
                 ..
-            }
-            | Op::Write {
+            })
+            | Op::Write(Write {
                 file,
                 offset,
                 size,
                 count,
                 ..
-            } => count.unwrap_or_else(|| {
+            }) => count.unwrap_or_else(|| {
                 let len = size.map(Size::bytes).unwrap_or_else(|| {
                     let f = self.files.get().and_then(|m| m.get(file.as_str()));
                     f.map_or(0, |f| f.size.bytes().saturating_sub(offset.bytes()))
                 });
                 len.div_ceil(PAGE_SIZE).max(1)
             }),
-            Op::Loop { count, body, .. } => {
-                let per_iteration = body
-                    .iter()
-                    .map(|o| self.instant_work(o, walk).max(1))
-                    .fold(0u64, u64::saturating_add);
-                count.unwrap_or(u64::MAX).saturating_mul(per_iteration)
-            }
+            Op::Loop(l) => self.loop_instant_work(l, walk),
             _ => 1,
         }
     }
 
-    fn mmap_range(&self, path: &str, file: &FileSpec, offset: Size, size: Option<Size>) -> Check {
+    /// [`Self::instant_work`] of a loop: count x its body's.
+    pub(super) fn loop_instant_work(&self, l: &Loop, walk: &Walk<'_, 'a>) -> u64 {
+        if l.takes_time() {
+            return 0;
+        }
+        let per_iteration = l
+            .body
+            .iter()
+            .map(|o| self.instant_work(o, walk).max(1))
+            .fold(0u64, u64::saturating_add);
+        l.count.unwrap_or(u64::MAX).saturating_mul(per_iteration)
+    }
+
+    pub(super) fn mmap_range(
+        &self,
+        path: &str,
+        file: &FileSpec,
+        offset: Size,
+        size: Option<Size>,
+    ) -> Check {
         let (offset, file_size) = (offset.bytes(), file.size.bytes());
         self.ensure(offset % PAGE_SIZE == 0, &format!("{path}.offset"), || {
             format!("an mmap offset must be a multiple of the page size (4096 bytes), got {offset}")
@@ -1261,7 +1020,7 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn theta_and_rate(&self, path: &str, theta: f64, rate: f64) -> Check {
+    pub(super) fn theta_and_rate(&self, path: &str, theta: f64, rate: f64) -> Check {
         self.ensure(
             theta > 0.0 && theta < 10.0,
             &format!("{path}.theta"),
@@ -1274,7 +1033,7 @@ impl<'a> Checker<'a> {
         )
     }
 
-    fn defined_region(&self, path: &str, name: &str, walk: &Walk<'_, 'a>) -> Check {
+    pub(super) fn defined_region(&self, path: &str, name: &str, walk: &Walk<'_, 'a>) -> Check {
         self.ensure(walk.regions.contains(name), path, || {
             format!(
                 "region {name:?} is not defined earlier in this task's program by an anon or mmap op; defined: {}",
@@ -1283,7 +1042,11 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn declared_file(&self, path: &str, name: &str) -> Result<&'a FileSpec, ScenarioError> {
+    pub(super) fn declared_file(
+        &self,
+        path: &str,
+        name: &str,
+    ) -> Result<&'a FileSpec, ScenarioError> {
         let files = &self.scenario.files;
         let by_name = self
             .files
@@ -1305,13 +1068,13 @@ impl<'a> Checker<'a> {
         })
     }
 
-    fn size(&self, path: &str, size: Size) -> Check {
+    pub(super) fn size(&self, path: &str, size: Size) -> Check {
         self.ensure(size.bytes() <= MAX_SIZE, path, || {
             format!("sizes are limited to 64TiB, got {} bytes", size.bytes())
         })
     }
 
-    fn name(&self, path: &str, name: &str, what: &str) -> Check {
+    pub(super) fn name(&self, path: &str, name: &str, what: &str) -> Check {
         self.ensure(!name.trim().is_empty(), path, || {
             format!("a {what} name must not be empty")
         })
@@ -1335,38 +1098,26 @@ impl<'a> Checker<'a> {
 }
 
 /// What a task's program has defined so far, and the marks of all tasks.
-struct Walk<'w, 'a> {
-    regions: &'w mut HashSet<&'a str>,
+pub(super) struct Walk<'w, 'a> {
+    pub(super) regions: &'w mut HashSet<&'a str>,
     /// Regions mapped without write permission (prot "r" or "rx").
-    read_only: HashSet<&'a str>,
+    pub(super) read_only: HashSet<&'a str>,
     /// Regions made by an anon op (a buffer pool must be one).
-    anon: HashSet<&'a str>,
-    marks: &'w mut HashSet<&'a str>,
+    pub(super) anon: HashSet<&'a str>,
+    pub(super) marks: &'w mut HashSet<&'a str>,
     /// Files mmapped or read through a buffer pool, and files truncated, anywhere in the
     /// scenario, with the first op's path and what holds the file: the two may not meet (a
     /// page past the new end of a mapped file would be a SIGBUS; a pool would keep the blocks
     /// and write them back).
-    held: &'w mut HashMap<&'a str, (String, &'static str)>,
-    truncated: &'w mut HashMap<&'a str, String>,
+    pub(super) held: &'w mut HashMap<&'a str, (String, &'static str)>,
+    pub(super) truncated: &'w mut HashMap<&'a str, String>,
     /// Each file's `drop_behind` segment size, with the first op's path: one size a file, as
     /// every writer's segments are counted along the file's one append cursor.
-    segments: &'w mut HashMap<&'a str, (u64, String)>,
+    pub(super) segments: &'w mut HashMap<&'a str, (u64, String)>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
-    replicas: u32,
+    pub(super) replicas: u32,
     /// Each region's size in 4 KiB pages: what a touch without `count` accesses.
-    pages: HashMap<&'a str, u64>,
-}
-
-/// Whether every run of `op` is sure to let virtual time pass.
-fn takes_time(op: &Op) -> bool {
-    match op {
-        Op::Sleep { duration } => duration.ns() > 0,
-        Op::Touch { cpu, rate, .. } | Op::Read { cpu, rate, .. } | Op::Write { cpu, rate, .. } => {
-            cpu.ns() > 0 || *rate > 0.0
-        }
-        Op::Loop { count, body, .. } => *count != Some(0) && body.iter().any(takes_time),
-        _ => false,
-    }
+    pub(super) pages: HashMap<&'a str, u64>,
 }
 
 /// A program's ops (loop bodies included), and the frames of its private and shared anon
@@ -1376,11 +1127,9 @@ fn program_counts(ops: &[Op], frames: &impl Fn(Size) -> u64) -> (u64, u64, u64) 
     for op in ops {
         n = n.saturating_add(1);
         match op {
-            Op::Anon {
-                size, shared: true, ..
-            } => shared = shared.saturating_add(frames(*size)),
-            Op::Anon { size, .. } => private = private.saturating_add(frames(*size)),
-            Op::Loop { body, .. } => {
+            Op::Anon(a) if a.shared => shared = shared.saturating_add(frames(a.size)),
+            Op::Anon(a) => private = private.saturating_add(frames(a.size)),
+            Op::Loop(Loop { body, .. }) => {
                 let (a, b, c) = program_counts(body, frames);
                 n = n.saturating_add(a);
                 private = private.saturating_add(b);

@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::lesson::LessonStep;
+use super::ops::subst;
+// The ops live in ops.rs, each with its checks; `Op` is named here too, with the schema.
+pub use super::ops::Op;
 use super::units::{Duration, Size};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -279,169 +282,6 @@ pub enum Record {
     Ops,
 }
 
-/// One step of a task's program.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Op {
-    /// Create an anonymous region (private, or shared = shmem) without touching it.
-    Anon {
-        name: String,
-        size: Size,
-        #[serde(default)]
-        shared: bool,
-    },
-    /// Map part of a file.
-    Mmap {
-        name: String,
-        file: String,
-        #[serde(default)]
-        offset: Size,
-        /// Default: the rest of the file.
-        #[serde(default)]
-        size: Option<Size>,
-        /// "r", "rw", "rx"
-        #[serde(default = "default_prot")]
-        prot: String,
-        /// MAP_SHARED (default) or MAP_PRIVATE. A private mapping must be read-only: its
-        /// writes would be copy-on-write, which is not modelled.
-        #[serde(default = "yes")]
-        shared: bool,
-        #[serde(default)]
-        hint: Hint,
-        /// Each time this op runs, map the `size` bytes that follow the previous run's
-        /// mapping (the first run maps at `offset`; wraps to `offset` at the end of the file):
-        /// a task mapping a large file chunk by chunk in a loop.
-        #[serde(default)]
-        advance: bool,
-    },
-    /// Remove a mapping (file mappings: young PTEs are transferred as the kernel's zap does).
-    Munmap { name: String },
-    /// Free an anonymous region.
-    Free { name: String },
-    /// Access pages of one or more mapped regions (interleaved page by page when several).
-    Touch {
-        regions: Vec<String>,
-        #[serde(default)]
-        pattern: Pattern,
-        /// Number of pages to access; default: every page of the regions once.
-        #[serde(default)]
-        count: Option<u64>,
-        #[serde(default)]
-        write: bool,
-        /// CPU time per 4 KiB page accessed (a frame of `frame_scale` pages costs that many
-        /// times as much, so the timing does not depend on the scale).
-        #[serde(default)]
-        cpu: Duration,
-        /// Zipf exponent for pattern = "zipf".
-        #[serde(default = "default_theta")]
-        theta: f64,
-        /// Page accesses per second (0 = unlimited), in 4 KiB pages whatever the frame scale.
-        #[serde(default)]
-        rate: f64,
-        /// The share of accesses that write (each access chooses at random), for mixed
-        /// read/write workloads (fio rw = randrw). Default 0; `write = true` means all.
-        #[serde(default)]
-        write_fraction: f64,
-    },
-    /// Buffered read() of a file through the page cache.
-    Read {
-        file: String,
-        #[serde(default)]
-        pattern: Pattern,
-        #[serde(default)]
-        offset: Size,
-        #[serde(default)]
-        size: Option<Size>,
-        #[serde(default)]
-        count: Option<u64>,
-        /// CPU time per 4 KiB page read or written (see `Touch`).
-        #[serde(default)]
-        cpu: Duration,
-        #[serde(default = "default_theta")]
-        theta: f64,
-        #[serde(default)]
-        rate: f64,
-        #[serde(default)]
-        hint: Hint,
-        /// Read through an application buffer pool: the named anon region (one buffer a
-        /// frame) caches the file's blocks, as postgres's shared buffers do. A block found
-        /// there is a memory access; a miss takes a buffer by clock sweep, writes its old
-        /// block back with write() if it was modified, and read()s the new one.
-        #[serde(default)]
-        buffer: Option<String>,
-        /// With `buffer`: the block is modified once read (an UPDATE): the buffer is dirty
-        /// and is written back when the sweep reuses it.
-        #[serde(default)]
-        write: bool,
-    },
-    /// Buffered write() of a file through the page cache (append when pattern = "seq").
-    Write {
-        file: String,
-        #[serde(default)]
-        pattern: Pattern,
-        #[serde(default)]
-        offset: Size,
-        #[serde(default)]
-        size: Option<Size>,
-        #[serde(default)]
-        count: Option<u64>,
-        /// CPU time per 4 KiB page read or written (see `Touch`).
-        #[serde(default)]
-        cpu: Duration,
-        #[serde(default = "default_theta")]
-        theta: f64,
-        #[serde(default)]
-        rate: f64,
-        /// O_DSYNC: each write waits until its page is on the device (postgres' WAL commit).
-        #[serde(default)]
-        sync: bool,
-        /// Bytes per write (default a page). Sequential writes append this much at the file's
-        /// shared cursor, so small writes rewrite the same page until it is full.
-        #[serde(default)]
-        bytes: Option<Size>,
-        /// Synchronous sequential writes only: the file is written in segments of this size
-        /// (whole frames), and when the appends move into the next segment the finished one is
-        /// dropped from the page cache with POSIX_FADV_DONTNEED, as postgres does with each
-        /// closed WAL segment when wal_level is minimal (`XLogFileClose`). No effect on a tmpfs
-        /// file, as in the kernel.
-        #[serde(default)]
-        drop_behind: Option<Size>,
-    },
-    /// Do nothing for a while.
-    Sleep { duration: Duration },
-    /// Test instrumentation: run reclaim once over the whole inactive file list
-    /// (`shrink_inactive_list` at its current length), charging the CPU time to the task.
-    ScanInactiveFile {},
-    /// `echo 1 > /proc/sys/vm/drop_caches`: drop every clean, unmapped page-cache page.
-    DropCaches {},
-    /// Truncate a file to length zero, as deleting a temporary file does (`truncate(2)`, or
-    /// `unlink` of its last link): its page cache, dirty pages included, and its shadow
-    /// entries go (a tmpfs file's swap slots too); pages with IO in flight go when it ends,
-    /// and the task waits for them. Reads past the new end do no IO; writes start again at
-    /// offset zero. A truncated file may be neither mmapped nor read through a buffer pool.
-    Truncate { file: String },
-    /// Name a point in time; reports give counter deltas since the last mark.
-    Mark { name: String },
-    /// Write `amount` to a memcg's memory.reclaim (optionally with `swappiness=`); the task
-    /// runs the reclaim itself (its time is the task's).
-    MemoryReclaim {
-        memcg: String,
-        amount: Size,
-        #[serde(default)]
-        swappiness: Option<u32>,
-    },
-    /// Repeat a body `count` times, or until `duration` has passed, or forever.
-    Loop {
-        #[serde(default)]
-        count: Option<u64>,
-        #[serde(default)]
-        duration: Option<Duration>,
-        #[serde(default)]
-        record: Record,
-        body: Vec<Op>,
-    },
-}
-
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunSpec {
@@ -468,9 +308,6 @@ pub struct Expectation {
 fn one() -> u32 {
     1
 }
-fn yes() -> bool {
-    true
-}
 fn default_page_cluster() -> u32 {
     3
 }
@@ -487,69 +324,8 @@ fn default_dirty_ratio() -> u32 {
 fn default_dirty_bg_ratio() -> u32 {
     10
 }
-fn default_prot() -> String {
-    "r".to_string()
-}
-fn default_theta() -> f64 {
-    0.99
-}
 fn default_sample() -> Duration {
     Duration::from_ns(100_000_000)
-}
-
-/// Replace `{i}` by `i`.
-fn subst(s: &str, i: u32) -> String {
-    s.replace("{i}", &i.to_string())
-}
-
-fn subst_ops(ops: &[Op], i: u32) -> Vec<Op> {
-    ops.iter()
-        .map(|op| match op {
-            // Region names: a shared anon region's name is also its shmem object's.
-            Op::Anon { name, size, shared } => Op::Anon {
-                name: subst(name, i),
-                size: *size,
-                shared: *shared,
-            },
-            Op::Touch { regions, .. } => {
-                let mut op = op.clone();
-                if let Op::Touch { regions: r, .. } = &mut op {
-                    *r = regions.iter().map(|n| subst(n, i)).collect();
-                }
-                op
-            }
-            Op::Mmap { name, .. } | Op::Munmap { name } | Op::Free { name } => {
-                let mut op = op.clone();
-                if let Op::Mmap { name: n, .. } | Op::Munmap { name: n } | Op::Free { name: n } =
-                    &mut op
-                {
-                    *n = subst(name, i);
-                }
-                op
-            }
-            Op::MemoryReclaim {
-                memcg,
-                amount,
-                swappiness,
-            } => Op::MemoryReclaim {
-                memcg: subst(memcg, i),
-                amount: *amount,
-                swappiness: *swappiness,
-            },
-            Op::Loop {
-                count,
-                duration,
-                record,
-                body,
-            } => Op::Loop {
-                count: *count,
-                duration: *duration,
-                record: *record,
-                body: subst_ops(body, i),
-            },
-            other => other.clone(),
-        })
-        .collect()
 }
 
 impl Scenario {
@@ -593,7 +369,7 @@ impl Scenario {
                         let mut c = t.clone();
                         c.name = subst(&t.name, i);
                         c.memcg = t.memcg.as_ref().map(|m| subst(m, i));
-                        c.program = subst_ops(&t.program, i);
+                        c.program = t.program.iter().map(|op| op.subst(i)).collect();
                         c.replicas = None;
                         out.push((k, c));
                     }

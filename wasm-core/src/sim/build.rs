@@ -240,6 +240,11 @@ pub fn task_rng(seed: u64, spec: u64, client: u64) -> Rng {
     Rng::new(a ^ Rng::new(spec << 32 | client).next_u64())
 }
 
+// The op structs, by name, for the compiler's match over `Op`.
+use crate::scenario::ops::{
+    Anon, Free, Loop, Mark, MemoryReclaim, Mmap, Munmap, Read, Sleep, Touch, Truncate, Write,
+};
+
 struct Compiler<'a> {
     scale: u64,
     files: &'a BTreeMap<String, u32>,
@@ -305,7 +310,7 @@ impl Compiler<'_> {
 
     fn op(&mut self, op: &Op, at: &str) -> Result<(), String> {
         match op {
-            Op::Anon { name, size, shared } => {
+            Op::Anon(Anon { name, size, shared }) => {
                 let pages = self.frames(size.bytes()).max(1);
                 let region = self.new_region(name, pages);
                 self.out.push(Instr::Anon {
@@ -315,7 +320,7 @@ impl Compiler<'_> {
                     name: name.clone(),
                 });
             }
-            Op::Mmap {
+            Op::Mmap(Mmap {
                 name,
                 file,
                 offset,
@@ -324,7 +329,7 @@ impl Compiler<'_> {
                 shared: _,
                 hint,
                 advance,
-            } => {
+            }) => {
                 let space = self.file(file, at)?;
                 let flen = self.spaces[space as usize].len();
                 let off = offset.bytes() / (PAGE_BYTES * self.scale);
@@ -346,15 +351,15 @@ impl Compiler<'_> {
                     advance: advance.then_some(flen),
                 });
             }
-            Op::Munmap { name } => {
+            Op::Munmap(Munmap { name }) => {
                 let (region, _) = self.region(name, at)?;
                 self.out.push(Instr::Munmap { region });
             }
-            Op::Free { name } => {
+            Op::Free(Free { name }) => {
                 let (region, _) = self.region(name, at)?;
                 self.out.push(Instr::Free { region });
             }
-            Op::Touch {
+            Op::Touch(Touch {
                 regions,
                 pattern,
                 count,
@@ -363,7 +368,7 @@ impl Compiler<'_> {
                 theta,
                 rate,
                 write_fraction,
-            } => {
+            }) => {
                 let mut idx = Vec::new();
                 let mut pages = 0;
                 for r in regions {
@@ -395,13 +400,13 @@ impl Compiler<'_> {
                     drop_behind: 0,
                 })));
             }
-            Op::Read {
+            Op::Read(Read {
                 cpu,
                 hint,
                 buffer,
                 write,
                 ..
-            } => {
+            }) => {
                 let mut a = self.file_access(op, per_frame(cpu.ns(), self.scale), at)?;
                 a.hint = *hint;
                 a.write = *write;
@@ -410,13 +415,13 @@ impl Compiler<'_> {
                 }
                 self.out.push(Instr::Read(Rc::new(a)));
             }
-            Op::Write {
+            Op::Write(Write {
                 cpu,
                 sync,
                 bytes,
                 drop_behind,
                 ..
-            } => {
+            }) => {
                 let mut a = self.file_access(op, 0, at)?;
                 a.write = true;
                 a.sync = *sync;
@@ -439,19 +444,19 @@ impl Compiler<'_> {
                 a.cpu_ns = per_frame(cpu.ns(), a.bytes.div_ceil(PAGE_BYTES));
                 self.out.push(Instr::Write(Rc::new(a)));
             }
-            Op::Sleep { duration } => self.out.push(Instr::Sleep { ns: duration.ns() }),
-            Op::ScanInactiveFile {} => self.out.push(Instr::ScanInactiveFile),
-            Op::DropCaches {} => self.out.push(Instr::DropCaches),
-            Op::Truncate { file } => {
+            Op::Sleep(Sleep { duration }) => self.out.push(Instr::Sleep { ns: duration.ns() }),
+            Op::ScanInactiveFile(_) => self.out.push(Instr::ScanInactiveFile),
+            Op::DropCaches(_) => self.out.push(Instr::DropCaches),
+            Op::Truncate(Truncate { file }) => {
                 let space = self.file(file, at)?;
                 self.out.push(Instr::Truncate { space });
             }
-            Op::Mark { name } => self.out.push(Instr::Mark { name: name.clone() }),
-            Op::MemoryReclaim {
+            Op::Mark(Mark { name }) => self.out.push(Instr::Mark { name: name.clone() }),
+            Op::MemoryReclaim(MemoryReclaim {
                 memcg,
                 amount,
                 swappiness,
-            } => {
+            }) => {
                 let id = self
                     .memcgs
                     .get(memcg)
@@ -463,12 +468,12 @@ impl Compiler<'_> {
                     swappiness: *swappiness,
                 });
             }
-            Op::Loop {
+            Op::Loop(Loop {
                 count,
                 duration,
                 record,
                 body,
-            } => {
+            }) => {
                 let start = self.out.len();
                 self.out.push(Instr::LoopStart {
                     end: 0,
@@ -489,7 +494,7 @@ impl Compiler<'_> {
 
     /// The common part of read and write ops: the file's page range and the access pattern.
     fn file_access(&self, op: &Op, cpu_ns: u64, at: &str) -> Result<Access, String> {
-        let (Op::Read {
+        let (Op::Read(Read {
             file,
             pattern,
             offset,
@@ -498,8 +503,8 @@ impl Compiler<'_> {
             theta,
             rate,
             ..
-        }
-        | Op::Write {
+        })
+        | Op::Write(Write {
             file,
             pattern,
             offset,
@@ -508,7 +513,7 @@ impl Compiler<'_> {
             theta,
             rate,
             ..
-        }) = op
+        })) = op
         else {
             return Err(format!("{at}: not a read or write"));
         };
@@ -559,8 +564,8 @@ impl Compiler<'_> {
 /// Does a program create a shared anon (shmem) region, at any depth of loops?
 fn has_shared_anon(ops: &[Op]) -> bool {
     ops.iter().any(|op| match op {
-        Op::Anon { shared, .. } => *shared,
-        Op::Loop { body, .. } => has_shared_anon(body),
+        Op::Anon(Anon { shared, .. }) => *shared,
+        Op::Loop(Loop { body, .. }) => has_shared_anon(body),
         _ => false,
     })
 }
