@@ -38,7 +38,7 @@ fn run_report(
             e.what()
         ))
     })?;
-    let name = reclaim_core::cli::pick_variant(&base, variant).map_err(bad)?;
+    let name = reclaim_core::scenario::pick_variant(&base, variant).map_err(bad)?;
     let scn = knobs::scenario_with(text, knobs, &name).map_err(bad)?;
     let mut sim = Simulation::new(&scn, &name)
         .map_err(|e| PyRuntimeError::new_err(format!("variant {name}: {e}")))?;

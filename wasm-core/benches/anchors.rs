@@ -19,8 +19,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use reclaim_core::rng::Zipf;
-use reclaim_core::sim::task_rng;
 use reclaim_core::scenario::{parse, Scenario};
+use reclaim_core::sim::task_rng;
 use reclaim_core::Simulation;
 
 const PAGES: u64 = 1 << 20;

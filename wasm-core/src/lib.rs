@@ -1,18 +1,19 @@
 //! Reclaim Lab engine: Linux page reclaim simulated page by page.
 //!
-//! The core is pure Rust with no I/O; the CLI (`src/bin/reclaim.rs`) and the
-//! wasm-bindgen facade (`src/wasm.rs`) are thin shells over [`Simulation`].
+//! The core is pure Rust with no I/O; the CLI (crate `reclaim-cli`, `cli/`), the wasm-bindgen
+//! facade (crate `reclaim-wasm`, `wasm/`) and the Python package (`python/`) are thin shells
+//! over [`Simulation`].
 //!
-//! Layout: `engine` (frames, lists, time, the `Simulation` API), `kernel` (reclaim policies
-//! and variant flags), `devices` (storage queue models), `workloads` (task programs),
-//! `scenario` (the file format), `report` (what a run reports).
+//! Layout, dependencies one way (`sim` -> `mm` -> `variant`, `devices`):
+//! `sim` (virtual time, the event queue, tasks and their programs, building a simulation from a
+//! scenario, the `Simulation` API), `mm` (the kernel model, one file per Linux mm/ file),
+//! `variant` (the flag table and the kernel presets), `devices` (storage queue models),
+//! `scenario` (the file format), `report` and `views` (what a run reports, and what the page
+//! draws), `sweep` (parameter sweeps, native only).
 
-pub mod cli;
 pub mod devices;
 #[doc(hidden)]
 pub mod fuzzing;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod kernel_run;
 pub mod mm;
 pub mod report;
 pub mod rng;
@@ -22,11 +23,6 @@ pub mod sim;
 pub mod sweep;
 pub mod variant;
 pub mod views;
-
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
-#[cfg(target_arch = "wasm32")]
-mod wasm_alloc;
 
 pub use sim::Simulation;
 

@@ -2,15 +2,15 @@
 //! TypeScript types are generated from these definitions (ts-rs) into
 //! `web/src/engine/generated/views.ts`; `tests/views_ts.rs` fails when that file is stale
 //! (`UPDATE_TS=1 cargo test --test views_ts` rewrites it).
-use crate::mm::vmstat::C;
 use crate::mm::mm_types::NIL;
-use crate::sim::Simulation;
 use crate::mm::vmscan::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
-use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
 use crate::mm::vmscan::lru_gen::{
     gen_from_seq, get_tier_idx, read_ctrl_pos, refs_and_tier, type_choice, CtrlPos, TypeReason,
     ANON, FILE, MAX_NR_GENS, MAX_NR_TIERS, MIN_LRU_BATCH,
 };
+use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
+use crate::mm::vmstat::C;
+use crate::sim::Simulation;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -330,9 +330,8 @@ impl MemcgLruView {
             }
             counts.push(c);
         }
-        let own = |m: &crate::mm::memcg::Memcg, a: C, b: C| {
-            (m.stat.get(a) + m.stat.get(b)) * mm.scale
-        };
+        let own =
+            |m: &crate::mm::memcg::Memcg, a: C, b: C| (m.stat.get(a) + m.stat.get(b)) * mm.scale;
         let usage: Vec<u64> = memcgs
             .iter()
             .map(|m| {

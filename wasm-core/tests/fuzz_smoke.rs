@@ -2,10 +2,10 @@
 //! shipped scenario and the hostile reproducers through the parser, then deterministic random
 //! bytes through the parser and through structure-aware mutation + a bounded run with the
 //! invariants checked. The long campaign is `npm run fuzz` (cargo-fuzz, nightly).
-use reclaim_core::rng::Rng;
 use reclaim_core::fuzzing::{
     check_stride, mutate_and_run, parse_and_validate, CHECK_WORK, RUN_EVENTS, SEEDS,
 };
+use reclaim_core::rng::Rng;
 use reclaim_core::scenario::parse;
 use reclaim_core::Simulation;
 

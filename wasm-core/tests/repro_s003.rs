@@ -10,7 +10,7 @@
 //! of 600.
 mod common;
 
-use reclaim_core::cli::{memcg_pgsteal_spread, reclaim_accuracy};
+use reclaim_core::report::{memcg_pgsteal_spread, reclaim_accuracy};
 
 fn scaled() -> reclaim_core::scenario::Scenario {
     common::s003_small(&[

@@ -651,6 +651,10 @@ impl Simulation {
         self.mm.lru_gen_change_state(enabled);
     }
     /// The swappiness the kernel is running with.
+    /// The running kernel's behaviour flags (its preset's, with the scenario's overrides).
+    pub fn flags(&self) -> crate::variant::Flags {
+        self.mm.flags
+    }
     pub fn swappiness(&self) -> u32 {
         self.mm.swappiness
     }

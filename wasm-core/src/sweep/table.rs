@@ -1,8 +1,8 @@
 //! The sweep's table: one row per run, cells as text (the CSV is the table; Parquet and
 //! pandas read types from it). Columns: variant, seed, the axes, then `preset`, `error`,
 //! the headline metrics and every /proc/vmstat counter.
-use crate::cli::{memcg_pgsteal_spread, reclaim_accuracy};
 use crate::mm::vmstat::COUNTER_NAMES;
+use crate::report::{memcg_pgsteal_spread, reclaim_accuracy};
 use crate::report::{Percentiles, RunReport, TaskReport};
 
 use super::grid::Point;

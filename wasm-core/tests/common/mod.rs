@@ -10,7 +10,7 @@ use reclaim_core::scenario::{parse, Scenario};
 use reclaim_core::Simulation;
 
 pub fn scenario_path(name: &str) -> String {
-    format!("{}/../scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/{name}", scenarios_dir())
 }
 
 pub fn load(name: &str) -> Scenario {
@@ -129,4 +129,25 @@ pub fn s003_small_text(knobs: &[(&str, &str)]) -> String {
 /// [`s003_small_text`], parsed.
 pub fn s003_small(knobs: &[(&str, &str)]) -> Scenario {
     parse(&s003_small_text(knobs)).unwrap_or_else(|e| panic!("small S003: {e}"))
+}
+
+/// The repository's `scenarios/`, found from this file (the fixtures serve the core's tests and
+/// the CLI crate's, whose manifest directories differ).
+pub fn scenarios_dir() -> String {
+    let here = std::path::Path::new(file!());
+    let base = if here.is_absolute() {
+        std::path::PathBuf::new()
+    } else {
+        // file!() is relative to the workspace root (wasm-core/).
+        let mut d = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        while !d.join("Cargo.lock").exists() && d.pop() {}
+        d
+    };
+    let mut dir = base.join(here);
+    while dir.pop() {
+        if dir.join("scenarios").is_dir() && dir.join("package.json").exists() {
+            return dir.join("scenarios").to_string_lossy().into_owned();
+        }
+    }
+    panic!("no scenarios/ above {}", here.display())
 }

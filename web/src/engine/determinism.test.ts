@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 function nativeReport(file: string, variant: string): unknown {
   const out = execFileSync(
     'cargo',
-    ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '--bin', 'reclaim', '--', 'run', file, '--variant', variant, '--json'],
+    ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'run', file, '--variant', variant, '--json'],
     { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
   );
   return JSON.parse(out);

@@ -9,7 +9,7 @@ use reclaim_core::scenario::{budget, parse, parse_with_budget, Budget};
 use reclaim_core::Simulation;
 
 fn corpus() -> Vec<(String, String)> {
-    let dir = format!("{}/tests/hostile", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../tests/hostile", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -103,7 +103,7 @@ fn the_cli_reports_each_reproducer_with_exit_2_or_runs_it_never_101() {
 /// Every scenario shipped with the lab, S003 at its original size included, fits the budget.
 #[test]
 fn every_shipped_scenario_fits_the_default_budget() {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../../scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut n = 0;
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use reclaim_core::cli::{self, Command};
+use reclaim_cli::cli::{self, Command};
 use reclaim_core::report::{CompareReport, RunReport};
 use reclaim_core::scenario::{self, Scenario};
 use reclaim_core::Simulation;
@@ -25,7 +25,7 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // `reclaim kernel` / `reclaim validate`: real kernels in QEMU (kernel_run/cli.rs).
     #[cfg(target_os = "linux")]
-    if let Some(code) = reclaim_core::kernel_run::cli::dispatch(&args) {
+    if let Some(code) = reclaim_cli::kernel_run::cli::dispatch(&args) {
         return ExitCode::from(code);
     }
     // `--no-budget`, anywhere: lift the resource budget's soft limits for a big native run.
@@ -76,7 +76,7 @@ fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
             json,
         } => {
             let scenario = load(&file, budget)?;
-            let name = cli::pick_variant(&scenario, variant.as_deref())
+            let name = reclaim_core::scenario::pick_variant(&scenario, variant.as_deref())
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
             let report = simulate(&scenario, &name)?;
             if json {

@@ -12,10 +12,10 @@ use std::time::{Duration as StdDuration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::plan::{GuestPlan, SwapPlan};
-use crate::report::Percentiles;
-use crate::rng::{Rng, Zipf};
-use crate::scenario::ops::{self, Op};
-use crate::scenario::schema::{Hint, Pattern, Record, Scenario, TaskSpec};
+use reclaim_core::report::Percentiles;
+use reclaim_core::rng::{Rng, Zipf};
+use reclaim_core::scenario::ops::{self, Op};
+use reclaim_core::scenario::schema::{Hint, Pattern, Record, Scenario, TaskSpec};
 
 pub const RESULT_BEGIN: &str = "@@RECLAIM-RESULT-BEGIN@@";
 pub const RESULT_END: &str = "@@RECLAIM-RESULT-END@@";
@@ -389,7 +389,7 @@ pub fn init_main() -> ! {
 fn run(res: &mut GuestResult) -> Result<(), String> {
     let text = fs::read_to_string("/plan.json").map_err(|e| format!("read /plan.json: {e}"))?;
     let plan: GuestPlan = serde_json::from_str(&text).map_err(|e| format!("plan: {e}"))?;
-    let s = crate::scenario::parse(&plan.scenario_toml).map_err(|e| e.what())?;
+    let s = reclaim_core::scenario::parse(&plan.scenario_toml).map_err(|e| e.what())?;
     setup(&plan, &s, res)?;
     let files = file_paths(&plan)?;
     trim_memory(&plan, res);
@@ -424,7 +424,7 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
                     libc::close(fds[0]);
                     libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
                 }
-                let rng = crate::sim::task_rng(s.seed, ti as u64, client as u64);
+                let rng = reclaim_core::sim::task_rng(s.seed, ti as u64, client as u64);
                 let r = run_task(&s, t, &name, &files, t0, rng);
                 // SAFETY: fds[1] is the pipe's write end, owned here.
                 let mut w = unsafe { fs::File::from_raw_fd(fds[1]) };
@@ -1106,7 +1106,7 @@ program = [
 [run]
 duration = "10s"
 "#;
-        let s = crate::scenario::parse(text).unwrap();
+        let s = reclaim_core::scenario::parse(text).unwrap();
         let mut files = BTreeMap::new();
         files.insert(
             "data".to_string(),

@@ -1,8 +1,8 @@
 //! The `reclaim` command line as pure functions: arguments in, text out. The binary
 //! (`src/bin/reclaim.rs`) does the reading, the running and the printing.
-use crate::report::{Percentiles, RunReport, TaskReport};
-use crate::scenario::Scenario;
-use crate::variant::{FLAG_NAMES, PRESETS};
+use reclaim_core::report::{memcg_pgsteal_spread, reclaim_accuracy};
+use reclaim_core::report::{Percentiles, RunReport, TaskReport};
+use reclaim_core::variant::{FLAG_NAMES, PRESETS};
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,22 +130,6 @@ fn no_arguments(args: &[String], command: &str) -> Result<(), String> {
     }
 }
 
-/// The variant to run: the one named, or the scenario's first.
-pub fn pick_variant(scenario: &Scenario, name: Option<&str>) -> Result<String, String> {
-    let names: Vec<&str> = scenario.variants.iter().map(|v| v.name.as_str()).collect();
-    match name {
-        None => names
-            .first()
-            .map(|n| n.to_string())
-            .ok_or_else(|| "the scenario has no variants".to_string()),
-        Some(n) if names.contains(&n) => Ok(n.to_string()),
-        Some(n) => Err(format!(
-            "the scenario has no variant {n:?}; its variants: {}",
-            names.join(", ")
-        )),
-    }
-}
-
 /// `reclaim presets`: each preset, what it models, and the flags it turns on.
 pub fn presets_text() -> String {
     let width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
@@ -241,7 +225,7 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
     // Run-wide figures (direct reclaim efficiency, seed 003's fairness and accuracy, total
     // ops/s), computed once in the core's report.
     rows.extend(
-        crate::report::headline_rows(reports)
+        reclaim_core::report::headline_rows(reports)
             .into_iter()
             .map(|h| Row {
                 label: h.label,
@@ -323,8 +307,6 @@ pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str])
     }
     out
 }
-
-pub use crate::report::{memcg_pgsteal_spread, reclaim_accuracy};
 
 /// `value (change)` with both parts right-aligned to the column's widths.
 fn cell_text(
@@ -781,8 +763,8 @@ mod tests {
         );
     }
 
-    fn memcg(name: &str, parent: Option<&str>, pgsteal: u64) -> crate::report::MemcgReport {
-        crate::report::MemcgReport {
+    fn memcg(name: &str, parent: Option<&str>, pgsteal: u64) -> reclaim_core::report::MemcgReport {
+        reclaim_core::report::MemcgReport {
             name: name.into(),
             parent: parent.map(String::from),
             current_pages: 0,

@@ -4,9 +4,9 @@ use serde::Serialize;
 
 use super::host::{self, KernelReport};
 use super::plan;
-use crate::report::RunReport;
-use crate::scenario::{self, Scenario};
-use crate::Simulation;
+use reclaim_core::report::RunReport;
+use reclaim_core::scenario::{self, Scenario};
+use reclaim_core::Simulation;
 
 pub const USAGE: &str = "\
   reclaim kernel FILE --kernel debian-6.1|debian-6.12 [--variant NAME] [--json]
@@ -102,13 +102,12 @@ fn load(file: &str) -> Result<(Scenario, String), (u8, String)> {
 fn run(a: &Args) -> Result<(), (u8, String)> {
     let (s, text) = load(&a.file)?;
     let kernel = a.kernel.clone().unwrap_or_else(|| "debian-6.1".into());
-    let variants: Vec<String> =
-        match &a.variant {
-            Some(v) => vec![crate::cli::pick_variant(&s, Some(v))
-                .map_err(|e| (2, format!("{}: {e}", a.file)))?],
-            None if a.validate => s.variants.iter().map(|v| v.name.clone()).collect(),
-            None => vec![s.variants[0].name.clone()],
-        };
+    let variants: Vec<String> = match &a.variant {
+        Some(v) => vec![reclaim_core::scenario::pick_variant(&s, Some(v))
+            .map_err(|e| (2, format!("{}: {e}", a.file)))?],
+        None if a.validate => s.variants.iter().map(|v| v.name.clone()).collect(),
+        None => vec![s.variants[0].name.clone()],
+    };
     // Every variant's ops are checked before the first boot.
     for v in &variants {
         plan::plan(&s, &text, v).map_err(|e| (2, format!("{}: {e}", a.file)))?;
@@ -232,10 +231,10 @@ pub fn metrics(r: &RunReport) -> Vec<(String, f64)> {
         }
     }
     // memory.reclaim scenarios: pages the memcgs gave up per page asked, and how evenly.
-    if let Some(a) = crate::cli::reclaim_accuracy(r) {
+    if let Some(a) = reclaim_core::report::reclaim_accuracy(r) {
         out.push(("reclaim accuracy % (pgsteal / requested)".into(), a));
     }
-    if let Some(x) = crate::cli::memcg_pgsteal_spread(r) {
+    if let Some(x) = reclaim_core::report::memcg_pgsteal_spread(r) {
         out.push(("memcg pgsteal spread % (stddev / mean)".into(), x));
     }
     out

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::guest::{GuestResult, RESULT_BEGIN, RESULT_END};
 use super::plan::{self, GuestPlan};
-use crate::mm::vmstat::COUNTER_NAMES;
-use crate::report::{MemcgReport, OomKill, RunReport, TaskReport};
-use crate::scenario::Scenario;
+use reclaim_core::mm::vmstat::COUNTER_NAMES;
+use reclaim_core::report::{MemcgReport, OomKill, RunReport, TaskReport};
+use reclaim_core::scenario::Scenario;
 
 /// Guest memory beyond machine.ram: room for the kernel's own reservations and the initramfs;
 /// the guest then reserves what is left over as huge pages (see `guest::trim_memory`).
@@ -581,7 +581,7 @@ program = [{ op = "read", file = "data" }]
 [run]
 duration = "1s"
 "#;
-        let s = crate::scenario::parse(text).unwrap();
+        let s = reclaim_core::scenario::parse(text).unwrap();
         let p = plan::plan(&s, text, "v").unwrap();
         let imgs = vec![PathBuf::from("/x/f0.img"), PathBuf::from("/x/swap.img")];
         let a = qemu_args(

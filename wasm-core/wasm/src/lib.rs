@@ -1,9 +1,13 @@
-//! Thin wasm-bindgen facade over [`crate::Simulation`]: scenario text in; counters, list
+//! Thin wasm-bindgen facade over [`reclaim_core::Simulation`]: scenario text in; counters, list
 //! sizes, per-frame state, time series, page moves and the report out (typed arrays where
-//! the page pulls them every animation frame).
+//! the page pulls them every animation frame). Built for wasm32 only.
+#![cfg(target_arch = "wasm32")]
+
+mod wasm_alloc;
+
 use wasm_bindgen::prelude::*;
 
-use crate::mm::vmstat::NR_COUNTERS;
+use reclaim_core::mm::vmstat::NR_COUNTERS;
 
 thread_local! {
     /// The message of the last panic. wasm32 aborts on a panic (a `RuntimeError: unreachable`
@@ -15,7 +19,7 @@ thread_local! {
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
-        PANIC.with(|p| *p.borrow_mut() = Some(crate::panic_message(info)));
+        PANIC.with(|p| *p.borrow_mut() = Some(reclaim_core::panic_message(info)));
     }));
 }
 
@@ -28,7 +32,7 @@ pub fn last_panic() -> String {
 
 #[wasm_bindgen]
 pub fn engine_version() -> String {
-    crate::VERSION.to_string()
+    reclaim_core::VERSION.to_string()
 }
 
 /// Parse and validate scenario text; returns JSON `{title, description, variants: [{name,
@@ -36,7 +40,7 @@ pub fn engine_version() -> String {
 /// or throws an Error whose message names the line and what is wrong.
 #[wasm_bindgen]
 pub fn scenario_info(text: &str) -> Result<String, JsError> {
-    let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
     let variants: Vec<serde_json::Value> = scn
         .variants
         .iter()
@@ -51,7 +55,7 @@ pub fn scenario_info(text: &str) -> Result<String, JsError> {
     .to_string())
 }
 
-fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> {
+fn lesson_json(steps: &[reclaim_core::scenario::LessonStep]) -> Vec<serde_json::Value> {
     steps
         .iter()
         .map(|s| {
@@ -70,7 +74,7 @@ fn lesson_json(steps: &[crate::scenario::LessonStep]) -> Vec<serde_json::Value> 
 /// field, message}` (1-based line and column in characters). Never throws.
 #[wasm_bindgen]
 pub fn scenario_check(text: &str) -> String {
-    match crate::scenario::parse(text) {
+    match reclaim_core::scenario::parse(text) {
         Ok(_) => "null".to_string(),
         Err(e) => serde_json::to_string(&e).unwrap_or_default(),
     }
@@ -81,19 +85,19 @@ pub fn scenario_check(text: &str) -> String {
 /// JSON of `run_to_end_json`): `report::Assessment` as JSON, the same the CLI prints.
 #[wasm_bindgen]
 pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
-    let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
     let reports = reports
         .iter()
-        .map(|r| serde_json::from_str::<crate::report::RunReport>(r))
+        .map(|r| serde_json::from_str::<reclaim_core::report::RunReport>(r))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
-    serde_json::to_string(&crate::report::assess(&scn, &reports))
+    serde_json::to_string(&reclaim_core::report::assess(&scn, &reports))
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
 #[wasm_bindgen]
 pub fn presets() -> String {
-    let v: Vec<serde_json::Value> = crate::variant::PRESETS
+    let v: Vec<serde_json::Value> = reclaim_core::variant::PRESETS
         .iter()
         .map(|p| serde_json::json!({"name": p.name, "description": p.description}))
         .collect();
@@ -104,34 +108,34 @@ pub fn presets() -> String {
 /// JSON: the page builds its per-flag toggles from this, never from a list of its own.
 #[wasm_bindgen]
 pub fn kernel_info() -> String {
-    crate::variant::flag_docs::kernel_info().to_string()
+    reclaim_core::variant::flag_docs::kernel_info().to_string()
 }
 
 #[wasm_bindgen]
 pub struct WasmSimulation {
-    inner: crate::Simulation,
+    inner: reclaim_core::Simulation,
     /// Flags of the variant as the scenario file writes it (preset + its `flags` table).
-    base_flags: crate::variant::Flags,
+    base_flags: reclaim_core::variant::Flags,
     /// vm.swappiness as the scenario asked for it (a capped kernel may have refused it).
     swappiness_asked: u32,
 }
 
 impl WasmSimulation {
     fn with_flags(
-        scn: &crate::scenario::Scenario,
+        scn: &reclaim_core::scenario::Scenario,
         variant: &str,
         overrides: &std::collections::BTreeMap<String, bool>,
     ) -> Result<WasmSimulation, JsError> {
         let spec = scn.variants.iter().find(|v| v.name == variant);
         let base_flags = match spec {
             Some(v) => {
-                crate::variant::resolve(&v.preset, &v.flags).map_err(|e| JsError::new(&e))?
+                reclaim_core::variant::resolve(&v.preset, &v.flags).map_err(|e| JsError::new(&e))?
             }
-            None => crate::variant::Flags::default(), // Simulation::new names the error
+            None => reclaim_core::variant::Flags::default(), // Simulation::new names the error
         };
-        let scn = crate::scenario::overrides::with_flag_overrides(scn, variant, overrides)
+        let scn = reclaim_core::scenario::overrides::with_flag_overrides(scn, variant, overrides)
             .map_err(|e| JsError::new(&e))?;
-        let inner = crate::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
+        let inner = reclaim_core::Simulation::new(&scn, variant).map_err(|e| JsError::new(&e))?;
         Ok(WasmSimulation {
             inner,
             base_flags,
@@ -151,9 +155,9 @@ impl WasmSimulation {
     /// The built-in demo scenario.
     #[wasm_bindgen(constructor)]
     pub fn new() -> WasmSimulation {
-        let inner = crate::Simulation::demo();
+        let inner = reclaim_core::Simulation::demo();
         WasmSimulation {
-            base_flags: inner.mm.flags,
+            base_flags: inner.flags(),
             swappiness_asked: inner.swappiness(),
             inner,
         }
@@ -161,7 +165,7 @@ impl WasmSimulation {
     /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(text: &str, variant: &str) -> Result<WasmSimulation, JsError> {
-        let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
         Self::with_flags(&scn, variant, &Default::default())
     }
     /// Like `fromScenario`, with per-run flag overrides `{"flag": bool, …}` (JSON) on top of the
@@ -172,18 +176,18 @@ impl WasmSimulation {
         variant: &str,
         flags_json: &str,
     ) -> Result<WasmSimulation, JsError> {
-        let scn = crate::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
-        let overrides = crate::scenario::overrides::parse_overrides(flags_json)
+        let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let overrides = reclaim_core::scenario::overrides::parse_overrides(flags_json)
             .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&scn, variant, &overrides)
     }
     /// The effective flags of this run, `{"flag": bool, …}` (JSON).
     pub fn flags_json(&self) -> String {
-        crate::variant::flag_docs::flag_values(&self.inner.mm.flags).to_string()
+        reclaim_core::variant::flag_docs::flag_values(&self.inner.flags()).to_string()
     }
     /// The flags of the variant as the scenario writes it, before per-run overrides (JSON).
     pub fn base_flags_json(&self) -> String {
-        crate::variant::flag_docs::flag_values(&self.base_flags).to_string()
+        reclaim_core::variant::flag_docs::flag_values(&self.base_flags).to_string()
     }
     /// vm.swappiness as the scenario asked for it; `swappiness()` is what the kernel runs with.
     pub fn swappiness_asked(&self) -> u32 {
@@ -191,7 +195,7 @@ impl WasmSimulation {
     }
     /// The largest vm.swappiness this run's kernel accepts.
     pub fn swappiness_cap(&self) -> u32 {
-        self.inner.mm.flags.max_swappiness()
+        self.inner.flags().max_swappiness()
     }
     /// The vm.swappiness the kernel runs with.
     pub fn swappiness(&self) -> u32 {

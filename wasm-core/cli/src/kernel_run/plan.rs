@@ -3,9 +3,9 @@
 //! the settings the guest applies (sysctls, MGLRU, memcgs). Pure data, unit-tested natively.
 use serde::{Deserialize, Serialize};
 
-use crate::devices::Device;
-use crate::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
-use crate::variant;
+use reclaim_core::devices::Device;
+use reclaim_core::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
+use reclaim_core::variant;
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
 pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];
@@ -169,7 +169,7 @@ pub fn check_ops(s: &Scenario) -> Result<(), String> {
 }
 
 fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
-    use crate::scenario::ops::{Loop, Mmap, Read, Touch, Truncate, Write};
+    use reclaim_core::scenario::ops::{Loop, Mmap, Read, Touch, Truncate, Write};
     for (i, op) in ops.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let no = |op: &str, why: &str| {
@@ -231,7 +231,7 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario;
+    use reclaim_core::scenario;
 
     const BASE: &str = r#"
 title = "t"

@@ -1,7 +1,7 @@
-//! PID 1 of `reclaim kernel`'s guest: see `reclaim_core::kernel_run::guest`.
+//! PID 1 of `reclaim kernel`'s guest: see `reclaim_cli::kernel_run::guest`.
 #[cfg(target_os = "linux")]
 fn main() {
-    reclaim_core::kernel_run::guest::init_main()
+    reclaim_cli::kernel_run::guest::init_main()
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -1,5 +1,6 @@
 //! `[[expect]]` checks: parsed and validated with the scenario, evaluated by the core over the
 //! reports, printed by `reclaim compare`; every seed scenario's expectations carry checks.
+#[path = "../../tests/common/mod.rs"]
 mod common;
 use reclaim_core::report::{assess, RunReport, TaskReport};
 use reclaim_core::scenario::parse;
