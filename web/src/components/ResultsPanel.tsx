@@ -6,6 +6,7 @@ import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
 import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
+import { kernelCells, type KernelRun } from '../lib/kernelRun';
 import { ReportsProgress } from './ReportsProgress';
 import { WATCHDOG_MS } from '../engine/useEngine';
 
@@ -48,13 +49,16 @@ function Verdicts({ verdicts, knobsChanged }: { verdicts: Verdict[]; knobsChange
   );
 }
 
-function Rows({ rows }: { rows: TableRow[] }) {
+/** A kernel cell's ratio to the model's run of its variant, as text ("×1.29 of the model"). */
+const ratioText = (r: number) => (Number.isFinite(r) ? `×${fmt(r, r >= 10 ? 1 : 2)} of the model` : 'no model ratio');
+
+function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]; kernels: KernelRun[] }) {
   return (
     <>
       {rows.map((row) => (
         <tr key={row.label}>
           <th scope="row">{row.label}</th>
-          {row.values.map((v, i) => (
+          {row.values.slice(0, models.length).map((v, i) => (
             <td key={i} data-testid={`result-${row.label}-${i}`}>
               {fmt(v, row.digits)}
               {i > 0 && (
@@ -65,13 +69,27 @@ function Rows({ rows }: { rows: TableRow[] }) {
               )}
             </td>
           ))}
+          {kernelCells(row, models, kernels).map((c, k) => (
+            <td key={`k${k}`} className="kernel-col" data-testid={`result-${row.label}-kernel-${k}`} data-value={Number.isFinite(c.value) ? c.value : ''}>
+              {Number.isFinite(c.value) ? (
+                <>
+                  {fmt(c.value, row.digits)}
+                  <span className="ratio small"> ({ratioText(c.ratio)})</span>
+                </>
+              ) : (
+                <span className="muted" title="Not in the kernel run's file (figures the engine computes are for model runs)">
+                  —
+                </span>
+              )}
+            </td>
+          ))}
         </tr>
       ))}
     </>
   );
 }
 
-function Head({ reports, first }: { reports: RunReport[]; first: string }) {
+function Head({ reports, kernels, first }: { reports: RunReport[]; kernels: KernelRun[]; first: string }) {
   return (
     <thead>
       <tr>
@@ -85,14 +103,29 @@ function Head({ reports, first }: { reports: RunReport[]; first: string }) {
             </span>
           </th>
         ))}
+        {kernels.map((k, i) => (
+          <th scope="col" key={`k${i}`} className="kernel-col" data-testid={`results-kernel-head-${i}`}>
+            <span className="kernel-tag">real kernel</span> {k.report.variant}
+            <br />
+            <span className="muted">
+              {k.kernel.name} ({k.kernel.release}), {k.accelerator}, swappiness {k.report.swappiness}
+            </span>
+          </th>
+        ))}
       </tr>
     </thead>
   );
 }
 
-export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsChanged = false }: { reports: ReportsState; expect: string[]; knobsChanged?: boolean }) {
-  const all = resultsTable(reports.reports);
-  const headline = [...headlineRows(reports.assessment), ...all.filter((r) => r.task === undefined)];
+const NO_KERNELS: KernelRun[] = [];
+
+export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsChanged = false, kernels = NO_KERNELS }: { reports: ReportsState; expect: string[]; knobsChanged?: boolean; kernels?: KernelRun[] }) {
+  // Real kernel runs (issue #27 §2) go through the same table builder, as columns after the
+  // model's; the engine's own figures (headline rows) are the model's only.
+  const models = reports.reports;
+  const all = resultsTable(models.length > 0 ? [...models, ...kernels.map((k) => k.report)] : []);
+  const pad = (r: TableRow): TableRow => ({ ...r, values: [...r.values, ...kernels.map(() => NaN)] });
+  const headline = [...headlineRows(reports.assessment).map(pad), ...all.filter((r) => r.task === undefined)];
   const perTask = all.filter((r) => r.task !== undefined);
   const tasks = [...new Set(perTask.map((r) => r.task!))];
   const verdicts = reports.assessment?.verdicts;
@@ -135,9 +168,9 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
       )}
       {headline.length > 0 && (
         <table className="results-table" data-testid="results-headline">
-          <Head reports={reports.reports} first="metric (measured window)" />
+          <Head reports={models} kernels={kernels} first="metric (measured window)" />
           <tbody>
-            <Rows rows={headline} />
+            <Rows rows={headline} models={models} kernels={kernels} />
           </tbody>
         </table>
       )}
@@ -147,10 +180,10 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
             Per-task rows ({tasks.length} task{tasks.length === 1 ? '' : 's'})
           </summary>
           <table className="results-table">
-            <Head reports={reports.reports} first="task metric" />
+            <Head reports={models} kernels={kernels} first="task metric" />
             {tasks.map((t) => (
               <tbody key={t} data-task={t}>
-                <Rows rows={perTask.filter((r) => r.task === t)} />
+                <Rows rows={perTask.filter((r) => r.task === t)} models={models} kernels={kernels} />
               </tbody>
             ))}
           </table>
