@@ -4,6 +4,7 @@
 // a bad file gets a message naming what is wrong and where, and the page keeps working.
 // The fixture is a shape fixture (its notes say so): the numbers checked here are read from it.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
@@ -27,6 +28,12 @@ async function stepSome(page: Page, n: number) {
     await page.getByTestId('step').click();
     await expect(page.getByTestId('virtual-time')).not.toHaveText(before!, { timeout: 60_000 });
   }
+}
+
+/** axe-core on the overlay's parts: the panel, the results table with its kernel column, the charts. */
+async function axe(page: Page, what: string) {
+  const result = await new AxeBuilder({ page }).include('[data-testid="kernel-overlay"]').include('[data-testid="results"]').include('.charts').analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(' | ')}`), `axe violations, ${what}`).toStrictEqual([]);
 }
 
 const num = (s: string | null) => Number((s ?? '').replace(/,/g, '').trim().split(/\s/)[0]);
@@ -77,6 +84,11 @@ test('a kernel run opened from a file: a labelled kernel column beside the model
   const ys = [...d.matchAll(/[ML][\d.]+,([\d.]+)/g)].map((m) => Number(m[1]));
   expect(ys).toHaveLength(2);
   expect(ys[0]).toBeCloseTo(ys[1]!, 6);
+
+  await axe(page, 'light theme');
+  await page.getByTestId('theme-toggle').click();
+  await axe(page, 'dark theme');
+  await page.getByTestId('theme-toggle').click();
 
   // The kernel column scrolled into view (on a phone the table scrolls sideways).
   await shotsAtSizes(page, testInfo, 'kernel-overlay-table', '[data-testid="results-headline"] th.kernel-col');
@@ -156,6 +168,7 @@ test('bad uploads get a message naming what is wrong and where; the page keeps w
   await upload(page, 'huge.json', Buffer.alloc(5 * 1024 * 1024, 32));
   await expect(error).toContainText("huge.json is 5.0 MB; a kernel run's JSON is at most 4.0 MB");
   await shotsAtSizes(page, testInfo, 'kernel-overlay-error', '[data-testid="kernel-overlay"]');
+  await axe(page, 'an error shown');
 
   // Through it all the good run stayed, and the page still plays.
   await expect(page.getByTestId('kernel-runs').locator('> li')).toHaveCount(1);
