@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { failOnPageErrors, ready } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
 
@@ -17,6 +18,8 @@ const FIXTURE_PATH = new URL('./fixtures/kernel-thrash-small-classic.shape.json'
 const FIXTURE = readFileSync(FIXTURE_PATH, 'utf8');
 const RUN = JSON.parse(FIXTURE) as { measured: Record<string, number>; counters: Record<string, number>; tasks: { name: string; rounds_s: number[] }[]; notes: string[] };
 const KERNEL_DASH = '12 4';
+
+initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 
 const upload = (page: Page, name: string, text: string | Buffer, mimeType = 'application/json') =>
   page.getByTestId('kernel-file').setInputFiles({ name, mimeType, buffer: Buffer.isBuffer(text) ? text : Buffer.from(text) });
@@ -191,4 +194,31 @@ test("a run of another scenario is refused with that scenario's name, and opens 
   // Another scenario picked by hand: the overlay no longer fits, and goes.
   await page.getByTestId('scenario-select').selectOption('s000-thrash.toml');
   await expect(page.getByTestId('kernel-runs')).toHaveCount(0);
+});
+
+test("on a memcg scenario the engine's own figures (reclaim accuracy, spread) get a kernel value too", async ({ page }, testInfo) => {
+  const file = 'validation/memcg-reclaim.toml';
+  await openScenario(page, file);
+  // A kernel run of this scenario's shape: the model's classic run, its leaf memcgs' pgsteal
+  // changed (so the kernel's figure differs), dressed as `reclaim kernel --json`.
+  const sim = WasmSimulation.fromScenario(readFileSync(new URL(`../scenarios/${file}`, import.meta.url), 'utf8'), 'classic');
+  const run = JSON.parse(sim.run_to_end_json());
+  sim.free();
+  const leaves = run.memcgs.filter((m: { parent: string | null }) => m.parent !== null);
+  leaves.forEach((m: { pgsteal: number }, i: number) => (m.pgsteal = 1000 + 250 * i));
+  Object.assign(run, { source: 'kernel', kernel: { name: 'debian-6.1', release: '6.1.0-56-amd64', package_version: '6.1.192-2' }, accelerator: 'tcg', notes: [] });
+  await upload(page, 'memcg.json', JSON.stringify(run));
+  await expect(page.getByTestId('kernel-run-0')).toBeVisible();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+  const stolen = leaves.reduce((s: number, m: { pgsteal: number }) => s + m.pgsteal, 0);
+  const cell = page.getByTestId('result-sum(pgsteal)/sum(requested) (%)-kernel-0');
+  await expect(cell).toHaveAttribute('data-value', /\d/, { timeout: 60_000 });
+  expect(Number(await cell.getAttribute('data-value'))).toBeCloseTo((stolen * 100) / run.reclaim_requested_pages, 9);
+  // The spread of pgsteal over the leaf memcgs: population stddev / mean, from the file's values.
+  const mean = stolen / leaves.length;
+  const sd = Math.sqrt(leaves.reduce((s: number, m: { pgsteal: number }) => s + (m.pgsteal - mean) ** 2, 0) / leaves.length);
+  const spread = page.getByTestId('result-stddev/mean pgsteal, leaf memcgs (%)-kernel-0');
+  expect(Number(await spread.getAttribute('data-value'))).toBeCloseTo((sd * 100) / mean, 9);
+  await expect(page.getByTestId('kernel-assess-error')).toHaveCount(0);
+  await shotsAtSizes(page, testInfo, 'kernel-overlay-memcg', '[data-testid="results-headline"] th.kernel-col');
 });

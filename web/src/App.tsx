@@ -19,6 +19,7 @@ import { SweepPanel } from './components/SweepPanel';
 import type { KernelInfo, RunInfo, ScenarioSource } from './engine/protocol';
 import { useEngine, WATCHDOG_MS } from './engine/useEngine';
 import { useReports } from './engine/useReports';
+import { useKernelAssessment } from './engine/useKernelAssessment';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
 import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
@@ -190,6 +191,8 @@ export function App() {
   const pairText = useMemo(() => (swapPair && pairBase ? swappinessPair(baseText, pairBase, swapPair) : null), [baseText, pairBase, swapPair]);
   const source: ScenarioSource | null = useMemo(() => (file ? { name: file.name, text: pairText ?? baseText } : null), [file, baseText, pairText]);
   const reports = useReports(boot === 'done' ? source : null);
+  // The engine's figures (headline rows) over the model's reports and the kernel runs together.
+  const kernelAssessment = useKernelAssessment(reports.status === 'done' ? reports.text : null, reports.reports, kernelRuns);
   const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
   const speed = speedAt(speedStep);
 
@@ -876,7 +879,7 @@ export function App() {
         liveVariants={state.runs.map((r) => r.variant)}
         changed={Object.keys(knobs).length > 0 || edited !== null || swapPair !== null}
       />
-      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} kernels={kernelRuns} />
+      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} kernels={kernelRuns} kernelAssessment={kernelAssessment} />
       <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />
     </main>
   );

@@ -7,6 +7,7 @@ import type { ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
 import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
 import { kernelCells, type KernelRun } from '../lib/kernelRun';
+import type { KernelAssessment } from '../engine/useKernelAssessment';
 import { ReportsProgress } from './ReportsProgress';
 import { WATCHDOG_MS } from '../engine/useEngine';
 
@@ -119,13 +120,28 @@ function Head({ reports, kernels, first }: { reports: RunReport[]; kernels: Kern
 
 const NO_KERNELS: KernelRun[] = [];
 
-export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsChanged = false, kernels = NO_KERNELS }: { reports: ReportsState; expect: string[]; knobsChanged?: boolean; kernels?: KernelRun[] }) {
+export const ResultsPanel = memo(function ResultsPanel({
+  reports,
+  expect,
+  knobsChanged = false,
+  kernels = NO_KERNELS,
+  kernelAssessment,
+}: {
+  reports: ReportsState;
+  expect: string[];
+  knobsChanged?: boolean;
+  kernels?: KernelRun[];
+  /** The engine's figures over the model's reports and the kernel runs together. */
+  kernelAssessment?: KernelAssessment;
+}) {
   // Real kernel runs (issue #27 §2) go through the same table builder, as columns after the
-  // model's; the engine's own figures (headline rows) are the model's only.
+  // model's; the engine's own figures (headline rows) for them come from kernelAssessment.
   const models = reports.reports;
   const all = resultsTable(models.length > 0 ? [...models, ...kernels.map((k) => k.report)] : []);
   const pad = (r: TableRow): TableRow => ({ ...r, values: [...r.values, ...kernels.map(() => NaN)] });
-  const headline = [...headlineRows(reports.assessment).map(pad), ...all.filter((r) => r.task === undefined)];
+  const together = kernels.length > 0 && kernelAssessment?.status === 'done' ? kernelAssessment.assessment : undefined;
+  const engineRows = together ? headlineRows(together) : headlineRows(reports.assessment).map(pad);
+  const headline = [...engineRows, ...all.filter((r) => r.task === undefined)];
   const perTask = all.filter((r) => r.task !== undefined);
   const tasks = [...new Set(perTask.map((r) => r.task!))];
   const verdicts = reports.assessment?.verdicts;
@@ -165,6 +181,11 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
             </ul>
           </>
         )
+      )}
+      {kernels.length > 0 && kernelAssessment?.status === 'error' && (
+        <p className="error" role="alert" data-testid="kernel-assess-error">
+          The engine could not compute its figures for the kernel run: {kernelAssessment.error}
+        </p>
       )}
       {headline.length > 0 && (
         <table className="results-table" data-testid="results-headline">

@@ -1,7 +1,8 @@
 // A real kernel's JSON (issue #27 §2): what the overlay accepts, and the message each bad file
 // gets. The fixture has the layout of `reclaim kernel --json` (a shape fixture: see its notes).
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assess, initSync, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { COUNTER_GROUPS } from './figure';
 import { groupTotals, isJsonFile, jsonErrorOffset, kernelCells, KernelRunError, kernelRunLabel, MAX_KERNEL_JSON_BYTES, MAX_KERNEL_RUNS, mergeRuns, mismatch, parseKernelRuns, readKernelFile } from './kernelRun';
 import { resultsTable, type RunReport } from './report';
@@ -66,6 +67,9 @@ describe('parseKernelRuns', () => {
     expect(err(text(g))).toBe('run.json: kernel.release is missing');
     expect(err(text({ ...fixture(), accelerator: undefined }))).toBe('run.json: accelerator is missing');
     expect(err(text({ ...fixture(), tasks: Array(1001).fill({}) }))).toBe('run.json: tasks has 1001 entries (at most 1000)');
+    expect(err(text({ ...fixture(), counters: { pswpout: 1.5 } }))).toBe('run.json: counters.pswpout must be a whole number, found 1.5');
+    expect(err(text({ ...fixture(), memcgs: [{ name: '/', parent: null, current_pages: 1, events: {}, pgsteal: 'x' }] }))).toBe('run.json: memcgs[0].pgsteal must be a number >= 0, found "x"');
+    expect(err(text({ ...fixture(), memcgs: [{ name: 'a', parent: 3, current_pages: 1, events: {} }] }))).toBe('run.json: memcgs[0].parent must be text or null, found 3');
   });
 
   it('finds where text stops being JSON, and agrees with JSON.parse on what is JSON', () => {
@@ -105,6 +109,31 @@ describe('parseKernelRuns', () => {
     expect(isJsonFile({ name: 'run.JSON', type: '' })).toBe(true);
     expect(isJsonFile({ name: 'x', type: 'application/json' })).toBe(true);
     expect(isJsonFile({ name: 'figure.png', type: 'image/png' })).toBe(false);
+  });
+});
+
+describe('what the engine reads of a kernel run', () => {
+  beforeAll(() => {
+    initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
+  });
+  const scenarioText = (f: string) => readFileSync(new URL(`../../../scenarios/validation/${f}`, import.meta.url), 'utf8');
+
+  it('is a RunReport the core assesses, memcgs and memory.reclaim included', () => {
+    const [run] = parseKernelRuns(FIXTURE, 'k.json');
+    expect(JSON.parse(assess(scenarioText('thrash-small.toml'), [JSON.stringify(run!.report)])).headline).toBeInstanceOf(Array);
+    // A memcg run: the kernel's memcgs and pages asked survive the check, so the core's
+    // reclaim accuracy is the file's sum(leaf pgsteal) / requested.
+    const memcgText = scenarioText('memcg-reclaim.toml');
+    const sim = WasmSimulation.fromScenario(memcgText, 'classic');
+    const model = JSON.parse(sim.run_to_end_json());
+    sim.free();
+    const file = { ...model, source: 'kernel', kernel: { name: 'debian-6.1', release: 'r' }, accelerator: 'tcg' };
+    const [k] = parseKernelRuns(JSON.stringify(file), 'm.json');
+    expect(k!.report.memcgs).toHaveLength(model.memcgs.length);
+    expect(k!.report.reclaim_requested_pages).toBe(model.reclaim_requested_pages);
+    const row = JSON.parse(assess(memcgText, [JSON.stringify(k!.report)])).headline.find((h: { metric: string }) => h.metric === 'reclaim_accuracy_pct');
+    const leaves = model.memcgs.filter((m: { parent: string | null }) => m.parent !== null);
+    expect(row.values[0]).toBeCloseTo((leaves.reduce((s: number, m: { pgsteal: number }) => s + m.pgsteal, 0) * 100) / model.reclaim_requested_pages, 9);
   });
 });
 

@@ -34,10 +34,28 @@ export interface GuestInfo {
   lru_gen_enabled: string;
 }
 
+/** One memcg of a run (memory.stat flattened, as `reclaim run --json` has it). */
+export interface MemcgReport {
+  name: string;
+  parent: string | null;
+  current_pages: number;
+  events: Record<string, number>;
+  [stat: string]: number | string | null | Record<string, number>;
+}
+
+/** The report of a kernel run: the RunReport contract, with the memcg parts the engine's
+ *  run-wide figures read (`report::run_metric`). */
+export interface KernelRunReport extends RunReport {
+  memcgs?: MemcgReport[];
+  reclaim_requested_pages?: number;
+  reclaim_reclaimed_pages?: number;
+}
+
 export interface KernelRun {
   /** The file it came from. */
   file: string;
-  report: RunReport;
+  /** Only the checked fields: its JSON is a RunReport the engine reads (`assess`). */
+  report: KernelRunReport;
   kernel: KernelBuild;
   /** "tcg" or "kvm". */
   accelerator: string;
@@ -80,6 +98,12 @@ class Fields {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) this.fail(path, v === undefined ? 'is missing' : `must be a number >= 0, found ${show(v)}`);
     return v;
   }
+  /** A count (pages, events, faults): a whole number, as the contract's u64. */
+  int(v: Json, path: string): number {
+    const n = this.num(v, path);
+    if (!Number.isSafeInteger(n)) this.fail(path, `must be a whole number, found ${show(v)}`);
+    return n;
+  }
   optNum(o: Record<string, Json>, k: string, path: string): number | null {
     return o[k] === undefined || o[k] === null ? null : this.num(o[k], `${path}${k}`);
   }
@@ -93,7 +117,7 @@ class Fields {
     const keys = Object.keys(o);
     if (keys.length > MAX_KEYS) this.fail(path, `has ${keys.length} counters (at most ${MAX_KEYS})`);
     const out: Record<string, number> = {};
-    for (const k of keys) out[k] = this.num(o[k], `${path}.${k}`);
+    for (const k of keys) out[k] = this.int(o[k], `${path}.${k}`);
     return out;
   }
 }
@@ -177,7 +201,7 @@ function kernelReport(v: Json, f: Fields, at: string, file: string): KernelRun {
     const pct = (k: string) => {
       if (to[k] === undefined || to[k] === null) return {};
       const l = f.obj(to[k], `${tp}${k}`);
-      return { [k]: { p50: f.num(l.p50, `${tp}${k}.p50`), p95: f.num(l.p95, `${tp}${k}.p95`), p99: f.num(l.p99, `${tp}${k}.p99`), mean: f.num(l.mean, `${tp}${k}.mean`), count: f.num(l.count, `${tp}${k}.count`) } };
+      return { [k]: { p50: f.num(l.p50, `${tp}${k}.p50`), p95: f.num(l.p95, `${tp}${k}.p95`), p99: f.num(l.p99, `${tp}${k}.p99`), mean: f.num(l.mean, `${tp}${k}.mean`), count: f.int(l.count, `${tp}${k}.count`) } };
     };
     const rounds = to.rounds_s === undefined || to.rounds_s === null ? undefined : f.list(to.rounds_s, `${tp}rounds_s`, MAX_ROUNDS).map((r, j) => f.num(r, `${tp}rounds_s[${j}]`));
     const ops = f.optNum(to, 'ops_per_s', tp);
@@ -188,25 +212,44 @@ function kernelReport(v: Json, f: Fields, at: string, file: string): KernelRun {
       ...(ops !== null ? { ops_per_s: ops } : {}),
       ...pct('latency_ms'),
       ...pct('alloc_stall_ms'),
-      major_faults: f.num(to.major_faults, `${tp}major_faults`),
+      major_faults: f.int(to.major_faults, `${tp}major_faults`),
       killed: to.killed === true,
     };
   });
   const oom = f.list(o.oom_kills ?? [], `${p}oom_kills`, MAX_TASKS).map((k, i) => {
     const ko = f.obj(k, `${p}oom_kills[${i}]`);
-    return { task: f.str(ko, 'task', `${p}oom_kills[${i}].`), time_s: f.num(ko.time_s, `${p}oom_kills[${i}].time_s`), freed_pages: f.num(ko.freed_pages, `${p}oom_kills[${i}].freed_pages`) };
+    return { task: f.str(ko, 'task', `${p}oom_kills[${i}].`), time_s: f.num(ko.time_s, `${p}oom_kills[${i}].time_s`), freed_pages: f.int(ko.freed_pages, `${p}oom_kills[${i}].freed_pages`) };
   });
-  if (o.memcgs !== undefined) f.list(o.memcgs, `${p}memcgs`, MAX_MEMCGS).forEach((m, i) => f.str(f.obj(m, `${p}memcgs[${i}]`), 'name', `${p}memcgs[${i}].`));
-  const report: RunReport = {
+  const memcgs =
+    o.memcgs === undefined || o.memcgs === null
+      ? undefined
+      : f.list(o.memcgs, `${p}memcgs`, MAX_MEMCGS).map((m, i): MemcgReport => {
+          const mp = `${p}memcgs[${i}]`;
+          const mo = f.obj(m, mp);
+          const { name: _n, parent, current_pages, events, ...stat } = mo;
+          if (parent !== null && typeof parent !== 'string') f.fail(`${mp}.parent`, `must be text or null, found ${show(parent)}`);
+          return {
+            name: f.str(mo, 'name', `${mp}.`),
+            parent: (parent ?? null) as string | null,
+            current_pages: f.int(current_pages, `${mp}.current_pages`),
+            events: f.counters(events, `${mp}.events`),
+            ...f.counters(stat, mp),
+          };
+        });
+  const optInt = (k: string) => (o[k] === undefined || o[k] === null ? {} : { [k]: f.int(o[k], `${p}${k}`) });
+  const report: KernelRunReport = {
     scenario: f.str(o, 'scenario', p),
     variant: f.str(o, 'variant', p),
     preset: f.str(o, 'preset', p),
-    swappiness: f.num(o.swappiness, `${p}swappiness`),
+    swappiness: f.int(o.swappiness, `${p}swappiness`),
     virtual_s: f.num(o.virtual_s, `${p}virtual_s`),
     counters: f.counters(o.counters, `${p}counters`),
     measured: f.counters(o.measured, `${p}measured`),
     tasks,
     oom_kills: oom,
+    ...(memcgs ? { memcgs } : {}),
+    ...optInt('reclaim_requested_pages'),
+    ...optInt('reclaim_reclaimed_pages'),
   };
   const k = f.obj(o.kernel, `${p}kernel`);
   const kernel = { name: f.str(k, 'name', `${p}kernel.`), release: f.str(k, 'release', `${p}kernel.`), package_version: typeof k.package_version === 'string' ? f.str(k, 'package_version', `${p}kernel.`) : '' };
