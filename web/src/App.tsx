@@ -152,19 +152,22 @@ export function App() {
   };
   // A kernel run's JSON (file picker or drop): checked, then overlaid if it is of this scenario;
   // a run of another bundled scenario is offered to open with it.
+  // (Checked against the scenario shown when the files have been read, which may be another.)
+  const shownNow = useRef({ name: scenarioName, title: '', variants: [] as string[] });
+  shownNow.current = { name: scenarioName, title: file?.title ?? scenarioName, variants: variantNames(edited ?? file?.text ?? '') };
   const loadKernel = useRef<(files: File[]) => void>(() => {});
   loadKernel.current = (files: File[]) => {
-    const shown = { title: file?.title ?? scenarioName, variants: variantNames(edited ?? file?.text ?? '') };
     void Promise.all(files.map(readKernelFile)).then(
       (lists) => {
         const runs = lists.flat();
+        const shown = shownNow.current;
         const why = mismatch(runs, shown);
         if (why === null) {
           setKernelRuns((old) => mergeRuns(old, runs));
           setKernelError(null);
           return;
         }
-        const other = SCENARIOS.find((f) => f.title === runs[0]!.report.scenario && f.name !== scenarioName);
+        const other = SCENARIOS.find((f) => f.title === runs[0]!.report.scenario && f.name !== shown.name);
         const fits = other && runs.every((r) => r.report.scenario === other.title) && mismatch(runs, { title: other.title, variants: variantNames(other.text) }) === null;
         setKernelError({
           text: `${why}.${fits ? '' : ' Open the scenario it ran, then load it again.'}`,
