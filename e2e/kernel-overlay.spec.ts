@@ -93,6 +93,14 @@ test('a kernel run opened from a file: a labelled kernel column beside the model
   await axe(page, 'dark theme');
   await page.getByTestId('theme-toggle').click();
 
+  // The results exported as Markdown carry the kernel column too; a validation scenario's
+  // folder becomes part of the file name.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-md').click()]);
+  expect(download.suggestedFilename()).toBe('validation-thrash-small-results.md');
+  const md = readFileSync((await download.path())!, 'utf8');
+  expect(md).toContain('| real kernel classic (debian-6.1 6.1.0-56-amd64, tcg, swappiness 60) |');
+  expect(md).toMatch(new RegExp(`\\| pswpout \\| [\\d,]+ \\| [^|]+ \\| ${RUN.measured.pswpout!.toLocaleString('en-US')} \\(×[\\d.]+ of the model\\) \\|`));
+
   // The kernel column scrolled into view (on a phone the table scrolls sideways).
   await shotsAtSizes(page, testInfo, 'kernel-overlay-table', '[data-testid="results-headline"] th.kernel-col');
   // The live run played to its end: the model's curves end against the kernel's levels.

@@ -566,7 +566,7 @@ export function App() {
   const exporters: Exporters = {
     csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
-    markdown: () => downloadText(`${stem}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable(reports.reports)), 'text/markdown'),
+    markdown: () => downloadText(`${stem}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown'),
     toml: () => downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
     png: async () => {
       const [svg, link] = await figure();

@@ -6,6 +6,7 @@ import { assess, initSync, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { COUNTER_GROUPS } from './figure';
 import { groupTotals, isJsonFile, jsonErrorOffset, kernelCells, KernelRunError, kernelRunLabel, MAX_KERNEL_JSON_BYTES, MAX_KERNEL_RUNS, mergeRuns, mismatch, parseKernelRuns, readKernelFile } from './kernelRun';
 import { resultsTable, type RunReport } from './report';
+import { resultsMarkdown } from './exports';
 
 const FIXTURE = readFileSync(new URL('../../../e2e/fixtures/kernel-thrash-small-classic.shape.json', import.meta.url), 'utf8');
 const TITLE = 'Validation: thrash (256 MiB, 192 MiB cold anon, 96 MiB re-read file)';
@@ -171,6 +172,17 @@ describe('the overlay', () => {
     expect(kernelCells(rows.find((r) => r.label === 'thrash round 0 (s)')!, models, [run])[0]!.value).toBe(8.2);
     // No model of that variant: no ratio.
     expect(kernelCells(pswpout, [models[1]!], [run])[0]!.ratio).toBeNaN();
+  });
+
+  it('writes the kernel columns into the results Markdown, with their ratios', () => {
+    const model = { ...run.report, measured: { ...run.report.measured, pswpout: 8952 } };
+    const rows = resultsTable([model, run.report]).filter((r) => r.label === 'pswpout' || r.label === 'pswpin');
+    const md = resultsMarkdown('T', [model], rows, [run]).split('\n');
+    expect(md[2]).toBe('| metric (measured window) | classic (linux-6.1, swappiness 60) | real kernel classic (debian-6.1 6.1.0-56-amd64, tcg, swappiness 60) |');
+    expect(md).toContain(`| pswpout | 8,952 | 11,583 (×${(11583 / 8952).toFixed(2)} of the model) |`);
+    expect(md).toContain('| pswpin | 21 | 21 (×1 of the model) |');
+    // Without kernel runs the table is as before.
+    expect(resultsMarkdown('T', [model], resultsTable([model]).slice(0, 1)).split('\n')[2]).toBe('| metric (measured window) | classic (linux-6.1, swappiness 60) |');
   });
 
   it("sums the counters chart's groups from the kernel's whole-run counters", () => {
