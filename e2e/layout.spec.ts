@@ -1,0 +1,67 @@
+// Layout defects found in a QA pass as a person would use the page (laptop 1280x800, phone, the
+// slide embed): labels that ran into each other or were crossed by lines, run-on wording.
+import { expect, test, type Locator } from '@playwright/test';
+import { encodeLink, type LinkState } from '../web/src/lib/link';
+import { failOnPageErrors } from './support/page';
+
+failOnPageErrors();
+
+const link = (s: Partial<LinkState> & { scenario: string }) =>
+  encodeLink({ knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
+
+/** Pairs of the elements whose boxes come closer than `gap` px (or intersect), named by their text. */
+async function overlaps(items: Locator, gap = 0.5) {
+  const boxes = await items.evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { t: e.textContent ?? '', l: r.left, r: r.right, top: r.top, b: r.bottom };
+    }),
+  );
+  const out: string[] = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i]!, boxes[j]!];
+      if (a.l < b.r + gap && b.l < a.r + gap && a.top < b.b && b.top < a.b) out.push(`${a.t}|${b.t}`);
+    }
+  return { count: boxes.length, out };
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`memcg ids under the pgsteal/usage bars never run into each other (S003 compare, ${viewport.width} px)`, async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(viewport);
+    const hash = await link({ scenario: 's003-memcg-lru.toml', variants: ['before', 'after'], compare: true, timeNs: 300_000_000 });
+    await page.goto(`/#${hash}`);
+    await expect(page.getByTestId('run-1-time')).toHaveText('300.000 ms', { timeout: 30_000 });
+    for (const run of ['run-0', 'run-1']) {
+      const labels = page.getByTestId(`${run}-memcg-bars`).locator('text.memcg-id-label');
+      // Several labels, each at least 3 px from the next (touching numbers read as one: "100104108").
+      await expect.poll(async () => (await overlaps(labels, 3)).count).toBeGreaterThan(3);
+      expect(await overlaps(labels, 3), run).toMatchObject({ out: [] });
+      // On round numbers: every label a multiple of the first step.
+      const ids = (await labels.allTextContents()).map(Number);
+      expect(ids.every((id) => id % ids[1]! === 0), ids.join(' ')).toBe(true);
+      await page.getByTestId(`${run}-memcg-bars`).screenshot({ path: testInfo.outputPath(`${run}-memcg-bars-${viewport.width}.png`) });
+    }
+  });
+}
+
+test('the watermark labels keep a halo where another line crosses them; the scrubber label reads as two phrases', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const hash = await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true, timeNs: 800_000_000 });
+  await page.goto(`/#${hash}`);
+  await expect(page.getByTestId('run-1-time')).toHaveText('800.000 ms', { timeout: 30_000 });
+  const refs = page.locator('.chart text.ref');
+  await expect(refs).toHaveText(['min', 'low', 'high']);
+  for (const r of await refs.all()) {
+    expect(await r.evaluate((e) => getComputedStyle(e).paintOrder)).toMatch(/^stroke/);
+    // The halo is the panel's colour, not the line's.
+    expect(await r.evaluate((e) => getComputedStyle(e).stroke)).toBe(await page.locator('.chart').first().evaluate((e) => getComputedStyle(e).backgroundColor));
+  }
+  expect(await overlaps(refs)).toMatchObject({ count: 3, out: [] });
+  await page.getByTestId('chart-free').screenshot({ path: testInfo.outputPath('watermarks-1280.png') });
+  await expect(page.getByTestId('scrubber').locator('label > span').first()).toHaveText(/^Time reached · drag back to replay/);
+});
