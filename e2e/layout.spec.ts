@@ -65,3 +65,18 @@ test('the watermark labels keep a halo where another line crosses them; the scru
   await page.getByTestId('chart-free').screenshot({ path: testInfo.outputPath('watermarks-1280.png') });
   await expect(page.getByTestId('scrubber').locator('label > span').first()).toHaveText(/^Time reached · drag back to replay/);
 });
+
+test('results: the Expected heading is smaller than the card title; no change reads -0.0%', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const hash = await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true });
+  await page.goto(`/#${hash}`);
+  const results = page.getByTestId('results');
+  await expect(results).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
+  const size = (sel: string) => results.locator(sel).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  expect(await size('h3')).toBeLessThan(await size('h2'));
+  // thrash round 0 is 3.0339 s before and 3.0333 s after: a change that rounds to 0.0%.
+  await expect(results.getByText('(0.0%)').first()).toBeVisible();
+  await expect(results.getByText(/[-+]0\.0%/)).toHaveCount(0);
+  await results.screenshot({ path: testInfo.outputPath('results-390.png') });
+});

@@ -2,6 +2,7 @@
 // the scenario's expectations with the verdict and figure the engine computed for each
 // (report::assess), then the headline rows (run-wide figures from the core, measured counters),
 // then per-task rows, grouped by task and collapsed when there are many.
+import './results.css';
 import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
