@@ -80,3 +80,21 @@ test('results: the Expected heading is smaller than the card title; no change re
   await expect(results.getByText(/[-+]0\.0%/)).toHaveCount(0);
   await results.screenshot({ path: testInfo.outputPath('results-390.png') });
 });
+
+test('results with a kernel run: a figure the model runs do not have is a dash, not "— (—)"', async ({ page }, testInfo) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await page.getByTestId('scenario-select').selectOption('validation/thrash-small.toml');
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('kernel-file').setInputFiles(new URL('./fixtures/kernel-thrash-small-classic.shape.json', import.meta.url).pathname);
+  const results = page.getByTestId('results');
+  await expect(results).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+  // The model has no direct reclaim in this run (allocstall 0), the kernel file has: its row is
+  // "—" in the model's columns and the kernel's figure in the kernel column.
+  const row = results.getByRole('row', { name: /direct reclaim efficiency/ });
+  await expect(row.getByTestId('result-direct reclaim efficiency (%)-kernel-0')).toContainText('no model ratio', { timeout: 30_000 });
+  await expect(row.getByTestId('result-direct reclaim efficiency (%)-1')).toHaveText('—');
+  await expect(results.getByText('(—)')).toHaveCount(0);
+  await results.screenshot({ path: testInfo.outputPath('results-kernel-1280.png') });
+});

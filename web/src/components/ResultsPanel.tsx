@@ -63,7 +63,8 @@ function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]
           {row.values.slice(0, models.length).map((v, i) => (
             <td key={i} data-testid={`result-${row.label}-${i}`}>
               {fmt(v, row.digits)}
-              {i > 0 && (
+              {/* No change beside a value the run has none of ("—", not "— (—)"). */}
+              {i > 0 && Number.isFinite(v) && row.changes[i] !== '—' && (
                 <span className={`change ${row.changes[i]!.startsWith('+') ? 'up' : row.changes[i]!.startsWith('-') ? 'down' : ''}`}>
                   {' '}
                   ({row.changes[i]})

@@ -79,7 +79,7 @@ export function resultsMarkdown(title: string, reports: RunReport[], rows: Table
   const lines = [`### ${mdCell(title)}`, '', `| ${head.map(mdCell).join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   const text = (v: number, digits: number) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits }) : '—');
   for (const row of rows) {
-    const cells = row.values.slice(0, reports.length).map((v, i) => (i === 0 ? text(v, row.digits) : `${text(v, row.digits)} (${row.changes[i]})`));
+    const cells = row.values.slice(0, reports.length).map((v, i) => (i === 0 || !Number.isFinite(v) || row.changes[i] === '—' ? text(v, row.digits) : `${text(v, row.digits)} (${row.changes[i]})`));
     const kcells = kernelCells(row, reports, kernels).map((c) => (Number.isFinite(c.ratio) ? `${text(c.value, row.digits)} (×${text(c.ratio, 2)} of the model)` : text(c.value, row.digits)));
     lines.push(`| ${[row.label, ...cells, ...kcells].map(mdCell).join(' | ')} |`);
   }
