@@ -98,3 +98,20 @@ test('results with a kernel run: a figure the model runs do not have is a dash, 
   await expect(results.getByText('(—)')).toHaveCount(0);
   await results.screenshot({ path: testInfo.outputPath('results-kernel-1280.png') });
 });
+
+test('on a phone the labels under the generations columns (seq, age) never run together', async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const hash = await link({ scenario: 's003b-noreuse.toml', variants: ['before', 'after'], compare: true, timeNs: 1_000_000_000 });
+  await page.goto(`/#${hash}`);
+  await expect(page.getByTestId('run-0-time')).toHaveText('1.000 s', { timeout: 30_000 });
+  const gens = page.locator('[data-testid="run-0"] .gens');
+  for (const cls of ['col-seq', 'col-age']) {
+    const labels = gens.locator(`text.${cls}`);
+    // Both types' columns (at least 4 each) are labelled, 2 px apart at least; the columns glide
+    // into place, so poll until they settle.
+    await expect.poll(async () => (await overlaps(labels, 2)).count).toBeGreaterThanOrEqual(8);
+    await expect.poll(async () => (await overlaps(labels, 2)).out, { message: cls }).toEqual([]);
+  }
+  await gens.screenshot({ path: testInfo.outputPath('gens-390.png') });
+});
