@@ -115,3 +115,13 @@ test('on a phone the labels under the generations columns (seq, age) never run t
   }
   await gens.screenshot({ path: testInfo.outputPath('gens-390.png') });
 });
+
+test('on a phone the two compare checkboxes sit close, with no empty row between them', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  const a = (await page.getByTestId('compare-toggle').boundingBox())!;
+  const b = (await page.getByTestId('compare-swappiness-toggle').boundingBox())!;
+  // One control row's gap (8 px) plus the box's own height: not the 18 px padding on top.
+  expect(b.y - (a.y + a.height)).toBeLessThan(24);
+});
