@@ -125,3 +125,18 @@ test('on a phone the two compare checkboxes sit close, with no empty row between
   // One control row's gap (8 px) plus the box's own height: not the 18 px padding on top.
   expect(b.y - (a.y + a.height)).toBeLessThan(24);
 });
+
+test('applying a swappiness a kernel refuses shows its note without moving the knobs or the Apply button', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/#${await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true })}`);
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('knob-swappiness').fill('150');
+  const apply = page.getByTestId('knobs-apply');
+  const before = { apply: (await apply.boundingBox())!, ram: (await page.getByTestId('knob-ram').boundingBox())! };
+  await apply.click();
+  // linux-5.2 caps swappiness at 100: the engine refuses 150 and the page says so.
+  await expect(page.getByTestId('swappiness-note-0')).toContainText('150 refused', { timeout: 20_000 });
+  const after = { apply: (await apply.boundingBox())!, ram: (await page.getByTestId('knob-ram').boundingBox())! };
+  expect(after).toEqual(before);
+  await page.locator('.controls').screenshot({ path: testInfo.outputPath('knobs-note-1280.png') });
+});
