@@ -140,3 +140,20 @@ test('applying a swappiness a kernel refuses shows its note without moving the k
   expect(after).toEqual(before);
   await page.locator('.controls').screenshot({ path: testInfo.outputPath('knobs-note-1280.png') });
 });
+
+test('a glossary explanation near the right edge opens leftwards and stays on the page', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto(`/#${await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true, timeNs: 800_000_000 })}`);
+  await expect(page.getByTestId('run-1-time')).toHaveText('800.000 ms', { timeout: 30_000 });
+  // The last term of the right run's legend ("free") ends near the page's right edge.
+  const term = page.getByTestId('run-1').locator('.term[data-term="free"]').last();
+  await term.scrollIntoViewIfNeeded();
+  await term.hover();
+  const tip = term.locator('.term-tip');
+  await expect(tip).toBeVisible();
+  const [box, W] = await tip.evaluate((e) => [e.getBoundingClientRect().toJSON() as DOMRect, document.documentElement.clientWidth] as const);
+  expect(box.left).toBeGreaterThanOrEqual(0);
+  expect(box.right).toBeLessThanOrEqual(W);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1920);
+  await page.screenshot({ path: testInfo.outputPath('tip-1920.png') });
+});
