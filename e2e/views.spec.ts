@@ -46,9 +46,10 @@ test('the engine loads and the first scenario is shown', async ({ page }) => {
   await expect(page.getByTestId('virtual-time')).toHaveText('0 ns');
   const options = await page.getByTestId('scenario-select').locator('option').allTextContents();
   // The basics lessons first in teaching order (the page opens on the first), then the seed
-  // experiments by file name.
+  // experiments by file name, then the validation scenarios (scenarios/validation/).
   const basics = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
-  const order = [...basics, ...scenarioFiles.filter((f) => !basics.includes(f))];
+  const validation = readdirSync(new URL('validation/', scenarioDir)).filter((f) => f.endsWith('.toml')).sort().map((f) => `validation/${f}`);
+  const order = [...basics, ...scenarioFiles.filter((f) => !basics.includes(f)), ...validation];
   expect(options).toEqual(order.map((f) => titleOf(scenarioText(f))));
 });
 

@@ -19,9 +19,12 @@ import { SweepPanel } from './components/SweepPanel';
 import type { KernelInfo, RunInfo, ScenarioSource } from './engine/protocol';
 import { useEngine, WATCHDOG_MS } from './engine/useEngine';
 import { useReports } from './engine/useReports';
+import { useKernelAssessment } from './engine/useKernelAssessment';
 import { formatNs, speedAt } from './format';
 import { applySet, parseControlMessage, parseEmbedParams } from './lib/embed';
 import { HostChannel, hostStatus, lessonTarget } from './lib/hostApi';
+import { KernelOverlay, type KernelError } from './components/KernelOverlay';
+import { isJsonFile, KernelRunError, mergeRuns, mismatch, readKernelFile, type KernelRun } from './lib/kernelRun';
 import { keyAction } from './lib/keys';
 import { freezeUrlState, loadDraft, saveDraft, useUrlState } from './lib/urlState';
 import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from './lib/exports';
@@ -127,17 +130,72 @@ export function App() {
   /** The scenario text as edited by hand (null: the file as it is). */
   const [edited, setEdited] = useState<string | null>(null);
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
+  /** Real kernel runs overlaid on the model (issue #27 §2), and why the last file was refused. */
+  const [kernelRuns, setKernelRuns] = useState<KernelRun[]>([]);
+  const [kernelError, setKernelError] = useState<KernelError | null>(null);
   const [theme, setTheme] = useState<'light' | 'dark'>(() =>
     typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
   );
 
   const file = SCENARIOS.find((s) => s.name === scenarioName) ?? null;
+  /** Another scenario, from its defaults (a kernel run of the previous one no longer fits). */
+  const openScenario = (n: string) => {
+    setScenarioName(n);
+    setVariant(null);
+    setVariantB(null);
+    setKnobs({});
+    setEdited(null);
+    setSideFlags(NO_FLAGS);
+    setSwapPair(null);
+    setKernelRuns([]);
+    setKernelError(null);
+  };
+  // A kernel run's JSON (file picker or drop): checked, then overlaid if it is of this scenario;
+  // a run of another bundled scenario is offered to open with it.
+  // (Checked against the scenario shown when the files have been read, which may be another.)
+  const shownNow = useRef({ name: scenarioName, title: '', variants: [] as string[] });
+  shownNow.current = { name: scenarioName, title: file?.title ?? scenarioName, variants: variantNames(edited ?? file?.text ?? '') };
+  const loadKernel = useRef<(files: File[]) => void>(() => {});
+  loadKernel.current = (files: File[]) => {
+    void Promise.all(files.map(readKernelFile)).then(
+      (lists) => {
+        const runs = lists.flat();
+        const shown = shownNow.current;
+        const why = mismatch(runs, shown);
+        if (why === null) {
+          setKernelRuns((old) => mergeRuns(old, runs));
+          setKernelError(null);
+          return;
+        }
+        const other = SCENARIOS.find((f) => f.title === runs[0]!.report.scenario && f.name !== shown.name);
+        const fits = other && runs.every((r) => r.report.scenario === other.title) && mismatch(runs, { title: other.title, variants: variantNames(other.text) }) === null;
+        setKernelError({
+          text: `${why}.${fits ? '' : ' Open the scenario it ran, then load it again.'}`,
+          ...(fits
+            ? {
+                open: {
+                  title: other.title,
+                  onOpen: () => {
+                    openScenario(other.name);
+                    setKernelRuns(runs);
+                    setKernelError(null);
+                  },
+                },
+              }
+            : {}),
+        });
+      },
+      (e: unknown) => setKernelError({ text: e instanceof KernelRunError ? e.message : `The kernel run could not be read: ${String(e)}` }),
+    );
+  };
   const baseText = useMemo(() => (file ? applyOverrides(edited ?? file.text, knobs) : ''), [file, knobs, edited]);
   // A knob comparison runs two copies of the chosen variant, each with its own swappiness.
   const pairBase = swapPair ? (variant ?? variantNames(baseText)[0] ?? null) : null;
   const pairText = useMemo(() => (swapPair && pairBase ? swappinessPair(baseText, pairBase, swapPair) : null), [baseText, pairBase, swapPair]);
   const source: ScenarioSource | null = useMemo(() => (file ? { name: file.name, text: pairText ?? baseText } : null), [file, baseText, pairText]);
   const reports = useReports(boot === 'done' ? source : null);
+  // The engine's figures (headline rows) over the model's reports and the kernel runs together.
+  const kernelAssessment = useKernelAssessment(reports.status === 'done' ? reports.text : null, reports.reports, kernelRuns);
   const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
   const speed = speedAt(speedStep);
 
@@ -203,6 +261,13 @@ export function App() {
       const f = e.dataTransfer?.files[0];
       if (!f) return;
       e.preventDefault();
+      // A JSON file is a real kernel's run for the overlay; anything else an exported figure.
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.some(isJsonFile)) {
+        loadKernel.current(files);
+        document.querySelector('[data-testid="kernel-overlay"]')?.scrollIntoView({ block: 'nearest' });
+        return;
+      }
       linkOfImage(f)
         .then((link) => {
           const hash = link?.slice(link.indexOf('#')) ?? '';
@@ -438,7 +503,9 @@ export function App() {
   // The views an embed of this state can show: generations and memcg only where they exist.
   const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reports.text === source?.text;
-  const base = `${scenarioName.replace(/\.toml$/, '')}-${Math.round(nowNs / 1e6)}ms`;
+  // File names: a validation scenario's folder becomes part of the name ("validation-thrash-small").
+  const stem = scenarioName.replace(/\.toml$/, '').replace(/\//g, '-');
+  const base = `${stem}-${Math.round(nowNs / 1e6)}ms`;
   // The image exports: a complete figure carrying the link that reproduces it (lib/figure.ts).
   const figure = async (): Promise<[string, string]> => {
     const link = `${location.origin}${location.pathname}#${await makeLink()}`;
@@ -499,8 +566,8 @@ export function App() {
   const exporters: Exporters = {
     csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
-    markdown: () => downloadText(`${scenarioName.replace(/\.toml$/, '')}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable(reports.reports)), 'text/markdown'),
-    toml: () => downloadText(scenarioName, source?.text ?? '', 'application/toml'),
+    markdown: () => downloadText(`${stem}-results.md`, resultsMarkdown(file?.title ?? scenarioName, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown'),
+    toml: () => downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
     png: async () => {
       const [svg, link] = await figure();
       download(`${base}-figure@2x.png`, await figurePng(svg, link, 2));
@@ -662,15 +729,7 @@ export function App() {
       <Controls
         scenarios={SCENARIOS}
         scenarioName={scenarioName}
-        onScenario={(n) => {
-          setScenarioName(n);
-          setVariant(null);
-          setVariantB(null);
-          setKnobs({});
-          setEdited(null);
-          setSideFlags(NO_FLAGS);
-          setSwapPair(null);
-        }}
+        onScenario={openScenario}
         description={file?.description ?? ''}
         variants={variants}
         variant={a}
@@ -804,8 +863,8 @@ export function App() {
           </section>
           {frames.length > 1 && <DiffTable runs={state.runs} frames={frames} counterNames={state.counterNames} />}
           <section className="charts" aria-label="Charts">
-            <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} />
-            {reports.text === source?.text && <RoundsChart reports={reports.reports} />}
+            <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} kernels={kernelRuns} />
+            {reports.text === source?.text && <RoundsChart reports={reports.reports} kernels={kernelRuns} />}
           </section>
         </>
       )}
@@ -815,7 +874,15 @@ export function App() {
           The results table runs the scenario&apos;s variants as written; the kernel flag overrides apply to the live runs above.
         </p>
       )}
-      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} />
+      <KernelOverlay
+        runs={kernelRuns}
+        error={kernelError}
+        onFiles={(files) => loadKernel.current(files)}
+        onRemove={(i) => setKernelRuns((runs) => runs.filter((_, j) => j !== i))}
+        liveVariants={state.runs.map((r) => r.variant)}
+        changed={Object.keys(knobs).length > 0 || edited !== null || swapPair !== null}
+      />
+      <ResultsPanel reports={reports} expect={expect} knobsChanged={Object.keys(knobs).length > 0} kernels={kernelRuns} kernelAssessment={kernelAssessment} />
       <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />
     </main>
   );

@@ -37,7 +37,10 @@ export function formatChange(value: number, base: number): string {
   if (!Number.isFinite(value) || !Number.isFinite(base)) return '—';
   if (base === 0) return value === 0 ? '0.0%' : 'new';
   const c = ((value - base) / Math.abs(base)) * 100;
-  return `${c > 0 ? '+' : ''}${c.toFixed(1)}%`;
+  const shown = c.toFixed(1);
+  // A change that rounds to nothing is "0.0%", never "-0.0%" or "+0.0%".
+  if (Number(shown) === 0) return '0.0%';
+  return `${c > 0 ? '+' : ''}${shown}%`;
 }
 
 /** A rate per second, compact: "0", "950", "12.3k", "4.56M". */

@@ -7,10 +7,14 @@ import { formatCount } from '../format';
 import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from '../lib/palette';
 import type { RunReport } from '../lib/report';
 import { COUNTER_GROUPS } from '../lib/figure';
+import { groupTotals, type KernelRun } from '../lib/kernelRun';
 import { LineChart, type RefLine, type Series } from './LineChart';
 
 
 const DASHES = [undefined, '6 3', '2 2', '8 2 2 2'];
+/** A real kernel's series (issue #27 §2): long dashes, unlike any model run's. */
+export const KERNEL_DASH = '12 4';
+const NO_KERNELS: KernelRun[] = [];
 const secs = (ns: number) => `${Number((ns / 1e9).toPrecision(3))}`;
 
 interface Props {
@@ -18,9 +22,11 @@ interface Props {
   frames: RunFrame[];
   series: Float64Array[][];
   counterNames: string[];
+  /** Real kernel runs: each one whose variant runs here draws its end-of-run totals. */
+  kernels?: KernelRun[];
 }
 
-export function CounterCharts({ runs, frames, series, counterNames }: Props) {
+export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS }: Props) {
   const counterSeries = useMemo(() => {
     const out: Series[] = [];
     runs.forEach((run, r) => {
@@ -33,9 +39,28 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
           points: (series[r] ?? []).map((row) => [row[0]!, cols.reduce((s, c) => s + row[c]!, 0) * run.scale]),
         });
       });
+      // The kernel file has whole-run totals, not a series over time: each total is a level
+      // across the model's time span, where the model's curve ends up against it.
+      const rows = series[r] ?? [];
+      const x0 = rows[0]?.[0] ?? 0;
+      const x1 = Math.max(rows.at(-1)?.[0] ?? 0, x0 + 1e8);
+      for (const k of kernels.filter((k) => k.report.variant === run.variant)) {
+        groupTotals(k, COUNTER_GROUPS).forEach((g, gi) => {
+          if (g.total === null) return;
+          out.push({
+            name: `${g.label}: real kernel ${k.kernel.name}${runs.length > 1 ? ` (${run.variant})` : ''}, end of run`,
+            color: SERIES_COLORS[gi % SERIES_COLORS.length]!,
+            dash: KERNEL_DASH,
+            points: [
+              [x0, g.total],
+              [x1, g.total],
+            ],
+          });
+        });
+      }
     });
     return out;
-  }, [runs, series, counterNames]);
+  }, [runs, series, counterNames, kernels]);
 
   const freeSeries = useMemo(
     () =>
@@ -133,7 +158,7 @@ export function CounterCharts({ runs, frames, series, counterNames }: Props) {
 const roundLabel = (x: number) => (Number.isInteger(x) ? String(x) : '');
 const secondsLabel = (y: number) => `${Number(y.toPrecision(2))}`;
 
-export function RoundsChart({ reports }: { reports: RunReport[] }) {
+export function RoundsChart({ reports, kernels = NO_KERNELS }: { reports: RunReport[]; kernels?: KernelRun[] }) {
   const series = useMemo(() => {
     const out: Series[] = [];
     reports.forEach((rep, r) => {
@@ -147,8 +172,21 @@ export function RoundsChart({ reports }: { reports: RunReport[] }) {
         });
       }
     });
+    // A real kernel's rounds, in its variant's colour (wall-clock seconds of the guest).
+    for (const k of kernels) {
+      const r = Math.max(0, reports.findIndex((rep) => rep.variant === k.report.variant));
+      for (const t of k.report.tasks) {
+        if (!t.rounds_s?.length) continue;
+        out.push({
+          name: `real kernel ${k.kernel.name} (${k.accelerator}) ${k.report.variant} ${t.name}`,
+          color: SERIES_COLORS[r % SERIES_COLORS.length]!,
+          dash: KERNEL_DASH,
+          points: t.rounds_s.map((s, i) => [i, s]),
+        });
+      }
+    }
     return out;
-  }, [reports]);
+  }, [reports, kernels]);
   if (series.length === 0) return null;
   return (
     <LineChart

@@ -6,6 +6,7 @@
 // The columns are SVG drawn by D3 with a data join keyed by sequence number, so aging (a new
 // max_seq) slides the generations left and grows the new one in on the right, and eviction
 // (min_seq advancing) drains the oldest and lets it fall out on the left.
+import './gens.css';
 import { useLayoutEffect, useRef } from 'react';
 import { axisLeft, format, max, scaleLinear, select, transition, type Selection } from 'd3';
 import type { RunFrame, RunInfo } from '../engine/protocol';

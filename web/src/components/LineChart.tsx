@@ -1,5 +1,6 @@
 // A small D3 line chart in an SVG: several series, optional horizontal
 // reference lines, linear or log y axis. Used by every chart view.
+import './chart.css';
 import { useLayoutEffect, useRef } from 'react';
 import { axisBottom, axisLeft, extent, line, max, min, scaleLinear, scaleLog, select } from 'd3';
 

@@ -2,10 +2,13 @@
 // the scenario's expectations with the verdict and figure the engine computed for each
 // (report::assess), then the headline rows (run-wide figures from the core, measured counters),
 // then per-task rows, grouped by task and collapsed when there are many.
+import './results.css';
 import { memo } from 'react';
 import type { ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
 import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
+import { kernelCells, type KernelRun } from '../lib/kernelRun';
+import type { KernelAssessment } from '../engine/useKernelAssessment';
 import { ReportsProgress } from './ReportsProgress';
 import { WATCHDOG_MS } from '../engine/useEngine';
 
@@ -48,19 +51,37 @@ function Verdicts({ verdicts, knobsChanged }: { verdicts: Verdict[]; knobsChange
   );
 }
 
-function Rows({ rows }: { rows: TableRow[] }) {
+/** A kernel cell's ratio to the model's run of its variant, as text ("×1.29 of the model"). */
+const ratioText = (r: number) => (Number.isFinite(r) ? `×${fmt(r, r >= 10 ? 1 : 2)} of the model` : 'no model ratio');
+
+function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]; kernels: KernelRun[] }) {
   return (
     <>
       {rows.map((row) => (
         <tr key={row.label}>
           <th scope="row">{row.label}</th>
-          {row.values.map((v, i) => (
+          {row.values.slice(0, models.length).map((v, i) => (
             <td key={i} data-testid={`result-${row.label}-${i}`}>
               {fmt(v, row.digits)}
-              {i > 0 && (
+              {/* No change beside a value the run has none of ("—", not "— (—)"). */}
+              {i > 0 && Number.isFinite(v) && row.changes[i] !== '—' && (
                 <span className={`change ${row.changes[i]!.startsWith('+') ? 'up' : row.changes[i]!.startsWith('-') ? 'down' : ''}`}>
                   {' '}
                   ({row.changes[i]})
+                </span>
+              )}
+            </td>
+          ))}
+          {kernelCells(row, models, kernels).map((c, k) => (
+            <td key={`k${k}`} className="kernel-col" data-testid={`result-${row.label}-kernel-${k}`} data-value={Number.isFinite(c.value) ? c.value : ''}>
+              {Number.isFinite(c.value) ? (
+                <>
+                  {fmt(c.value, row.digits)}
+                  <span className="ratio small"> ({ratioText(c.ratio)})</span>
+                </>
+              ) : (
+                <span className="muted" title="Not in the kernel run's file (figures the engine computes are for model runs)">
+                  —
                 </span>
               )}
             </td>
@@ -71,7 +92,7 @@ function Rows({ rows }: { rows: TableRow[] }) {
   );
 }
 
-function Head({ reports, first }: { reports: RunReport[]; first: string }) {
+function Head({ reports, kernels, first }: { reports: RunReport[]; kernels: KernelRun[]; first: string }) {
   return (
     <thead>
       <tr>
@@ -85,14 +106,44 @@ function Head({ reports, first }: { reports: RunReport[]; first: string }) {
             </span>
           </th>
         ))}
+        {kernels.map((k, i) => (
+          <th scope="col" key={`k${i}`} className="kernel-col" data-testid={`results-kernel-head-${i}`}>
+            <span className="kernel-tag">real kernel</span> {k.report.variant}
+            <br />
+            <span className="muted">
+              {k.kernel.name} ({k.kernel.release}), {k.accelerator}, swappiness {k.report.swappiness}
+            </span>
+          </th>
+        ))}
       </tr>
     </thead>
   );
 }
 
-export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsChanged = false }: { reports: ReportsState; expect: string[]; knobsChanged?: boolean }) {
-  const all = resultsTable(reports.reports);
-  const headline = [...headlineRows(reports.assessment), ...all.filter((r) => r.task === undefined)];
+const NO_KERNELS: KernelRun[] = [];
+
+export const ResultsPanel = memo(function ResultsPanel({
+  reports,
+  expect,
+  knobsChanged = false,
+  kernels = NO_KERNELS,
+  kernelAssessment,
+}: {
+  reports: ReportsState;
+  expect: string[];
+  knobsChanged?: boolean;
+  kernels?: KernelRun[];
+  /** The engine's figures over the model's reports and the kernel runs together. */
+  kernelAssessment?: KernelAssessment;
+}) {
+  // Real kernel runs (issue #27 §2) go through the same table builder, as columns after the
+  // model's; the engine's own figures (headline rows) for them come from kernelAssessment.
+  const models = reports.reports;
+  const all = resultsTable(models.length > 0 ? [...models, ...kernels.map((k) => k.report)] : []);
+  const pad = (r: TableRow): TableRow => ({ ...r, values: [...r.values, ...kernels.map(() => NaN)] });
+  const together = kernels.length > 0 && kernelAssessment?.status === 'done' ? kernelAssessment.assessment : undefined;
+  const engineRows = together ? headlineRows(together) : headlineRows(reports.assessment).map(pad);
+  const headline = [...engineRows, ...all.filter((r) => r.task === undefined)];
   const perTask = all.filter((r) => r.task !== undefined);
   const tasks = [...new Set(perTask.map((r) => r.task!))];
   const verdicts = reports.assessment?.verdicts;
@@ -141,11 +192,16 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
           </>
         )
       )}
+      {kernels.length > 0 && kernelAssessment?.status === 'error' && (
+        <p className="error" role="alert" data-testid="kernel-assess-error">
+          The engine could not compute its figures for the kernel run: {kernelAssessment.error}
+        </p>
+      )}
       {headline.length > 0 && (
         <table className="results-table" data-testid="results-headline">
-          <Head reports={reports.reports} first="metric (measured window)" />
+          <Head reports={models} kernels={kernels} first="metric (measured window)" />
           <tbody>
-            <Rows rows={headline} />
+            <Rows rows={headline} models={models} kernels={kernels} />
           </tbody>
         </table>
       )}
@@ -155,10 +211,10 @@ export const ResultsPanel = memo(function ResultsPanel({ reports, expect, knobsC
             Per-task rows ({tasks.length} task{tasks.length === 1 ? '' : 's'})
           </summary>
           <table className="results-table">
-            <Head reports={reports.reports} first="task metric" />
+            <Head reports={models} kernels={kernels} first="task metric" />
             {tasks.map((t) => (
               <tbody key={t} data-task={t}>
-                <Rows rows={perTask.filter((r) => r.task === t)} />
+                <Rows rows={perTask.filter((r) => r.task === t)} models={models} kernels={kernels} />
               </tbody>
             ))}
           </table>

@@ -38,7 +38,7 @@ export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
     <div className="scrubber" data-testid="scrubber" data-now-ns={nowNs}>
       <label className="field scrub-field">
         <span>
-          Time reached <span className="muted small">drag back to replay from the start to that moment (← → PageUp PageDown Home End)</span>
+          Time reached <span className="muted small">· drag back to replay from the start to that moment (keys ← → PageUp PageDown Home End)</span>
         </span>
         <input
           type="range"

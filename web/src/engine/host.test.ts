@@ -2,7 +2,7 @@
 // and the real scenario files, instantiated synchronously in Node.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { assess, initSync, engine_version, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { parseFromWorker, type FromWorker } from './protocol';
 
@@ -17,6 +17,7 @@ const realEngine: EngineModule = {
   create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
   kernelInfo: () => kernel_info(),
   scenarioCheck: (t) => scenario_check(t),
+  assess: (t, r) => assess(t, r),
 };
 
 /** A host recording (and validating) what it posts. */
@@ -125,6 +126,32 @@ describe('EngineHost with the wasm engine', () => {
     const parsed = reports!.reports.map((r) => JSON.parse(r));
     expect(parsed.map((r) => r.variant)).toEqual(['before', 'after']);
     expect(parsed[0].tasks[0].rounds_s).toHaveLength(10);
+  });
+
+  it("assesses given reports: the engine's figures for a kernel run beside the model's (issue #27 §2)", async () => {
+    const memcgText = readFileSync(new URL('../../../scenarios/validation/memcg-reclaim.toml', import.meta.url), 'utf8');
+    const sim = WasmSimulation.fromScenario(memcgText, 'classic');
+    const model = sim.run_to_end_json();
+    sim.free();
+    // A kernel run of the same shape, its memcgs' pgsteal doubled (a different figure).
+    const k = JSON.parse(model);
+    for (const m of k.memcgs) if (m.parent !== null) m.pgsteal *= 2;
+    Object.assign(k, { source: 'kernel', kernel: { name: 'debian-6.1', release: 'r', package_version: 'p' }, accelerator: 'tcg' });
+    const { host, posted } = harness();
+    await host.handle({ type: 'assess', id: 7, text: memcgText, reports: [model, JSON.stringify(k)] });
+    const [answer] = all(posted, 'assessed');
+    expect(answer!.id).toBe(7);
+    const row = JSON.parse(answer!.assessment).headline.find((h: { metric: string }) => h.metric === 'reclaim_accuracy_pct');
+    const accuracy = (r: { memcgs: { parent: string | null; pgsteal: number }[]; reclaim_requested_pages: number }) =>
+      (r.memcgs.filter((m) => m.parent !== null).reduce((s, m) => s + m.pgsteal, 0) * 100) / r.reclaim_requested_pages;
+    expect(row.values[0]).toBeCloseTo(accuracy(JSON.parse(model)), 9);
+    expect(row.values[1]).toBeCloseTo(accuracy(k), 9);
+    expect(row.values[1]).toBeCloseTo(2 * row.values[0], 9);
+    // A report the engine cannot read is an engine error naming it, not a crash.
+    await host.handle({ type: 'assess', id: 8, text: memcgText, reports: ['{"variant": 1}'] });
+    const err = posted.at(-1)!;
+    expect(err).toMatchObject({ type: 'error', phase: 'engine' });
+    expect(err.type === 'error' && err.message).toMatch(/a report is not a RunReport/);
   });
 
   it('reports a bad scenario with its line, and keeps the current runs', async () => {

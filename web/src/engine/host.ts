@@ -180,6 +180,10 @@ export class EngineHost {
       case 'check':
         this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
         return;
+      case 'assess':
+        if (!this.engine!.assess) throw new Error('this engine build has no assess');
+        this.deps.post({ type: 'assessed', id: msg.id, assessment: this.engine!.assess(msg.text, msg.reports) });
+        return;
     }
   }
 

@@ -39,6 +39,7 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'step', ns: MAX_STEP_NS })).toEqual({ type: 'step', ns: MAX_STEP_NS });
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
     expect(parseToWorker({ type: 'check', id: 0, text: 'x' })).toEqual({ type: 'check', id: 0, text: 'x' });
+    expect(parseToWorker({ type: 'assess', id: 3, text: 'x', reports: ['{}'] })).toEqual({ type: 'assess', id: 3, text: 'x', reports: ['{}'] });
   });
 
   it.each([
@@ -57,6 +58,8 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['variants that are not strings', { type: 'load', scenario, variants: [1] }, /array of strings/],
     ['a check without text', { type: 'check', id: 1 }, /'check' message is missing 'text'/],
     ['a check with a negative id', { type: 'check', id: -1, text: '' }, /'id' must be between 0/],
+    ['an assess without reports', { type: 'assess', id: 1, text: 'x' }, /'assess' message is missing 'reports'/],
+    ['an assess with a report that is not text', { type: 'assess', id: 1, text: 'x', reports: [{}] }, /'reports' must be an array of strings/],
     ['too many variants', { type: 'load', scenario, variants: ['a', 'b', 'c', 'd', 'e'] }, /at most 4/],
     ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
     ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
@@ -70,6 +73,8 @@ describe('parseToWorker (messages the worker accepts)', () => {
 describe('parseFromWorker (messages the page accepts)', () => {
   it('accepts ready, loaded, frame, reports and error', () => {
     expect(parseFromWorker({ type: 'ready', protocol: PROTOCOL_VERSION, engineVersion: '0.1.0' }).type).toBe('ready');
+    expect(parseFromWorker({ type: 'assessed', id: 2, assessment: '{}' })).toEqual({ type: 'assessed', id: 2, assessment: '{}' });
+    expect(() => parseFromWorker({ type: 'assessed', id: 2 })).toThrow(/missing 'assessment'/);
     const loaded = {
       type: 'loaded',
       scenario: 's.toml',

@@ -8,7 +8,8 @@
 //   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports),
-//                    check (validate scenario text for the editor; answered by checked)
+//                    check (validate scenario text for the editor; answered by checked),
+//                    assess (the engine's figures over given reports, e.g. a real kernel's; answered by assessed)
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
@@ -16,7 +17,7 @@
 //                    (balance, refault, MGLRU generations, memcg LRU) as the engine's typed
 //                    objects, generated/views.ts),
 //                    reports (the CLI's RunReport JSON per variant), checked (the problem
-//                    of a checked text, with its line and column, or null), error
+//                    of a checked text, with its line and column, or null), assessed, error
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
@@ -48,7 +49,10 @@ export type ToWorker =
   /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
   | { type: 'report'; scenario: ScenarioSource }
   /** Validate scenario text (the editor's lint); answer `checked` with the same id. */
-  | { type: 'check'; id: number; text: string };
+  | { type: 'check'; id: number; text: string }
+  /** The scenario's assessment (headline figures, verdicts) over these RunReport JSONs (a real
+   *  kernel's run beside the model's, issue #27 §2); answer `assessed` with the same id. */
+  | { type: 'assess'; id: number; text: string; reports: string[] };
 
 // ---------------------------------------------------------------- worker -> page
 
@@ -162,6 +166,8 @@ export type FromWorker =
   | { type: 'reportProgress'; scenario: string; index: number; count: number; nowNs: number; endNs: number }
   /** The answer to `check`: null when the text is a valid scenario. */
   | { type: 'checked'; id: number; problem: ScenarioProblem | null }
+  /** The answer to `assess`: JSON Assessment (generated/views.ts). */
+  | { type: 'assessed'; id: number; assessment: string }
   /** Something failed; `phase` says where. The page shows `message`. */
   | { type: 'error'; phase: ErrorPhase; message: string };
 
@@ -278,6 +284,9 @@ export function parseToWorker(data: unknown): ToWorker {
     case 'check':
       onlyKeys(m, ['type', 'id', 'text']);
       return { type: 'check', id: num(m, 'id', 0, BIG, true), text: str(m, 'text') };
+    case 'assess':
+      onlyKeys(m, ['type', 'id', 'text', 'reports']);
+      return { type: 'assess', id: num(m, 'id', 0, BIG, true), text: str(m, 'text'), reports: strings(m, 'reports') };
     default:
       throw new ProtocolError(`unknown message type ${describe(m.type)} sent to the engine worker`);
   }
@@ -607,6 +616,9 @@ export function parseFromWorker(data: unknown): FromWorker {
         nowNs: num(m, 'nowNs', 0, BIG),
         endNs: num(m, 'endNs', 0, BIG),
       };
+    case 'assessed':
+      onlyKeys(m, ['type', 'id', 'assessment']);
+      return { type: 'assessed', id: num(m, 'id', 0, BIG, true), assessment: str(m, 'assessment') };
     case 'checked': {
       onlyKeys(m, ['type', 'id', 'problem']);
       const p = field(m, 'problem');

@@ -117,7 +117,8 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'reports':
     case 'reportProgress':
     case 'checked':
-      return state; // answered by the report worker (useReports) and the editor's (checker.ts)
+    case 'assessed':
+      return state; // answered by the report worker (useReports), the editor's (checker.ts) and the kernel overlay's (useKernelAssessment)
   }
 }
 

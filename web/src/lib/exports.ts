@@ -2,6 +2,7 @@
 // results table as Markdown, chart SVG text, and a download helper.
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import type { RunReport, TableRow } from './report';
+import { kernelCells, type KernelRun } from './kernelRun';
 
 const LIST_COLUMNS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'unevictable', 'free'];
 
@@ -68,15 +69,19 @@ export function stateJson(scenario: string, runs: RunInfo[], frames: RunFrame[],
 const mdCell = (s: string) => s.replace(/\|/g, '\\|');
 
 /** The before/after table as GitHub Markdown. */
-export function resultsMarkdown(title: string, reports: RunReport[], rows: TableRow[]): string {
-  const head = ['metric (measured window)', ...reports.map((r) => `${r.variant} (${r.preset}, swappiness ${r.swappiness})`)];
+export function resultsMarkdown(title: string, reports: RunReport[], rows: TableRow[], kernels: KernelRun[] = []): string {
+  // Real kernel runs (issue #27 §2): rows built over [...reports, ...kernels], a column each.
+  const head = [
+    'metric (measured window)',
+    ...reports.map((r) => `${r.variant} (${r.preset}, swappiness ${r.swappiness})`),
+    ...kernels.map((k) => `real kernel ${k.report.variant} (${k.kernel.name} ${k.kernel.release}, ${k.accelerator}, swappiness ${k.report.swappiness})`),
+  ];
   const lines = [`### ${mdCell(title)}`, '', `| ${head.map(mdCell).join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  const text = (v: number, digits: number) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits }) : '—');
   for (const row of rows) {
-    const cells = row.values.map((v, i) => {
-      const value = Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: row.digits }) : '—';
-      return i === 0 ? value : `${value} (${row.changes[i]})`;
-    });
-    lines.push(`| ${[row.label, ...cells].map(mdCell).join(' | ')} |`);
+    const cells = row.values.slice(0, reports.length).map((v, i) => (i === 0 || !Number.isFinite(v) || row.changes[i] === '—' ? text(v, row.digits) : `${text(v, row.digits)} (${row.changes[i]})`));
+    const kcells = kernelCells(row, reports, kernels).map((c) => (Number.isFinite(c.ratio) ? `${text(c.value, row.digits)} (×${text(c.ratio, 2)} of the model)` : text(c.value, row.digits)));
+    lines.push(`| ${[row.label, ...cells, ...kcells].map(mdCell).join(' | ')} |`);
   }
   return `${lines.join('\n')}\n`;
 }

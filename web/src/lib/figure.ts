@@ -65,10 +65,12 @@ export function figureSvg(f: FigureInput): string {
   const barH = Math.min(26, (slot - 14) / Math.max(1, f.runs.length));
   LIST_NAMES.forEach((name, li) => {
     const y0 = p1.y + li * slot;
+    // The runs' bars centred on the list's name, so each value sits beside its name.
+    const top = y0 + (slot - f.frames.length * barH) / 2;
     text(p1.x - 8, y0 + slot / 2, name, 'font-size="15" text-anchor="end" dominant-baseline="middle"');
     f.frames.forEach((fr, r) => {
       const v = fr.lru[li] ?? 0;
-      const y = y0 + 6 + r * barH;
+      const y = top + r * barH;
       out.push(`<rect x="${p1.x}" y="${y}" width="${Math.max(0, xb(v) - p1.x)}" height="${barH - 3}" fill="${LIST_FILLS[li]}" fill-opacity="${RUN_OPACITY[r % RUN_OPACITY.length]}" stroke="#333" stroke-width="0.6"/>`);
       text(xb(v) + 4, y + barH / 2, formatCount(v), 'font-size="13" dominant-baseline="middle"');
     });
@@ -92,7 +94,8 @@ export function figureSvg(f: FigureInput): string {
       lines.push({ color: GROUP_COLORS[gi]!, dash: DASHES[r % DASHES.length]!, pts });
     });
   });
-  const tMax = Math.max(1e-9, nowNs / 1e9, ...lines.flatMap((l) => l.pts.map((p) => p[0])));
+  // At least 0.1 s of axis (as the live counters chart), so time 0 does not read 0, 2e-10, ... 1e-9.
+  const tMax = Math.max(0.1, nowNs / 1e9, ...lines.flatMap((l) => l.pts.map((p) => p[0])));
   const yMax = Math.max(1, ...lines.flatMap((l) => l.pts.map((p) => p[1])));
   const x = scaleLinear().domain([0, tMax]).nice(5).range([p2.x, p2.x + p2.w]);
   const y = scaleLinear().domain([0, yMax]).nice(5).range([p2.y + p2.h, p2.y]);
@@ -102,7 +105,8 @@ export function figureSvg(f: FigureInput): string {
     out.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${p2.y + p2.h}" y2="${p2.y + p2.h + 5}" stroke="#555"/>`);
     text(x(t), p2.y + p2.h + 20, String(t), 'font-size="13" text-anchor="middle"');
   }
-  for (const t of y.ticks(5)) {
+  // Counts are whole pages: no 0.2-page ticks that print as 0, 0, 0, 1, 1, 1.
+  for (const t of y.ticks(5).filter(Number.isInteger)) {
     out.push(`<line x1="${p2.x - 5}" x2="${p2.x + p2.w}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/>`);
     text(p2.x - 8, y(t), fmt(t), 'font-size="13" text-anchor="end" dominant-baseline="middle"');
   }
