@@ -249,7 +249,7 @@ function MemcgBars({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
   const down = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.usage) ?? 0)]).range([0, BARS_H - mid - 18]);
   // Every k-th id labelled, k a round number, so that the widest label (10 px digits, ~6.5 px
   // each, plus a gap) never runs into the next one: 128 ids in a 600 px compare column would.
-  const labelPx = String(Math.max(0, lru.nrMemcgs - 1)).length * 6.5 + 6;
+  const labelPx = String(Math.max(0, lru.pgsteal.length - 1)).length * 6.5 + 6;
   const labelEvery = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((k) => k * x.step() >= labelPx) ?? 1000;
   return (
     <div className="memcg-bars" ref={box}>

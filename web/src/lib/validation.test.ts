@@ -60,7 +60,7 @@ describe('validation scenarios, model side', () => {
 
   it.each([16, 64])('memcg-reclaim-%i: that many memcgs, 10 writes of 8 MiB to the root, and the writes reclaim', (n) => {
     for (const v of ['classic', 'mglru']) {
-      const r = run(`memcg-reclaim-${n}.toml`, v) as RunReport & { memcgs: { name: string; parent: string | null; pgsteal?: number }[]; reclaim_requested_pages?: number };
+      const r = run(`memcg-reclaim-${n}.toml`, v) as unknown as { memcgs: { name: string; parent: string | null; pgsteal?: number }[]; reclaim_requested_pages?: number };
       const leaves = r.memcgs.filter((m) => m.parent !== null);
       expect(leaves, v).toHaveLength(n);
       expect(r.reclaim_requested_pages, v).toBe((10 * 8 * 1024 * 1024) / 4096);
