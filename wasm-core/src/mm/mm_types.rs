@@ -1,4 +1,5 @@
-//! The frame table: one entry per simulated page frame, stored as a struct of arrays, and the
+//! The frame table (include/linux/mm_types.h `struct page`, include/linux/page-flags.h): one
+//! entry per simulated page frame, stored as a struct of arrays, and the
 //! intrusive doubly linked LRU lists threaded through it (O(1) moves, as in the kernel).
 
 /// "No frame" / end of list.

@@ -1,5 +1,6 @@
-//! Address spaces: anonymous regions, shmem/tmpfs files and page-cache files, with what an
-//! evicted page leaves behind (a shadow entry, a swap slot).
+//! Address spaces (include/linux/fs.h `address_space`, with the anon regions of
+//! include/linux/mm_types.h): anonymous regions, shmem/tmpfs files and page-cache files, with
+//! what an evicted page leaves behind (a shadow entry, a swap slot).
 use crate::mm::mm_types::NIL;
 use crate::mm::swapfile::VmaRa;
 

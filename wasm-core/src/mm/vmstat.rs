@@ -1,4 +1,5 @@
-//! Event counters with their /proc/vmstat names, counted in frames and reported in pages.
+//! Event counters (mm/vmstat.c, include/linux/vm_event_item.h) with their /proc/vmstat names,
+//! counted in frames and reported in pages.
 
 macro_rules! counters {
     ($($name:ident),* $(,)?) => {

@@ -22,14 +22,10 @@ use crate::mm::vmstat::C;
 use crate::mm::vmstat::{Counters, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
 use events::{Event, EventQueue};
 
-use crate::mm::fs_writeback::FLUSHER_PERIOD_NS;
 use crate::report::{OomKill, RunReport, TaskReport};
 use crate::scenario::Scenario;
 use crate::sim::workloads::{Task, TaskState};
 use stats::LatencyStats;
-
-/// dirty_expire_centisecs: the flushers write pages dirty for longer than 30 s.
-const EXPIRE_NS: u64 = 30_000_000_000;
 
 /// One row of the time series.
 #[derive(Debug, Clone)]
@@ -220,7 +216,7 @@ impl Simulation {
                     }
                 }
             }
-            Event::Kernel(Wakeup::Flusher) => self.flusher(t),
+            Event::Kernel(Wakeup::Flusher) => self.mm.wb_workfn(t),
             Event::Sample => {
                 self.take_sample(t);
                 let next = t.checked_add(self.sample_ns);
@@ -270,154 +266,6 @@ impl Simulation {
     /// Has the run ended (duration reached or every task done)?
     pub fn finished(&self) -> bool {
         self.now >= self.end_ns || self.all_tasks_finished()
-    }
-
-    /// The flusher threads (`wb_workfn` / `wb_writeback`): write back dirty file pages in the
-    /// order they were dirtied, a chunk at a time: all of them when asked to (reclaim), the
-    /// number asked for, the rest while over the background threshold, and pages dirtied more
-    /// than dirty_expire (30 s) ago on the periodic run every dirty_writeback interval (5 s).
-    /// Background writeback does not wait for a chunk to complete (WB_SYNC_NONE): it goes on
-    /// to the next while there is work, and the device's speed holds it back through the
-    /// request tags: a chunk's requests go out only as tags free (`blk_mq_get_tag`,
-    /// `Device::write_tag_wait`). One flusher serves every device (the kernel has one per
-    /// device), so a chunk's pages for a fast device wait behind a slow one's tags.
-    fn flusher(&mut self, t: u64) {
-        if self.mm.flusher_next != t {
-            return; // stale
-        }
-        let bg = self.mm.dirty_thresholds().0;
-        if self.mm.flusher_pending.is_empty() {
-            self.take_writeback_chunk(t, bg);
-        }
-        // A chunk with pages (new, or left from a tag sleep): the flusher looks for more after.
-        let wrote = !self.mm.flusher_pending.is_empty();
-        // The chunk's requests go out until the device has no free tag; the flusher sleeps
-        // until a request completes and goes on with the rest.
-        if let Some(at) = self.submit_writeback(t) {
-            self.mm.flusher_busy = true;
-            self.mm.flusher_next = at.max(t + 1);
-            self.schedule(self.mm.flusher_next, Event::Kernel(Wakeup::Flusher));
-            return;
-        }
-        let expired = self
-            .mm
-            .dirty_fifo
-            .front()
-            .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
-        let more = self.mm.flush_all || self.mm.flush_pages > 0 || self.mm.nr_dirty > bg || expired;
-        self.mm.flusher_busy = wrote && more;
-        self.mm.flusher_next = if wrote && more {
-            t + 1
-        } else if !self.mm.dirty_fifo.is_empty() {
-            t + FLUSHER_PERIOD_NS
-        } else {
-            u64::MAX
-        };
-        if self.mm.flusher_next != u64::MAX {
-            self.schedule(self.mm.flusher_next, Event::Kernel(Wakeup::Flusher));
-        }
-    }
-
-    /// One chunk of writeback: the oldest dirty pages, taken while they are expired or the
-    /// flushers were asked or are over the background threshold, left dirty in
-    /// `flusher_pending` until their request goes out. The chunk is MIN_WRITEBACK_PAGES
-    /// (1024 pages), the floor of `writeback_chunk_size`; the kernel's grows to half a second
-    /// of the device's bandwidth, but with chunks submitted back to back its size only sets how
-    /// often the thresholds are checked.
-    fn take_writeback_chunk(&mut self, t: u64, bg: u64) {
-        const MIN_WRITEBACK_PAGES: u64 = 1024;
-        let chunk = (MIN_WRITEBACK_PAGES / self.mm.scale).max(1) as usize;
-        let mut batch = Vec::new();
-        // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
-        let over = self.mm.nr_dirty > bg;
-        let mut budget = self.mm.dirty_fifo.len();
-        while batch.len() < chunk && budget > 0 {
-            budget -= 1;
-            let Some(&(f, dirtied)) = self.mm.dirty_fifo.front() else {
-                break;
-            };
-            let asked = self.mm.flush_all || self.mm.flush_pages > 0;
-            if !(asked || over || dirtied + EXPIRE_NS <= t) {
-                break;
-            }
-            self.mm.dirty_fifo.pop_front();
-            if self.mm.frames.has(f, PG_DIRTY)
-                && !self.mm.frames.has(f, PG_SWAPBACKED)
-                && !self.mm.frames.has(f, PG_WRITEBACK)
-            {
-                self.mm.flush_pages = self.mm.flush_pages.saturating_sub(1);
-                let fi = f as usize;
-                batch.push((f, self.mm.frames.space[fi], self.mm.frames.index[fi]));
-            } else if self.mm.frames.has(f, PG_DIRTY) && !self.mm.frames.has(f, PG_SWAPBACKED) {
-                // Redirtied while under writeback: written again once that completes.
-                self.mm.dirty_fifo.push_back((f, dirtied));
-            }
-        }
-        if self.mm.dirty_fifo.is_empty() {
-            self.mm.flush_all = false;
-            self.mm.flush_pages = 0;
-        }
-        // In file order, the first at the end: `submit_writeback` takes them from there.
-        batch.sort_unstable_by_key(|&(_, sp, idx)| std::cmp::Reverse((sp, idx)));
-        self.mm.flusher_pending = batch;
-    }
-
-    /// Write back the chunk's pages (`flusher_pending`: frame, space, index, in file order from
-    /// the end), merging runs contiguous in their file into requests of up to the device's
-    /// `max_request_pages`, while the device has free tags. A page is put under writeback as
-    /// its request goes out (`write_cache_pages`), so until then a redirty costs nothing; a
-    /// page no longer dirty, already under writeback (a page the dirty FIFO listed twice) or
-    /// no longer the same page (truncated, dropped, reused) is passed over. Returns, if the
-    /// flusher must sleep, when a tag frees on the device that stopped it.
-    fn submit_writeback(&mut self, t: u64) -> Option<u64> {
-        let mm = &mut self.mm;
-        let to_write = |mm: &Mm, (f, sp, idx): (u32, u32, u32)| {
-            let fi = f as usize;
-            mm.frames.space[fi] == sp
-                && mm.frames.index[fi] == idx
-                && mm.frames.has(f, PG_DIRTY)
-                && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
-        };
-        loop {
-            while let Some(&e) = mm.flusher_pending.last() {
-                if to_write(mm, e) {
-                    break;
-                }
-                mm.flusher_pending.pop();
-            }
-            let &(_, sp, first) = mm.flusher_pending.last()?;
-            let dev = mm.spaces[sp as usize].device;
-            if let Some(at) = mm.devices[dev].write_tag_wait(t) {
-                return Some(at);
-            }
-            let max_frames = match mm.devices[dev].max_request_pages {
-                0 => usize::MAX,
-                pages => (pages / mm.scale).max(1) as usize,
-            };
-            let mut frames = Vec::new();
-            while let Some(&e) = mm.flusher_pending.last() {
-                let next = first as u64 + frames.len() as u64;
-                if frames.len() == max_frames || e.1 != sp || e.2 as u64 != next || !to_write(mm, e)
-                {
-                    break;
-                }
-                mm.flusher_pending.pop();
-                mm.clear_dirty(e.0);
-                mm.frames.set(e.0, PG_WRITEBACK);
-                mm.nr_writeback += 1;
-                frames.push(e.0);
-            }
-            let n = frames.len() as u64;
-            let base = mm.spaces[sp as usize].lba;
-            mm.counters.add(crate::mm::vmstat::C::pgpgout, n);
-            let done = mm.devices[dev].submit(
-                t,
-                (base + first as u64) * mm.scale,
-                n * mm.scale,
-                crate::devices::IoDir::Write,
-            );
-            mm.submit_io(crate::mm::mmzone::IoReq::Write { frames }, done);
-        }
     }
 
     fn take_sample(&mut self, t: u64) {

@@ -1,4 +1,4 @@
-//! The memcg LRU (v6.3, "mm: multi-gen LRU: per-node lru_gen_folio lists", e4dde56cd208):
+//! The memcg LRU of mm/vmscan.c (v6.3, "mm: multi-gen LRU: per-node lru_gen_folio lists", e4dde56cd208):
 //! a per-node LRU of lruvecs used by MGLRU's global reclaim (`lru_gen_shrink_node` →
 //! `shrink_many`). Memcgs are split into generations (old = `seq % MEMCG_NR_GENS`, young =
 //! the next) and, within a generation, randomly into MEMCG_NR_BINS bins; each bin is a list
