@@ -6,8 +6,8 @@ use super::mm_types::*;
 use super::mmzone::{IoReq, Mm};
 use super::vmstat::C;
 use crate::devices::IoDir;
-use crate::mm::memory::MAJOR_FAULT_NS;
 use crate::mm::memory::WRITE_COPY_NS;
+use crate::mm::memory::{FaultOutcome, MAJOR_FAULT_NS};
 use crate::mm::page_alloc::Alloc;
 use crate::mm::readahead::Readahead;
 use crate::mm::readahead::RA_PAGES;
@@ -23,13 +23,11 @@ impl Mm {
         lo: u64,
         hi: u64,
         now: u64,
-    ) -> Access {
+    ) -> FaultOutcome {
         self.count_pgfault();
-        let res = self.file_read(sp, idx, ra, lo, hi, now, false);
-        if self.last_fault_major {
-            self.count_event(C::pgmajfault, 1);
-        }
-        res
+        self.wait_in_fault = false;
+        let access = self.file_read(sp, idx, ra, lo, hi, now, false);
+        self.fault_outcome(access)
     }
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
@@ -194,8 +192,7 @@ impl Mm {
         if !redirty {
             self.now = now;
             if let Some(until) = self.dirty_throttle(now) {
-                self.throttled = true;
-                return Access::Wait(until);
+                return Access::Throttled(until);
             }
         }
         if f != NIL {

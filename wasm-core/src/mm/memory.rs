@@ -18,6 +18,19 @@ pub const ANON_FAULT_NS: u64 = 1_000;
 pub const MAJOR_FAULT_NS: u64 = 5_000;
 pub const READ_COPY_NS: u64 = 500;
 pub const WRITE_COPY_NS: u64 = 700;
+/// How a page fault ended for the task that took it (the kernel's `vm_fault_t` bits): what
+/// the access came to, VM_FAULT_MAJOR, and whether a wait is spent inside the fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaultOutcome {
+    pub access: Access,
+    /// VM_FAULT_MAJOR: the fault read its page from a device.
+    pub major: bool,
+    /// An `Access::Wait` is time the kernel spends inside the fault (allocation throttling, a
+    /// synchronous device's read); otherwise the fault returns VM_FAULT_RETRY and the task
+    /// faults again once the page is read.
+    pub wait_in_fault: bool,
+}
+
 /// What an access came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -25,19 +38,33 @@ pub enum Access {
     Done(u64),
     /// The task must wait until this time (IO), then retry the access.
     Wait(u64),
+    /// The writer sleeps in `balance_dirty_pages` until this time, then retries the access.
+    Throttled(u64),
     Oom,
 }
 
 impl Mm {
     /// A page fault on an anonymous or shmem page that is not resident (`do_anonymous_page`,
     /// `do_swap_page`, `shmem_fault`): pgfault, and pgmajfault when the page comes from swap.
-    pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> Access {
+    pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> FaultOutcome {
         self.count_pgfault();
-        let res = self.anon_page_in(sp, idx, now);
-        if self.last_fault_major {
+        self.wait_in_fault = false;
+        let access = self.anon_page_in(sp, idx, now);
+        self.fault_outcome(access)
+    }
+
+    /// What the fault that just ran reports to its task, with pgmajfault counted for a major
+    /// one (`mm_account_fault`).
+    pub(crate) fn fault_outcome(&mut self, access: Access) -> FaultOutcome {
+        let major = self.last_fault_major;
+        if major {
             self.count_event(C::pgmajfault, 1);
         }
-        res
+        FaultOutcome {
+            access,
+            major,
+            wait_in_fault: std::mem::take(&mut self.wait_in_fault),
+        }
     }
 
     /// Bring in an anonymous or shmem page that is not resident: swap-in if it has a swap
@@ -213,7 +240,7 @@ mod tests {
         let slot = m.swap.as_mut().unwrap().alloc().unwrap();
         m.spaces[0].swap[0] = slot;
         m.spaces[0].swapped = 1;
-        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
         let f = m.spaces[0].pages[0];
         (
             m.frames.flags[f as usize],
@@ -255,7 +282,7 @@ mod tests {
         m.spaces
             .push(Space::new("f", SpaceKind::File, 64, 0, 0, u32::MAX));
         leave_free(&mut m, 34);
-        let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0);
+        let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0).access;
         assert!(matches!(res, Access::Wait(_)));
         assert_eq!((0..64).filter(|&p| m.spaces[0].pages[p] != NIL).count(), 32);
         assert_eq!(m.nr_free(), 2);
@@ -281,7 +308,7 @@ mod tests {
         }
         m.spaces[0].swapped = 8;
         leave_free(&mut m, 4);
-        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
         let read = (0..8).filter(|&p| m.spaces[0].pages[p] != NIL).count();
         assert_eq!(
             read, 3,

@@ -191,11 +191,6 @@ pub struct Mm {
     pub dirty_background_ratio: u64,
     /// Cost of a minor fault that sets a young bit in software (0: hardware accessed bit).
     pub young_fault_ns: u64,
-    /// The last `Access::Wait` was dirty throttling (`balance_dirty_pages`), not IO.
-    pub throttled: bool,
-    /// Set by a write fault through a shared file mapping: once the access is done the task
-    /// goes through `balance_dirty_pages_ratelimited` (the interpreter's `balance_after_write`).
-    pub balance_after_write: bool,
     /// Dirty pages of live files dropped without being written (must stay 0).
     pub dropped_dirty_file: u64,
     /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
@@ -208,12 +203,12 @@ pub struct Mm {
     pub forced_scan_pages: u64,
     /// The last classic refault with its distance (the refault-distance drawing only).
     pub last_refault: Option<crate::mm::workingset::RefaultRecord>,
-    /// Set by a fault that submitted IO (a major fault), for per-task accounting.
-    pub last_fault_major: bool,
-    /// The last `Access::Wait` of `fault_anon` or `file_read` is time the kernel spends inside
-    /// the fault (allocation throttling, a synchronous device's read), not a VM_FAULT_RETRY
-    /// after which the task faults again (a read in flight on an asynchronous device).
-    pub wait_in_fault: bool,
+    /// The running fault's flags as its steps find them (the kernel keeps them in
+    /// `struct vm_fault` and its `vm_fault_t`); the fault returns them in `FaultOutcome`.
+    /// The fault submitted IO (VM_FAULT_MAJOR).
+    pub(in crate::mm) last_fault_major: bool,
+    /// Its `Access::Wait` is spent inside the fault, not a VM_FAULT_RETRY.
+    pub(in crate::mm) wait_in_fault: bool,
     /// The running access continues a fault already counted: its next pgfault is not counted
     /// (`count_pgfault`). Set by the interpreter for the retry of a waiting access.
     pub uncounted_retry: bool,
@@ -284,8 +279,6 @@ impl Mm {
             page_cluster: 3,
             young_fault_ns: 0,
             dropped_dirty_file: 0,
-            throttled: false,
-            balance_after_write: false,
             balance_hist: [0; 4],
             last_fault_major: false,
             wait_in_fault: false,

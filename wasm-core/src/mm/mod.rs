@@ -11,6 +11,7 @@ pub mod memory;
 pub mod mm_inline;
 pub mod mm_types;
 pub mod mmzone;
+pub mod oom_kill;
 pub mod page_alloc;
 pub mod page_writeback;
 pub mod readahead;

@@ -357,7 +357,7 @@ mod tests {
         for p in order {
             let f = m.spaces[0].pages[p as usize];
             if f == NIL {
-                assert!(matches!(m.fault_anon(0, p, 0), Access::Wait(_)));
+                assert!(matches!(m.fault_anon(0, p, 0).access, Access::Wait(_)));
                 faults.push(p);
             } else {
                 m.swap_cache_fault(f);
@@ -444,10 +444,10 @@ mod tests {
             &[(SpaceKind::Anon, 8), (SpaceKind::Anon, 8)],
         );
         // The global hit counter starts at 4: slot 6 reads its whole block [0, 8).
-        assert!(matches!(m.fault_anon(0, 6, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 6, 0).access, Access::Wait(_)));
         assert_eq!(m.counters.get(C::swap_ra), 7);
         // No hits since: half the last window, 4. Slot 8 (space 1's page 0) reads [8, 12).
-        assert!(matches!(m.fault_anon(1, 0, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(1, 0, 0).access, Access::Wait(_)));
         assert_eq!(m.counters.get(C::swap_ra), 10);
         let f = m.spaces[1].pages[1];
         assert!(f != NIL && m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
@@ -455,7 +455,7 @@ mod tests {
         // A hit, from any mapping, feeds the next window: 1 hit -> 4 pages, [12, 16).
         m.swap_cache_fault(f);
         assert_eq!(m.swap.as_ref().unwrap().ra_hits, 1);
-        assert!(matches!(m.fault_anon(1, 4, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(1, 4, 0).access, Access::Wait(_)));
         assert_eq!(m.swap.as_ref().unwrap().ra_last_pages, 4);
         assert_eq!(m.counters.get(C::swap_ra), 13);
     }
@@ -466,7 +466,7 @@ mod tests {
         // too (no skip-swapcache path yet).
         for kind in [DeviceKind::Ssd, DeviceKind::Zram] {
             let mut m = swapped("linux-4.11", kind, &[(SpaceKind::Anon, 16)]);
-            assert!(matches!(m.fault_anon(0, 10, 0), Access::Wait(_)));
+            assert!(matches!(m.fault_anon(0, 10, 0).access, Access::Wait(_)));
             let resident: Vec<u64> = (0..16)
                 .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
                 .collect();
@@ -479,8 +479,8 @@ mod tests {
         let mut m = swapped("linux-2.6.33", DeviceKind::Ssd, &[(SpaceKind::Anon, 16)]);
         m.spaces[0].swap[3] = NIL;
         m.swap.as_mut().unwrap().free(3);
-        assert!(matches!(m.fault_anon(0, 5, 0), Access::Wait(_)));
-        assert!(matches!(m.fault_anon(0, 0, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 5, 0).access, Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
         let resident: Vec<u64> = (0..16)
             .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
             .collect();
@@ -498,7 +498,7 @@ mod tests {
         let mut m = swapped("linux-5.8", DeviceKind::Zram, &[(SpaceKind::Shmem, 8)]);
         m.spaces[0].swap[3] = NIL;
         m.swap.as_mut().unwrap().free(3);
-        let Access::Wait(t) = m.fault_anon(0, 5, 0) else {
+        let Access::Wait(t) = m.fault_anon(0, 5, 0).access else {
             panic!("a swap-in waits");
         };
         assert!(t >= MAJOR_FAULT + 7 * 1_000, "waited until {t}");
@@ -619,13 +619,13 @@ mod tests {
         // 8 of 128 slots in use: the swapped-in page keeps its swap copy.
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 8)]);
         m.page_cluster = 0;
-        assert!(matches!(m.fault_anon(0, 2, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 2, 0).access, Access::Wait(_)));
         let f = m.spaces[0].pages[2];
         assert!(m.frames.has(f, PG_SWAPCACHE) && !m.frames.has(f, PG_DIRTY));
         // 72 of 128: `vm_swap_full`, so `do_swap_page` frees it (`try_to_free_swap`).
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 72)]);
         m.page_cluster = 0;
-        assert!(matches!(m.fault_anon(0, 2, 0), Access::Wait(_)));
+        assert!(matches!(m.fault_anon(0, 2, 0).access, Access::Wait(_)));
         let f = m.spaces[0].pages[2];
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
         assert_eq!(m.spaces[0].swap[2], NIL);

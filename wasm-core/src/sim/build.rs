@@ -160,6 +160,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         pools: BTreeMap::new(),
         fault_wait: None,
         lock_wait: false,
+        write_notified: false,
         check_invariants: false,
         cpus: scn.machine.cpus,
         first_live: Default::default(),

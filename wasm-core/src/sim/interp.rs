@@ -2,8 +2,9 @@
 //! next pending event (so that events stay in time order), and the OOM killer.
 use super::events::Event;
 use super::Simulation;
-use crate::mm::memory::{Access as Acc, MAP_FAULT_NS, READ_COPY_NS};
+use crate::mm::memory::{Access as Acc, FaultOutcome, MAP_FAULT_NS, READ_COPY_NS};
 use crate::mm::mm_types::*;
+use crate::mm::oom_kill::OomTask;
 use crate::mm::readahead::Readahead;
 use crate::mm::space::{Space, SpaceKind};
 use crate::mm::vmstat::C;
@@ -504,8 +505,8 @@ impl Simulation {
                             t.clock = t.clock.saturating_add(cost);
                             t.progress += 1;
                             t.pending = None;
-                            if write && self.mm.balance_after_write {
-                                self.mm.balance_after_write = false;
+                            if write && self.write_notified {
+                                self.write_notified = false;
                                 t.throttle_pending = true;
                                 if self.balance_after_write(ti) {
                                     return Step::Yield;
@@ -562,7 +563,7 @@ impl Simulation {
                     t.progress += 1;
                     t.pending = None;
                     t.retry_uncounted = false;
-                    if std::mem::take(&mut self.mm.balance_after_write) {
+                    if std::mem::take(&mut self.write_notified) {
                         t.throttle_pending = true;
                         if self.balance_after_write(ti) {
                             return Step::Yield;
@@ -571,12 +572,12 @@ impl Simulation {
                         t.finish_access();
                     }
                 }
-                Acc::Wait(until) => {
+                Acc::Wait(until) | Acc::Throttled(until) => {
                     t.retry_uncounted = uncounted;
                     let waited = until.max(t.clock + 1) - t.clock;
                     if std::mem::take(&mut self.lock_wait) {
                         // Asleep on a lock: neither IO wait nor throttling.
-                    } else if std::mem::take(&mut self.mm.throttled) {
+                    } else if matches!(res, Acc::Throttled(_)) {
                         t.acc_throttle_wait += waited;
                     } else {
                         t.acc_io_wait += waited;
@@ -666,7 +667,7 @@ impl Simulation {
     #[inline(never)]
     fn write_notify_fault(&mut self, r: Pte, f: u32, was_mapped: bool) -> u64 {
         self.mm.frames.writable[f as usize] |= r.bit;
-        self.mm.balance_after_write = true;
+        self.write_notified = true;
         if was_mapped {
             self.mm.count_pgfault();
             MAP_FAULT_NS * self.mm.scale
@@ -911,11 +912,11 @@ impl Simulation {
     fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
         // `lru_gen_enter_fault` / `lru_gen_exit_fault`.
         self.mm.in_lru_fault = r.fault_recency;
-        self.mm.wait_in_fault = false;
-        let res = self.fault_inner(ti, r, idx, now);
+        let out = self.fault_inner(ti, r, idx, now);
         self.mm.in_lru_fault = false;
+        let res = out.access;
         if let Acc::Wait(_) = res {
-            self.fault_wait = Some(if self.mm.wait_in_fault || !self.fault_retries(r.space) {
+            self.fault_wait = Some(if out.wait_in_fault || !self.fault_retries(r.space) {
                 FaultWait::InFault
             } else {
                 FaultWait::Retry
@@ -924,18 +925,22 @@ impl Simulation {
         res
     }
 
-    fn fault_inner(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
+    fn fault_inner(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> FaultOutcome {
         let sp = r.space;
         match self.mm.spaces[sp as usize].kind {
             SpaceKind::Anon | SpaceKind::Shmem => {
                 if self.mm.spaces[sp as usize].dead {
-                    return Acc::Done(0);
+                    return FaultOutcome {
+                        access: Acc::Done(0),
+                        major: false,
+                        wait_in_fault: false,
+                    };
                 }
-                let res = self.mm.fault_anon(sp, idx, now);
-                if self.mm.last_fault_major {
+                let out = self.mm.fault_anon(sp, idx, now);
+                if out.major {
                     self.tasks[ti].major_faults += 1;
                 }
-                if let Acc::Done(stall) = res {
+                if let Acc::Done(stall) = out.access {
                     self.note_stall(ti, stall);
                     // The fault maps the page: young in this mapping.
                     let f = self.mm.spaces[sp as usize].pages[idx as usize];
@@ -943,7 +948,7 @@ impl Simulation {
                     self.mm.frames.mapped[fi] |= r.bit;
                     self.mm.frames.young[fi] |= r.bit;
                 }
-                res
+                out
             }
             SpaceKind::File => {
                 // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
@@ -955,13 +960,13 @@ impl Simulation {
                 } else {
                     Readahead::Around
                 };
-                let res = self
+                let out = self
                     .mm
                     .file_fault(sp, idx, ra, r.offset, r.offset + r.pages, now);
-                if self.mm.last_fault_major {
+                if out.major {
                     self.tasks[ti].major_faults += 1;
                 }
-                res
+                out
             }
         }
     }
@@ -986,45 +991,20 @@ impl Simulation {
             .sum()
     }
 
-    /// The OOM killer (`out_of_memory` / `oom_badness`): kill the task with the most
-    /// resident plus swapped private memory, freeing it. After a failed memcg charge
-    /// (`mem_cgroup_out_of_memory`) only tasks inside that memcg's subtree are candidates, the
-    /// kill is an `oom_kill` event of the victim's memcg, and if there is none the charge is
-    /// forced (`try_charge_memcg`'s `force:` path) rather than killing outside the memcg.
+    /// The OOM killer runs (`Mm::out_of_memory` picks the victim, mm/oom_kill.rs): the victim
+    /// exits, its memory freed, and the run records the kill.
     pub(crate) fn oom_kill(&mut self) {
-        let scope = self.mm.oom_memcg.take();
-        let mut best: Option<(u64, usize)> = None;
-        for (ti, t) in self.tasks.iter().enumerate() {
-            if t.state.is_over() {
-                continue;
-            }
-            if scope.is_some_and(|m| !self.mm.memcgs.is_descendant(t.memcg, m)) {
-                continue;
-            }
-            let badness: u64 = self
-                .mm
-                .spaces
-                .iter()
-                .filter(|s| s.owner == ti as u32 && !s.dead)
-                .map(|s| s.resident + s.swapped)
-                .sum();
-            if best.is_none_or(|(b, _)| badness > b) {
-                best = Some((badness, ti));
-            }
-        }
-        let Some((_, victim)) = best else {
-            if scope.is_some() {
-                self.mm.memcg_force_charge = true;
-            }
+        let tasks: Vec<OomTask> = self
+            .tasks
+            .iter()
+            .map(|t| OomTask {
+                memcg: t.memcg,
+                live: !t.state.is_over(),
+            })
+            .collect();
+        let Some(victim) = self.mm.out_of_memory(&tasks) else {
             return;
         };
-        self.mm.counters.add(C::oom_kill, 1);
-        if scope.is_some() {
-            let m = self.tasks[victim].memcg;
-            self.mm
-                .memcgs
-                .event(m, crate::mm::memcg::MemcgEvent::OomKill);
-        }
         let freed = self.release_task_memory(victim);
         let t = &mut self.tasks[victim];
         t.state = TaskState::Killed;

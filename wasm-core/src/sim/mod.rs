@@ -70,6 +70,9 @@ pub struct Simulation {
     /// The access that is about to wait sleeps on a lock (a truncate's inode lock): not IO
     /// wait.
     pub(crate) lock_wait: bool,
+    /// The running access took a write fault through a shared file mapping: once it is done
+    /// the task goes through `balance_dirty_pages_ratelimited` (`balance_after_write`).
+    pub(crate) write_notified: bool,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.
