@@ -150,7 +150,7 @@ describe('a panic in the engine', () => {
         create: (t, v) => {
           const sim = WasmSimulation.fromScenario(t, v);
           sim.step = () => {
-            panicked = 'lruvec 0 onlined twice at src/kernel/memcg_lru.rs:1';
+            panicked = 'lruvec 0 onlined twice at src/mm/vmscan/memcg_lru.rs:1';
             throw new WebAssembly.RuntimeError('unreachable');
           };
           return sim;
