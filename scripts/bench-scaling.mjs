@@ -38,7 +38,7 @@ try {
       .replace('offset = "0", size = "100MiB"', `offset = "0", size = ${mib(100)}`)
       .replace('offset = "100MiB", size = "100MiB"', `offset = ${mib(100)}, size = ${mib(100)}`)
       .replace('duration = "600s"', `duration = "${600 * Math.max(k, 1)}s"`);
-    for (const want of [`ram = "${gib}GiB"`, `name = "heap", size = ${mib(2048)}`, `offset = ${mib(100)}, size = ${mib(100)}`]) {
+    for (const want of [`ram = "${gib}GiB"`, `name = "heap", size = ${mib(2048)}`, `offset = ${mib(100)}, size = ${mib(100)}`, `offset = "0", size = ${mib(100)}`, `duration = "${600 * Math.max(k, 1)}s"`]) {
       if (!text.includes(want)) throw new Error(`scaling S000 to ${gib} GiB: s000-thrash.toml no longer has the line for ${want}`);
     }
     const m = measure(text, 'before');
@@ -47,6 +47,7 @@ try {
     console.log(JSON.stringify({ bench: 'scale_s000', gib, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
   }
   const s003 = readFileSync(join(root, 'scenarios/s003-memcg-lru.toml'), 'utf8');
+  if (s003.split('replicas = 128').length !== 2) throw new Error('scaling S003: s003-memcg-lru.toml no longer has one "replicas = 128"');
   for (const variant of ['before', 'after']) {
     for (const memcgs of [16, 32, 64, 128]) {
       const m = measure(s003.replaceAll('replicas = 128', `replicas = ${memcgs}`), variant);

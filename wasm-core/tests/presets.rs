@@ -1,8 +1,8 @@
 //! Every kernel preset, flag by flag. The matrix below is the presets as they were defined by
-//! hand (positional constructors in kernel/variant.rs) when the flag table replaced them; it
+//! hand (positional constructors in the old kernel/variant.rs) when the flag table replaced them; it
 //! pins them so that deriving presets from each flag's kernel version changes no value. A row
 //! reads as a timeline: columns are the presets in `PRESETS` order. The two 6.12 columns came
-//! later, written from the kernel check (kernel/flags.rs): 6.3's flags plus 6.4's pgfault
+//! later, written from the kernel check (variant/flags.rs): 6.3's flags plus 6.4's pgfault
 //! accounting, 6.7's two MGLRU fixes and 6.8/6.9's memory.reclaim batches; not 6.14's rework.
 use reclaim_core::variant::{preset, FLAG_NAMES, PRESETS};
 

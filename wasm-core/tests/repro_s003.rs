@@ -101,7 +101,7 @@ fn mglru_memcg_lru_reclaims_close_to_what_was_asked() {
 
 #[test]
 fn the_memcg_lru_view_lists_every_memcg_once_and_its_bars_add_up() {
-    // The view's layout (engine/mod.rs `memcg_lru_view`) checked against the report.
+    // The view's layout (sim/mod.rs `memcg_lru_view`) checked against the report.
     let scn = scaled();
     let mut sim = reclaim_core::Simulation::new(&scn, "after").unwrap();
     sim.run_until(400_000_000_000);

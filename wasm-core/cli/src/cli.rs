@@ -1,5 +1,5 @@
 //! The `reclaim` command line as pure functions: arguments in, text out. The binary
-//! (`src/bin/reclaim.rs`) does the reading, the running and the printing.
+//! (`src/main.rs`) does the reading, the running and the printing.
 use reclaim_core::report::{memcg_pgsteal_spread, reclaim_accuracy};
 use reclaim_core::report::{Percentiles, RunReport, TaskReport};
 use reclaim_core::variant::{FLAG_NAMES, PRESETS};

@@ -1,5 +1,5 @@
 //! `reclaim`: run scenario files from the command line. Argument parsing and output formatting
-//! live in `reclaim_core::cli`; this file only does the I/O and picks the exit code.
+//! live in `reclaim_cli::cli`; this file only does the I/O and picks the exit code.
 use std::process::ExitCode;
 use std::sync::Mutex;
 

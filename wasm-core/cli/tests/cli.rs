@@ -147,7 +147,7 @@ fn help_and_version_exit_0() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out).trim(),
-        format!("reclaim {}", env!("CARGO_PKG_VERSION"))
+        format!("reclaim {}", reclaim_core::VERSION)
     );
 }
 

@@ -102,7 +102,7 @@ impl Mm {
             return Access::Done(stall + ANON_FAULT_NS * self.scale);
         }
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
-        // picks around it (kernel/swap_readahead.rs), as far as there is room.
+        // picks around it (mm/swap_state.rs), as far as there is room.
         self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem;
         // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:

@@ -16,7 +16,7 @@ use crate::mm::vmstat::C;
 /// CPU cost of reclaim work, charged to the reclaiming task (kswapd or the allocator). Rough
 /// figures for a 2-3 GHz core: isolating and checking an inactive page with an rmap walk and
 /// unmap ~300 ns; an active page ~100 ns; submitting a page of writeback ~2 us. Per 4 KiB
-/// page: a frame costs `frame_scale` times as much (see `engine::fault`).
+/// page: a frame costs `frame_scale` times as much (see `mm::memory`).
 pub const SCAN_INACTIVE_NS: u64 = 300;
 pub const SCAN_ACTIVE_NS: u64 = 100;
 pub const PAGEOUT_SUBMIT_NS: u64 = 2_000;

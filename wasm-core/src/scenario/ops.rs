@@ -2,7 +2,7 @@
 //! replaces in it for a replicated task, and its semantic checks, side by side.
 //!
 //! Adding an op: its struct and its `OpRules` here and one line in the `ops!` table below; then
-//! the compiler asks for its compilation to instructions (engine/build.rs) and for what
+//! the compiler asks for its compilation to instructions (sim/build.rs) and for what
 //! `reclaim kernel`'s guest runner does with it (kernel_run/guest.rs), whose matches over `Op`
 //! are exhaustive.
 use serde::{Deserialize, Serialize};

@@ -124,7 +124,7 @@ impl Default for Sysctl {
 pub struct VariantSpec {
     /// Name shown in tables, e.g. "before" / "after".
     pub name: String,
-    /// A preset such as "linux-5.2"; see `kernel::variant::PRESETS`.
+    /// A preset such as "linux-5.2"; see `variant::PRESETS`.
     pub preset: String,
     /// Individual flag overrides on top of the preset.
     #[serde(default)]

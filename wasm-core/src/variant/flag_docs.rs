@@ -1,5 +1,5 @@
 //! What the interface shows about each behaviour flag, exported as JSON for the web page's
-//! per-flag toggles: the flag table's entries (kernel/flags.rs: version, function, commit, one
+//! per-flag toggles: the flag table's entries (variant/flags.rs: version, function, commit, one
 //! line of what it switches; the full story is the flag's doc comment there) and every preset's
 //! values.
 pub use super::flags::{FlagDoc, FLAG_DOCS};

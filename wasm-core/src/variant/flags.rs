@@ -2,7 +2,7 @@
 //! doc comment), the mainline version whose behaviour `true` follows, the kernel function and
 //! commit, and one line for the interface. The struct `Flags`, `FLAG_NAMES`, `Flags::set` and
 //! `Flags::get`, `Flags::NONE`, `FLAG_DOCS` (the page's flag list, through `kernel_info`) and
-//! every preset (`Flags::of`, kernel/variant.rs) come from it.
+//! every preset (`Flags::of`, variant.rs) come from it.
 //!
 //! A flag is `false` for the kernel before the change and `true` after it, so the oldest kernel
 //! modelled has every flag off; a behaviour a later kernel dropped is named for what replaced it
@@ -302,7 +302,7 @@ flag_table! {
     /// 6.1 ("mm: multi-gen LRU: minimal implementation" and the series, `lru_gen_enabled`,
     /// /sys/kernel/mm/lru_gen/enabled): the multi-generational LRU replaces the active/inactive
     /// lists — generations per type, aging by page-table walks, eviction from the oldest
-    /// generation with tiers and a PID controller (kernel/mglru.rs).
+    /// generation with tiers and a PID controller (mm/vmscan/lru_gen.rs).
     lru_gen {
         era: Switch("6.1"),
         function: "lru_gen_enabled",
@@ -351,7 +351,7 @@ flag_table! {
     /// generation slot (MEMCG_NR_GENS 2 -> 3) and `shrink_many` reads the old generation once
     /// per call, skipping memcgs that moved. Before (6.3-6.6) it re-read it at every bin.
     /// In 6.12: one of the Dec-2023 MGLRU hotfixes (6.7-rc); later trees keep MEMCG_NR_GENS 3
-    /// (../shared/docs/kernel-mglru-memcg.md).
+    /// (include/linux/mmzone.h in those trees).
     memcg_lru_gen_once {
         era: Since("6.7"),
         function: "shrink_many",

@@ -27,7 +27,7 @@ function refaultOf(sim: EngineSimulation): { refault?: RunFrame['refault'] } {
   return v && v.last ? { refault: v } : {};
 }
 
-/** The part of the wasm facade (wasm-core/src/wasm.rs) the host uses. */
+/** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. */
 export interface EngineSimulation {
   step(ns: number): void;
   now_ns(): number;

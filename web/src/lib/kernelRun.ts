@@ -1,6 +1,6 @@
 // A real kernel's run, loaded into the page to overlay the model (issue #27 §2): the JSON that
 // `reclaim kernel FILE --kernel K --json` prints (the RunReport contract plus `source: "kernel"`,
-// the kernel build, the accelerator and the guest; KernelReport in wasm-core/src/kernel_run/
+// the kernel build, the accelerator and the guest; KernelReport in wasm-core/cli/src/kernel_run/
 // host.rs), or `reclaim validate --json` (its `runs[].kernel`). Checked field by field so a bad
 // file gets a message naming the field; the page shows only what the file reports.
 import type { RunReport, TableRow } from './report';

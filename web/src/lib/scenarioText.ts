@@ -183,10 +183,23 @@ export function swappinessPair(text: string, base: string, values: [number, numb
   const expects = all.filter((s) => s.name === 'expect' && s.array);
   const lessons = all.filter((s) => s.name === 'lesson' && s.array);
   const out: string[] = [];
+  // Depth of the open brackets of a facts array being dropped (an array may span lines).
+  let dropping = 0;
+  const depth = (l: string) => {
+    const code = l.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/#.*$/, '');
+    return (code.match(/\[/g)?.length ?? 0) - (code.match(/\]/g)?.length ?? 0);
+  };
   lines.forEach((l, i) => {
     const sec = variants.find((s) => i >= s.start && i < s.end);
     if (expects.some((s) => i >= s.start && i < s.end)) return;
-    if (/^\s*facts\s*=/.test(l) && lessons.some((s) => i > s.start && i < s.end)) return;
+    if (dropping > 0) {
+      dropping += depth(l);
+      return;
+    }
+    if (/^\s*(facts|facts_since|since)\s*=/.test(l) && lessons.some((s) => i > s.start && i < s.end)) {
+      dropping = Math.max(0, depth(l));
+      return;
+    }
     if (!sec) out.push(l);
     else if (sec === variants[0] && i === sec.start) out.push(...copies);
   });

@@ -65,9 +65,9 @@ pub struct GuestInfo {
     pub lru_gen_enabled: String,
 }
 
-/// Repository root (for the default cache and guest binary).
+/// Repository root (for the default cache and guest binary): this crate is wasm-core/cli.
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 pub fn cache_dir() -> PathBuf {
