@@ -4,7 +4,8 @@
 //! facade (crate `reclaim-wasm`, `wasm/`) and the Python package (`python/`) are thin shells
 //! over [`Simulation`].
 //!
-//! Layout, dependencies one way (`sim` -> `mm` -> `variant`, `devices`):
+//! Layout, dependencies from the simulation to the model (`sim` -> `mm`, which `tests/layout.rs`
+//! enforces; `mm`, `variant` and `devices` still share a few helpers both ways):
 //! `sim` (virtual time, the event queue, tasks and their programs, building a simulation from a
 //! scenario, the `Simulation` API), `mm` (the kernel model, one file per Linux mm/ file),
 //! `variant` (the flag table and the kernel presets), `devices` (storage queue models),
