@@ -133,9 +133,11 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
         }
         return Ok(());
     }
+    // The model runs the presets of the kernel that boots (plan::model_preset).
+    let sm = plan::at_kernel(&s, &kernel).map_err(|e| (2, format!("{}: {e}", a.file)))?;
     let mut pairs = Vec::new();
     for v in &variants {
-        let model = Simulation::new(&s, v)
+        let model = Simulation::new(&sm, v)
             .map_err(|e| (1, format!("reclaim: variant {v}: {e}")))?
             .run_to_end();
         let kernel = boot(v)?;
@@ -346,8 +348,8 @@ pub fn markdown(v: &Validation) -> String {
     for p in &v.runs {
         let g = &p.kernel.guest;
         s.push_str(&format!(
-            "- {}: guest {} MiB, {} kB reserved by the kernel, free memory trimmed {} -> {} kB ({} huge pages), lru_gen {}, swappiness {}, boot {:.1} s, run {:.1} s\n",
-            p.model.variant, g.ram_mib, g.kernel_reserved_kb, g.mem_free_before_trim_kb,
+            "- {}: model preset {}; guest {} MiB, {} kB reserved by the kernel, free memory trimmed {} -> {} kB ({} huge pages), lru_gen {}, swappiness {}, boot {:.1} s, run {:.1} s\n",
+            p.model.variant, p.model.preset, g.ram_mib, g.kernel_reserved_kb, g.mem_free_before_trim_kb,
             g.mem_free_kb, g.hugetlb_trim_pages, g.lru_gen_enabled, p.kernel.run.swappiness,
             g.boot_s, p.kernel.run_s
         ));

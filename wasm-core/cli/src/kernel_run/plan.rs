@@ -10,6 +10,33 @@ use reclaim_core::variant;
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
 pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];
 
+/// The model's preset for a kernel of `KERNELS`: the mainline tag the Debian package is built
+/// from, with MGLRU when the variant's own preset has it. `reclaim validate` runs the model at
+/// the kernel that ran, so a scenario written for linux-6.1 is compared on debian-6.12 with
+/// the linux-6.12 presets (the variant's flag overrides and sysctls stay as written).
+pub fn model_preset(kernel: &str, lru_gen: bool) -> Option<&'static str> {
+    Some(match (kernel, lru_gen) {
+        ("debian-6.1", false) => "linux-6.1",
+        ("debian-6.1", true) => "linux-6.1-mglru",
+        ("debian-6.12", false) => "linux-6.12",
+        ("debian-6.12", true) => "linux-6.12-mglru",
+        _ => return None,
+    })
+}
+
+/// `s` with every variant's preset replaced by the model preset of `kernel` (see
+/// `model_preset`); the variant names stay, so model and kernel rows pair up.
+pub fn at_kernel(s: &Scenario, kernel: &str) -> Result<Scenario, String> {
+    let mut out = s.clone();
+    for v in &mut out.variants {
+        let flags = variant::resolve(&v.preset, &v.flags)?;
+        v.preset = model_preset(kernel, flags.lru_gen)
+            .ok_or_else(|| format!("unknown kernel {kernel:?}"))?
+            .to_string();
+    }
+    Ok(out)
+}
+
 /// One virtio disk of the guest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Drive {
@@ -260,6 +287,26 @@ duration = "10s"
     fn with_tasks(tasks: &str) -> (Scenario, String) {
         let text = format!("{BASE}\n{tasks}");
         (scenario::parse(&text).expect("scenario parses"), text)
+    }
+
+    #[test]
+    fn the_model_runs_the_presets_of_the_kernel_that_boots() {
+        let (s, _) = with_tasks(
+            r#"[[tasks]]
+name = "a"
+program = [{ op = "read", file = "data" }]"#,
+        );
+        let presets = |k| -> Vec<String> {
+            at_kernel(&s, k)
+                .unwrap()
+                .variants
+                .into_iter()
+                .map(|v| v.preset)
+                .collect()
+        };
+        assert_eq!(presets("debian-6.1"), ["linux-6.1", "linux-6.1-mglru"]);
+        assert_eq!(presets("debian-6.12"), ["linux-6.12", "linux-6.12-mglru"]);
+        assert!(at_kernel(&s, "debian-5").unwrap_err().contains("debian-5"));
     }
 
     #[test]
