@@ -15,21 +15,49 @@ pub enum Event {
     Sample,
 }
 
+/// A queued event. The heap orders by one u128 key, time then queue order (`seq`), so a
+/// sift compares one integer; the event itself never takes part in the order.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: u128,
+    e: Event,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    #[inline]
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&o.key)
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<(u64, u64, Event)>>,
+    heap: BinaryHeap<Reverse<Entry>>,
     seq: u64,
 }
 
 impl EventQueue {
+    #[inline]
     pub fn push(&mut self, t: u64, e: Event) {
         self.seq += 1;
-        self.heap.push(Reverse((t, self.seq, e)));
+        let key = (t as u128) << 64 | self.seq as u128;
+        self.heap.push(Reverse(Entry { key, e }));
     }
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse((t, _, _))| *t)
+        self.heap.peek().map(|Reverse(x)| (x.key >> 64) as u64)
     }
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        self.heap.pop().map(|Reverse((t, _, e))| (t, e))
+        self.heap.pop().map(|Reverse(x)| ((x.key >> 64) as u64, x.e))
     }
 }

@@ -98,20 +98,34 @@ impl Simulation {
     }
 
     /// Queue `e` at `t`, after the wakeups the model asked for so far (which keep their order).
+    #[inline]
     pub(crate) fn schedule(&mut self, t: u64, e: Event) {
         self.take_wakeups();
         self.events.push(t, e);
     }
 
     /// Move the model's wakeups into the queue, in the order it asked for them.
+    #[inline]
     fn take_wakeups(&mut self) {
+        // Most events ask for none: keep the common case a length check.
+        if !self.mm.wakeups.is_empty() {
+            self.queue_wakeups();
+        }
+    }
+
+    #[inline(never)]
+    fn queue_wakeups(&mut self) {
         for (t, w) in self.mm.wakeups.drain(..) {
             self.events.push(t, Event::Kernel(w));
         }
     }
 
     /// When the next event fires, counting the wakeups not yet queued.
+    #[inline]
     pub(crate) fn next_event_time(&self) -> Option<u64> {
+        if self.mm.wakeups.is_empty() {
+            return self.events.peek_time();
+        }
         let asked = self.mm.wakeups.iter().map(|&(t, _)| t).min();
         match (self.events.peek_time(), asked) {
             (Some(a), Some(b)) => Some(a.min(b)),
