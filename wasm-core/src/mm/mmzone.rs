@@ -219,8 +219,6 @@ pub struct Mm {
     pub in_lru_fault: bool,
     /// /sys/kernel/mm/lru_gen/min_ttl_ms, in ns (0 = off).
     pub lru_gen_min_ttl_ns: u64,
-    /// kswapd found every generation younger than min_ttl_ms: the OOM killer must run.
-    pub oom_requested: bool,
     /// Memory cgroups: memcg id == index of its lruvec in `lruvecs` (root: 0).
     pub memcgs: crate::mm::memcg::Memcgs,
     /// The memcg of the task running now (`current`'s memcg), set by the interpreter; new
@@ -293,7 +291,6 @@ impl Mm {
             },
             in_lru_fault: false,
             lru_gen_min_ttl_ns: 0,
-            oom_requested: false,
             memcgs: Default::default(),
             cur_memcg: 0,
             oom_memcg: None,

@@ -1019,10 +1019,26 @@ pub struct Kswapd {
     pub slept_at: u64,
 }
 
+/// What one kswapd iteration asks of the simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KswapdStep {
+    /// CPU time of the iteration; None: kswapd goes back to sleep.
+    pub cpu: Option<u64>,
+    /// Run the OOM killer (MGLRU's min_ttl_ms found only young generations).
+    pub out_of_memory: bool,
+}
+
 impl Mm {
-    /// One iteration of `balance_pgdat`'s priority loop. Returns the CPU time it took, or None
-    /// when kswapd goes back to sleep.
-    pub fn kswapd_step(&mut self, k: &mut Kswapd) -> Option<u64> {
+    /// One iteration of `balance_pgdat`'s priority loop: its CPU time (None when kswapd goes
+    /// back to sleep), and whether the OOM killer must run (`lru_gen_age_node`'s min_ttl_ms
+    /// protection), which the simulation carries out over its tasks (`out_of_memory`).
+    pub fn kswapd_step(&mut self, k: &mut Kswapd) -> KswapdStep {
+        let mut out_of_memory = false;
+        let cpu = self.balance_pgdat_step(k, &mut out_of_memory);
+        KswapdStep { cpu, out_of_memory }
+    }
+
+    fn balance_pgdat_step(&mut self, k: &mut Kswapd, out_of_memory: &mut bool) -> Option<u64> {
         if !k.running {
             if self.kswapd_balanced() {
                 return None;
@@ -1057,7 +1073,9 @@ impl Mm {
         };
         if self.flags.lru_gen {
             // `lru_gen_age_node`: 6.1 ages memcgs here; min_ttl_ms thrashing protection.
-            sc.cpu_ns += self.lru_gen_age_node(&mut sc);
+            let (cpu, oom) = self.lru_gen_age_node(&mut sc);
+            sc.cpu_ns += cpu;
+            *out_of_memory = oom;
         } else if self.kswapd_ages_anon() {
             // `kswapd_age_node`: keep some anon on the inactive list whenever swap exists; when
             // the root (hierarchical) inactive anon list is low, every memcg's active anon is

@@ -217,15 +217,15 @@ impl Simulation {
             Event::Kernel(Wakeup::Io(id)) => self.mm.complete_io(id),
             Event::Kernel(Wakeup::Kswapd) => {
                 let mut k = std::mem::take(&mut self.mm.kswapd);
-                let r = self.mm.kswapd_step(&mut k);
+                let step = self.mm.kswapd_step(&mut k);
                 self.mm.kswapd = k;
-                if let Some(time) = r {
+                if let Some(time) = step.cpu {
                     self.kswapd_steals_cpu(time - self.mm.kswapd.tag_sleep_ns.min(time));
                 }
-                if std::mem::take(&mut self.mm.oom_requested) {
+                if step.out_of_memory {
                     self.oom_kill();
                 }
-                match r {
+                match step.cpu {
                     Some(cpu) => self.schedule(t + cpu, Event::Kernel(Wakeup::Kswapd)),
                     None => {
                         self.mm.kswapd.sleeping = true;

@@ -1345,8 +1345,9 @@ impl Mm {
 
     /// `lru_gen_age_node` (kswapd, each `balance_pgdat` iteration): 6.1 ages every memcg that
     /// needs it; with `min_ttl_ms` set, if no memcg's oldest generation is older than it, the
-    /// OOM killer runs instead of evicting a recent working set. Returns the CPU time.
-    pub fn lru_gen_age_node(&mut self, sc: &mut ScanControl) -> u64 {
+    /// OOM killer runs instead of evicting a recent working set. Returns the CPU time, and
+    /// whether the OOM killer must run.
+    pub fn lru_gen_age_node(&mut self, sc: &mut ScanControl) -> (u64, bool) {
         let mut cpu = 0;
         if !self.flags.memcg_lru {
             let s = self.lru_gen_swappiness(sc);
@@ -1370,11 +1371,9 @@ impl Mm {
                 let birth = lg.timestamps[gen_from_seq(lg.evictable_min_seq(s))];
                 !self.memcgs.below_min(0, lv as u16) && sizable && birth + ttl < now
             });
-            if !reclaimable {
-                self.oom_requested = true;
-            }
+            return (cpu, !reclaimable);
         }
-        cpu
+        (cpu, false)
     }
 
     // ---- the `enabled` switch -------------------------------------------------------------
