@@ -76,6 +76,17 @@ pub struct Pgdat {
     pub kswapd_failures: u32,
 }
 
+/// The running task's state that the model reads, as the kernel reads `current`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Current {
+    /// `current->in_lru_fault`: the task is in a page fault on a mapping with recency
+    /// (`lru_gen_enter_fault`), so MGLRU adds the pages it brings in as active.
+    pub in_lru_fault: bool,
+    /// The running access continues a fault already counted: its next pgfault is not counted
+    /// (`count_pgfault`). Set for the retry of a waiting access; the count clears it.
+    pub uncounted_retry: bool,
+}
+
 /// What the model asks the simulation to do at a time (the kernel's wakeups and interrupts):
 /// the simulation queues them in the order asked and calls back into the model when they fire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -154,6 +165,8 @@ pub struct Mm {
     /// Pages per frame.
     pub scale: u64,
     pub pgdat: Pgdat,
+    /// The model's clock (the kernel's jiffies, in ns): set by the simulation to the time of
+    /// the event it runs.
     pub now: u64,
     /// Wakeups asked for and not yet taken by the simulation, in the order asked.
     pub wakeups: Vec<(u64, Wakeup)>,
@@ -209,14 +222,11 @@ pub struct Mm {
     pub(in crate::mm) last_fault_major: bool,
     /// Its `Access::Wait` is spent inside the fault, not a VM_FAULT_RETRY.
     pub(in crate::mm) wait_in_fault: bool,
-    /// The running access continues a fault already counted: its next pgfault is not counted
-    /// (`count_pgfault`). Set by the interpreter for the retry of a waiting access.
-    pub uncounted_retry: bool,
+    /// What the model reads of the running task (the kernel's `current`), set by the
+    /// simulation when it runs one: inputs to the model, never its results.
+    pub current: Current,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::mm::vmscan::Kswapd,
-    /// `current->in_lru_fault`: the running task is in a page fault on a mapping with recency
-    /// (`lru_gen_enter_fault`), so MGLRU adds the pages it brings in as active.
-    pub in_lru_fault: bool,
     /// /sys/kernel/mm/lru_gen/min_ttl_ms, in ns (0 = off).
     pub lru_gen_min_ttl_ns: u64,
     /// Memory cgroups: memcg id == index of its lruvec in `lruvecs` (root: 0).
@@ -280,7 +290,7 @@ impl Mm {
             balance_hist: [0; 4],
             last_fault_major: false,
             wait_in_fault: false,
-            uncounted_retry: false,
+            current: Current::default(),
             last_balance: None,
             last_scan: None,
             forced_scan_pages: 0,
@@ -289,7 +299,6 @@ impl Mm {
                 sleeping: true,
                 ..Default::default()
             },
-            in_lru_fault: false,
             lru_gen_min_ttl_ns: 0,
             memcgs: Default::default(),
             cur_memcg: 0,
@@ -339,10 +348,10 @@ impl Mm {
     }
 
     /// One pgfault (`handle_mm_fault`), unless the running access continues a fault that was
-    /// counted already (see `uncounted_retry`).
+    /// counted already (see `Current::uncounted_retry`).
     #[inline]
     pub fn count_pgfault(&mut self) {
-        if std::mem::take(&mut self.uncounted_retry) {
+        if std::mem::take(&mut self.current.uncounted_retry) {
             return;
         }
         self.count_event(C::pgfault, 1);

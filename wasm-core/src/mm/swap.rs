@@ -14,7 +14,7 @@ impl Mm {
         let file = !self.frames.has(f, PG_SWAPBACKED);
         // `folio_add_lru` with MGLRU: a page brought in by a fault on a mapping with recency
         // starts active (`lru_gen_in_fault`).
-        if self.flags.lru_gen && self.in_lru_fault && !self.frames.has(f, PG_UNEVICTABLE) {
+        if self.flags.lru_gen && self.current.in_lru_fault && !self.frames.has(f, PG_UNEVICTABLE) {
             self.frames.set(f, PG_ACTIVE);
         }
         let active = self.frames.has(f, PG_ACTIVE);

@@ -317,14 +317,14 @@ impl Mm {
         } else {
             (C::workingset_activate_anon, C::workingset_restore_anon)
         };
-        if !rework || self.in_lru_fault {
+        if !rework || self.current.in_lru_fault {
             self.counters.add(act, 1);
             self.count_memcg(lv, act, 1);
         }
         let set_ws = if rework {
             shadow.workingset
         } else {
-            self.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
+            self.current.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
         };
         if set_ws {
             self.frames.flags[fi] |= PG_WORKINGSET;

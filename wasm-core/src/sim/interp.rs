@@ -246,7 +246,7 @@ impl Simulation {
                     t.op_start = t.clock;
                     t.pending = None;
                     t.pool_step = None;
-                    self.mm.uncounted_retry = false;
+                    self.mm.current.uncounted_retry = false;
                 }
                 Step::Yield => return,
                 Step::Oom => {
@@ -425,7 +425,7 @@ impl Simulation {
             let mut drop_segment = None;
             let (slot, page) = match t.pending {
                 Some(p) => {
-                    self.mm.uncounted_retry = t.retry_uncounted;
+                    self.mm.current.uncounted_retry = t.retry_uncounted;
                     p
                 }
                 None => {
@@ -500,7 +500,7 @@ impl Simulation {
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
                             let cost = self.touch_resident(pte, f, write, a.cpu_ns);
-                            self.mm.uncounted_retry = false;
+                            self.mm.current.uncounted_retry = false;
                             let t = &mut self.tasks[ti];
                             t.clock = t.clock.saturating_add(cost);
                             t.progress += 1;
@@ -553,9 +553,9 @@ impl Simulation {
             let uncounted = match self.fault_wait.take() {
                 Some(FaultWait::InFault) => true,
                 Some(FaultWait::Retry) => self.mm.flags.pgfault_retry_uncounted,
-                Some(FaultWait::Locked) | None => self.mm.uncounted_retry,
+                Some(FaultWait::Locked) | None => self.mm.current.uncounted_retry,
             };
-            self.mm.uncounted_retry = false;
+            self.mm.current.uncounted_retry = false;
             let t = &mut self.tasks[ti];
             match res {
                 Acc::Done(cost) => {
@@ -741,7 +741,7 @@ impl Simulation {
     /// and any fault before, waits inside (`lock_page`) and counts once. A continuation of a
     /// fault already counted (a synchronous read that has just finished) counts nothing.
     fn locked_page_fault(&mut self, sp: u32) {
-        let continuation = self.mm.uncounted_retry;
+        let continuation = self.mm.current.uncounted_retry;
         if self.fault_retries(sp) {
             if !continuation && !self.mm.flags.pgfault_retry_uncounted {
                 self.mm.count_event(C::pgfault, 1);
@@ -911,9 +911,9 @@ impl Simulation {
     /// A page fault on a non-resident page of a region.
     fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
         // `lru_gen_enter_fault` / `lru_gen_exit_fault`.
-        self.mm.in_lru_fault = r.fault_recency;
+        self.mm.current.in_lru_fault = r.fault_recency;
         let out = self.fault_inner(ti, r, idx, now);
-        self.mm.in_lru_fault = false;
+        self.mm.current.in_lru_fault = false;
         let res = out.access;
         if let Acc::Wait(_) = res {
             self.fault_wait = Some(if out.wait_in_fault || !self.fault_retries(r.space) {

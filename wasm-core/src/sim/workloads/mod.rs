@@ -173,7 +173,7 @@ pub struct Task {
     pub clock: u64,
     /// Chosen page of a random access that faulted, retried after the IO.
     pub pending: Option<(usize, u64)>,
-    /// The retry of the pending access continues a fault already counted (`Mm::uncounted_retry`).
+    /// The retry of the pending access continues a fault already counted (`Current::uncounted_retry`).
     pub retry_uncounted: bool,
     /// The last access's write fault left the task to go through `balance_dirty_pages`.
     pub throttle_pending: bool,
