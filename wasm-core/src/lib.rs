@@ -4,8 +4,9 @@
 //! facade (crate `reclaim-wasm`, `wasm/`) and the Python package (`python/`) are thin shells
 //! over [`Simulation`].
 //!
-//! Layout, dependencies from the simulation to the model (`sim` -> `mm`, which `tests/layout.rs`
-//! enforces; `mm`, `variant` and `devices` still share a few helpers both ways):
+//! Layout, dependencies one way (`sim` -> `mm` -> `variant`, `devices`, `math`; the model never
+//! names the simulation, the scenario format or the views, and the flag table and the devices
+//! name neither; `tests/layout.rs` enforces it):
 //! `sim` (virtual time, the event queue, tasks and their programs, building a simulation from a
 //! scenario, the `Simulation` API), `mm` (the kernel model, one file per Linux mm/ file),
 //! `variant` (the flag table and the kernel presets), `devices` (storage queue models),
@@ -15,6 +16,7 @@
 pub mod devices;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod math;
 pub mod mm;
 pub mod report;
 pub mod rng;

@@ -208,7 +208,7 @@ impl GensView {
                     seq,
                     age_ms: mm.now.saturating_sub(lg.timestamps[g]) as f64 / 1e6,
                     tiers,
-                    active: seq + 1 >= lg.max_seq,
+                    active: lg.is_active_seq(seq),
                 }
             })
             .collect();

@@ -54,6 +54,37 @@ fn the_kernel_model_never_names_the_simulation() {
 }
 
 #[test]
+fn dependencies_run_one_way() {
+    // The model takes flags and devices, not the scenario file or what the page draws; the
+    // flag table and the device models sit below the model and know neither it nor the
+    // simulation.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut lower = Vec::new();
+    rust_files(&root.join("variant"), &mut lower);
+    rust_files(&root.join("devices"), &mut lower);
+    lower.push(root.join("variant.rs"));
+    lower.push(root.join("math.rs"));
+    let mut offenders = Vec::new();
+    for p in lower {
+        let code = code(&std::fs::read_to_string(&p).unwrap());
+        for word in ["crate::mm", "crate::sim", "Simulation"] {
+            if code.contains(word) {
+                offenders.push(format!("{} names {word}", p.display()));
+            }
+        }
+    }
+    for (p, text) in mm_files() {
+        let code = code(&text);
+        for word in ["crate::scenario", "crate::views", "crate::report"] {
+            if code.contains(word) {
+                offenders.push(format!("{} names {word}", p.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:#?}");
+}
+
+#[test]
 fn the_check_sees_a_file_that_names_the_simulation() {
     // The check above must be able to fail: the same scan over a line that uses the simulation.
     assert!(code("use crate::sim::events::Event;\n").contains("crate::sim"));

@@ -99,6 +99,11 @@ pub enum IoDir {
 }
 
 impl Device {
+    /// The queue's rotational flag (`blk_queue_nonrot` false): a disk with a seek.
+    pub fn rotational(&self) -> bool {
+        self.kind == DeviceKind::Hdd
+    }
+
     pub fn from_spec(spec: &DeviceSpec) -> Device {
         let mut d = Device::default_for(&spec.name, spec.kind);
         if let Some(l) = spec.read_latency {
@@ -187,7 +192,7 @@ impl Device {
         let t2t = HDD_TRACK_TO_TRACK_NS.min(avg_seek);
         let dist = lba.abs_diff(self.next_lba).min(self.capacity_pages);
         // sqrt(dist / capacity) in 1/2^20 units, in integers (bit-identical everywhere).
-        let frac = crate::mm::page_alloc::int_sqrt(
+        let frac = crate::math::int_sqrt(
             ((dist as u128) << 40).div_ceil(self.capacity_pages as u128) as u64,
         );
         let full_stroke_extra = (avg_seek - t2t) as u128 * 15 / 8;

@@ -20,7 +20,7 @@ const MIN_HIGH_DELAY_NS: u64 = 10_000_000;
 const NS_PER_JIFFY_HZ1000: u64 = 1_000_000;
 
 /// Which share of the remaining request one `try_to_free_mem_cgroup_pages` call of
-/// memory.reclaim asks for (a variant's flags choose it, `Flags::reclaim_batch`).
+/// memory.reclaim asks for (a variant's flags choose it, `ReclaimBatch::of`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReclaimBatch {
     /// v5.19 (94968384dde1, "memcg: introduce per-memcg reclaim interface") to v6.7: the whole
@@ -33,6 +33,19 @@ pub enum ReclaimBatch {
     /// was not checked here): a quarter of the remainder per call (at least SWAP_CLUSTER_MAX, enforced by
     /// `try_to_free_mem_cgroup_pages`).
     Quarter,
+}
+
+impl ReclaimBatch {
+    /// The policy a variant's flags choose (`reclaim_batch_quarter`, `reclaim_batch_cluster`).
+    pub fn of(flags: &crate::variant::Flags) -> ReclaimBatch {
+        if flags.reclaim_batch_quarter {
+            ReclaimBatch::Quarter
+        } else if flags.reclaim_batch_cluster {
+            ReclaimBatch::ClusterMax
+        } else {
+            ReclaimBatch::Remainder
+        }
+    }
 }
 
 /// `calculate_high_delay` (5.8+ form) for one memcg: the throttle a task that charged

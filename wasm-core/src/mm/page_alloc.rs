@@ -8,26 +8,13 @@ use crate::mm::mm_types::NIL;
 use crate::mm::vmstat::C;
 
 /// min/low/high in frames.
+pub use crate::math::int_sqrt;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Watermarks {
     pub min: u64,
     pub low: u64,
     pub high: u64,
-}
-
-/// Integer square root (`int_sqrt`).
-pub fn int_sqrt(x: u64) -> u64 {
-    if x < 2 {
-        return x;
-    }
-    let mut r = (x as f64).sqrt() as u64;
-    while r * r > x {
-        r -= 1;
-    }
-    while (r + 1) * (r + 1) <= x {
-        r += 1;
-    }
-    r
 }
 
 /// `init_per_zone_wmark_min`: sqrt(lowmem_kbytes * 16), clamped to [128, 262144] kB.

@@ -25,7 +25,6 @@ use crate::mm::mmzone::Mm;
 use crate::mm::space::SpaceKind;
 use crate::mm::swapfile::VmaRa;
 use crate::mm::vmstat::C;
-use crate::scenario::DeviceKind;
 
 /// `SWAP_RA_ORDER_CEILING` (64-bit): VMA readahead reads at most 2^5 pages.
 pub const SWAP_RA_ORDER_CEILING: u32 = 5;
@@ -91,7 +90,7 @@ impl Mm {
             && self
                 .swap
                 .as_ref()
-                .is_some_and(|s| self.devices[s.device].kind != DeviceKind::Hdd)
+                .is_some_and(|s| !self.devices[s.device].rotational())
     }
 
     /// Which readahead a swap fault on space `sp` does.
@@ -320,6 +319,7 @@ mod tests {
     use crate::mm::memory::{Access, MAJOR_FAULT_NS as MAJOR_FAULT};
     use crate::mm::space::Space;
     use crate::mm::swapfile::Swap;
+    use crate::scenario::DeviceKind;
 
     /// A 5.8-or-later `Mm` (`preset`) with room to spare, swap on a `kind` device, and spaces
     /// of the given kinds and sizes whose pages are all swapped out, slots in order.

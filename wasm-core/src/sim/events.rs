@@ -58,6 +58,8 @@ impl EventQueue {
         self.heap.peek().map(|Reverse(x)| (x.key >> 64) as u64)
     }
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        self.heap.pop().map(|Reverse(x)| ((x.key >> 64) as u64, x.e))
+        self.heap
+            .pop()
+            .map(|Reverse(x)| ((x.key >> 64) as u64, x.e))
     }
 }

@@ -330,7 +330,7 @@ impl Simulation {
             }
             let clock = t.clock;
             let mut w = t.reclaim.take().unwrap_or_else(|| {
-                let batch = self.mm.flags.reclaim_batch();
+                let batch = crate::mm::memcontrol::ReclaimBatch::of(&self.mm.flags);
                 crate::mm::memcontrol::ReclaimWrite::new(&self.mm, memcg, bytes, swappiness, batch)
             });
             match w.step(&mut self.mm, clock) {

@@ -115,9 +115,10 @@ impl Simulation {
 
     #[inline(never)]
     fn queue_wakeups(&mut self) {
-        for (t, w) in self.mm.wakeups.drain(..) {
+        for &(t, w) in &self.mm.wakeups {
             self.events.push(t, Event::Kernel(w));
         }
+        self.mm.wakeups.clear();
     }
 
     /// When the next event fires, counting the wakeups not yet queued.
@@ -382,8 +383,7 @@ impl Simulation {
     /// Whether generation `gen` of lruvec `lv` counts as active: one of the two youngest
     /// (`lru_gen_is_active`, 6.1+).
     fn gen_is_active(&self, gen: usize, lv: usize) -> bool {
-        let max_seq = self.mm.lruvecs[lv].lrugen.max_seq;
-        (0..2).any(|d| crate::mm::vmscan::lru_gen::gen_from_seq(max_seq - d) == gen)
+        self.mm.lruvecs[lv].lrugen.is_active_gen(gen)
     }
     /// The classic list an MGLRU frame counts as: by its generation counter (the folio's gen,
     /// which `lru_gen_update_size` accounts by), not by the list it sits on, which may be an

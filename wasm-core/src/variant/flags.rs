@@ -643,18 +643,6 @@ flag_table! {
 }
 
 impl Flags {
-    /// memory.reclaim's batch policy (see the two flags).
-    pub fn reclaim_batch(&self) -> crate::mm::memcontrol::ReclaimBatch {
-        use crate::mm::memcontrol::ReclaimBatch;
-        if self.reclaim_batch_quarter {
-            ReclaimBatch::Quarter
-        } else if self.reclaim_batch_cluster {
-            ReclaimBatch::ClusterMax
-        } else {
-            ReclaimBatch::Remainder
-        }
-    }
-
     /// The largest value `vm.swappiness` accepts (kernel/sysctl.c `extra2`).
     pub fn max_swappiness(&self) -> u32 {
         if self.io_cost_balance || self.rfc2016_swappiness {

@@ -434,14 +434,24 @@ impl LruGen {
     /// NR_INACTIVE_* / NR_ACTIVE_* include every folio.
     pub fn abi_sizes(&self) -> [u64; 4] {
         let mut out = [0u64; 4];
-        let young = [gen_from_seq(self.max_seq), gen_from_seq(self.max_seq - 1)];
         for ty in 0..2 {
             for g in 0..MAX_NR_GENS as usize {
                 let n = self.nr_pages[g][ty].max(0) as u64;
-                out[ty * 2 + young.contains(&g) as usize] += n;
+                out[ty * 2 + self.is_active_gen(g) as usize] += n;
             }
         }
         out
+    }
+
+    /// `lru_gen_is_active` (6.1): generation slot `gen` is one of the two youngest, which
+    /// count as the classic active lists.
+    pub fn is_active_gen(&self, gen: usize) -> bool {
+        gen == gen_from_seq(self.max_seq) || gen == gen_from_seq(self.max_seq - 1)
+    }
+
+    /// `lru_gen_is_active` by sequence number.
+    pub fn is_active_seq(&self, seq: u64) -> bool {
+        seq + 1 >= self.max_seq
     }
 
     /// The generation slots of type `ty` from youngest to oldest: the window max_seq..min_seq,

@@ -1,0 +1,17 @@
+//! Integer helpers the kernel keeps in lib/ (lib/math/int_sqrt.c), shared by the model (mm/)
+//! and the devices.
+
+/// `int_sqrt`: the floor of the square root, in integers (bit-identical everywhere).
+pub fn int_sqrt(x: u64) -> u64 {
+    if x < 2 {
+        return x;
+    }
+    let mut r = (x as f64).sqrt() as u64;
+    while r * r > x {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= x {
+        r += 1;
+    }
+    r
+}
