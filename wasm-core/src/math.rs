@@ -15,3 +15,16 @@ pub fn int_sqrt(x: u64) -> u64 {
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_sqrt_is_floor() {
+        for x in [0u64, 1, 2, 3, 4, 15, 16, 17, 10, 100, 99, 1 << 40] {
+            let r = int_sqrt(x);
+            assert!(r * r <= x && (r + 1) * (r + 1) > x);
+        }
+    }
+}

@@ -38,13 +38,25 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::scenario::{DeviceKind, DeviceSpec};
+use serde::{Deserialize, Serialize};
 
 pub const PAGE_BYTES: u64 = 4096;
 /// 7200 rpm: one revolution takes 8.33 ms; a random request waits half of it on average.
 const HDD_HALF_ROTATION_NS: u64 = 4_170_000;
 /// Track-to-track seek of a desktop drive (~1 ms read, datasheets of the drives above).
 const HDD_TRACK_TO_TRACK_NS: u64 = 1_000_000;
+
+/// The kinds of storage a scenario can name (`[[devices]] kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceKind {
+    Hdd,
+    Ssd,
+    Nvme,
+    Zram,
+    Pmem,
+    Ramdisk,
+}
 
 #[derive(Debug, Clone)]
 pub struct Device {
@@ -102,38 +114,6 @@ impl Device {
     /// The queue's rotational flag (`blk_queue_nonrot` false): a disk with a seek.
     pub fn rotational(&self) -> bool {
         self.kind == DeviceKind::Hdd
-    }
-
-    pub fn from_spec(spec: &DeviceSpec) -> Device {
-        let mut d = Device::default_for(&spec.name, spec.kind);
-        if let Some(l) = spec.read_latency {
-            d.read_latency_ns = l.ns();
-            if d.seek_ns > 0 {
-                // For a disk, a given random read latency is the positioning time.
-                d.seek_ns = l.ns();
-                d.read_latency_ns = 0;
-            }
-        }
-        if let Some(l) = spec.write_latency {
-            d.write_latency_ns = l.ns();
-        }
-        if let Some(b) = spec.bandwidth {
-            d.bytes_per_s = b.bytes().max(1);
-        }
-        if let Some(p) = spec.parallelism {
-            d.parallelism = p.max(1);
-        }
-        if let Some(r) = spec.compression_ratio {
-            d.compression_ratio = r.max(1.0);
-        }
-        if let Some(c) = spec.capacity {
-            d.capacity_pages = c.bytes() / PAGE_BYTES;
-        }
-        if let Some(q) = spec.write_queue {
-            // "0": no limit.
-            d.write_queue_pages = q.bytes().div_ceil(PAGE_BYTES);
-        }
-        d
     }
 
     pub fn default_for(name: &str, kind: DeviceKind) -> Device {

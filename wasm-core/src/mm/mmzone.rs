@@ -223,7 +223,7 @@ pub struct Mm {
     /// Its `Access::Wait` is spent inside the fault, not a VM_FAULT_RETRY.
     pub(in crate::mm) wait_in_fault: bool,
     /// What the model reads of the running task (the kernel's `current`), set by the
-    /// simulation when it runs one: inputs to the model, never its results.
+    /// simulation when it runs one (`count_pgfault` consumes `uncounted_retry`).
     pub current: Current,
     /// kswapd's state (`balance_pgdat` progress, sleeping or not).
     pub kswapd: crate::mm::vmscan::Kswapd,

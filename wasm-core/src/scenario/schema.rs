@@ -11,6 +11,7 @@ use super::ops::subst;
 // The ops live in ops.rs, each with its checks; `Op` is named here too, with the schema.
 pub use super::ops::Op;
 use super::units::{Duration, Size};
+use crate::devices::{Device, PAGE_BYTES};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -144,16 +145,7 @@ pub struct VariantSysctl {
     pub swappiness: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DeviceKind {
-    Hdd,
-    Ssd,
-    Nvme,
-    Zram,
-    Pmem,
-    Ramdisk,
-}
+pub use crate::devices::DeviceKind;
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -184,6 +176,41 @@ pub struct DeviceSpec {
     /// Disks and SSDs only.
     #[serde(default)]
     pub write_queue: Option<Size>,
+}
+
+impl DeviceSpec {
+    /// The device model this spec describes: the kind's defaults with the spec's overrides.
+    pub fn device(&self) -> Device {
+        let mut d = Device::default_for(&self.name, self.kind);
+        if let Some(l) = self.read_latency {
+            d.read_latency_ns = l.ns();
+            if d.seek_ns > 0 {
+                // For a disk, a given random read latency is the positioning time.
+                d.seek_ns = l.ns();
+                d.read_latency_ns = 0;
+            }
+        }
+        if let Some(l) = self.write_latency {
+            d.write_latency_ns = l.ns();
+        }
+        if let Some(b) = self.bandwidth {
+            d.bytes_per_s = b.bytes().max(1);
+        }
+        if let Some(p) = self.parallelism {
+            d.parallelism = p.max(1);
+        }
+        if let Some(r) = self.compression_ratio {
+            d.compression_ratio = r.max(1.0);
+        }
+        if let Some(c) = self.capacity {
+            d.capacity_pages = c.bytes() / PAGE_BYTES;
+        }
+        if let Some(q) = self.write_queue {
+            // "0": no limit.
+            d.write_queue_pages = q.bytes().div_ceil(PAGE_BYTES);
+        }
+        d
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::events::Event;
 use super::Simulation;
-use crate::devices::{Device, PAGE_BYTES};
+use crate::devices::PAGE_BYTES;
 use crate::mm::memcg::UNLIMITED;
 use crate::mm::mmzone::Mm;
 use crate::mm::page_alloc::{default_min_free_kbytes, Watermarks};
@@ -69,7 +69,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     let mut dev_index = BTreeMap::new();
     for d in &scn.devices {
         dev_index.insert(d.name.clone(), mm.devices.len());
-        mm.devices.push(Device::from_spec(d));
+        mm.devices.push(d.device());
     }
     let dev = |name: &str| -> Result<usize, String> {
         dev_index

@@ -15,17 +15,19 @@ pub enum Event {
     Sample,
 }
 
-/// A queued event. The heap orders by one u128 key, time then queue order (`seq`), so a
-/// sift compares one integer; the event itself never takes part in the order.
+/// A queued event. The heap orders by time, then queue order (`seq`); the event itself never
+/// takes part in the order (a hand-written Ord, so a sift compares two integers, not a tuple
+/// with an enum in it).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
-    key: u128,
+    t: u64,
+    seq: u64,
     e: Event,
 }
 
 impl PartialEq for Entry {
     fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
+        (self.t, self.seq) == (o.t, o.seq)
     }
 }
 impl Eq for Entry {}
@@ -37,7 +39,7 @@ impl PartialOrd for Entry {
 impl Ord for Entry {
     #[inline]
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&o.key)
+        self.t.cmp(&o.t).then(self.seq.cmp(&o.seq))
     }
 }
 
@@ -51,15 +53,16 @@ impl EventQueue {
     #[inline]
     pub fn push(&mut self, t: u64, e: Event) {
         self.seq += 1;
-        let key = (t as u128) << 64 | self.seq as u128;
-        self.heap.push(Reverse(Entry { key, e }));
+        self.heap.push(Reverse(Entry {
+            t,
+            seq: self.seq,
+            e,
+        }));
     }
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse(x)| (x.key >> 64) as u64)
+        self.heap.peek().map(|Reverse(x)| x.t)
     }
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        self.heap
-            .pop()
-            .map(|Reverse(x)| ((x.key >> 64) as u64, x.e))
+        self.heap.pop().map(|Reverse(x)| (x.t, x.e))
     }
 }

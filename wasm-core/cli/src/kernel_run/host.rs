@@ -221,14 +221,15 @@ pub fn qemu_args(
     a
 }
 
-/// Boot the kernel on the plan and return the guest's result and host wall seconds.
 /// A guest whose console never shows the runner's log died while booting (under TCG on a
 /// loaded host, a timer or watchdog panic); nothing of the scenario ran yet.
 fn died_before_runner(console: &str) -> bool {
-    !console.contains(super::guest::LOG)
+    // An empty console is QEMU failing to start (bad arguments, no image): booting again
+    // would fail the same way.
+    !console.trim().is_empty() && !console.contains(super::guest::LOG)
 }
 
-/// Boots the guest and returns the runner's result. A guest that dies before its runner starts
+/// Boots the kernel on the plan and returns the guest's result and host wall seconds. A guest that dies before its runner starts
 /// is booted once more; a run that started is never repeated (its result would be a second
 /// sample, not the same one).
 pub fn boot(
@@ -335,12 +336,18 @@ fn boot_once(
             if t0.elapsed() > timeout {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!(
+                let console = fs::read_to_string(&log).unwrap_or_default();
+                let e = format!(
                     "the guest did not finish within {} s; console: {}",
                     timeout.as_secs(),
-                    tail(&fs::read_to_string(&log).unwrap_or_default())
-                )
-                .into());
+                    tail(&console)
+                );
+                // A guest that hung before its runner started ran nothing of the scenario.
+                return Err(if died_before_runner(&console) {
+                    Boot::Early(e)
+                } else {
+                    Boot::Failed(e)
+                });
             }
             std::thread::sleep(Duration::from_millis(100));
         };
@@ -671,7 +678,10 @@ duration = "1s"
         assert!(died_before_runner(
             "Kernel panic - not syncing: IO-APIC + timer doesn't work!"
         ));
-        assert!(died_before_runner(""));
+        assert!(
+            !died_before_runner(""),
+            "QEMU that printed nothing failed to start"
+        );
         let started = format!(
             "[    1.0] {} runner: start\nKernel panic",
             super::super::guest::LOG

@@ -121,7 +121,7 @@ pub fn plan(s: &Scenario, scenario_toml: &str, variant_name: &str) -> Result<Gue
                 f.name, d.kind
             ));
         }
-        let (bps, iops) = throttle(&Device::from_spec(d));
+        let (bps, iops) = throttle(&d.device());
         drives.push(Drive {
             serial: format!("f{i}"),
             file: Some(f.name.clone()),
@@ -141,7 +141,7 @@ pub fn plan(s: &Scenario, scenario_toml: &str, variant_name: &str) -> Result<Gue
                     bytes: sw.size.bytes(),
                 }),
                 DeviceKind::Hdd | DeviceKind::Ssd | DeviceKind::Nvme => {
-                    let (bps, iops) = throttle(&Device::from_spec(d));
+                    let (bps, iops) = throttle(&d.device());
                     drives.push(Drive {
                         serial: "swap".into(),
                         file: None,

@@ -1,9 +1,9 @@
 //! The scan balance of mm/vmscan.c: which lists to scan, and how much (`inactive_is_low`,
 //! `prepare_scan_control`, `get_scan_count`), and the <= 5.7 scanned/rotated statistics.
 //! (`lru_note_cost`, in mm/swap.c, is in swap.rs.)
+use crate::math::int_sqrt;
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::Mm;
-use crate::mm::page_alloc::int_sqrt;
 use crate::mm::vmscan::ScanControl;
 
 /// SWAP_CLUSTER_MAX, in pages.
