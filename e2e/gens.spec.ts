@@ -69,6 +69,11 @@ function firstSecondWithUpperFileTiers(text: string, variant: string): number {
 }
 
 /** Play fast until max_seq has moved on from where it was by `by` at least, then pause. */
+/** How long playing may take to age a generation: the worker runs as fast as the CPU it
+ *  gets, and with two other test suites on the same 2 cores it got a third of one (a 90 s
+ *  poll ran out there). */
+const AGE_TIMEOUT_MS = 240_000;
+
 async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
   const start = (await shown(page, prefix)).maxSeq;
   await page.getByTestId('speed-slider').fill('18');
@@ -80,7 +85,7 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
       // A lesson step with pause = true stops the run: play on past it.
       if ((await page.getByTestId('status').textContent()) === 'paused') await page.getByTestId('play-toggle').click();
       return false;
-    }, { timeout: 90_000, intervals: [250] })
+    }, { timeout: AGE_TIMEOUT_MS, intervals: [250] })
     .toBe(true);
   if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
@@ -127,7 +132,7 @@ async function shots(page: Page, testInfo: TestInfo, name: string) {
 }
 
 test('MGLRU: the generations hold the engine’s pages, and max_seq advances while playing', async ({ page }, testInfo) => {
-  test.setTimeout(180_000); // playUntilAged polls for up to 90 s on a loaded machine
+  test.setTimeout(AGE_TIMEOUT_MS + 120_000); // playUntilAged polls long on a loaded machine
   await openMglru(page);
   await expect(page.getByTestId('run-0-gens')).toBeVisible();
   const start = await playUntilAged(page, 2);
@@ -217,8 +222,8 @@ test('a classic preset shows no generations view, only the LRU lists', async ({ 
 
 test('compare mode at 1280x720: each MGLRU run has its own generations view, in lockstep', async ({ page }, testInfo) => {
   // Two MGLRU runs in lockstep until they age: the test's time must hold playUntilAged's
-  // 90 s poll on a loaded machine, plus loading, settling and screenshots.
-  test.setTimeout(180_000);
+  // poll on a loaded machine, plus loading, settling and screenshots.
+  test.setTimeout(AGE_TIMEOUT_MS + 120_000);
   await page.setViewportSize({ width: 1280, height: 720 });
   await openMglru(page);
   await page.getByTestId('compare-toggle').check();
