@@ -284,6 +284,11 @@ preset = "linux-6.1-mglru"
 duration = "10s"
 "#;
 
+    /// One task reading the scenario's file.
+    const READ_TASK: &str = r#"[[tasks]]
+name = "a"
+program = [{ op = "read", file = "data" }]"#;
+
     fn with_tasks(tasks: &str) -> (Scenario, String) {
         let text = format!("{BASE}\n{tasks}");
         (scenario::parse(&text).expect("scenario parses"), text)
@@ -291,11 +296,7 @@ duration = "10s"
 
     #[test]
     fn the_model_runs_the_presets_of_the_kernel_that_boots() {
-        let (s, _) = with_tasks(
-            r#"[[tasks]]
-name = "a"
-program = [{ op = "read", file = "data" }]"#,
-        );
+        let (s, _) = with_tasks(READ_TASK);
         let presets = |k| -> Vec<String> {
             at_kernel(&s, k)
                 .unwrap()
@@ -311,11 +312,7 @@ program = [{ op = "read", file = "data" }]"#,
 
     #[test]
     fn plan_maps_files_and_swap_to_throttled_disks_and_variant_to_lru_gen() {
-        let (s, text) = with_tasks(
-            r#"[[tasks]]
-name = "a"
-program = [{ op = "read", file = "data" }]"#,
-        );
+        let (s, text) = with_tasks(READ_TASK);
         let p = plan(&s, &text, "classic").unwrap();
         assert!(!p.lru_gen);
         assert!(plan(&s, &text, "mglru").unwrap().lru_gen);
