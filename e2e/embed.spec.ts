@@ -62,6 +62,13 @@ test('a host page drives an embed at 960x540 through the whole protocol, and hea
   const steps = ((await last(page, 'lesson')) as Ev).of as number;
   expect(steps).toBeGreaterThan(2);
   expect(await last(page, 'lesson')).toMatchObject({ step: 0, caption: null });
+  // A message of another protocol version is not understood. Asked here, while nothing plays,
+  // so that no late frame of a play can move the lesson after it.
+  const before = (await events(page)).length;
+  await send(page, { type: 'reclaimlab', v: 2, action: 'next' });
+  await send(page, { type: 'reclaimlab', v: 1, action: 'ping', id: 'after' });
+  await expect.poll(() => last(page, 'pong')).toMatchObject({ id: 'after' });
+  expect((await events(page)).slice(before).filter((e) => e.event === 'lesson' && e.step !== 0)).toEqual([]);
 
   // play: the run plays, and stops at the lesson's first pausing step (400 ms).
   await send(page, { type: 'reclaimlab', action: 'play' });
@@ -86,18 +93,15 @@ test('a host page drives an embed at 960x540 through the whole protocol, and hea
   expect(await last(page, 'time')).toMatchObject({ ns: 0 });
   await send(page, { type: 'reclaimlab', action: 'play' });
   await expect.poll(() => last(page, 'status')).toMatchObject({ status: 'playing' });
+  // Paused past 0, the seek to 0 below answers with a time of 0 that can only be its own.
+  await expect.poll(async () => ((await last(page, 'time')) as Ev).ns as number, { timeout: 20_000 }).toBeGreaterThan(0);
   await send(page, { type: 'reclaimlab', action: 'pause' });
   await expect.poll(() => last(page, 'status')).toMatchObject({ status: 'paused' });
-  // A message of another protocol version is not understood.
-  const before = (await events(page)).length;
-  await send(page, { type: 'reclaimlab', v: 2, action: 'next' });
-  await send(page, { type: 'reclaimlab', v: 1, action: 'ping', id: 'after' });
-  await expect.poll(() => last(page, 'pong')).toMatchObject({ id: 'after' });
-  expect((await events(page)).slice(before).filter((e) => e.event === 'lesson' && e.step !== 0)).toEqual([]);
 
   // The clicker: PageDown / PageUp (and the arrows) step the lesson.
   await send(page, { type: 'reclaimlab', action: 'seek', ns: 0 });
   await expect(lab.getByTestId('virtual-time')).toHaveText('0 ns', { timeout: 20_000 });
+  await expect.poll(() => last(page, 'lesson')).toMatchObject({ step: 0 });
   await lab.getByTestId('virtual-time').click();
   await page.keyboard.press('PageDown');
   await expect.poll(() => last(page, 'lesson')).toMatchObject({ step: 1 });
