@@ -1,26 +1,16 @@
 // Frame times of the page while playing full-scale S000 (2 GB = 524,288 frames)
 // for 10 s of wall time; writes the median and p95 into BENCHMARKS.md under
 // "## Browser frame times" (only that section is replaced).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
+import { writeSection } from './support/benchDoc';
 
 const PLAY_MS = 10_000;
-const FILE = new URL('../BENCHMARKS.md', import.meta.url);
 const HEADING = '## Browser frame times';
 
 function quantile(sorted: number[], q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[i]!;
-}
-
-/** Replace (or append) the section under HEADING, up to the next "## " heading. */
-export function replaceSection(doc: string, body: string): string {
-  const section = `${HEADING}\n\n${body.trim()}\n`;
-  const start = doc.indexOf(`${HEADING}\n`);
-  if (start < 0) return `${doc.trimEnd()}${doc.trim() ? '\n\n' : ''}${section}`;
-  const next = doc.indexOf('\n## ', start + HEADING.length);
-  return doc.slice(0, start) + section + (next < 0 ? '' : `\n${doc.slice(next + 1)}`);
 }
 
 test('frame times while playing full-scale S000', async ({ page, browser }) => {
@@ -93,8 +83,7 @@ steps are played through.
 | engine frames received per second | ${engineFps.toFixed(1)} |
 | virtual time reached | ${virtual} (${status}) |
 `;
-  const doc = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '# Benchmarks\n';
-  writeFileSync(FILE, replaceSection(doc, body));
+  writeSection(HEADING, body);
   console.log(body);
   expect(sorted.length).toBeGreaterThan(10);
 });

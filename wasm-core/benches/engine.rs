@@ -56,11 +56,20 @@ fn bench_runs(
 }
 
 fn main() {
-    // `cargo bench` passes --bench; ignore arguments.
+    // `cargo bench` passes --bench; other arguments are ignored. RECLAIM_BENCH_ONLY=a,b runs
+    // only the rows named (bench:web's native side runs s000_both_variants alone).
+    let only = std::env::var("RECLAIM_BENCH_ONLY").ok();
+    let want = |name: &str| {
+        only.as_deref()
+            .map_or(true, |o| o.split(',').any(|x| x == name))
+    };
     for (name, path) in [
         ("hit_seq", "benches/scenarios/hit-seq.toml"),
         ("hit_random", "benches/scenarios/hit-random.toml"),
     ] {
+        if !want(name) {
+            continue;
+        }
         let (wall, c) = bench(path);
         let accesses = 40_000_000u64 + c["pgfault"];
         println!(
@@ -68,48 +77,62 @@ fn main() {
             accesses as f64 / wall
         );
     }
-    let (wall, c) = bench("benches/scenarios/reclaim-anon.toml");
-    let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
-    println!(
-        r#"{{"bench":"reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
-        scanned as f64 / wall
-    );
-    let (wall, _) = bench("../scenarios/s000-thrash.toml");
-    println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
+    if want("reclaim_scan") {
+        let (wall, c) = bench("benches/scenarios/reclaim-anon.toml");
+        let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
+        println!(
+            r#"{{"bench":"reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
+            scanned as f64 / wall
+        );
+    }
+    if want("s000_both_variants") {
+        let (wall, _) = bench("../scenarios/s000-thrash.toml");
+        println!(r#"{{"bench":"s000_both_variants","wall_s":{wall}}}"#);
+    }
     // The same workloads on the multi-gen LRU (6.14 rules).
     let mglru = [("linux-6.1", "linux-6.14-mglru")];
-    let (wall, c) = bench_runs("benches/scenarios/hit-random.toml", RUNS, &mglru);
-    let accesses = 40_000_000u64 + c["pgfault"];
-    println!(
-        r#"{{"bench":"mglru_hit_random","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#,
-        accesses as f64 / wall
-    );
-    let (wall, c) = bench_runs("benches/scenarios/reclaim-anon.toml", RUNS, &mglru);
-    let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
-    println!(
-        r#"{{"bench":"mglru_reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
-        scanned as f64 / wall
-    );
-    let (wall, _) = bench_runs(
-        "../scenarios/s000-thrash.toml",
-        RUNS,
-        &[
-            ("linux-5.2", "linux-6.1-mglru"),
-            ("linux-5.3", "linux-6.14-mglru"),
-        ],
-    );
-    println!(r#"{{"bench":"mglru_s000_both_variants","wall_s":{wall}}}"#);
+    if want("mglru_hit_random") {
+        let (wall, c) = bench_runs("benches/scenarios/hit-random.toml", RUNS, &mglru);
+        let accesses = 40_000_000u64 + c["pgfault"];
+        println!(
+            r#"{{"bench":"mglru_hit_random","wall_s":{wall},"accesses":{accesses},"per_s":{}}}"#,
+            accesses as f64 / wall
+        );
+    }
+    if want("mglru_reclaim_scan") {
+        let (wall, c) = bench_runs("benches/scenarios/reclaim-anon.toml", RUNS, &mglru);
+        let scanned = c["pgscan_kswapd"] + c["pgscan_direct"] + c["pgrefill"];
+        println!(
+            r#"{{"bench":"mglru_reclaim_scan","wall_s":{wall},"scanned":{scanned},"per_s":{}}}"#,
+            scanned as f64 / wall
+        );
+    }
+    if want("mglru_s000_both_variants") {
+        let (wall, _) = bench_runs(
+            "../scenarios/s000-thrash.toml",
+            RUNS,
+            &[
+                ("linux-5.2", "linux-6.1-mglru"),
+                ("linux-5.3", "linux-6.14-mglru"),
+            ],
+        );
+        println!(r#"{{"bench":"mglru_s000_both_variants","wall_s":{wall}}}"#);
+    }
     // Dirty-heavy: S002 (streaming writers, flushers, kswapd writeback), both variants.
-    let (wall, c) = bench("../scenarios/s002-kswapd-writeback.toml");
-    let written = c["pgpgout"];
-    println!(
-        r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
-        written as f64 / wall
-    );
+    if want("s002_both_variants") {
+        let (wall, c) = bench("../scenarios/s002-kswapd-writeback.toml");
+        let written = c["pgpgout"];
+        println!(
+            r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
+            written as f64 / wall
+        );
+    }
     // Original-size S003: 128 memcgs x 1920 MB, 7200 s virtual, frame_scale 512; one run.
-    let (wall, c) = bench_runs("../scenarios/s003-memcg-lru.toml", 1, &[]);
-    println!(
-        r#"{{"bench":"s003_original","wall_s":{wall},"accesses":{}}}"#,
-        c["pgfault"]
-    );
+    if want("s003_original") {
+        let (wall, c) = bench_runs("../scenarios/s003-memcg-lru.toml", 1, &[]);
+        println!(
+            r#"{{"bench":"s003_original","wall_s":{wall},"accesses":{}}}"#,
+            c["pgfault"]
+        );
+    }
 }
