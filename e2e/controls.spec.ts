@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { stepTo } from './support/engine';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { encodeLink } from '../web/src/lib/link';
 
@@ -36,7 +37,7 @@ async function shownRun(page: Page, i: number) {
 /** The engine's values for a fresh run stepped to `t`, in the page's shape (only the counters it shows). */
 function engineAt(text: string, variant: string, flags: Record<string, boolean>, t: number, shown: string[]) {
   const sim = WasmSimulation.fromScenarioWithFlags(text, variant, JSON.stringify(flags));
-  sim.step(t);
+  stepTo(sim, t);
   const names = sim.counter_names();
   const values = sim.counter_values();
   const lru = [...sim.lru_sizes()];

@@ -7,6 +7,7 @@ import { failOnPageErrors, ready, shot } from './support/page';
 import { encodeLink } from '../web/src/lib/link';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { assess, initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { stepTo } from './support/engine';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 const text = (f: string) => readFileSync(new URL(`../scenarios/${f}`, import.meta.url), 'utf8');
@@ -39,7 +40,7 @@ async function open(page: Page, scenario: string, timeNs: number, opts: { varian
 /** The engine's balance view at `ns`, computed here in Node from the same wasm. */
 function engineBalance(scenarioText: string, variant: string, ns: number) {
   const sim = WasmSimulation.fromScenarioWithFlags(scenarioText, variant, '{}');
-  sim.step(ns);
+  stepTo(sim, ns);
   const v = JSON.parse(sim.balance_view()) as { era: string; last: { balance: string; reason: string; shares: number[] } | null };
   sim.free();
   return v;
@@ -190,7 +191,7 @@ test('§4 the refault-distance lesson draws the last refault: its page, eviction
   const file = 'lesson-refault-distance.toml';
   const t = 900_000_000;
   const sim = WasmSimulation.fromScenarioWithFlags(text(file), 'linux-6.1', '{}');
-  sim.step(t);
+  stepTo(sim, t);
   const want = JSON.parse(sim.refault_view()) as { last: { distance: number; workingsetSize: number; evictionAge: number; activated: boolean }; shadowEntries: number };
   sim.free();
   expect(want.last).toBeTruthy();

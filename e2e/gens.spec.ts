@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { stepTo } from './support/engine';
 import { encodeLink } from '../web/src/lib/link';
 import { columnsOf } from '../web/src/lib/gens';
 import { parseGensView } from '../web/src/engine/protocol';
@@ -152,7 +153,7 @@ test('MGLRU: the generations hold the engine’s pages, and max_seq advances whi
 
   // The same generations as the engine run here to the same virtual time.
   const ref = WasmSimulation.fromScenario(scenarioText(MGLRU), 'before');
-  ref.step(s.nowNs);
+  stepTo(ref, s.nowNs);
   expect(ref.now_ns()).toBe(s.nowNs);
   const g = readGens(ref.lru_gen_view(0));
   ref.free();
@@ -197,7 +198,7 @@ test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 cont
   expect(s.cols[1]!.some((c) => c.tiers.slice(1).some((p) => p > 0))).toBe(true);
   expect(s.pages).toEqual([s.lru.anon, s.lru.file]);
   const ref = WasmSimulation.fromScenario(text, variant);
-  ref.step(s.nowNs);
+  stepTo(ref, s.nowNs);
   const g = readGens(ref.lru_gen_view(0));
   ref.free();
   expect(g.rework).toBe(true);

@@ -8,6 +8,7 @@ import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { parseMemcgLruView } from '../web/src/engine/protocol';
 import { smallS003 } from '../web/src/lib/s003Small';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { stepTo } from './support/engine';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 failOnPageErrors();
@@ -21,7 +22,7 @@ const link = (s: Partial<LinkState>) =>
 /** The engine in Node at `ns`: its memcg LRU and names. */
 function engineAt(variant: string, ns: number) {
   const sim = WasmSimulation.fromScenario(small, variant);
-  sim.step(ns);
+  stepTo(sim, ns);
   const lru = parseMemcgLruView(JSON.parse(sim.memcg_lru_view()));
   const names = sim.memcg_names();
   sim.free();
