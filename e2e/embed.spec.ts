@@ -64,11 +64,17 @@ test('a host page drives an embed at 960x540 through the whole protocol, and hea
   expect(await last(page, 'lesson')).toMatchObject({ step: 0, caption: null });
   // A message of another protocol version is not understood. Asked here, while nothing plays,
   // so that no late frame of a play can move the lesson after it.
+  // A v1 step after it answers through the worker, as a v2 `next` taken would have: by the
+  // time its 10 ms arrive, the lesson would have moved.
   const before = (await events(page)).length;
   await send(page, { type: 'reclaimlab', v: 2, action: 'next' });
-  await send(page, { type: 'reclaimlab', v: 1, action: 'ping', id: 'after' });
-  await expect.poll(() => last(page, 'pong')).toMatchObject({ id: 'after' });
-  expect((await events(page)).slice(before).filter((e) => e.event === 'lesson' && e.step !== 0)).toEqual([]);
+  await send(page, { type: 'reclaimlab', v: 1, action: 'step', ns: 10_000_000 });
+  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 10_000_000 });
+  const since = (await events(page)).slice(before);
+  expect(since.filter((e) => e.event === 'lesson' && e.step !== 0)).toEqual([]);
+  expect(since.filter((e) => e.event === 'time').map((e) => e.ns)).toEqual([10_000_000]);
+  await send(page, { type: 'reclaimlab', action: 'seek', ns: 0 });
+  await expect.poll(() => last(page, 'time'), { timeout: 20_000 }).toMatchObject({ ns: 0 });
 
   // play: the run plays, and stops at the lesson's first pausing step (400 ms).
   await send(page, { type: 'reclaimlab', action: 'play' });

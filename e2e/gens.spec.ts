@@ -59,7 +59,7 @@ function firstSecondWithUpperFileTiers(text: string, variant: string): number {
   const sim = WasmSimulation.fromScenario(text, variant);
   try {
     for (let t = 1; t <= 600; t++) {
-      sim.step(1_000_000_000);
+      stepTo(sim, t * 1_000_000_000);
       const g = readGens(sim.lru_gen_view(0));
       if (g.rows.some((r) => r.tiers[1].slice(1).some((p) => p > 0))) return sim.now_ns();
     }
@@ -252,7 +252,7 @@ test('embed: the gens view is selectable; a classic run says it has no generatio
     await expect(page.getByTestId(`${p}gens`)).toHaveAttribute('data-now-ns', '3000000000');
     const s = await shown(page, p);
     const ref = WasmSimulation.fromScenario(scenarioText(MGLRU), p === 'run-0-' ? 'before' : 'after');
-    ref.step(3_000_000_000);
+    expect(stepTo(ref, 3_000_000_000)).toBe(3_000_000_000);
     const g = readGens(ref.lru_gen_view(0));
     ref.free();
     expect(s.maxSeq).toBe(g.maxSeq);

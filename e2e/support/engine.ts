@@ -1,8 +1,19 @@
 // The engine run here in Node as a reference for what the page shows.
 
-/** Step `sim` to virtual time `ns`, as the page's worker gets there: one `step` processes a
- *  bounded number of events (the core's STEP_EVENTS) and may stop short of the time asked, so a
- *  reference at a time the page reached after many steps must step until it is there too. */
-export function stepTo(sim: { step(ns: number): void; now_ns(): number; finished(): boolean }, ns: number): void {
-  while (sim.now_ns() < ns && !sim.finished()) sim.step(ns - sim.now_ns());
+/** Step `sim` to virtual time `ns` (an integer), as the page's worker gets there: one `step`
+ *  processes a bounded number of events (the core's STEP_EVENTS) and may stop short of the time
+ *  asked, so a reference at a time the page reached after many steps must step until it is there
+ *  too. Returns the time reached: `ns`, or the end of the run if that comes first. */
+export function stepTo(sim: { step(ns: number): void; now_ns(): number; finished(): boolean }, ns: number): number {
+  if (!Number.isSafeInteger(ns)) throw new Error(`stepTo: ${ns} is not a whole number of nanoseconds`);
+  while (sim.now_ns() < ns && !sim.finished()) {
+    const before = sim.now_ns();
+    sim.step(ns - before);
+    if (sim.now_ns() === before && !sim.finished()) {
+      // A step that processed events at the current instant only; the next one moves on.
+      sim.step(ns - before);
+      if (sim.now_ns() === before && !sim.finished()) throw new Error(`stepTo: the engine stays at ${before} ns`);
+    }
+  }
+  return sim.now_ns();
 }
