@@ -1,8 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { common } from './e2e/support/base';
 
-// End-to-end tests run by `npm test`. Benchmarks, when they come, get their own
-// config (reusing ./e2e/support/base) and their own npm script.
+// End-to-end tests run by `npm test`. The benchmarks (e2e/*.bench.ts) have their
+// own config, playwright.bench.config.ts, and npm script, `npm run bench:web`.
 export default defineConfig({
   ...common,
   testDir: './e2e',

@@ -1,7 +1,7 @@
 // Shared Playwright settings: the Debian Chromium project and the preview web
 // server. playwright.config.ts (the e2e tests run by `npm test`) uses them, and
-// so can a separate config later (e.g. playwright.bench.config.ts for opt-in
-// benchmarks, which must not be part of `npm test`).
+// so does playwright.bench.config.ts (the opt-in benchmarks of `npm run
+// bench:web`, which are not part of `npm test`).
 import { devices, type PlaywrightTestConfig } from '@playwright/test';
 
 export const previewPort = Number(process.env.RECLAIM_PREVIEW_PORT ?? 4173);

@@ -59,6 +59,23 @@ fn main() {
     // `cargo bench` passes --bench; other arguments are ignored. RECLAIM_BENCH_ONLY=a,b runs
     // only the rows named (bench:web's native side runs s000_both_variants alone).
     let only = std::env::var("RECLAIM_BENCH_ONLY").ok();
+    const ROWS: [&str; 9] = [
+        "hit_seq",
+        "hit_random",
+        "reclaim_scan",
+        "s000_both_variants",
+        "mglru_hit_random",
+        "mglru_reclaim_scan",
+        "mglru_s000_both_variants",
+        "s002_both_variants",
+        "s003_original",
+    ];
+    for name in only.iter().flat_map(|o| o.split(',')) {
+        if !ROWS.contains(&name) {
+            eprintln!("RECLAIM_BENCH_ONLY: no bench row is named '{name}' (rows: {ROWS:?})");
+            std::process::exit(2);
+        }
+    }
     let want = |name: &str| {
         only.as_deref()
             .map_or(true, |o| o.split(',').any(|x| x == name))
