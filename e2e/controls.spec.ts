@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
-import { stepTo } from './support/engine';
+import { stepTo } from '../web/src/engine/stepTo';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { encodeLink } from '../web/src/lib/link';
 

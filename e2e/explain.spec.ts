@@ -7,7 +7,7 @@ import { failOnPageErrors, ready, shot } from './support/page';
 import { encodeLink } from '../web/src/lib/link';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { assess, initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
-import { stepTo } from './support/engine';
+import { stepTo } from '../web/src/engine/stepTo';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 const text = (f: string) => readFileSync(new URL(`../scenarios/${f}`, import.meta.url), 'utf8');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
-import { stepTo } from './support/engine';
+import { stepTo } from '../web/src/engine/stepTo';
 import { encodeLink } from '../web/src/lib/link';
 import { columnsOf } from '../web/src/lib/gens';
 import { parseGensView } from '../web/src/engine/protocol';

@@ -8,7 +8,7 @@ import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { parseMemcgLruView } from '../web/src/engine/protocol';
 import { smallS003 } from '../web/src/lib/s003Small';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
-import { stepTo } from './support/engine';
+import { stepTo } from '../web/src/engine/stepTo';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 failOnPageErrors();

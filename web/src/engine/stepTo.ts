@@ -1,4 +1,4 @@
-// The engine run here in Node as a reference for what the page shows.
+// Stepping a reference engine (in Node tests) to a virtual time, as the worker gets there.
 
 /** Step `sim` to virtual time `ns` (an integer), as the page's worker gets there: one `step`
  *  processes a bounded number of events (the core's STEP_EVENTS) and may stop short of the time
