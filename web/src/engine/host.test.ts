@@ -50,6 +50,7 @@ describe('EngineHost with the wasm engine', () => {
     expect(loaded!.runs[0]!.frames).toBe(524_288 / 64);
     const [first] = all(posted, 'frame');
     expect(first!.runs[0]!.nowNs).toBe(0);
+    expect(first!.stepMs).toBe(0); // nothing was stepped
     expect(first!.runs[0]!.counters.length).toBe(loaded!.counterNames.length);
   });
 
@@ -60,6 +61,8 @@ describe('EngineHost with the wasm engine', () => {
     await host.handle({ type: 'step', ns: 300_000_000 });
     const last = all(posted, 'frame').at(-1)!;
     expect(last.seq).toBe(2);
+    // Two 300 ms steps of two S000 runs take measurable engine time, which the frame reports.
+    expect(last.stepMs).toBeGreaterThan(0);
     expect(last.runs.map((r) => r.nowNs)).toEqual([600_000_000, 600_000_000]);
     // The same steps on a fresh simulation give the same list sizes and counters.
     for (const [i, v] of ['before', 'after'].entries()) {

@@ -170,9 +170,12 @@ export class EngineHost {
         return;
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
-        for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
-        this.lockstep();
-        this.sendFrame();
+        {
+          const t0 = performance.now();
+          for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
+          this.lockstep();
+          this.sendFrame(performance.now() - t0);
+        }
         return;
       case 'report':
         this.report(msg.scenario);
@@ -260,7 +263,7 @@ export class EngineHost {
       runs: runs.map((r) => r.info),
       lesson: parseLessonSteps(info.lesson),
     });
-    this.sendFrame();
+    this.sendFrame(0);
   }
 
   private report(scenario: ScenarioSource): void {
@@ -294,9 +297,11 @@ export class EngineHost {
     this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
   }
 
-  private sendFrame(): void {
+  /** `stepMs`: wall time spent advancing the runs for this frame (not building it). */
+  private sendFrame(stepMs: number): void {
     const out = encodeFrame(
       this.seq++,
+      stepMs,
       this.runs.map((r) => frameOf(r)),
     );
     this.deps.post(out.message, out.transfer);

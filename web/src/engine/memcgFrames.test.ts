@@ -45,7 +45,7 @@ describe('memcg LRU in the frames', () => {
     ref.free();
     expect(frame.runs[0]!.memcg!.active).toBe(false); // classic: the structure is not walked
     // The views are plain objects: the frame still encodes (only typed arrays are transferred).
-    expect(encodeFrame(0, frame.runs).transfer.length).toBeGreaterThan(0);
+    expect(encodeFrame(0, frame.stepMs, frame.runs).transfer.length).toBeGreaterThan(0);
   });
 
   it('S003 (small) under MGLRU: every frame’s LRU cells match its list lengths while generations are walked', async () => {
@@ -63,7 +63,7 @@ describe('memcg LRU in the frames', () => {
   it('the page refuses memcg data that is not the engine’s view, naming the field', async () => {
     const text = smallS003(file('s003-memcg-lru.toml'));
     const { frame } = await run('s003-memcg-lru.toml', text, ['after'], 1e6);
-    const bad = { type: 'frame', seq: 1, runs: [{ ...frame.runs[0]!, memcg: [1, 2, 3] }] };
+    const bad = { type: 'frame', seq: 1, stepMs: 0, runs: [{ ...frame.runs[0]!, memcg: [1, 2, 3] }] };
     expect(() => parseFromWorker(bad)).toThrow(/'memcg' must be an object, got an array/);
     const names = { type: 'loaded', scenario: 's', title: '', description: '', variants: [], counterNames: [], seriesWidth: 1, lesson: [],
       runs: [{ variant: 'a', preset: 'p', scale: 1, frames: 1, endNs: 1, spaceNames: [], memcgNames: 'memcg0' }] };

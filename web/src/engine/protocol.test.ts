@@ -94,23 +94,26 @@ describe('parseFromWorker (messages the page accepts)', () => {
     expect(parseFromWorker({ type: 'checked', id: 5, problem: null })).toEqual({ type: 'checked', id: 5, problem: null });
     expect(() => parseFromWorker({ type: 'checked', id: 5, problem: { ...problem, line: 0 } })).toThrow(/'line' must be between 1/);
     expect(() => parseFromWorker({ type: 'checked', id: 5, problem: 'line 3' })).toThrow(/'problem' must be null or an object/);
-    const f = parseFromWorker({ type: 'frame', seq: 0, runs: [frame()] });
+    const f = parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame()] });
     expect(f.type === 'frame' && f.runs[0]!.cells.length).toBe(3);
     expect(parseFromWorker({ type: 'reports', scenario: 's', reports: ['{}'] }).type).toBe('reports');
     expect(parseFromWorker({ type: 'error', phase: 'scenario', message: 'line 3' })).toEqual({ type: 'error', phase: 'scenario', message: 'line 3' });
   });
 
   it('rejects a frame whose arrays do not fit together', () => {
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [frame({ cells: new Uint16Array(2) })] })).toThrow(/must hold 3 cells/);
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [{ ...frame(), gens: new Float64Array(30) }] })).toThrow(/'gens' must be an object, got a typed array/);
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [frame({ lru: new Float64Array(5) })] })).toThrow(/6 sizes/);
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [frame({ moves: new Float64Array(4) })] })).toThrow(/5 numbers per move/);
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [{ ...frame(), counters: [1, 2] }] })).toThrow(/Float64Array/);
-    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [] })).toThrow(/non-empty/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame({ cells: new Uint16Array(2) })] })).toThrow(/must hold 3 cells/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [{ ...frame(), gens: new Float64Array(30) }] })).toThrow(/'gens' must be an object, got a typed array/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame({ lru: new Float64Array(5) })] })).toThrow(/6 sizes/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame({ moves: new Float64Array(4) })] })).toThrow(/5 numbers per move/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [{ ...frame(), counters: [1, 2] }] })).toThrow(/Float64Array/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [] })).toThrow(/non-empty/);
+    // The worker's step time sizes play steps: it must be there and be a time.
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [frame()] })).toThrow(/'frame' message is missing 'stepMs'/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: -1, runs: [frame()] })).toThrow(/'stepMs' must be between 0/);
   });
 
   it('checks the balance view against its generated type', () => {
-    const run = (balance: unknown) => ({ type: 'frame', seq: 0, runs: [{ ...frame(), balance }] });
+    const run = (balance: unknown) => ({ type: 'frame', seq: 0, stepMs: 0, runs: [{ ...frame(), balance }] });
     expect(() => parseFromWorker(run({ ...frame().balance, era: 'classic' }))).toThrow(/'balance.era' must be one of rotation, cost, mglru/);
     expect(() => parseFromWorker(run({ ...frame().balance, recentScanned: [1] }))).toThrow(/'balance.recentScanned' must hold 2 numbers/);
     const last = { atNs: 1, balance: 'SCAN_FRACT', reason: 'because', lruvec: 0, priority: 12, swappiness: 60, fraction: [1, 1], denominator: 2, shares: [0.5, 0.5], recentScanned: [0, 0], recentRotated: [0, 0], anonCost: 0, fileCost: 0, costDenom: 0 };
@@ -127,8 +130,8 @@ describe('parseFromWorker (messages the page accepts)', () => {
 describe('encoding', () => {
   it('transfers every typed array of every run once', () => {
     const a = frame();
-    const out = encodeFrame(3, [a, frame()]);
-    expect(out.message).toEqual({ type: 'frame', seq: 3, runs: [a, expect.anything()] });
+    const out = encodeFrame(3, 1.5, [a, frame()]);
+    expect(out.message).toEqual({ type: 'frame', seq: 3, stepMs: 1.5, runs: [a, expect.anything()] });
     // 7 typed arrays per run; the views (balance, gens, memcg) are plain objects, not transferred.
     expect(out.transfer).toHaveLength(14);
     expect(new Set(out.transfer).size).toBe(14);

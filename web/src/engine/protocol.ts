@@ -25,7 +25,7 @@
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
 import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
 
-export const PROTOCOL_VERSION = 6; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views
+export const PROTOCOL_VERSION = 7; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -159,7 +159,9 @@ export type FromWorker =
       lesson: LessonStep[];
     }
   /** The runs' state after a load or a step (`seq` increases by one each time). */
-  | { type: 'frame'; seq: number; runs: RunFrame[] }
+  /** `stepMs`: the worker's wall time advancing the runs for this frame (0 after a load); play
+   *  sizes its steps by it (pace.ts). */
+  | { type: 'frame'; seq: number; stepMs: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
   | { type: 'reports'; scenario: string; reports: string[]; /** JSON Assessment (generated/views.ts) */ assessment?: string }
   /** A `report` request on its way: variant `index` of `count` has reached `nowNs` of at most `endNs`. */
@@ -598,10 +600,10 @@ export function parseFromWorker(data: unknown): FromWorker {
       };
     }
     case 'frame': {
-      onlyKeys(m, ['type', 'seq', 'runs']);
+      onlyKeys(m, ['type', 'seq', 'stepMs', 'runs']);
       const runs = field(m, 'runs');
       if (!Array.isArray(runs) || runs.length < 1) throw new ProtocolError("'runs' must be a non-empty array");
-      return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), runs: runs.map(parseRunFrame) };
+      return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), stepMs: num(m, 'stepMs', 0, BIG), runs: runs.map(parseRunFrame) };
     }
     case 'reports':
       onlyKeys(m, ['type', 'scenario', 'reports', 'assessment']);
@@ -647,14 +649,14 @@ export interface Outgoing<M> {
 }
 
 /** A frame message; every typed array's buffer is transferred to the page. */
-export function encodeFrame(seq: number, runs: RunFrame[]): Outgoing<FromWorker> {
+export function encodeFrame(seq: number, stepMs: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
     for (const a of [r.counters, r.lru, r.watermarks, r.listFrames, r.cells, r.moves, r.series]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }
-  return { message: { type: 'frame', seq, runs }, transfer };
+  return { message: { type: 'frame', seq, stepMs, runs }, transfer };
 }
 
 /** An error message; any thrown value becomes readable text. */

@@ -4,6 +4,7 @@
 // and the next one only after the frame came back.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
+import { Pace } from './pace';
 import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource } from './protocol';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
@@ -122,9 +123,6 @@ export function reducer(state: EngineState, action: Action): EngineState {
   }
 }
 
-/** Wall time one play step may take in the worker (ms): the step shrinks to fit it. */
-const STEP_BUDGET_MS = 120;
-
 export function useEngine() {
   const [state, dispatch] = useReducer(reducer, initialState);
   const client = useRef<EngineClient | null>(null);
@@ -137,11 +135,9 @@ export function useEngine() {
   // Lessons: a virtual time where play stops (null: none), and the runs' time so far.
   const pauseAt = useRef<number | null>(null);
   const nowNs = useRef(0);
-  // The engine's measured wall cost per ns of virtual time while playing (ms per ns; 0 until
-  // measured), and the step in flight: a heavy scenario gets smaller steps, so the worker
-  // answers within about STEP_BUDGET_MS and Pause or Reset act at once.
-  const costPerNs = useRef(0);
-  const inFlight = useRef<{ ns: number; sentAt: number } | null>(null);
+  // The size of play steps (pace.ts), and the play step in flight.
+  const pace = useRef(new Pace());
+  const inFlight = useRef<number | null>(null);
   // The watchdog: armed while a `load` or `step` awaits its answer. Stop replaces the worker
   // (a new generation) and reloads the scenario from its start.
   const watchdog = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -162,12 +158,11 @@ export function useEngine() {
     if (!playing.current || waiting.current) return;
     const dt = Math.min(250, Math.max(1, now - lastWall.current));
     lastWall.current = now;
-    let ns = Math.min(MAX_STEP_NS, Math.max(1, Math.round((speed.current * dt) / 1000)));
-    if (costPerNs.current > 0) ns = Math.max(1, Math.min(ns, Math.round(STEP_BUDGET_MS / costPerNs.current)));
     // Land exactly on a lesson's pause time rather than overshoot it.
-    if (pauseAt.current !== null && pauseAt.current > nowNs.current) ns = Math.min(ns, pauseAt.current - nowNs.current);
+    const limit = pauseAt.current !== null && pauseAt.current > nowNs.current ? pauseAt.current - nowNs.current : Infinity;
+    const ns = pace.current.next(speed.current, dt, limit);
     waiting.current = true;
-    inFlight.current = { ns, sentAt: performance.now() };
+    inFlight.current = ns;
     send({ type: 'step', ns });
   }, [send]);
 
@@ -179,11 +174,8 @@ export function useEngine() {
     const c = startEngineWorker({
       onMessage: (msg) => {
         if (msg.type === 'frame' || msg.type === 'loaded') answered();
-        if (msg.type === 'frame' && inFlight.current) {
-          const cost = (performance.now() - inFlight.current.sentAt) / inFlight.current.ns;
-          costPerNs.current = costPerNs.current > 0 ? 0.7 * costPerNs.current + 0.3 * cost : cost;
-        }
-        if (msg.type === 'loaded') costPerNs.current = 0;
+        if (msg.type === 'frame' && inFlight.current !== null) pace.current.observe(inFlight.current, msg.stepMs);
+        if (msg.type === 'loaded') pace.current.reset();
         if (msg.type === 'frame' || msg.type === 'loaded') {
           waiting.current = false;
           inFlight.current = null;
