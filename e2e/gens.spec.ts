@@ -4,7 +4,7 @@
 // show it per MGLRU run, and a classic preset has none.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, pause } from './support/page';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 import { encodeLink } from '../web/src/lib/link';
@@ -88,8 +88,7 @@ async function playUntilAged(page: Page, by: number, prefix = 'run-0-') {
       return false;
     }, { timeout: AGE_TIMEOUT_MS, intervals: [250] })
     .toBe(true);
-  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
-  await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+  await pause(page);
   // The step in flight when Pause was pressed still lands; then the state stands still (the
   // same time at two polls in a row).
   let last = -1;

@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import { decodeLink } from '../web/src/lib/link';
-import { failOnPageErrors } from './support/page';
+import { failOnPageErrors, pause } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
 
 failOnPageErrors();
@@ -42,7 +42,7 @@ test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results
       return false;
     }, { message: 'both runs reach 2 s', timeout: 150_000 })
     .toBe(true);
-  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
+  await pause(page);
   const counter = async (run: number, name: string) => Number(await page.getByTestId(`run-${run}-counter-${name}`).getAttribute('data-pages'));
   expect(await counter(0, 'pswpout')).toBe(0);
   expect(await counter(1, 'pswpout')).toBeGreaterThan(0);

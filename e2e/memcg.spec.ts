@@ -2,7 +2,7 @@
 // small copy of S003 (web/src/lib/s003Small.ts: 16 memcgs, root memory.reclaim from 10 s on).
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, shot } from './support/page';
+import { failOnPageErrors, shot, pause } from './support/page';
 import { scenarioFile } from './support/editor';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { parseMemcgLruView } from '../web/src/engine/protocol';
@@ -142,8 +142,7 @@ test('playing "after": marks move between bins and generations while root reclai
   const done = (await shown(page, 'run-0-')).marks.find((x) => x.id === after.id)!;
   expect(Math.abs(done.x - before.x) + Math.abs(done.y - before.y)).toBeGreaterThan(3);
   expect((await shown(page, 'run-0-')).moves).toBeGreaterThan(0);
-  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
-  await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+  await pause(page);
   // The step in flight when Pause was pressed still lands: wait until the time stands still.
   let last = -1;
   await expect

@@ -2,7 +2,7 @@
 // against the same engine run independently here in Node.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, pause } from './support/page';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
@@ -76,8 +76,7 @@ for (const file of scenarioFiles) {
     // Play until the chart has a line (two samples or more), however loaded the machine is.
     await expect(page.getByTestId('chart-counters').locator('path.series').first()).toHaveAttribute('d', /L/, { timeout: 120_000 });
     await shot(page, testInfo, `${file}-playing`);
-    if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
-    await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+    await pause(page);
     // The step in flight when Pause was pressed still lands (a large step of a heavy scenario
     // can take a while); after that, virtual time stands still.
     // (the same time at two polls in a row).

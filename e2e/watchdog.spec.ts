@@ -5,7 +5,7 @@
 // worker, so that worker never answers, as one stuck in a long computation would not. The
 // product has no switch for this (no query flag or link field reaches it).
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, pause } from './support/page';
 
 failOnPageErrors();
 
@@ -114,8 +114,7 @@ test('engine worker: a step that never comes back shows the watchdog, Stop resta
   const stepped = await page.getByTestId('virtual-time').textContent();
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('virtual-time')).not.toHaveText(stepped!);
-  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
-  await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+  await pause(page);
   await expect(alert).toHaveCount(0);
   await shot(page, testInfo, 'watchdog-engine-restarted');
 });
@@ -152,8 +151,7 @@ test('results worker: a run that never reports shows the watchdog, Stop ends it,
   const stepped = await page.getByTestId('virtual-time').textContent();
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('virtual-time')).not.toHaveText(stepped!);
-  if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
-  await expect(page.getByTestId('status')).toHaveText(/paused|finished/);
+  await pause(page);
 
   // Run again: a new results worker runs every variant to the end.
   await page.getByTestId('results-retry').click();

@@ -22,3 +22,13 @@ export async function shot(page: Page, testInfo: TestInfo, name: string) {
 export async function ready(page: Page) {
   await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
 }
+
+/** Pause if playing, and wait until the page says paused or finished. The run may stop by
+ *  itself at the moment Pause is pressed (a lesson's pausing step, the end of the run), and the
+ *  button toggles: a press that landed on Play starts the run again, so look and press again. */
+export async function pause(page: Page) {
+  await expect(async () => {
+    if ((await page.getByTestId('status').textContent()) === 'running') await page.getByTestId('play-toggle').click();
+    await expect(page.getByTestId('status')).toHaveText(/paused|finished/, { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+}
