@@ -189,7 +189,7 @@ impl GensView {
                 let mut f = lg.lists[g][ty].head;
                 while f != NIL {
                     let fi = f as usize;
-                    let (_, tier) = refs_and_tier(mm.frames.flags[fi], rework);
+                    let (_, tier) = refs_and_tier(mm.frames.folio[fi].flags, rework);
                     by[mm.frames.gen[fi] as usize - 1][ty][tier] += 1;
                     f = mm.frames.next[fi];
                 }

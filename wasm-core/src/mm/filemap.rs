@@ -108,7 +108,7 @@ impl Mm {
     /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
     /// refault check of its shadow entry.
     pub(crate) fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
-        self.frames.flags[f as usize] = PG_LOCKED;
+        self.frames.folio[f as usize].flags = PG_LOCKED;
         self.ready_at[f as usize] = u64::MAX;
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
         self.install(f, sp, p as u32);
@@ -210,7 +210,7 @@ impl Mm {
             Alloc::Wait(t) => return Access::Wait(t),
             Alloc::Oom(_) => return Access::Oom,
         };
-        self.frames.flags[f as usize] = 0;
+        self.frames.folio[f as usize].flags = 0;
         self.spaces[sp as usize].shadow[idx as usize] = 0;
         self.install(f, sp, idx as u32);
         self.lru_add_new(f);

@@ -82,7 +82,7 @@ impl Mm {
         };
         let (f, stall) = f;
         let slot = self.spaces[sp as usize].swap[idx as usize];
-        self.frames.flags[f as usize] = PG_SWAPBACKED;
+        self.frames.folio[f as usize].flags = PG_SWAPBACKED;
         if slot == NIL {
             // `do_anonymous_page`: 5.9+ inactive, before that straight onto the active list.
             // Shared anonymous memory and tmpfs come through `shmem_getpage_gfp` instead, which
@@ -243,7 +243,7 @@ mod tests {
         assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
         let f = m.spaces[0].pages[0];
         (
-            m.frames.flags[f as usize],
+            m.frames.folio[f as usize].flags,
             m.frames.list[f as usize],
             m.spaces[0].swap[0],
             m.swap.as_ref().unwrap().nr_free,

@@ -9,10 +9,10 @@ impl Mm {
     /// on, the generation its flags select (`lru_gen_add_folio`).
     #[inline]
     pub fn lru_add_head(&mut self, f: u32) {
-        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
+        if self.flags.lru_gen && self.frames.folio[f as usize].flags & PG_UNEVICTABLE == 0 {
             return self.lru_gen_add_folio(f, false);
         }
-        let lru = lru_of(self.frames.flags[f as usize]);
+        let lru = lru_of(self.frames.folio[f as usize].flags);
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
         self.frames.push_head(l, f, lru as u8);
@@ -23,10 +23,10 @@ impl Mm {
     /// MGLRU, the tail of the oldest generation (`lru_gen_add_folio` with `reclaiming`).
     #[inline]
     pub fn lru_add_tail(&mut self, f: u32) {
-        if self.flags.lru_gen && self.frames.flags[f as usize] & PG_UNEVICTABLE == 0 {
+        if self.flags.lru_gen && self.frames.folio[f as usize].flags & PG_UNEVICTABLE == 0 {
             return self.lru_gen_add_folio(f, true);
         }
-        let lru = lru_of(self.frames.flags[f as usize]);
+        let lru = lru_of(self.frames.folio[f as usize].flags);
         let lv = self.frames.lruvec[f as usize] as usize;
         let l = &mut self.lruvecs[lv].lists[lru];
         self.frames.push_tail(l, f, lru as u8);

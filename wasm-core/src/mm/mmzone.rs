@@ -527,10 +527,10 @@ impl Mm {
                     if self.frames.prev[fi] != prev {
                         return Err(format!("frame {f}: broken prev link"));
                     }
-                    if lru_of(self.frames.flags[fi]) != lru {
+                    if lru_of(self.frames.folio[fi].flags) != lru {
                         return Err(format!(
                             "frame {f} on list {lru} but its flags select {}",
-                            lru_of(self.frames.flags[fi])
+                            lru_of(self.frames.folio[fi].flags)
                         ));
                     }
                     let sp = self.frames.space[fi];
@@ -627,7 +627,8 @@ impl Mm {
                         ));
                     }
                     // A readahead page is claimed by the first access that maps it.
-                    if self.frames.has(f, PG_READAHEAD) && self.frames.mapped[f as usize] != 0 {
+                    if self.frames.has(f, PG_READAHEAD) && self.frames.folio[f as usize].mapped != 0
+                    {
                         return Err(format!(
                             "space {} page {i}: mapped but still unclaimed readahead",
                             s.name
@@ -653,7 +654,7 @@ impl Mm {
             ));
         }
         for &f in &self.free {
-            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+            if self.frames.folio[f as usize].flags & (PG_DIRTY | PG_WRITEBACK) != 0 {
                 return Err(format!("free frame {f} is dirty or under writeback"));
             }
         }
@@ -669,7 +670,7 @@ impl Mm {
             }
         }
         let (mut dirty, mut writeback) = (0u64, 0u64);
-        for (f, &fl) in self.frames.flags.iter().enumerate() {
+        for (f, fl) in self.frames.folio.iter().map(|p| p.flags).enumerate() {
             if fl & PG_SWAPBACKED != 0 || self.frames.space[f] == NIL {
                 continue;
             }

@@ -140,9 +140,9 @@ impl Mm {
         // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
         self.frames.lruvec[fi] = self.cur_memcg;
         self.memcgs.charge(self.cur_memcg, 1);
-        self.frames.flags[fi] = 0;
-        self.frames.mapped[fi] = 0;
-        self.frames.young[fi] = 0;
+        self.frames.folio[fi].flags = 0;
+        self.frames.folio[fi].mapped = 0;
+        self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         self.frames.list[fi] = LIST_ISOLATED;
         Some(f)
@@ -154,7 +154,7 @@ impl Mm {
         debug_assert!(self.frames.list[f as usize] >= LIST_FREE);
         // `mem_cgroup_uncharge` when the folio is freed.
         self.memcgs.uncharge(self.frames.lruvec[f as usize], 1);
-        self.frames.flags[f as usize] = 0;
+        self.frames.folio[f as usize].flags = 0;
         self.frames.writable[f as usize] = 0;
         self.frames.space[f as usize] = NIL;
         self.frames.list[f as usize] = LIST_FREE;

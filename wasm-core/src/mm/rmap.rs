@@ -9,9 +9,9 @@ impl Mm {
     #[inline]
     pub(crate) fn folio_referenced(&mut self, f: u32) -> (u32, u8) {
         let fi = f as usize;
-        let rp = self.frames.young[fi].count_ones();
+        let rp = self.frames.folio[fi].young.count_ones();
         let vmf = self.frames.vmflags[fi];
-        self.frames.young[fi] = 0;
+        self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         (rp, vmf)
     }
@@ -20,7 +20,7 @@ impl Mm {
     /// (`mapping_mapped`; for shmem, the segment or tmpfs file; private anon has no mapping).
     pub(crate) fn page_mapping_inuse(&self, f: u32) -> bool {
         let fi = f as usize;
-        if self.frames.mapped[fi] != 0 || self.frames.flags[fi] & PG_SWAPCACHE != 0 {
+        if self.frames.folio[fi].mapped != 0 || self.frames.folio[fi].flags & PG_SWAPCACHE != 0 {
             return true;
         }
         let sp = self.frames.space[fi];

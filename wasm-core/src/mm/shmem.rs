@@ -39,7 +39,7 @@ impl Mm {
             Alloc::Wait(t) => return Access::Wait(t),
             Alloc::Oom(_) => return Access::Oom,
         };
-        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_REFERENCED | PG_DIRTY;
+        self.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_REFERENCED | PG_DIRTY;
         if !self.flags.shmem_inactive_first {
             self.frames.set(f, PG_ACTIVE);
         }

@@ -32,7 +32,7 @@ impl Mm {
         if self.flags.lru_gen {
             return self.lru_gen_inc_refs(f);
         }
-        let flags = self.frames.flags[f as usize];
+        let flags = self.frames.folio[f as usize].flags;
         if flags & PG_REFERENCED == 0 {
             self.frames.set(f, PG_REFERENCED);
         } else if flags & (PG_ACTIVE | PG_UNEVICTABLE) == 0 {
@@ -45,7 +45,7 @@ impl Mm {
     /// `folio_activate`: move an inactive page to the head of its active list.
     pub fn activate_page(&mut self, f: u32) {
         let fi = f as usize;
-        if self.frames.flags[fi] & PG_ACTIVE != 0 {
+        if self.frames.folio[fi].flags & PG_ACTIVE != 0 {
             return;
         }
         let from = self.frames.list[fi];
@@ -80,7 +80,7 @@ impl Mm {
         }
         if self.frames.test_clear(f, PG_RECLAIM) {
             let fi = f as usize;
-            let flags = self.frames.flags[fi];
+            let flags = self.frames.folio[fi].flags;
             let on_lru = on_lru_list(self.frames.list[fi]);
             let active_ok = self.flags.kswapd_writeback_4_11 || flags & PG_ACTIVE == 0;
             if on_lru && active_ok && flags & (PG_DIRTY | PG_UNEVICTABLE | PG_LOCKED) == 0 {
@@ -98,7 +98,7 @@ impl Mm {
         let sp = self.frames.space[f as usize];
         if sp != NIL
             && self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem
-            && self.frames.mapped[f as usize] != 0
+            && self.frames.folio[f as usize].mapped != 0
             && self.frames.has(f, PG_SWAPCACHE)
         {
             self.free_swap_slot(f);

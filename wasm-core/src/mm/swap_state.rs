@@ -221,7 +221,7 @@ impl Mm {
     /// swapped-in page workingset (4.20+) and 5.8 charges it as anon IO cost; 5.9+ checks its
     /// shadow entry instead, which may activate it. Counted in pswpin.
     pub fn swap_cache_read_page(&mut self, f: u32, sp: u32, idx: u64) {
-        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE | PG_LOCKED;
+        self.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_SWAPCACHE | PG_LOCKED;
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
         self.install(f, sp, idx as u32);
         if self.flags.anon_workingset {
@@ -246,7 +246,7 @@ impl Mm {
     /// (`get_shadow_from_swap_cache`). The slot is freed (`swap_free` drops its last
     /// reference). No PG_workingset and no 5.8 cost: those are `__read_swap_cache_async`'s.
     pub fn swap_direct_read_page(&mut self, f: u32, sp: u32, idx: u64) {
-        self.frames.flags[f as usize] = PG_SWAPBACKED | PG_LOCKED;
+        self.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_LOCKED;
         let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
         self.install(f, sp, idx as u32);
         if self.flags.anon_workingset && shadow != 0 {
@@ -559,7 +559,7 @@ mod tests {
     /// inactive list: what reclaim leaves between `add_to_swap` + unmap and the free.
     fn in_swap_cache(m: &mut Mm, idx: u64) -> u32 {
         let f = m.take_free_frame().unwrap();
-        m.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE;
+        m.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_SWAPCACHE;
         m.install(f, 0, idx as u32);
         m.lru_add_new(f);
         let slot = m.swap.as_mut().unwrap().alloc_for(0, idx as u32).unwrap();
@@ -606,7 +606,7 @@ mod tests {
         // Mapped again while its write is in flight: out of the swap cache when the write ends.
         let g = in_swap_cache(&mut m, 3);
         m.frames.set(g, PG_WRITEBACK);
-        m.frames.mapped[g as usize] = 1;
+        m.frames.folio[g as usize].mapped = 1;
         m.swap_cache_fault(g);
         assert!(m.frames.has(g, PG_SWAPCACHE));
         m.end_writeback(g);

@@ -33,13 +33,13 @@ impl Mm {
         let frames = &self.frames;
         self.dirty_fifo.retain(|&(f, _)| {
             frames.space[f as usize] != sp
-                || frames.flags[f as usize] & (PG_LOCKED | PG_WRITEBACK) != 0
+                || frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0
         });
         let (mut freed, mut busy) = (0, 0);
         for i in 0..self.spaces[s].pages.len() {
             let f = self.spaces[s].pages[i];
             if f != NIL {
-                if self.frames.flags[f as usize] & (PG_LOCKED | PG_WRITEBACK) != 0 {
+                if self.frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0 {
                     busy += 1;
                     continue;
                 }
@@ -79,12 +79,12 @@ impl Mm {
                 self.spaces[sp as usize].shadow[i as usize] = 0;
                 continue;
             }
-            let flags = self.frames.flags[f as usize];
+            let flags = self.frames.folio[f as usize].flags;
             if flags & (PG_WRITEBACK | PG_LOCKED) != 0 {
                 busy += 1;
                 continue;
             }
-            if self.frames.mapped[f as usize] != 0 || flags & PG_DIRTY != 0 {
+            if self.frames.folio[f as usize].mapped != 0 || flags & PG_DIRTY != 0 {
                 continue;
             }
             self.drop_page(f);

@@ -264,7 +264,7 @@ impl Mm {
         }
         let mut kept = Vec::with_capacity(iso.len());
         for &f in iso.iter() {
-            if self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK) != 0 {
+            if self.frames.folio[f as usize].flags & (PG_DIRTY | PG_WRITEBACK) != 0 {
                 self.lru_add_head(f);
             } else {
                 kept.push(f);
@@ -407,7 +407,7 @@ impl Mm {
         stat: &mut NrStat,
         nr_pageout: &mut u64,
     ) -> Outcome {
-        let flags = self.frames.flags[f as usize];
+        let flags = self.frames.folio[f as usize].flags;
         if flags & PG_LOCKED != 0 {
             return Outcome::Keep;
         }
@@ -492,7 +492,7 @@ impl Mm {
             self.frames.set(f, PG_SWAPCACHE | PG_DIRTY);
         }
         // `try_to_unmap`: drop every mapping (young bits were just consumed).
-        self.frames.mapped[f as usize] = 0;
+        self.frames.folio[f as usize].mapped = 0;
         if self.frames.has(f, PG_DIRTY) {
             // `shrink_page_list`: only kswapd writes file pages, and only once the node is
             // flagged PGDAT_DIRTY (4.10); 4.11+ also requires that kswapd tagged the page on an
@@ -558,7 +558,7 @@ impl Mm {
         // `try_to_free_swap` fails while a swap entry is still referenced: by the PTEs of an
         // unmapped private page, or by a shmem mapping.
         let sp = self.frames.space[f as usize];
-        let referenced = self.frames.mapped[f as usize] == 0
+        let referenced = self.frames.folio[f as usize].mapped == 0
             || (sp != NIL && self.spaces[sp as usize].kind == SpaceKind::Shmem);
         if self.frames.has(f, PG_SWAPCACHE)
             && !referenced
@@ -974,8 +974,9 @@ impl Mm {
             for i in 0..self.spaces[sp].pages.len() {
                 let f = self.spaces[sp].pages[i];
                 if f == NIL
-                    || self.frames.mapped[f as usize] != 0
-                    || self.frames.flags[f as usize] & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED) != 0
+                    || self.frames.folio[f as usize].mapped != 0
+                    || self.frames.folio[f as usize].flags & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED)
+                        != 0
                 {
                     continue;
                 }
@@ -1178,7 +1179,7 @@ impl Mm {
         if self.frames.has(f, PG_WRITEBACK) && !self.frames.has(f, PG_SWAPBACKED) {
             self.nr_writeback = self.nr_writeback.saturating_sub(1);
         }
-        self.frames.flags[f as usize] = 0;
+        self.frames.folio[f as usize].flags = 0;
         self.uninstall(f);
         self.trace
             .record(self.now, f, from, LIST_FREE, MoveReason::Free);

@@ -246,7 +246,7 @@ impl Mm {
     /// its access count) and PG_workingset; counts the eviction for its tier.
     pub fn lru_gen_eviction(&mut self, f: u32) -> u64 {
         let fi = f as usize;
-        let flags = self.frames.flags[fi];
+        let flags = self.frames.folio[fi].flags;
         let lv = self.frames.lruvec[fi] as usize;
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
         let (refs, tier) = refs_and_tier(flags, self.flags.mglru_rework);
@@ -274,7 +274,7 @@ impl Mm {
         if lv != self.frames.lruvec[fi] as usize || lv >= self.lruvecs.len() {
             return;
         }
-        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
+        let ty = (self.frames.folio[fi].flags & PG_SWAPBACKED == 0) as usize;
         let token = shadow.age;
         let seq = token >> LRU_REFS_WIDTH;
         let rework = self.flags.mglru_rework;
@@ -327,12 +327,12 @@ impl Mm {
             self.current.in_lru_fault || refs == 1 << LRU_REFS_WIDTH
         };
         if set_ws {
-            self.frames.flags[fi] |= PG_WORKINGSET;
+            self.frames.folio[fi].flags |= PG_WORKINGSET;
             self.counters.add(restore, 1);
             self.count_memcg(lv, restore, 1);
         } else if rework {
-            self.frames.flags[fi] =
-                (self.frames.flags[fi] & !LRU_REFS_MASK) | (((refs - 1) as u16) << LRU_REFS_SHIFT);
+            self.frames.folio[fi].flags = (self.frames.folio[fi].flags & !LRU_REFS_MASK)
+                | (((refs - 1) as u16) << LRU_REFS_SHIFT);
         }
     }
 }
@@ -414,7 +414,7 @@ mod tests {
             u32::MAX,
         ));
         let f = m.take_free_frame().unwrap();
-        m.frames.flags[f as usize] = PG_SWAPBACKED | PG_SWAPCACHE;
+        m.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_SWAPCACHE;
         m.install(f, 1, 3);
         let slot = m.swap.as_mut().unwrap().alloc().unwrap();
         m.spaces[1].swap[3] = slot;

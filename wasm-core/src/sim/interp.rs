@@ -366,15 +366,17 @@ impl Simulation {
                 continue;
             }
             let fi = f as usize;
-            if self.mm.frames.mapped[fi] & r.bit == 0 {
+            if self.mm.frames.folio[fi].mapped & r.bit == 0 {
                 continue;
             }
             let frames = &mut self.mm.frames;
-            frames.mapped[fi] &= !r.bit;
+            let folio = &mut frames.folio[fi];
+            folio.mapped &= !r.bit;
+            let young = folio.young & r.bit != 0;
+            folio.young &= !r.bit;
+            let none_young = folio.young == 0;
             frames.writable[fi] &= !r.bit;
-            let young = frames.young[fi] & r.bit != 0;
-            frames.young[fi] &= !r.bit;
-            if frames.young[fi] == 0 {
+            if none_young {
                 // VM_EXEC is remembered only for young mappings (`folio_referenced`).
                 frames.vmflags[fi] = 0;
             }
@@ -495,7 +497,7 @@ impl Simulation {
                     let sp = r.space;
                     let f = self.mm.spaces[sp as usize].pages[idx as usize];
                     if f != NIL {
-                        if self.mm.frames.flags[f as usize] & PG_LOCKED == 0 {
+                        if self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0 {
                             let write = a.write
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
@@ -605,13 +607,13 @@ impl Simulation {
     fn touch_resident(&mut self, r: Pte, f: u32, write: bool, cpu_ns: u64) -> u64 {
         let fi = f as usize;
         let mut cost = cpu_ns;
-        let mapped = self.mm.frames.mapped[fi] & r.bit != 0;
+        let mapped = self.mm.frames.folio[fi].mapped & r.bit != 0;
         if !mapped {
             cost += self.map_resident(r, f);
         }
         if r.recency {
             // A write-protect fault also marks the PTE young: one fault, not a young one too.
-            if self.mm.frames.young[fi] & r.bit == 0
+            if self.mm.frames.folio[fi].young & r.bit == 0
                 && self.mm.young_fault_ns > 0
                 && cost == cpu_ns
                 && !(write && self.write_protected(r, f))
@@ -619,8 +621,11 @@ impl Simulation {
                 self.mm.count_event(C::pgfault, 1);
                 cost += self.mm.young_fault_ns;
             }
-            self.mm.frames.young[fi] |= r.bit;
-            self.mm.frames.vmflags[fi] |= r.vmflags;
+            self.mm.frames.folio[fi].young |= r.bit;
+            if r.vmflags != 0 {
+                // Most mappings add no VM flag: skip the column's cache line then.
+                self.mm.frames.vmflags[fi] |= r.vmflags;
+            }
         }
         if write {
             cost += self.write_hit(r, f, mapped);
@@ -633,7 +638,8 @@ impl Simulation {
     #[inline(always)]
     fn write_protected(&self, r: Pte, f: u32) -> bool {
         let fi = f as usize;
-        self.mm.frames.flags[fi] & PG_SWAPBACKED == 0 && self.mm.frames.writable[fi] & r.bit == 0
+        self.mm.frames.folio[fi].flags & PG_SWAPBACKED == 0
+            && self.mm.frames.writable[fi] & r.bit == 0
     }
 
     /// `balance_dirty_pages_ratelimited` after a write fault through a shared file mapping
@@ -681,11 +687,11 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn map_resident(&mut self, r: Pte, f: u32) -> u64 {
-        self.mm.frames.mapped[f as usize] |= r.bit;
+        self.mm.frames.folio[f as usize].mapped |= r.bit;
         // A new PTE of a shared file mapping is read-only until a write (write-notify).
         self.mm.frames.writable[f as usize] &= !r.bit;
         self.mm.count_pgfault();
-        if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+        if self.mm.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.mm.swap_cache_fault(f);
         }
         MAP_FAULT_NS * self.mm.scale
@@ -711,7 +717,7 @@ impl Simulation {
             if self.mm.frames.has(f, PG_LOCKED) {
                 Acc::Wait(self.mm.ready_at[f as usize].max(now + throttle))
             } else {
-                if self.mm.frames.flags[f as usize] & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+                if self.mm.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
                     self.mm.swap_cache_fault(f);
                 }
                 self.mm.mark_accessed(f);
@@ -945,8 +951,8 @@ impl Simulation {
                     // The fault maps the page: young in this mapping.
                     let f = self.mm.spaces[sp as usize].pages[idx as usize];
                     let fi = f as usize;
-                    self.mm.frames.mapped[fi] |= r.bit;
-                    self.mm.frames.young[fi] |= r.bit;
+                    self.mm.frames.folio[fi].mapped |= r.bit;
+                    self.mm.frames.folio[fi].young |= r.bit;
                 }
                 out
             }

@@ -483,7 +483,7 @@ impl Mm {
     pub fn lru_gen_add_folio(&mut self, f: u32, reclaiming: bool) {
         let fi = f as usize;
         let lv = self.frames.lruvec[fi] as usize;
-        let flags = self.frames.flags[fi];
+        let flags = self.frames.folio[fi].flags;
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
         let rework = self.flags.mglru_rework;
         let saturated = self.flags.mglru_protect_saturated;
@@ -495,7 +495,7 @@ impl Mm {
             saturated,
         );
         let gen = gen_from_seq(seq);
-        self.frames.flags[fi] &= !PG_ACTIVE;
+        self.frames.folio[fi].flags &= !PG_ACTIVE;
         self.frames.gen[fi] = gen as u8 + 1;
         let lg = &mut self.lruvecs[lv].lrugen;
         lg.nr_pages[gen][ty] += 1;
@@ -527,25 +527,26 @@ impl Mm {
     /// 6.1-6.13: #1 PG_referenced, #2 PG_workingset, #3+ count LRU_REFS up to 3.
     pub fn lru_gen_inc_refs(&mut self, f: u32) {
         let fi = f as usize;
-        let flags = self.frames.flags[fi];
+        let flags = self.frames.folio[fi].flags;
         if flags & PG_UNEVICTABLE != 0 {
             return;
         }
         let bits = (flags & LRU_REFS_MASK) >> LRU_REFS_SHIFT;
         if flags & PG_REFERENCED == 0 {
-            self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+            self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
             return;
         }
         if self.flags.mglru_rework {
             if bits == 3 {
-                self.frames.flags[fi] |= PG_WORKINGSET;
+                self.frames.folio[fi].flags |= PG_WORKINGSET;
             } else {
-                self.frames.flags[fi] = (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
+                self.frames.folio[fi].flags =
+                    (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
             }
         } else if flags & PG_WORKINGSET == 0 {
-            self.frames.flags[fi] |= PG_WORKINGSET;
+            self.frames.folio[fi].flags |= PG_WORKINGSET;
         } else if bits < 3 {
-            self.frames.flags[fi] = (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
+            self.frames.folio[fi].flags = (flags & !LRU_REFS_MASK) | ((bits + 1) << LRU_REFS_SHIFT);
         }
     }
 
@@ -555,17 +556,18 @@ impl Mm {
     /// PG_referenced, PG_workingset and the counts.
     fn folio_update_gen(&mut self, f: u32, gen: usize) {
         let fi = f as usize;
-        let flags = self.frames.flags[fi];
+        let flags = self.frames.folio[fi].flags;
         let lv = self.frames.lruvec[fi] as usize;
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
         if self.flags.mglru_rework {
             if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
-                self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+                self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
                 return;
             }
-            self.frames.flags[fi] = (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+            self.frames.folio[fi].flags =
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
         } else {
-            self.frames.flags[fi] = flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET);
+            self.frames.folio[fi].flags = flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET);
         }
         let old = self.frames.gen[fi] as usize;
         if old == 0 || old - 1 == gen {
@@ -583,7 +585,7 @@ impl Mm {
     fn folio_inc_gen(&mut self, f: u32, reclaiming: bool) -> usize {
         let fi = f as usize;
         let lv = self.frames.lruvec[fi] as usize;
-        let ty = (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize;
+        let ty = (self.frames.folio[fi].flags & PG_SWAPBACKED == 0) as usize;
         let old_gen = gen_from_seq(self.lruvecs[lv].lrugen.min_seq[ty]);
         let cur = self.frames.gen[fi] as usize - 1;
         if cur != old_gen {
@@ -595,9 +597,9 @@ impl Mm {
         } else {
             LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET
         };
-        self.frames.flags[fi] &= !refs_flags;
+        self.frames.folio[fi].flags &= !refs_flags;
         if reclaiming {
-            self.frames.flags[fi] |= PG_RECLAIM;
+            self.frames.folio[fi].flags |= PG_RECLAIM;
         }
         let lg = &mut self.lruvecs[lv].lrugen;
         lg.nr_pages[old_gen][ty] -= 1;
@@ -624,10 +626,10 @@ impl Mm {
                 while f != NIL {
                     let next = self.frames.next[f as usize];
                     let fi = f as usize;
-                    if self.frames.mapped[fi] != 0 {
+                    if self.frames.folio[fi].mapped != 0 {
                         visited += 1;
-                        if self.frames.young[fi] != 0 {
-                            self.frames.young[fi] = 0;
+                        if self.frames.folio[fi].young != 0 {
+                            self.frames.folio[fi].young = 0;
                             self.frames.vmflags[fi] = 0;
                             self.folio_update_gen(f, gen);
                         }
@@ -652,7 +654,7 @@ impl Mm {
                 if f == NIL {
                     break;
                 }
-                let flags = self.frames.flags[f as usize];
+                let flags = self.frames.folio[f as usize].flags;
                 let new_gen = self.folio_inc_gen(f, false);
                 self.lru_gen_move_list(f, new_gen, true);
                 if rework && !fd_saturated(flags, rework) {
@@ -861,7 +863,7 @@ impl Mm {
     /// `sort_folio`: file a folio elsewhere instead of evicting it. Returns true if sorted.
     fn sort_folio(&mut self, f: u32, tier_idx: usize, nr: &mut NrStat) -> bool {
         let fi = f as usize;
-        let flags = self.frames.flags[fi];
+        let flags = self.frames.folio[fi].flags;
         let lv = self.frames.lruvec[fi] as usize;
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
         let rework = self.flags.mglru_rework;
@@ -941,10 +943,10 @@ impl Mm {
             } else {
                 // `isolate_folio`: counts without PG_referenced are meaningless.
                 let fi = f as usize;
-                if self.frames.flags[fi] & PG_REFERENCED == 0 {
-                    self.frames.flags[fi] &= !LRU_REFS_MASK;
+                if self.frames.folio[fi].flags & PG_REFERENCED == 0 {
+                    self.frames.folio[fi].flags &= !LRU_REFS_MASK;
                 }
-                self.frames.flags[fi] &= !PG_RECLAIM;
+                self.frames.folio[fi].flags &= !PG_RECLAIM;
                 self.lru_gen_del_folio(f);
                 out.push(f);
                 isolated += 1;
@@ -1042,14 +1044,14 @@ impl Mm {
                     Some(activate) => {
                         let fi = f as usize;
                         if activate {
-                            self.frames.flags[fi] |= PG_ACTIVE;
+                            self.frames.folio[fi].flags |= PG_ACTIVE;
                             self.counters.add(C::pgactivate, 1);
                             self.count_memcg(lv, C::pgactivate, 1);
                         }
-                        let flags = self.frames.flags[fi];
+                        let flags = self.frames.folio[fi].flags;
                         if retry
                             && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0
-                            && self.frames.mapped[fi] == 0
+                            && self.frames.folio[fi].mapped == 0
                         {
                             clean.push(f);
                             continue;
@@ -1068,7 +1070,7 @@ impl Mm {
                             } else {
                                 LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET
                             };
-                            self.frames.flags[fi] = (flags & !refs_flags) | PG_ACTIVE;
+                            self.frames.folio[fi].flags = (flags & !refs_flags) | PG_ACTIVE;
                         }
                         self.lru_gen_add_folio(f, false);
                         let to = self.frames.list[fi];
@@ -1124,12 +1126,12 @@ impl Mm {
     pub fn lru_gen_check_references(&mut self, f: u32) -> crate::mm::vmscan::Refs {
         use crate::mm::vmscan::Refs;
         let fi = f as usize;
-        let young = self.frames.young[fi];
+        let young = self.frames.folio[fi].young;
         let vmf = self.frames.vmflags[fi];
         if young != 0 {
             self.lru_gen_look_around(f);
         }
-        self.frames.young[fi] = 0;
+        self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         if vmf & VM_LOCKED != 0 {
             return Refs::Activate;
@@ -1138,16 +1140,17 @@ impl Mm {
             if young == 0 {
                 return Refs::Reclaim;
             }
-            let flags = self.frames.flags[fi];
+            let flags = self.frames.folio[fi].flags;
             if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
-                self.frames.flags[fi] = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+                self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
                 return Refs::Keep;
             }
-            self.frames.flags[fi] = (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+            self.frames.folio[fi].flags =
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
             return Refs::Activate;
         }
-        let flags = self.frames.flags[fi];
-        if self.frames.mapped[fi] != 0 && flags & PG_REFERENCED != 0 {
+        let flags = self.frames.folio[fi].flags;
+        if self.frames.folio[fi].mapped != 0 && flags & PG_REFERENCED != 0 {
             return Refs::Keep;
         }
         let referenced = self.frames.test_clear(f, PG_REFERENCED);
@@ -1208,13 +1211,13 @@ impl Mm {
                 continue;
             }
             let gi = g as usize;
-            if self.frames.young[gi] == 0
+            if self.frames.folio[gi].young == 0
                 || self.frames.gen[gi] == 0
                 || self.frames.lruvec[gi] != lv
             {
                 continue;
             }
-            self.frames.young[gi] = 0;
+            self.frames.folio[gi].young = 0;
             self.frames.vmflags[gi] = 0;
             self.folio_update_gen(g, gen);
         }
@@ -1444,7 +1447,7 @@ impl Mm {
                     if y {
                         self.frames.set(f, PG_ACTIVE);
                     }
-                    let lru = lru_of(self.frames.flags[f as usize]);
+                    let lru = lru_of(self.frames.folio[f as usize].flags);
                     let l = &mut self.lruvecs[lv].lists[lru];
                     self.frames.push_head(l, f, lru as u8);
                     self.account_lru_len(lv, lru, 1);
@@ -1484,10 +1487,10 @@ impl Mm {
                             ));
                         }
                         counts[cg - 1][ty] += 1;
-                        if self.frames.flags[fi] & PG_ACTIVE != 0 {
+                        if self.frames.folio[fi].flags & PG_ACTIVE != 0 {
                             return Err(format!("frame {f}: PG_active on a generation list"));
                         }
-                        if (self.frames.flags[fi] & PG_SWAPBACKED == 0) as usize != ty {
+                        if (self.frames.folio[fi].flags & PG_SWAPBACKED == 0) as usize != ty {
                             return Err(format!("frame {f} on the wrong type's list"));
                         }
                         f = self.frames.next[fi];
