@@ -47,10 +47,15 @@ try {
     console.log(JSON.stringify({ bench: 'scale_s000', gib, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
   }
   const s003 = readFileSync(join(root, 'scenarios/s003-memcg-lru.toml'), 'utf8');
-  if (s003.split('replicas = 128').length !== 2) throw new Error('scaling S003: s003-memcg-lru.toml no longer has one "replicas = 128"');
+  // 128 memcgs and one fio task in each: both counts change together.
+  const memcgsAt = /(\[\[memcgs\]\]\s*\nname = "memcg\{i\}"\s*\nreplicas = )128/;
+  const tasksAt = /(\[\[tasks\]\]\s*\nname = "fio\{i\}"\s*\nmemcg = "memcg\{i\}"\s*\nreplicas = )128/;
+  if (!memcgsAt.test(s003) || !tasksAt.test(s003) || s003.split('replicas = 128').length !== 3) {
+    throw new Error('scaling S003: s003-memcg-lru.toml no longer has "replicas = 128" in its [[memcgs]] memcg{i} and its [[tasks]] fio{i}, and nowhere else');
+  }
   for (const variant of ['before', 'after']) {
     for (const memcgs of [16, 32, 64, 128]) {
-      const m = measure(s003.replaceAll('replicas = 128', `replicas = ${memcgs}`), variant);
+      const m = measure(s003.replace(memcgsAt, `$1${memcgs}`).replace(tasksAt, `$1${memcgs}`), variant);
       console.log(JSON.stringify({ bench: 'scale_s003', variant, memcgs, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
     }
   }
