@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { failOnPageErrors, ready, shot, pause } from './support/page';
+import { openEditor, setEditorText } from './support/editor';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 import { encodeLink } from '../web/src/lib/link';
@@ -179,8 +180,8 @@ test('6.14 MGLRU on a used-once file scenario at 2560x1440: tiers, the 6.14 cont
   await page.getByTestId('scenario-select').selectOption({ label: titleOf(text) });
   await ready(page);
   await expect(page.getByTestId('run-0-gens')).toHaveCount(0);
-  await page.getByText('Scenario text').click();
-  await page.getByTestId('scenario-text').fill(text);
+  await openEditor(page);
+  await setEditorText(page, text);
   await page.getByTestId('scenario-text-apply').click();
   await expect(page.getByTestId('run-0-gens')).toBeVisible({ timeout: 20_000 });
   await ready(page);

@@ -20,8 +20,14 @@ export async function openEditor(page: Page) {
   await expect(page.getByTestId('scenario-text')).toBeVisible();
 }
 
-/** Replace the editor's whole text, as typing or pasting would. */
+/** Replace the editor's whole text as a person does: select all (the editor's own Ctrl+A,
+ *  which selects the whole document), then paste. Playwright's `fill` selects the DOM contents
+ *  and inserts in two steps; on a loaded machine the editor re-rendered in between, put its
+ *  cursor back at the start, and the text went in before the old one (a fresh-clone run under
+ *  load: "line 136: duplicate key" in a 121-line file). */
 export async function setEditorText(page: Page, text: string) {
   const editor = page.getByTestId('scenario-text');
-  await editor.fill(text);
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
 }
