@@ -224,6 +224,10 @@ test('keyboard: space plays and pauses, the right arrow steps, + speeds up', asy
   await expect(page.getByTestId('speed')).not.toHaveText(speed!);
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  // The slowest speed (1 ms/s), so that the lesson's first pausing step (750 ms) is minutes
+  // away: at the default speed a loaded machine reached it before the test saw 'running'.
+  await page.getByTestId('speed-slider').fill('0');
+  await expect(page.getByTestId('speed')).toHaveText('1 ms/s');
   await page.keyboard.press(' ');
   await expect(page.getByTestId('status')).toHaveText('running');
   await page.keyboard.press(' ');
