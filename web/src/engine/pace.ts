@@ -6,7 +6,11 @@
 // frame's `stepMs`), not the round trip: the round trip also holds fixed costs (building and
 // posting the frame, React, a busy main thread) that do not shrink with the step. Sizing by the
 // round trip made a loaded machine cut the step on every frame, toward 1 ns, and never grow it
-// back (issue #25: 742 ms of virtual time in 240 s of playing).
+// back (issue #25: 742 ms of virtual time in 240 s of playing). A fixed part of the engine's own
+// time per step (stepMs = F + c x ns) still shrinks the step to 1 ns if F alone exceeds the
+// budget; F is the engine's per-call overhead, microseconds. The half-step floor can make a
+// sudden rise in cost take a few frames to reach the budget; each of those answers is still
+// bounded by the engine's own cap on events per step (STEP_EVENTS).
 import { MAX_STEP_NS } from './protocol';
 
 /** Wall time one play step may take in the worker (ms). */
