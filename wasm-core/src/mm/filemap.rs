@@ -136,7 +136,7 @@ impl Mm {
     pub fn finish_io(&mut self, req: Option<IoReq>) {
         match req {
             Some(IoReq::Read { frames }) => {
-                for f in frames {
+                for &f in &frames {
                     self.frames.clear(f, PG_LOCKED);
                     if self.frames.space[f as usize] != NIL
                         && self.spaces[self.frames.space[f as usize] as usize].dead
@@ -144,9 +144,10 @@ impl Mm {
                         self.drop_page(f);
                     }
                 }
+                self.recycle_io_frames(frames);
             }
             Some(IoReq::Write { frames }) => {
-                for f in frames {
+                for &f in &frames {
                     let dead = self.frames.space[f as usize] != NIL
                         && self.spaces[self.frames.space[f as usize] as usize].dead;
                     self.end_writeback(f);
@@ -158,6 +159,7 @@ impl Mm {
                         self.drop_page(f);
                     }
                 }
+                self.recycle_io_frames(frames);
             }
             None => {}
         }
@@ -182,7 +184,9 @@ impl Mm {
         self.counters.add(C::pgpgout, 1);
         let scale = self.scale;
         let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
-        self.submit_io(IoReq::Write { frames: vec![f] }, done);
+        let mut frames = self.io_frames();
+        frames.push(f);
+        self.submit_io(IoReq::Write { frames }, done);
         done
     }
 

@@ -145,7 +145,7 @@ impl Mm {
                 0 => usize::MAX,
                 pages => (pages / mm.scale).max(1) as usize,
             };
-            let mut frames = Vec::new();
+            let mut frames = mm.io_frames();
             while let Some(&e) = mm.flusher_pending.last() {
                 let next = first as u64 + frames.len() as u64;
                 if frames.len() == max_frames || e.1 != sp || e.2 as u64 != next || !to_write(mm, e)

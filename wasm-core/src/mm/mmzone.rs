@@ -174,6 +174,9 @@ pub struct Mm {
     /// Completion time of each in-flight request (parallel to `io`).
     io_done_at: Vec<u64>,
     io_free: Vec<u32>,
+    /// Emptied frame lists of completed requests, for the next ones: a one-page read or write
+    /// then costs no allocation (a simulator cost, not a kernel rule).
+    io_bufs: Vec<Vec<u32>>,
     /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
     /// their id is reused only after it has, so a stale event never completes a new request.
     io_early: Vec<bool>,
@@ -266,6 +269,7 @@ impl Mm {
             io: Vec::new(),
             io_done_at: Vec::new(),
             io_free: Vec::new(),
+            io_bufs: Vec::new(),
             io_early: Vec::new(),
             write_heap: BinaryHeap::new(),
             ready_at: vec![0; nframes],
@@ -386,6 +390,19 @@ impl Mm {
     }
 
     /// Register a request completing at `done` and schedule its completion event.
+    /// An empty frame list for a new request (a recycled one when there is one).
+    pub(crate) fn io_frames(&mut self) -> Vec<u32> {
+        self.io_bufs.pop().unwrap_or_default()
+    }
+
+    /// A request's frame list, done with: kept for `io_frames` (a bounded number of them).
+    pub(crate) fn recycle_io_frames(&mut self, mut frames: Vec<u32>) {
+        if self.io_bufs.len() < 256 {
+            frames.clear();
+            self.io_bufs.push(frames);
+        }
+    }
+
     pub fn submit_io(&mut self, req: IoReq, done: u64) {
         let write = matches!(req, IoReq::Write { .. });
         let id = if let Some(id) = self.io_free.pop() {

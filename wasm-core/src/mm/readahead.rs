@@ -49,7 +49,7 @@ impl Mm {
                 continue;
             }
             let first = p;
-            let mut frames = Vec::new();
+            let mut frames = self.io_frames();
             while p < start + n && is_new(self, p) {
                 frames.push(self.spaces[sp as usize].pages[p as usize]);
                 p += 1;

@@ -622,7 +622,9 @@ impl Mm {
                 self.nr_writeback -= 1;
             }
         } else {
-            self.submit_io(IoReq::Write { frames: vec![f] }, done);
+            let mut frames = self.io_frames();
+            frames.push(f);
+            self.submit_io(IoReq::Write { frames }, done);
         }
         true
     }
