@@ -500,6 +500,29 @@ impl Mm {
                 }
             }
         }
+        // A present, young PTE copy (`Space::pte_young`) promises a resident, unlocked page
+        // whose frame has those mappings mapped and young.
+        for (sp, s) in self.spaces.iter().enumerate() {
+            for (idx, &bits) in s.pte_young.iter().enumerate() {
+                if bits == 0 {
+                    continue;
+                }
+                let f = s.pages[idx];
+                if f == NIL {
+                    return Err(format!(
+                        "space {sp} page {idx}: young PTEs but not resident"
+                    ));
+                }
+                let folio = self.frames.folio[f as usize];
+                if folio.flags & PG_LOCKED != 0 || bits & !(folio.mapped & folio.young) != 0 {
+                    return Err(format!(
+                        "space {sp} page {idx}: young PTEs {bits:#04x} but frame {f} is \
+                         mapped {:#04x}, young {:#04x}, flags {:#06x}",
+                        folio.mapped, folio.young, folio.flags
+                    ));
+                }
+            }
+        }
         // The hierarchical list sizes match the subtree sums they stand for.
         for lvi in 0..self.lruvecs.len() {
             for lru in 0..NR_LRU_LISTS {

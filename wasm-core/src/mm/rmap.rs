@@ -11,9 +11,24 @@ impl Mm {
         let fi = f as usize;
         let rp = self.frames.folio[fi].young.count_ones();
         let vmf = self.frames.vmflags[fi];
+        if rp != 0 {
+            self.pte_clear_young(f);
+        }
         self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         (rp, vmf)
+    }
+
+    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte_young`), as
+    /// `folio_referenced_one` clears each PTE's accessed bit. Callers clear the folio's young
+    /// bits with it, and call it only when some were set: the copy is a subset of them.
+    #[inline]
+    pub(crate) fn pte_clear_young(&mut self, f: u32) {
+        let sp = self.frames.space[f as usize];
+        if sp != NIL {
+            let idx = self.frames.index[f as usize] as usize;
+            self.spaces[sp as usize].pte_young[idx] = 0;
+        }
     }
 
     /// 2.6.33 `page_mapping_inuse`: mapped, in the swap cache, or its file mmapped by anyone

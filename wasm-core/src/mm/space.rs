@@ -51,6 +51,11 @@ pub struct Space {
     pub lba: u64,
     /// Frame holding each page, or NIL.
     pub pages: Vec<u32>,
+    /// Per page, the mapping slots whose PTE maps it present and young: the hit reads this
+    /// byte first, as a CPU reads the PTE and never the `struct page`, so that a repeat hit
+    /// touches one cache line (issue #28). A subset of the frame's `mapped & young`, cleared
+    /// wherever those drop (`Mm::pte_clear_young`) and whenever the slot's frame changes.
+    pub pte_young: Vec<u8>,
     /// Packed shadow entry per page (0 = none).
     pub shadow: Vec<u64>,
     /// Swap slot per page (swap-backed spaces), or NIL.
@@ -105,6 +110,7 @@ impl Space {
             device,
             lba,
             pages: vec![NIL; n],
+            pte_young: vec![0; n],
             shadow: vec![0; n],
             swap,
             owner,

@@ -374,6 +374,7 @@ impl Simulation {
             folio.mapped &= !r.bit;
             let young = folio.young & r.bit != 0;
             folio.young &= !r.bit;
+            self.mm.spaces[sp].pte_young[p as usize] &= !r.bit;
             let none_young = folio.young == 0;
             frames.writable[fi] &= !r.bit;
             if none_young {
@@ -495,13 +496,31 @@ impl Simulation {
                     let idx = r.offset + page.min(r.pages - 1);
                     let pte = Pte::of(r);
                     let sp = r.space;
-                    let f = self.mm.spaces[sp as usize].pages[idx as usize];
-                    if f != NIL {
-                        if self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0 {
+                    // A present, young PTE: resident, mapped here and unlocked, read first so
+                    // that a repeat read hit reads neither the page slot nor the frame.
+                    let young_pte = r.vmflags == 0
+                        && self.mm.spaces[sp as usize].pte_young[idx as usize] & r.bit != 0;
+                    let f = if young_pte {
+                        NIL
+                    } else {
+                        self.mm.spaces[sp as usize].pages[idx as usize]
+                    };
+                    if young_pte || f != NIL {
+                        if young_pte || self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0 {
                             let write = a.write
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
-                            let cost = self.touch_resident(pte, f, write, a.cpu_ns);
+                            let cost = if young_pte && !write {
+                                debug_assert!(self.young_pte_holds(sp, idx, pte.bit));
+                                a.cpu_ns
+                            } else {
+                                let f = self.mm.spaces[sp as usize].pages[idx as usize];
+                                let cost = self.touch_resident(pte, f, write, a.cpu_ns);
+                                if pte.recency && !write {
+                                    self.mm.spaces[sp as usize].pte_young[idx as usize] |= pte.bit;
+                                }
+                                cost
+                            };
                             self.mm.current.uncounted_retry = false;
                             let t = &mut self.tasks[ti];
                             t.clock = t.clock.saturating_add(cost);
@@ -631,6 +650,16 @@ impl Simulation {
             cost += self.write_hit(r, f, mapped);
         }
         cost
+    }
+
+    /// What `Space::pte_young` promises of a page: resident, unlocked, mapped and young
+    /// through mapping slot `bit` (checked in debug builds on every hit that trusts it).
+    fn young_pte_holds(&self, sp: u32, idx: u64, bit: u8) -> bool {
+        let f = self.mm.spaces[sp as usize].pages[idx as usize];
+        f != NIL && {
+            let folio = self.mm.frames.folio[f as usize];
+            folio.flags & PG_LOCKED == 0 && folio.mapped & bit != 0 && folio.young & bit != 0
+        }
     }
 
     /// Whether a write to file page `f` through mapping `r` meets a read-only PTE

@@ -629,6 +629,7 @@ impl Mm {
                     if self.frames.folio[fi].mapped != 0 {
                         visited += 1;
                         if self.frames.folio[fi].young != 0 {
+                            self.pte_clear_young(f);
                             self.frames.folio[fi].young = 0;
                             self.frames.vmflags[fi] = 0;
                             self.folio_update_gen(f, gen);
@@ -1130,6 +1131,7 @@ impl Mm {
         let vmf = self.frames.vmflags[fi];
         if young != 0 {
             self.lru_gen_look_around(f);
+            self.pte_clear_young(f);
         }
         self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
@@ -1218,6 +1220,7 @@ impl Mm {
                 continue;
             }
             self.frames.folio[gi].young = 0;
+            self.spaces[sp as usize].pte_young[i as usize] = 0;
             self.frames.vmflags[gi] = 0;
             self.folio_update_gen(g, gen);
         }
