@@ -13,7 +13,7 @@ import { cpus, homedir, loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
 import { baseURL } from './support/base';
 import { writeSection } from './support/benchDoc';
-import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { initSync, scenario_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const ROOT = new URL('../', import.meta.url);
 const ROUNDS = 3;
@@ -64,10 +64,14 @@ type Timing = { instantiate_ms: number; runs_ms: number[]; faults: number[] };
 const runInPage = (page: Page, runs: number) =>
   page.evaluate(async (runs): Promise<Timing> => {
     type Sim = { run_to_end_json(): string; free(): void };
-    const w = window as unknown as { instantiate(): Promise<number>; engine: { WasmSimulation: { fromScenario(t: string, v: string): Sim } } };
+    const w = window as unknown as {
+      instantiate(): Promise<number>;
+      engine: { scenario_info(t: string): string; WasmSimulation: { fromScenario(t: string, v: string): Sim } };
+    };
     const instantiate_ms = await w.instantiate();
     const text = await (await fetch('/__bench/s000-thrash.toml')).text();
-    const variants = [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((v) => v[1]!);
+    // The variants as the engine reads them (the app asks the same call).
+    const variants = (JSON.parse(w.engine.scenario_info(text)) as { variants: { name: string }[] }).variants.map((v) => v.name);
     const runs_ms: number[] = [];
     let faults: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -109,8 +113,9 @@ test('full-scale S000 run to the end in Chromium, cold and warm, beside native',
   // variant, or another build, would show here).
   const text = readFileSync(new URL('scenarios/s000-thrash.toml', ROOT), 'utf8');
   initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', ROOT)) });
-  const expected = [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((v) => {
-    const sim = WasmSimulation.fromScenario(text, v[1]!);
+  const names = (JSON.parse(scenario_info(text)) as { variants: { name: string }[] }).variants.map((v) => v.name);
+  const expected = names.map((name) => {
+    const sim = WasmSimulation.fromScenario(text, name);
     const n = JSON.parse(sim.run_to_end_json()).counters.pgfault as number;
     sim.free();
     return n;

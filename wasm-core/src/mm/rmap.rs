@@ -19,9 +19,11 @@ impl Mm {
         (rp, vmf)
     }
 
-    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte_young`), as
-    /// `folio_referenced_one` clears each PTE's accessed bit. Callers clear the folio's young
-    /// bits with it, and call it only when some were set: the copy is a subset of them.
+    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte_young`), as the rmap
+    /// walk clears each PTE's accessed bit (`page_referenced_one`, renamed
+    /// `folio_referenced_one` by the folio conversion; every version modelled). Callers clear
+    /// the folio's young bits with it, and call it only when some were set: the copy is a
+    /// subset of them.
     #[inline]
     pub(crate) fn pte_clear_young(&mut self, f: u32) {
         let sp = self.frames.space[f as usize];
