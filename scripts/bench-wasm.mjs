@@ -6,12 +6,13 @@ import { performance } from 'node:perf_hooks';
 const root = new URL('../', import.meta.url);
 // Another build of the facade can be measured with RECLAIM_WASM_PKG=dir (default web/pkg).
 const pkg = new URL(`${process.env.RECLAIM_WASM_PKG ?? 'web/pkg'}/`, root);
-const { initSync, WasmSimulation } = await import(new URL('reclaim_core.js', pkg));
+const { initSync, scenario_info, WasmSimulation } = await import(new URL('reclaim_core.js', pkg));
 initSync({ module: readFileSync(new URL('reclaim_core_bg.wasm', pkg)) });
 
 const RUNS = 5;
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-const variantsOf = (text) => [...text.matchAll(/^\s*name\s*=\s*"([^"]+)"\s*\n\s*preset/gm)].map((m) => m[1]);
+// The variants as the engine reads them.
+const variantsOf = (text) => JSON.parse(scenario_info(text)).variants.map((v) => v.name);
 
 function bench(path, runs = RUNS, presets = []) {
   let text = readFileSync(new URL(path, root), 'utf8');
