@@ -235,7 +235,7 @@ impl Mm {
         self.frames.index[f as usize] = index;
         let s = &mut self.spaces[space as usize];
         s.pages[index as usize] = f;
-        s.pte_young[index as usize] = 0;
+        s.pte[index as usize] = 0;
         s.resident += 1;
     }
 
@@ -250,7 +250,7 @@ impl Mm {
         let s = &mut self.spaces[sp as usize];
         if s.pages[idx] == f {
             s.pages[idx] = NIL;
-            s.pte_young[idx] = 0;
+            s.pte[idx] = 0;
             s.resident -= 1;
         }
         self.frames.space[f as usize] = NIL;

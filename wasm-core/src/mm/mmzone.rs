@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use crate::devices::Device;
 use crate::mm::mm_types::*;
 use crate::mm::page_alloc::Watermarks;
-use crate::mm::space::Space;
+use crate::mm::space::{pte_dirty_ok, Space, PTE_DIRTY};
 use crate::mm::swapfile::Swap;
 use crate::mm::vmstat::{Counters, C};
 use crate::variant::Flags;
@@ -500,13 +500,15 @@ impl Mm {
                 }
             }
         }
-        // A present, young PTE copy (`Space::pte_young`) promises a resident, unlocked page
-        // whose frame has those mappings mapped and young.
+        // The PTE copy (`Space::pte`) promises a resident, unlocked page whose frame has those
+        // mappings mapped and young; and for dirty ones, a dirty swap-backed page outside the
+        // swap cache and not under writeback.
         for (sp, s) in self.spaces.iter().enumerate() {
-            for (idx, &bits) in s.pte_young.iter().enumerate() {
-                if bits == 0 {
+            for (idx, &e) in s.pte.iter().enumerate() {
+                if e == 0 {
                     continue;
                 }
+                let (bits, dirty) = (e as u8, (e >> PTE_DIRTY) as u8);
                 let f = s.pages[idx];
                 if f == NIL {
                     return Err(format!(
@@ -514,9 +516,13 @@ impl Mm {
                     ));
                 }
                 let folio = self.frames.folio[f as usize];
-                if folio.flags & PG_LOCKED != 0 || bits & !(folio.mapped & folio.young) != 0 {
+                if folio.flags & PG_LOCKED != 0
+                    || bits & !(folio.mapped & folio.young) != 0
+                    || dirty & !bits != 0
+                    || (dirty != 0 && !pte_dirty_ok(folio.flags))
+                {
                     return Err(format!(
-                        "space {sp} page {idx}: young PTEs {bits:#04x} but frame {f} is \
+                        "space {sp} page {idx}: PTE copy {e:#06x} but frame {f} is \
                          mapped {:#04x}, young {:#04x}, flags {:#06x}",
                         folio.mapped, folio.young, folio.flags
                     ));

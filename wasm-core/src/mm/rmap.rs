@@ -19,7 +19,7 @@ impl Mm {
         (rp, vmf)
     }
 
-    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte_young`), as the rmap
+    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte`), as the rmap
     /// walk clears each PTE's accessed bit (`page_referenced_one`, renamed
     /// `folio_referenced_one` by the folio conversion; every version modelled). Callers clear
     /// the folio's young bits with it, and call it only when some were set: the copy is a
@@ -29,7 +29,7 @@ impl Mm {
         let sp = self.frames.space[f as usize];
         if sp != NIL {
             let idx = self.frames.index[f as usize] as usize;
-            self.spaces[sp as usize].pte_young[idx] = 0;
+            self.spaces[sp as usize].pte[idx] = 0;
         }
     }
 

@@ -1,7 +1,7 @@
 //! Address spaces (include/linux/fs.h `address_space`, with the anon regions of
 //! include/linux/mm_types.h): anonymous regions, shmem/tmpfs files and page-cache files, with
 //! what an evicted page leaves behind (a shadow entry, a swap slot).
-use crate::mm::mm_types::NIL;
+use crate::mm::mm_types::{NIL, PG_DIRTY, PG_SWAPBACKED, PG_SWAPCACHE, PG_WRITEBACK};
 use crate::mm::swapfile::VmaRa;
 
 /// A shadow entry (`workingset_eviction`): the lruvec's nonresident age at eviction and the
@@ -43,6 +43,23 @@ pub enum SpaceKind {
     File,
 }
 
+/// `Space::pte`: the young PTE of mapping slot s is bit s; its dirty PTE is bit `PTE_DIRTY` + s.
+pub const PTE_DIRTY: u32 = 8;
+
+/// The `Space::pte` bits of mapping slot `bit` (one bit set): present and young, and dirty.
+#[inline(always)]
+pub fn pte_bits(bit: u8) -> u16 {
+    (bit as u16) | ((bit as u16) << PTE_DIRTY)
+}
+
+/// Whether page flags let a write through a present, young PTE change nothing: a dirty
+/// swap-backed page, not in the swap cache (a write frees a stale swap copy) and not under
+/// writeback.
+#[inline(always)]
+pub fn pte_dirty_ok(flags: u16) -> bool {
+    flags & (PG_SWAPBACKED | PG_DIRTY | PG_SWAPCACHE | PG_WRITEBACK) == PG_SWAPBACKED | PG_DIRTY
+}
+
 pub struct Space {
     pub name: String,
     pub kind: SpaceKind,
@@ -51,11 +68,14 @@ pub struct Space {
     pub lba: u64,
     /// Frame holding each page, or NIL.
     pub pages: Vec<u32>,
-    /// Per page, the mapping slots whose PTE maps it present and young: the hit reads this
-    /// byte first, as a CPU reads the PTE and never the `struct page`, so that a repeat hit
-    /// touches one cache line (issue #28). A subset of the frame's `mapped & young`, cleared
-    /// wherever those drop (`Mm::pte_clear_young`) and whenever the slot's frame changes.
-    pub pte_young: Vec<u8>,
+    /// Per page, a copy of its PTEs' state that the hit reads first, as a CPU reads the PTE
+    /// and never the `struct page`, so that a repeat hit touches one cache line (issue #28).
+    /// Bit s (`PTE_YOUNG`): mapping slot s maps the page present and young (a subset of the
+    /// frame's `mapped & young`). Bit 8 + s (`PTE_DIRTY`): also a dirty swap-backed page
+    /// outside the swap cache, so that a write through it changes nothing either. Cleared
+    /// wherever the frame's young bits drop (`Mm::pte_clear_young`), before the page is
+    /// cleaned or added to the swap cache, and whenever the slot's frame changes.
+    pub pte: Vec<u16>,
     /// Packed shadow entry per page (0 = none).
     pub shadow: Vec<u64>,
     /// Swap slot per page (swap-backed spaces), or NIL.
@@ -110,7 +130,7 @@ impl Space {
             device,
             lba,
             pages: vec![NIL; n],
-            pte_young: vec![0; n],
+            pte: vec![0; n],
             shadow: vec![0; n],
             swap,
             owner,

@@ -6,7 +6,7 @@ use crate::mm::memory::{Access as Acc, FaultOutcome, MAP_FAULT_NS, READ_COPY_NS}
 use crate::mm::mm_types::*;
 use crate::mm::oom_kill::OomTask;
 use crate::mm::readahead::Readahead;
-use crate::mm::space::{Space, SpaceKind};
+use crate::mm::space::{pte_bits, pte_dirty_ok, Space, SpaceKind, PTE_DIRTY};
 use crate::mm::vmstat::C;
 use crate::report::OomKill;
 use crate::scenario::{Hint, Pattern, Record};
@@ -374,7 +374,7 @@ impl Simulation {
             folio.mapped &= !r.bit;
             let young = folio.young & r.bit != 0;
             folio.young &= !r.bit;
-            self.mm.spaces[sp].pte_young[p as usize] &= !r.bit;
+            self.mm.spaces[sp].pte[p as usize] &= !pte_bits(r.bit);
             let none_young = folio.young == 0;
             frames.writable[fi] &= !r.bit;
             if none_young {
@@ -497,9 +497,13 @@ impl Simulation {
                     let pte = Pte::of(r);
                     let sp = r.space;
                     // A present, young PTE: resident, mapped here and unlocked, read first so
-                    // that a repeat read hit reads neither the page slot nor the frame.
-                    let young_pte = r.vmflags == 0
-                        && self.mm.spaces[sp as usize].pte_young[idx as usize] & r.bit != 0;
+                    // that a repeat hit reads neither the page slot nor the frame.
+                    let e = if r.vmflags == 0 {
+                        self.mm.spaces[sp as usize].pte[idx as usize]
+                    } else {
+                        0
+                    };
+                    let young_pte = e & r.bit as u16 != 0;
                     let f = if young_pte {
                         NIL
                     } else {
@@ -510,15 +514,15 @@ impl Simulation {
                             let write = a.write
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
-                            let cost = if young_pte && !write {
-                                debug_assert!(self.young_pte_holds(sp, idx, pte.bit));
+                            let cost = if young_pte
+                                && (!write || e & ((pte.bit as u16) << PTE_DIRTY) != 0)
+                            {
+                                debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
                                 a.cpu_ns
                             } else {
                                 let f = self.mm.spaces[sp as usize].pages[idx as usize];
                                 let cost = self.touch_resident(pte, f, write, a.cpu_ns);
-                                if pte.recency && !write {
-                                    self.mm.spaces[sp as usize].pte_young[idx as usize] |= pte.bit;
-                                }
+                                self.set_pte(sp, idx, f, pte.bit);
                                 cost
                             };
                             self.mm.current.uncounted_retry = false;
@@ -652,13 +656,38 @@ impl Simulation {
         cost
     }
 
-    /// What `Space::pte_young` promises of a page: resident, unlocked, mapped and young
-    /// through mapping slot `bit` (checked in debug builds on every hit that trusts it).
-    fn young_pte_holds(&self, sp: u32, idx: u64, bit: u8) -> bool {
+    /// After a hit on frame `f` at page `idx` of space `sp` through mapping slot `bit`: copy
+    /// into `Space::pte` what the frame now promises a repeat hit (nothing when it promises
+    /// nothing: unmapped, not young, locked).
+    #[inline(always)]
+    fn set_pte(&mut self, sp: u32, idx: u64, f: u32, bit: u8) {
+        let folio = self.mm.frames.folio[f as usize];
+        if folio.mapped & folio.young & bit == 0 || folio.flags & PG_LOCKED != 0 {
+            return;
+        }
+        let s = &mut self.mm.spaces[sp as usize];
+        if s.pages[idx as usize] != f {
+            return;
+        }
+        let dirty = if pte_dirty_ok(folio.flags) {
+            (bit as u16) << PTE_DIRTY
+        } else {
+            0
+        };
+        s.pte[idx as usize] |= bit as u16 | dirty;
+    }
+
+    /// What `Space::pte` promises of a page a hit trusts it for: resident, unlocked, mapped
+    /// and young through mapping slot `bit`, and for a write a page it need not touch
+    /// (checked in debug builds on every such hit).
+    fn pte_holds(&self, sp: u32, idx: u64, bit: u8, write: bool) -> bool {
         let f = self.mm.spaces[sp as usize].pages[idx as usize];
         f != NIL && {
             let folio = self.mm.frames.folio[f as usize];
-            folio.flags & PG_LOCKED == 0 && folio.mapped & bit != 0 && folio.young & bit != 0
+            folio.flags & PG_LOCKED == 0
+                && folio.mapped & bit != 0
+                && folio.young & bit != 0
+                && (!write || pte_dirty_ok(folio.flags))
         }
     }
 
