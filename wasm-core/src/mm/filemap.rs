@@ -250,7 +250,9 @@ impl Mm {
         let s = &mut self.spaces[sp as usize];
         if s.pages[idx] == f {
             s.pages[idx] = NIL;
-            s.pte[idx] = 0;
+            if self.frames.test_clear(f, PTE_COPIED) {
+                s.pte[idx] = 0;
+            }
             s.resident -= 1;
         }
         self.frames.space[f as usize] = NIL;

@@ -27,6 +27,10 @@ pub const PG_READAHEAD: u16 = 1 << 12;
 /// window without waiting for it (`page_cache_async_readahead`).
 pub const PG_RA_MARK: u16 = 1 << 13;
 
+/// Not a kernel flag: the page's PTE copy (`Space::pte`) may hold bits. Set with them, so
+/// that clearing a frame's young bits reads its space only for pages a hit copied.
+pub const PTE_COPIED: u16 = 1 << 14;
+
 // VM flags of mappings, accumulated per frame from the young mappings (mm.h).
 pub const VM_EXEC: u8 = 1 << 0;
 pub const VM_LOCKED: u8 = 1 << 1;

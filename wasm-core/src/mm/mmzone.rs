@@ -501,7 +501,7 @@ impl Mm {
             }
         }
         // The PTE copy (`Space::pte`) promises a resident, unlocked page whose frame has those
-        // mappings mapped and young; and for dirty ones, a dirty swap-backed page outside the
+        // mappings mapped and young (and knows it has a copy, `PTE_COPIED`); and for dirty ones, a dirty swap-backed page outside the
         // swap cache and not under writeback.
         for (sp, s) in self.spaces.iter().enumerate() {
             for (idx, &e) in s.pte.iter().enumerate() {
@@ -517,6 +517,7 @@ impl Mm {
                 }
                 let folio = self.frames.folio[f as usize];
                 if folio.flags & PG_LOCKED != 0
+                    || folio.flags & PTE_COPIED == 0
                     || bits & !(folio.mapped & folio.young) != 0
                     || dirty & !bits != 0
                     || (dirty != 0 && !pte_dirty_ok(folio.flags))

@@ -142,9 +142,7 @@ impl Mm {
         self.memcgs.charge(self.cur_memcg, 1);
         self.frames.folio[fi].flags = 0;
         self.frames.folio[fi].mapped = 0;
-        if self.frames.folio[fi].young != 0 {
-            self.pte_clear_young(f);
-        }
+        self.pte_clear_young(f);
         self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         self.frames.list[fi] = LIST_ISOLATED;

@@ -11,9 +11,7 @@ impl Mm {
         let fi = f as usize;
         let rp = self.frames.folio[fi].young.count_ones();
         let vmf = self.frames.vmflags[fi];
-        if rp != 0 {
-            self.pte_clear_young(f);
-        }
+        self.pte_clear_young(f);
         self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         (rp, vmf)
@@ -22,10 +20,12 @@ impl Mm {
     /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte`), as the rmap
     /// walk clears each PTE's accessed bit (`page_referenced_one`, renamed
     /// `folio_referenced_one` by the folio conversion; every version modelled). Callers clear
-    /// the folio's young bits with it, and call it only when some were set: the copy is a
-    /// subset of them.
+    /// the folio's young bits with it. Only pages a hit copied (`PTE_COPIED`) have a copy.
     #[inline]
     pub(crate) fn pte_clear_young(&mut self, f: u32) {
+        if !self.frames.test_clear(f, PTE_COPIED) {
+            return;
+        }
         let sp = self.frames.space[f as usize];
         if sp != NIL {
             let idx = self.frames.index[f as usize] as usize;

@@ -492,9 +492,7 @@ impl Mm {
             self.frames.set(f, PG_SWAPCACHE | PG_DIRTY);
         }
         // `try_to_unmap`: drop every mapping (young bits were just consumed).
-        if self.frames.folio[f as usize].young != 0 {
-            self.pte_clear_young(f);
-        }
+        self.pte_clear_young(f);
         self.frames.folio[f as usize].mapped = 0;
         if self.frames.has(f, PG_DIRTY) {
             // `shrink_page_list`: only kswapd writes file pages, and only once the node is

@@ -374,7 +374,9 @@ impl Simulation {
             folio.mapped &= !r.bit;
             let young = folio.young & r.bit != 0;
             folio.young &= !r.bit;
-            self.mm.spaces[sp].pte[p as usize] &= !pte_bits(r.bit);
+            if folio.flags & PTE_COPIED != 0 {
+                self.mm.spaces[sp].pte[p as usize] &= !pte_bits(r.bit);
+            }
             let none_young = folio.young == 0;
             frames.writable[fi] &= !r.bit;
             if none_young {
@@ -675,6 +677,7 @@ impl Simulation {
             0
         };
         s.pte[idx as usize] |= bit as u16 | dirty;
+        self.mm.frames.folio[f as usize].flags |= PTE_COPIED;
     }
 
     /// What `Space::pte` promises of a page a hit trusts it for: resident, unlocked, mapped

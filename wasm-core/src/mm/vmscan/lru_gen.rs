@@ -1220,7 +1220,7 @@ impl Mm {
                 continue;
             }
             self.frames.folio[gi].young = 0;
-            self.spaces[sp as usize].pte[i as usize] = 0;
+            self.pte_clear_young(g);
             self.frames.vmflags[gi] = 0;
             self.folio_update_gen(g, gen);
         }
