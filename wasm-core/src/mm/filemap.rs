@@ -236,6 +236,7 @@ impl Mm {
         let s = &mut self.spaces[space as usize];
         s.pages[index as usize] = f;
         s.pte[index as usize] = 0;
+        s.pte_dirty[index as usize] = 0;
         s.resident += 1;
     }
 
@@ -252,6 +253,7 @@ impl Mm {
             s.pages[idx] = NIL;
             if self.frames.test_clear(f, PTE_COPIED) {
                 s.pte[idx] = 0;
+                s.pte_dirty[idx] = 0;
             }
             s.resident -= 1;
         }

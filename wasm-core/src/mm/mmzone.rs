@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use crate::devices::Device;
 use crate::mm::mm_types::*;
 use crate::mm::page_alloc::Watermarks;
-use crate::mm::space::{pte_dirty_ok, Space, PTE_DIRTY};
+use crate::mm::space::{pte_dirty_ok, Space};
 use crate::mm::swapfile::Swap;
 use crate::mm::vmstat::{Counters, C};
 use crate::variant::Flags;
@@ -501,14 +501,14 @@ impl Mm {
             }
         }
         // The PTE copy (`Space::pte`) promises a resident, unlocked page whose frame has those
-        // mappings mapped and young (and knows it has a copy, `PTE_COPIED`); and for dirty ones, a dirty swap-backed page outside the
-        // swap cache and not under writeback.
+        // mappings mapped and young (and knows it has a copy, `PTE_COPIED`); the dirty copy, a
+        // dirty swap-backed page outside the swap cache and not under writeback.
         for (sp, s) in self.spaces.iter().enumerate() {
-            for (idx, &e) in s.pte.iter().enumerate() {
-                if e == 0 {
+            for (idx, (&bits, &dirty)) in s.pte.iter().zip(&s.pte_dirty).enumerate() {
+                if bits | dirty == 0 {
                     continue;
                 }
-                let (bits, dirty) = (e as u8, (e >> PTE_DIRTY) as u8);
+                let e = (dirty as u16) << 8 | bits as u16;
                 let f = s.pages[idx];
                 if f == NIL {
                     return Err(format!(

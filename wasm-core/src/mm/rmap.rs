@@ -21,15 +21,23 @@ impl Mm {
     /// walk clears each PTE's accessed bit (`page_referenced_one`, renamed
     /// `folio_referenced_one` by the folio conversion; every version modelled). Callers clear
     /// the folio's young bits with it. Only pages a hit copied (`PTE_COPIED`) have a copy.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pte_clear_young(&mut self, f: u32) {
-        if !self.frames.test_clear(f, PTE_COPIED) {
-            return;
+        if self.frames.folio[f as usize].flags & PTE_COPIED != 0 {
+            self.pte_clear_copy(f);
         }
+    }
+
+    /// The part of `pte_clear_young` for a page that has a copy: out of line, as most pages
+    /// reclaim looks at have none.
+    #[inline(never)]
+    fn pte_clear_copy(&mut self, f: u32) {
+        self.frames.clear(f, PTE_COPIED);
         let sp = self.frames.space[f as usize];
         if sp != NIL {
             let idx = self.frames.index[f as usize] as usize;
             self.spaces[sp as usize].pte[idx] = 0;
+            self.spaces[sp as usize].pte_dirty[idx] = 0;
         }
     }
 

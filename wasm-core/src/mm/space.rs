@@ -43,15 +43,6 @@ pub enum SpaceKind {
     File,
 }
 
-/// `Space::pte`: the young PTE of mapping slot s is bit s; its dirty PTE is bit `PTE_DIRTY` + s.
-pub const PTE_DIRTY: u32 = 8;
-
-/// The `Space::pte` bits of mapping slot `bit` (one bit set): present and young, and dirty.
-#[inline(always)]
-pub fn pte_bits(bit: u8) -> u16 {
-    (bit as u16) | ((bit as u16) << PTE_DIRTY)
-}
-
 /// Whether page flags let a write through a present, young PTE change nothing: a dirty
 /// swap-backed page, not in the swap cache (a write frees a stale swap copy) and not under
 /// writeback.
@@ -70,12 +61,15 @@ pub struct Space {
     pub pages: Vec<u32>,
     /// Per page, a copy of its PTEs' state that the hit reads first, as a CPU reads the PTE
     /// and never the `struct page`, so that a repeat hit touches one cache line (issue #28).
-    /// Bit s (`PTE_YOUNG`): mapping slot s maps the page present and young (a subset of the
-    /// frame's `mapped & young`). Bit 8 + s (`PTE_DIRTY`): also a dirty swap-backed page
-    /// outside the swap cache, so that a write through it changes nothing either. Cleared
-    /// wherever the frame's young bits drop (`Mm::pte_clear_young`), before the page is
-    /// cleaned or added to the swap cache, and whenever the slot's frame changes.
-    pub pte: Vec<u16>,
+    /// Bit s: mapping slot s maps the page present and young (a subset of the frame's
+    /// `mapped & young`). Cleared wherever the frame's young bits drop
+    /// (`Mm::pte_clear_young`), before the page is cleaned, and whenever the slot's frame
+    /// changes. One byte a page, so that the copy of a large file stays in cache.
+    pub pte: Vec<u8>,
+    /// Per page, the slots of `pte` that are also dirty on a page that a write through them
+    /// leaves as it is (`pte_dirty_ok`); a subset of `pte`, cleared with it. Read by writes
+    /// only.
+    pub pte_dirty: Vec<u8>,
     /// Packed shadow entry per page (0 = none).
     pub shadow: Vec<u64>,
     /// Swap slot per page (swap-backed spaces), or NIL.
@@ -131,6 +125,7 @@ impl Space {
             lba,
             pages: vec![NIL; n],
             pte: vec![0; n],
+            pte_dirty: vec![0; n],
             shadow: vec![0; n],
             swap,
             owner,
