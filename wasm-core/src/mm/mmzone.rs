@@ -174,8 +174,8 @@ pub struct Mm {
     /// Completion time of each in-flight request (parallel to `io`).
     io_done_at: Vec<u64>,
     io_free: Vec<u32>,
-    /// Emptied frame lists of completed requests, for the next ones: a one-page read or write
-    /// then costs no allocation (a simulator cost, not a kernel rule).
+    /// Emptied frame lists of completed requests, for the next ones, so that most requests
+    /// allocate no list (a simulator cost, not a kernel rule; swap-in still builds its own).
     io_bufs: Vec<Vec<u32>>,
     /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
     /// their id is reused only after it has, so a stale event never completes a new request.
@@ -389,7 +389,6 @@ impl Mm {
         self.wakeups.push((t, w));
     }
 
-    /// Register a request completing at `done` and schedule its completion event.
     /// An empty frame list for a new request (a recycled one when there is one).
     pub(crate) fn io_frames(&mut self) -> Vec<u32> {
         self.io_bufs.pop().unwrap_or_default()
@@ -403,6 +402,7 @@ impl Mm {
         }
     }
 
+    /// Register a request completing at `done` and schedule its completion event.
     pub fn submit_io(&mut self, req: IoReq, done: u64) {
         let write = matches!(req, IoReq::Write { .. });
         let id = if let Some(id) = self.io_free.pop() {

@@ -140,9 +140,9 @@ impl Mm {
         // `mem_cgroup_charge`: a new page belongs to the current task's memcg.
         self.frames.lruvec[fi] = self.cur_memcg;
         self.memcgs.charge(self.cur_memcg, 1);
+        // No PTE copy to clear: `uninstall` cleared it before the frame was freed.
         self.frames.folio[fi].flags = 0;
         self.frames.folio[fi].mapped = 0;
-        self.pte_clear_young(f);
         self.frames.folio[fi].young = 0;
         self.frames.vmflags[fi] = 0;
         self.frames.list[fi] = LIST_ISOLATED;

@@ -15,8 +15,11 @@ impl Mm {
     /// page write-protects its PTEs (`folio_clear_dirty_for_io` -> `folio_mkclean`), so the
     /// next write through a mapping faults again.
     pub fn clear_dirty(&mut self, f: u32) {
-        // A dirty PTE copy must not outlive the page's dirty bit (`Space::pte`).
-        self.pte_clear_young(f);
+        if self.frames.has(f, PG_SWAPBACKED) {
+            // A dirty PTE copy must not outlive the page's dirty bit (`Space::pte_dirty`; a
+            // file page has none, and keeps its read copy).
+            self.pte_clear_young(f);
+        }
         if self.frames.test_clear(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
             self.nr_dirty = self.nr_dirty.saturating_sub(1);
             self.frames.writable[f as usize] = 0;

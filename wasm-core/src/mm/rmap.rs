@@ -17,10 +17,11 @@ impl Mm {
         (rp, vmf)
     }
 
-    /// Clear folio `f`'s young PTEs in its space's copy (`Space::pte`), as the rmap
-    /// walk clears each PTE's accessed bit (`page_referenced_one`, renamed
-    /// `folio_referenced_one` by the folio conversion; every version modelled). Callers clear
-    /// the folio's young bits with it. Only pages a hit copied (`PTE_COPIED`) have a copy.
+    /// Clear folio `f`'s PTE copy (`Space::pte` and `pte_dirty`), as the rmap walk clears
+    /// each PTE's accessed bit (`page_referenced_one`, renamed `folio_referenced_one` by the
+    /// folio conversion; every version modelled). Called where the folio's young bits are
+    /// cleared, where it is unmapped (`try_to_unmap`) and where a swap-backed page is cleaned
+    /// (`clear_dirty`). Only pages a hit copied (`PTE_COPIED`) have a copy.
     #[inline(always)]
     pub(crate) fn pte_clear_young(&mut self, f: u32) {
         if self.frames.folio[f as usize].flags & PTE_COPIED != 0 {

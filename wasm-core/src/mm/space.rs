@@ -43,9 +43,9 @@ pub enum SpaceKind {
     File,
 }
 
-/// Whether page flags let a write through a present, young PTE change nothing: a dirty
-/// swap-backed page, not in the swap cache (a write frees a stale swap copy) and not under
-/// writeback.
+/// Page flags under which a write through a present, young PTE surely changes nothing (the
+/// copy's condition; not the only such state): a dirty swap-backed page, not in the swap
+/// cache (a write frees a stale swap copy) and not under writeback.
 #[inline(always)]
 pub fn pte_dirty_ok(flags: u16) -> bool {
     flags & (PG_SWAPBACKED | PG_DIRTY | PG_SWAPCACHE | PG_WRITEBACK) == PG_SWAPBACKED | PG_DIRTY
@@ -62,9 +62,10 @@ pub struct Space {
     /// Per page, a copy of its PTEs' state that the hit reads first, as a CPU reads the PTE
     /// and never the `struct page`, so that a repeat hit touches one cache line (issue #28).
     /// Bit s: mapping slot s maps the page present and young (a subset of the frame's
-    /// `mapped & young`). Cleared wherever the frame's young bits drop
-    /// (`Mm::pte_clear_young`), before the page is cleaned, and whenever the slot's frame
-    /// changes. One byte a page, so that the copy of a large file stays in cache.
+    /// `mapped & young`). Cleared wherever the frame's young bits drop or it is unmapped
+    /// (`Mm::pte_clear_young`, zap), when a swap-backed page is cleaned, and whenever the
+    /// slot's frame changes. Mappings with VM flags do not use it. One byte a page, so that
+    /// the copy of a large file stays in cache.
     pub pte: Vec<u8>,
     /// Per page, the slots of `pte` that are also dirty on a page that a write through them
     /// leaves as it is (`pte_dirty_ok`); a subset of `pte`, cleared with it. Read by writes
