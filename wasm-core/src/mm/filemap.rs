@@ -184,9 +184,7 @@ impl Mm {
         self.counters.add(C::pgpgout, 1);
         let scale = self.scale;
         let done = self.devices[dev].submit(now, (base + idx) * scale, scale, IoDir::Write);
-        let mut frames = self.io_frames();
-        frames.push(f);
-        self.submit_io(IoReq::Write { frames }, done);
+        self.submit_page_write(f, done);
         done
     }
 
@@ -234,9 +232,10 @@ impl Mm {
         self.frames.space[f as usize] = space;
         self.frames.index[f as usize] = index;
         let s = &mut self.spaces[space as usize];
+        // An empty slot has no PTE copy (`uninstall` cleared it); nothing to clear per fault.
+        debug_assert!(s.pages[index as usize] == NIL || s.pages[index as usize] == f);
+        debug_assert!(s.pte[index as usize] | s.pte_dirty[index as usize] == 0);
         s.pages[index as usize] = f;
-        s.pte[index as usize] = 0;
-        s.pte_dirty[index as usize] = 0;
         s.resident += 1;
     }
 
@@ -252,8 +251,7 @@ impl Mm {
         if s.pages[idx] == f {
             s.pages[idx] = NIL;
             if self.frames.test_clear(f, PTE_COPIED) {
-                s.pte[idx] = 0;
-                s.pte_dirty[idx] = 0;
+                s.pte_clear(idx);
             }
             s.resident -= 1;
         }

@@ -157,7 +157,9 @@ impl Mm {
             } else if reads[i..j].iter().any(|&(_, g)| g == f) {
                 done_fault = done;
             }
-            self.finish_read(reads[i..j].iter().map(|&(_, g)| g).collect(), done);
+            let mut frames = self.io_frames();
+            frames.extend(reads[i..j].iter().map(|&(_, g)| g));
+            self.finish_read(frames, done);
             i = j;
         }
         if shmem {

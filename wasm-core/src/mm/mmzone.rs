@@ -175,7 +175,7 @@ pub struct Mm {
     io_done_at: Vec<u64>,
     io_free: Vec<u32>,
     /// Emptied frame lists of completed requests, for the next ones, so that most requests
-    /// allocate no list (a simulator cost, not a kernel rule; swap-in still builds its own).
+    /// allocate no list (a simulator cost, not a kernel rule).
     io_bufs: Vec<Vec<u32>>,
     /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
     /// their id is reused only after it has, so a stale event never completes a new request.
@@ -392,6 +392,13 @@ impl Mm {
     /// An empty frame list for a new request (a recycled one when there is one).
     pub(crate) fn io_frames(&mut self) -> Vec<u32> {
         self.io_bufs.pop().unwrap_or_default()
+    }
+
+    /// Register the write of page `f` alone, completing at `done`.
+    pub(crate) fn submit_page_write(&mut self, f: u32, done: u64) {
+        let mut frames = self.io_frames();
+        frames.push(f);
+        self.submit_io(IoReq::Write { frames }, done);
     }
 
     /// A request's frame list, done with: kept for `io_frames` (a bounded number of them).

@@ -37,8 +37,7 @@ impl Mm {
         let sp = self.frames.space[f as usize];
         if sp != NIL {
             let idx = self.frames.index[f as usize] as usize;
-            self.spaces[sp as usize].pte[idx] = 0;
-            self.spaces[sp as usize].pte_dirty[idx] = 0;
+            self.spaces[sp as usize].pte_clear(idx);
         }
     }
 

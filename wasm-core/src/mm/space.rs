@@ -105,6 +105,13 @@ pub struct Space {
 }
 
 impl Space {
+    /// Forget page `idx`'s PTE copy (both bytes).
+    #[inline(always)]
+    pub fn pte_clear(&mut self, idx: usize) {
+        self.pte[idx] = 0;
+        self.pte_dirty[idx] = 0;
+    }
+
     pub fn new(
         name: &str,
         kind: SpaceKind,

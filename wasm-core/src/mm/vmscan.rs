@@ -8,7 +8,7 @@ pub mod memcg_lru;
 use crate::devices::IoDir;
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::Wakeup;
-use crate::mm::mmzone::{IoReq, Mm, MoveReason};
+use crate::mm::mmzone::{Mm, MoveReason};
 use crate::mm::space::SpaceKind;
 use crate::mm::vmscan::balance::*;
 use crate::mm::vmstat::C;
@@ -623,9 +623,7 @@ impl Mm {
                 self.nr_writeback -= 1;
             }
         } else {
-            let mut frames = self.io_frames();
-            frames.push(f);
-            self.submit_io(IoReq::Write { frames }, done);
+            self.submit_page_write(f, done);
         }
         true
     }

@@ -512,44 +512,45 @@ impl Simulation {
                     } else {
                         self.mm.spaces[sp as usize].pages[idx as usize]
                     };
-                    if young_pte || f != NIL {
-                        if young_pte || self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0 {
-                            let write = a.write
-                                || (a.write_fraction > 0.0
-                                    && self.tasks[ti].rng.unit() < a.write_fraction);
-                            let cost = if young_pte
-                                && (!write
-                                    || self.mm.spaces[sp as usize].pte_dirty[idx as usize]
-                                        & pte.bit
-                                        != 0)
-                            {
-                                debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
-                                a.cpu_ns
-                            } else {
-                                let f = self.mm.spaces[sp as usize].pages[idx as usize];
-                                let cost = self.touch_resident(pte, f, write, a.cpu_ns);
-                                // Also on the retry after a fault: skipping it costs a hot page
-                                // one more slow hit (zipf-hit: 0.62 -> 0.86 s), more than a
-                                // page touched once pays to have its copy cleared by reclaim.
-                                self.set_pte(sp, idx, f, pte.bit);
-                                cost
-                            };
-                            self.mm.current.uncounted_retry = false;
-                            let t = &mut self.tasks[ti];
-                            t.clock = t.clock.saturating_add(cost);
-                            t.progress += 1;
-                            t.pending = None;
-                            if write && self.write_notified {
-                                self.write_notified = false;
-                                t.throttle_pending = true;
-                                if self.balance_after_write(ti) {
-                                    return Step::Yield;
-                                }
-                            } else {
-                                t.finish_access();
+                    let hit = young_pte
+                        || (f != NIL && self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0);
+                    if hit {
+                        let write = a.write
+                            || (a.write_fraction > 0.0
+                                && self.tasks[ti].rng.unit() < a.write_fraction);
+                        let cost = if young_pte
+                            && (!write
+                                || self.mm.spaces[sp as usize].pte_dirty[idx as usize] & pte.bit
+                                    != 0)
+                        {
+                            debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
+                            a.cpu_ns
+                        } else {
+                            let f = self.mm.spaces[sp as usize].pages[idx as usize];
+                            let cost = self.touch_resident(pte, f, write, a.cpu_ns);
+                            // Also on the retry after a fault: skipping it costs a hot page
+                            // one more slow hit (zipf-hit: 0.62 -> 0.86 s), more than a
+                            // page touched once pays to have its copy cleared by reclaim.
+                            self.set_pte(sp, idx, f, pte.bit);
+                            cost
+                        };
+                        self.mm.current.uncounted_retry = false;
+                        let t = &mut self.tasks[ti];
+                        t.clock = t.clock.saturating_add(cost);
+                        t.progress += 1;
+                        t.pending = None;
+                        if write && self.write_notified {
+                            self.write_notified = false;
+                            t.throttle_pending = true;
+                            if self.balance_after_write(ti) {
+                                return Step::Yield;
                             }
-                            continue;
+                        } else {
+                            t.finish_access();
                         }
+                        continue;
+                    }
+                    if f != NIL {
                         self.locked_page_fault(sp);
                         Acc::Wait(self.mm.ready_at[f as usize])
                     } else {
