@@ -22,7 +22,7 @@ impl Rng {
     /// Uniform in 0..n (n > 0), by multiply-shift (Lemire), no division.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
-        crate::math::mul_wide(self.next_u64(), n).0
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
     /// Uniform in [0, 1).
     #[inline]
@@ -84,9 +84,9 @@ impl Zipf {
     #[inline]
     pub fn sample(&self, rng: &mut Rng) -> u64 {
         // The high half of x * buckets is the column, the low half a uniform coin.
-        let (col, coin) = crate::math::mul_wide(rng.next_u64(), self.buckets);
-        let col = col as usize;
-        let b = if coin < self.keep[col] {
+        let x = rng.next_u64() as u128 * self.buckets as u128;
+        let col = (x >> 64) as usize;
+        let b = if (x as u64) < self.keep[col] {
             col as u64
         } else {
             self.alias[col] as u64

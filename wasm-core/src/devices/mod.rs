@@ -172,18 +172,16 @@ impl Device {
         let t2t = HDD_TRACK_TO_TRACK_NS.min(avg_seek);
         let dist = lba.abs_diff(self.next_lba).min(self.capacity_pages);
         // sqrt(dist / capacity) in 1/2^20 units, in integers (bit-identical everywhere).
-        let frac = crate::math::int_sqrt(match dist.checked_mul(1 << 40) {
-            Some(scaled) => scaled.div_ceil(self.capacity_pages),
-            None => ((dist as u128) << 40).div_ceil(self.capacity_pages as u128) as u64,
-        });
-        let full_stroke_extra = crate::math::mul_div(avg_seek - t2t, 15, 8);
-        let (hi, lo) = crate::math::mul_wide(full_stroke_extra, frac);
-        rotation + t2t + ((hi << 44) | (lo >> 20))
+        let frac = crate::math::int_sqrt(
+            ((dist as u128) << 40).div_ceil(self.capacity_pages as u128) as u64,
+        );
+        let full_stroke_extra = (avg_seek - t2t) as u128 * 15 / 8;
+        rotation + t2t + ((full_stroke_extra * frac as u128) >> 20) as u64
     }
 
     fn transfer_ns(&self, pages: u64) -> u64 {
         let bytes = pages * PAGE_BYTES;
-        crate::math::mul_div(bytes, 1_000_000_000, self.bytes_per_s)
+        ((bytes as u128 * 1_000_000_000u128) / self.bytes_per_s as u128) as u64
     }
 
     /// `blk_mq_get_tag` for a write of `pages` pages at `now`: when the queue cannot take it,

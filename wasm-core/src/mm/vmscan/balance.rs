@@ -364,7 +364,7 @@ impl Mm {
             let pages = match balance {
                 ScanBalance::Equal => scan,
                 ScanBalance::Fract => {
-                    crate::math::mul_div(scan, fraction[file], denominator.max(1))
+                    ((scan as u128 * fraction[file] as u128) / denominator.max(1) as u128) as u64
                 }
                 ScanBalance::File => {
                     if file == 1 {
