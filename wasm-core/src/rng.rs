@@ -81,6 +81,18 @@ impl Zipf {
             .collect()
     }
 
+    /// The first rank of bucket `b`, b·n/buckets, without dividing: there is either one rank
+    /// a bucket or MAX_BUCKETS buckets, a power of two (without its two divisions a sample,
+    /// the reclaim-heavy MGLRU Zipf bench runs ~3% faster, issue #28).
+    #[inline]
+    fn bucket_start(&self, b: u64) -> u64 {
+        if self.buckets == self.n {
+            b
+        } else {
+            (b * self.n) >> Self::MAX_BUCKETS.trailing_zeros()
+        }
+    }
+
     #[inline]
     pub fn sample(&self, rng: &mut Rng) -> u64 {
         // The high half of x * buckets is the column, the low half a uniform coin.
@@ -91,8 +103,8 @@ impl Zipf {
         } else {
             self.alias[col] as u64
         };
-        let lo = b * self.n / self.buckets;
-        let hi = ((b + 1) * self.n / self.buckets).max(lo + 1);
+        let lo = self.bucket_start(b);
+        let hi = self.bucket_start(b + 1).max(lo + 1);
         let rank = lo + rng.below(hi - lo);
         scatter(rank, self.n)
     }
@@ -241,6 +253,26 @@ mod tests {
             );
         }
     }
+    #[test]
+    fn bucket_start_is_the_division() {
+        for n in [
+            1u64,
+            2,
+            1000,
+            65_535,
+            65_536,
+            65_537,
+            100_003,
+            1 << 20,
+            3_000_001,
+        ] {
+            let z = Zipf::new(n, 0.9);
+            for b in 0..=z.buckets {
+                assert_eq!(z.bucket_start(b), b * n / z.buckets, "n {n} bucket {b}");
+            }
+        }
+    }
+
     #[test]
     fn scatter_is_a_bijection() {
         let n = 1000;
