@@ -437,7 +437,9 @@ impl Simulation {
                 None => {
                     let k = t.progress;
                     let n = a.regions.len().max(1) as u64;
-                    let slot = (k % n) as usize;
+                    // Most accesses name one region: no division then (a 64-bit `%` on
+                    // every access: the hit benches run ~10% faster without it).
+                    let slot = if n == 1 { 0 } else { (k % n) as usize };
                     let page = match a.pattern {
                         Pattern::Seq if kind == Kind::Write => {
                             // Sequential writes append `bytes` at the file's shared cursor.
@@ -454,7 +456,10 @@ impl Simulation {
                             }
                             p
                         }
-                        Pattern::Seq => (k / n) % a.pages,
+                        Pattern::Seq => {
+                            let round = if n == 1 { k } else { k / n };
+                            round % a.pages
+                        }
                         Pattern::Sweep => {
                             // Touch only (the parser refuses it for read/write).
                             let sp = t.regions[a.regions[slot]].space;
