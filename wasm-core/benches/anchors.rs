@@ -39,6 +39,15 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The lowest and highest speed ratio engine/anchor over the paired rounds (the anchor's time
+/// over the engine's in the same round), as a JSON pair: how far one round's ratio strays.
+fn ratio_range(engine: &[f64], anchor: &[f64]) -> String {
+    let r: Vec<f64> = engine.iter().zip(anchor).map(|(e, a)| a / e).collect();
+    let lo = r.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("[{lo},{hi}]")
+}
+
 /// A fixed-capacity LRU over page numbers 0..n: `prev`/`next` links in two vectors, NIL-ended.
 struct Lru {
     prev: Vec<u32>,
@@ -215,6 +224,8 @@ fn main() {
                     }
                 }
             }
+            let loop_range = ratio_range(&eng, &lp);
+            let lcs_range = ratio_range(&eng, &lcs);
             let (e, l) = (median(eng), median(lp));
             let lcs_json = match (&python, &lcs_error) {
                 (None, _) => {
@@ -227,13 +238,13 @@ fn main() {
                 _ => {
                     let w = median(lcs);
                     format!(
-                        r#""libcachesim":{{"wall_s":{w},"per_s":{},"miss_ratio":{lcs_miss}}}"#,
+                        r#""libcachesim":{{"wall_s":{w},"per_s":{},"miss_ratio":{lcs_miss},"ratio_range":{lcs_range}}}"#,
                         ACCESSES as f64 / w
                     )
                 }
             };
             println!(
-                r#"{{"bench":"anchor_{case}_{lru}","accesses":{ACCESSES},"cache_pages":{cap},"engine":{{"wall_s":{e},"per_s":{},"pgmajfault":{majflt}}},"lru_loop":{{"wall_s":{l},"per_s":{},"misses":{loop_misses}}},{lcs_json}}}"#,
+                r#"{{"bench":"anchor_{case}_{lru}","accesses":{ACCESSES},"cache_pages":{cap},"engine":{{"wall_s":{e},"per_s":{},"pgmajfault":{majflt}}},"lru_loop":{{"wall_s":{l},"per_s":{},"misses":{loop_misses},"ratio_range":{loop_range}}},{lcs_json}}}"#,
                 ACCESSES as f64 / e,
                 ACCESSES as f64 / l,
             );
