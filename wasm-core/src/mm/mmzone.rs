@@ -515,7 +515,6 @@ impl Mm {
                 if bits | dirty == 0 {
                     continue;
                 }
-                let e = (dirty as u16) << 8 | bits as u16;
                 let f = s.pages[idx];
                 if f == NIL {
                     return Err(format!(
@@ -530,8 +529,8 @@ impl Mm {
                     || (dirty != 0 && !pte_dirty_ok(folio.flags))
                 {
                     return Err(format!(
-                        "space {sp} page {idx}: PTE copy {e:#06x} but frame {f} is \
-                         mapped {:#04x}, young {:#04x}, flags {:#06x}",
+                        "space {sp} page {idx}: PTE copy {bits:#04x}, dirty {dirty:#04x}, \
+                         but frame {f} is mapped {:#04x}, young {:#04x}, flags {:#06x}",
                         folio.mapped, folio.young, folio.flags
                     ));
                 }

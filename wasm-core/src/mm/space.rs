@@ -108,8 +108,15 @@ impl Space {
     /// Forget page `idx`'s PTE copy (both bytes).
     #[inline(always)]
     pub fn pte_clear(&mut self, idx: usize) {
-        self.pte[idx] = 0;
-        self.pte_dirty[idx] = 0;
+        self.pte_clear_slots(idx, u8::MAX);
+    }
+
+    /// Forget the PTE copy of the mapping slots in `bits` for page `idx` (an unmap of one
+    /// mapping clears only its own).
+    #[inline(always)]
+    pub fn pte_clear_slots(&mut self, idx: usize, bits: u8) {
+        self.pte[idx] &= !bits;
+        self.pte_dirty[idx] &= !bits;
     }
 
     pub fn new(

@@ -375,8 +375,7 @@ impl Simulation {
             let young = folio.young & r.bit != 0;
             folio.young &= !r.bit;
             if folio.flags & PTE_COPIED != 0 {
-                self.mm.spaces[sp].pte[p as usize] &= !r.bit;
-                self.mm.spaces[sp].pte_dirty[p as usize] &= !r.bit;
+                self.mm.spaces[sp].pte_clear_slots(p as usize, r.bit);
             }
             let none_young = folio.young == 0;
             frames.writable[fi] &= !r.bit;
