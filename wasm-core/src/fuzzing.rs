@@ -43,7 +43,7 @@ pub const CHECK_WORK: u64 = 1 << 22;
 /// How many events apart the invariants of `sim` are checked (see [`CHECK_WORK`]).
 pub fn check_stride(sim: &Simulation) -> u64 {
     let mm = &sim.mm;
-    let pages: u64 = mm.spaces.iter().map(|s| s.pages.len() as u64).sum();
+    let pages: u64 = mm.spaces.iter().map(|s| s.len()).sum();
     let size = mm.frames.len() as u64 + pages + mm.memcgs.len() as u64;
     (RUN_EVENTS.saturating_mul(size) / CHECK_WORK).max(1)
 }

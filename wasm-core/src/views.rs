@@ -87,10 +87,7 @@ impl RefaultView {
         RefaultView {
             last,
             space_name: space.map(|s| s.name.clone()).unwrap_or_default(),
-            shadow_entries: space
-                .map(|s| s.shadow.iter().filter(|&&x| x != 0).count() as u64)
-                .unwrap_or(0)
-                * mm.scale,
+            shadow_entries: space.map(|s| s.nr_shadows()).unwrap_or(0) * mm.scale,
         }
     }
 }

@@ -82,7 +82,7 @@ impl Mm {
             // The initial window's marker, one request past the page read (`ondemand_readahead`:
             // async_size = size - req), on a page this read added: reaching it starts the next
             // window.
-            let next = self.spaces[sp as usize].pages[idx as usize + 1];
+            let next = self.spaces[sp as usize].page(idx as usize + 1);
             let fresh = next != NIL && self.ready_at[next as usize] == u64::MAX;
             if fresh {
                 self.frames.set(next, PG_RA_MARK);
@@ -110,7 +110,7 @@ impl Mm {
     pub(crate) fn add_cache_page(&mut self, f: u32, sp: u32, p: u64) {
         self.frames.folio[f as usize].flags = PG_LOCKED;
         self.ready_at[f as usize] = u64::MAX;
-        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[p as usize]);
+        let shadow = self.spaces[sp as usize].take_shadow(p as usize);
         self.install(f, sp, p as u32);
         if shadow != 0 {
             self.workingset_refault(f, shadow);
@@ -189,7 +189,7 @@ impl Mm {
     }
 
     pub(crate) fn file_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let f = self.spaces[sp as usize].pages[idx as usize];
+        let f = self.spaces[sp as usize].page(idx as usize);
         let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
         if !redirty {
             self.now = now;
@@ -213,7 +213,7 @@ impl Mm {
             Alloc::Oom(_) => return Access::Oom,
         };
         self.frames.folio[f as usize].flags = 0;
-        self.spaces[sp as usize].shadow[idx as usize] = 0;
+        self.spaces[sp as usize].clear_shadow(idx as usize);
         self.install(f, sp, idx as u32);
         self.lru_add_new(f);
         self.now = now + stall;
@@ -233,9 +233,9 @@ impl Mm {
         self.frames.index[f as usize] = index;
         let s = &mut self.spaces[space as usize];
         // An empty slot has no PTE copy (`uninstall` cleared it); nothing to clear per fault.
-        debug_assert!(s.pages[index as usize] == NIL || s.pages[index as usize] == f);
+        debug_assert!(s.page(index as usize) == NIL || s.page(index as usize) == f);
         debug_assert!(s.pte[index as usize] | s.pte_dirty[index as usize] == 0);
-        s.pages[index as usize] = f;
+        s.set_page(index as usize, f);
         s.resident += 1;
     }
 
@@ -248,8 +248,8 @@ impl Mm {
         }
         let idx = self.frames.index[f as usize] as usize;
         let s = &mut self.spaces[sp as usize];
-        if s.pages[idx] == f {
-            s.pages[idx] = NIL;
+        if s.page(idx) == f {
+            s.clear_page(idx);
             if self.frames.test_clear(f, PTE_COPIED) {
                 s.pte_clear(idx);
             }

@@ -243,7 +243,7 @@ mod tests {
         m.spaces[0].swap[0] = slot;
         m.spaces[0].swapped = 1;
         assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
-        let f = m.spaces[0].pages[0];
+        let f = m.spaces[0].page(0);
         (
             m.frames.folio[f as usize].flags,
             m.frames.list[f as usize],
@@ -286,7 +286,7 @@ mod tests {
         leave_free(&mut m, 34);
         let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0).access;
         assert!(matches!(res, Access::Wait(_)));
-        assert_eq!((0..64).filter(|&p| m.spaces[0].pages[p] != NIL).count(), 32);
+        assert_eq!((0..64).filter(|&p| m.spaces[0].page(p) != NIL).count(), 32);
         assert_eq!(m.nr_free(), 2);
         assert!(m.kswapd.sleeping);
         assert!(m.readahead_frame().is_some());
@@ -311,7 +311,7 @@ mod tests {
         m.spaces[0].swapped = 8;
         leave_free(&mut m, 4);
         assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
-        let read = (0..8).filter(|&p| m.spaces[0].pages[p] != NIL).count();
+        let read = (0..8).filter(|&p| m.spaces[0].page(p) != NIL).count();
         assert_eq!(
             read, 3,
             "the faulting page and two read ahead, down to the min watermark"

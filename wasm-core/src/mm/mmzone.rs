@@ -515,7 +515,7 @@ impl Mm {
                 if bits | dirty == 0 {
                     continue;
                 }
-                let f = s.pages[idx];
+                let f = s.page(idx);
                 if f == NIL {
                     return Err(format!(
                         "space {sp} page {idx}: young PTEs but not resident"
@@ -588,7 +588,7 @@ impl Mm {
                     }
                     let sp = self.frames.space[fi];
                     if sp == NIL
-                        || self.spaces[sp as usize].pages[self.frames.index[fi] as usize] != f
+                        || self.spaces[sp as usize].page(self.frames.index[fi] as usize) != f
                     {
                         return Err(format!("frame {f} on an LRU list but not in its space"));
                     }
@@ -662,15 +662,11 @@ impl Mm {
         }
         for (si, s) in self.spaces.iter().enumerate() {
             let mut resident = 0;
-            for (i, &f) in s.pages.iter().enumerate() {
+            // A slot holds a frame or a shadow entry, never both (`Space::page`).
+            for i in 0..s.len() as usize {
+                let f = s.page(i);
                 if f != NIL {
                     resident += 1;
-                    if s.shadow[i] != 0 {
-                        return Err(format!(
-                            "space {} page {i}: shadow entry for a resident page",
-                            s.name
-                        ));
-                    }
                     if self.frames.space[f as usize] != si as u32
                         || self.frames.index[f as usize] != i as u32
                     {

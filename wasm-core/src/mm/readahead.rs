@@ -41,7 +41,7 @@ impl Mm {
         let mut p = start;
         while p < start + n {
             let is_new = |mm: &Mm, q: u64| {
-                let f = mm.spaces[sp as usize].pages[q as usize];
+                let f = mm.spaces[sp as usize].page(q as usize);
                 f != NIL && mm.frames.has(f, PG_LOCKED) && mm.ready_at[f as usize] == u64::MAX
             };
             if !is_new(self, p) {
@@ -51,7 +51,7 @@ impl Mm {
             let first = p;
             let mut frames = self.io_frames();
             while p < start + n && is_new(self, p) {
-                frames.push(self.spaces[sp as usize].pages[p as usize]);
+                frames.push(self.spaces[sp as usize].page(p as usize));
                 p += 1;
             }
             let pages = frames.len() as u64;
@@ -81,7 +81,7 @@ impl Mm {
         let mut start = m + 1;
         while start < limit
             && start <= m + window
-            && self.spaces[sp as usize].pages[start as usize] != NIL
+            && self.spaces[sp as usize].page(start as usize) != NIL
         {
             start += 1;
         }
@@ -95,7 +95,7 @@ impl Mm {
             return 0;
         }
         // `start` is the first page not cached: the window's first new page.
-        let first = self.spaces[sp as usize].pages[start as usize];
+        let first = self.spaces[sp as usize].page(start as usize);
         self.frames.set(first, PG_RA_MARK);
         self.submit_new_pages(sp, start, n, now, u64::MAX);
         self.memcg_over_high_after(now, added * self.scale)
@@ -124,7 +124,7 @@ impl Mm {
     pub(crate) fn add_readahead_pages(&mut self, sp: u32, start: u64, n: u64) -> u64 {
         let mut added = 0;
         for p in start..start + n {
-            if self.spaces[sp as usize].pages[p as usize] != NIL {
+            if self.spaces[sp as usize].page(p as usize) != NIL {
                 continue;
             }
             let Some(f) = self.readahead_frame() else {
@@ -148,8 +148,8 @@ impl Mm {
     /// (`prev_pos` sequential detection, the context window's own `PG_readahead` marker).
     pub fn context_window(&self, sp: u32, idx: u64) -> u64 {
         let scale = self.scale;
-        let pages = &self.spaces[sp as usize].pages;
-        let eof = self.spaces[sp as usize].eof.max(idx + 1) - idx;
+        let space = &self.spaces[sp as usize];
+        let eof = space.eof.max(idx + 1) - idx;
         let req = scale;
         let size = if idx == 0 {
             let r = req.next_power_of_two();
@@ -163,7 +163,7 @@ impl Mm {
         } else {
             let max_frames = (RA_PAGES / scale).max(1);
             let history = (1..=max_frames.min(idx))
-                .take_while(|&back| pages[(idx - back) as usize] != NIL)
+                .take_while(|&back| space.page((idx - back) as usize) != NIL)
                 .count() as u64
                 * scale;
             if history <= req {

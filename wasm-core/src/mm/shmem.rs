@@ -18,7 +18,7 @@ impl Mm {
     /// dirty throttling and no flusher; reclaim writes the page to swap (`shmem_writepage`).
     /// A swap-in here is no page fault: neither pgfault nor pgmajfault.
     pub(crate) fn shmem_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        let f = self.spaces[sp as usize].pages[idx as usize];
+        let f = self.spaces[sp as usize].page(idx as usize);
         if f != NIL {
             if self.frames.has(f, PG_LOCKED) {
                 return Access::Wait(self.ready_at[f as usize]);

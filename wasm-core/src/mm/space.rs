@@ -57,8 +57,11 @@ pub struct Space {
     /// Backing device (files) and the file's first block on it, in pages.
     pub device: usize,
     pub lba: u64,
-    /// Frame holding each page, or NIL.
-    pub pages: Vec<u32>,
+    /// Per page, what the kernel's xarray slot holds: nothing, the frame, or a shadow entry
+    /// (a value entry, `xa_mk_value`); never both, so a fault reads the slot's shadow in the
+    /// cache line it read the slot in (issue #28). Read through `page`, `shadow`; 0 is empty
+    /// (so a new space costs no writes), frame `f` is `f + 1`, a shadow `v` is `SHADOW + v`.
+    slots: Vec<u64>,
     /// Per page, a copy of its PTEs' state that the hit reads first, as a CPU reads the PTE
     /// and never the `struct page`, so that a repeat hit touches one cache line (issue #28).
     /// Bit s: mapping slot s maps the page present and young (a subset of the frame's
@@ -71,8 +74,6 @@ pub struct Space {
     /// leaves as it is (`pte_dirty_ok`); a subset of `pte`, cleared with it. Read by writes
     /// only.
     pub pte_dirty: Vec<u8>,
-    /// Packed shadow entry per page (0 = none).
-    pub shadow: Vec<u64>,
     /// Swap slot per page (swap-backed spaces), or NIL.
     pub swap: Vec<u32>,
     /// Task that owns a private anon space (for the OOM killer), or NIL.
@@ -104,7 +105,73 @@ pub struct Space {
     pub slot_users: [u16; 8],
 }
 
+/// Where shadow entries start in a slot: above every frame number + 1.
+const SHADOW: u64 = 1 << 32;
+
 impl Space {
+    /// The frame holding page `idx`, or NIL.
+    #[inline(always)]
+    pub fn page(&self, idx: usize) -> u32 {
+        let v = self.slots[idx];
+        if v >= SHADOW {
+            NIL
+        } else {
+            (v as u32).wrapping_sub(1)
+        }
+    }
+
+    /// Page `idx`'s packed shadow entry (`Shadow::pack`), or 0.
+    #[inline(always)]
+    pub fn shadow(&self, idx: usize) -> u64 {
+        self.slots[idx].saturating_sub(SHADOW)
+    }
+
+    /// Put frame `f` in slot `idx`, which holds no shadow (whoever installs has taken it).
+    #[inline(always)]
+    pub fn set_page(&mut self, idx: usize, f: u32) {
+        debug_assert!(f != NIL && self.slots[idx] < SHADOW);
+        self.slots[idx] = f as u64 + 1;
+    }
+
+    /// Empty slot `idx`, which holds a frame.
+    #[inline(always)]
+    pub fn clear_page(&mut self, idx: usize) {
+        debug_assert!(self.slots[idx] < SHADOW);
+        self.slots[idx] = 0;
+    }
+
+    /// Store a packed shadow entry in slot `idx`, which holds no frame (0: forget the shadow).
+    #[inline(always)]
+    pub fn set_shadow(&mut self, idx: usize, v: u64) {
+        if v == 0 {
+            self.clear_shadow(idx);
+        } else {
+            debug_assert!(self.slots[idx] == 0 || self.slots[idx] >= SHADOW);
+            self.slots[idx] = SHADOW + v;
+        }
+    }
+
+    /// Forget slot `idx`'s shadow entry, if it holds one (not a frame).
+    #[inline(always)]
+    pub fn clear_shadow(&mut self, idx: usize) {
+        if self.slots[idx] >= SHADOW {
+            self.slots[idx] = 0;
+        }
+    }
+
+    /// Take slot `idx`'s shadow entry (0 if none), leaving any frame there.
+    #[inline(always)]
+    pub fn take_shadow(&mut self, idx: usize) -> u64 {
+        let v = self.shadow(idx);
+        self.clear_shadow(idx);
+        v
+    }
+
+    /// Shadow entries held (the workingset view).
+    pub fn nr_shadows(&self) -> u64 {
+        self.slots.iter().filter(|&&v| v >= SHADOW).count() as u64
+    }
+
     /// Forget page `idx`'s PTE copy (both bytes).
     #[inline(always)]
     pub fn pte_clear(&mut self, idx: usize) {
@@ -138,10 +205,9 @@ impl Space {
             kind,
             device,
             lba,
-            pages: vec![NIL; n],
+            slots: vec![0; n],
             pte: vec![0; n],
             pte_dirty: vec![0; n],
-            shadow: vec![0; n],
             swap,
             owner,
             resident: 0,
@@ -180,11 +246,11 @@ impl Space {
     }
 
     pub fn len(&self) -> u64 {
-        self.pages.len() as u64
+        self.slots.len() as u64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.pages.is_empty()
+        self.slots.is_empty()
     }
 
     pub fn swapbacked(&self) -> bool {
@@ -212,5 +278,34 @@ mod tests {
             assert_eq!(Shadow::unpack(s.pack()), Some(s));
         }
         assert_eq!(Shadow::unpack(0), None);
+    }
+
+    #[test]
+    fn a_slot_holds_a_frame_or_a_shadow() {
+        let mut s = Space::new("s", SpaceKind::File, 4, 0, 0, NIL);
+        assert_eq!((s.page(0), s.shadow(0), s.nr_shadows()), (NIL, 0, 0));
+        // The lowest and highest frame numbers round-trip, and a frame is not a shadow.
+        s.set_page(0, 0);
+        s.set_page(1, NIL - 1);
+        assert_eq!((s.page(0), s.shadow(0)), (0, 0));
+        assert_eq!((s.page(1), s.shadow(1)), (NIL - 1, 0));
+        // Clearing or taking the shadow of a slot that holds a frame leaves the frame.
+        s.clear_shadow(0);
+        assert_eq!((s.take_shadow(1), s.page(1)), (0, NIL - 1));
+        // A shadow, even the largest age, is not a frame; taking it empties the slot.
+        let big = Shadow {
+            age: (1 << 46) - 2,
+            workingset: true,
+            lruvec: u16::MAX,
+        }
+        .pack();
+        s.set_shadow(2, big);
+        s.set_shadow(3, 1);
+        assert_eq!((s.page(2), s.shadow(2), s.nr_shadows()), (NIL, big, 2));
+        assert_eq!((s.take_shadow(2), s.page(2), s.shadow(2)), (big, NIL, 0));
+        s.set_shadow(3, 0);
+        assert_eq!((s.shadow(3), s.nr_shadows()), (0, 0));
+        s.clear_page(0);
+        assert_eq!(s.page(0), NIL);
     }
 }

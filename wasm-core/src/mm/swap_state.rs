@@ -165,9 +165,7 @@ impl Mm {
                 }
                 let (lo, hi) = vma_window(ra.prev, idx, win, s.len(), pmd);
                 (lo..hi)
-                    .filter(|&i| {
-                        i != idx && s.pages[i as usize] == NIL && s.swap[i as usize] != NIL
-                    })
+                    .filter(|&i| i != idx && s.page(i as usize) == NIL && s.swap[i as usize] != NIL)
                     .map(|i| (sp, i))
                     .collect()
             }
@@ -208,7 +206,7 @@ impl Mm {
                 continue;
             };
             let oidx = oidx as usize;
-            if !s.dead && s.swap[oidx] == o as u32 && s.pages[oidx] == NIL {
+            if !s.dead && s.swap[oidx] == o as u32 && s.page(oidx) == NIL {
                 out.push((osp, oidx as u64));
             }
         }
@@ -222,7 +220,7 @@ impl Mm {
     /// shadow entry instead, which may activate it. Counted in pswpin.
     pub fn swap_cache_read_page(&mut self, f: u32, sp: u32, idx: u64) {
         self.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_SWAPCACHE | PG_LOCKED;
-        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
+        let shadow = self.spaces[sp as usize].take_shadow(idx as usize);
         self.install(f, sp, idx as u32);
         if self.flags.anon_workingset {
             if shadow != 0 {
@@ -247,7 +245,7 @@ impl Mm {
     /// reference). No PG_workingset and no 5.8 cost: those are `__read_swap_cache_async`'s.
     pub fn swap_direct_read_page(&mut self, f: u32, sp: u32, idx: u64) {
         self.frames.folio[f as usize].flags = PG_SWAPBACKED | PG_LOCKED;
-        let shadow = std::mem::take(&mut self.spaces[sp as usize].shadow[idx as usize]);
+        let shadow = self.spaces[sp as usize].take_shadow(idx as usize);
         self.install(f, sp, idx as u32);
         if self.flags.anon_workingset && shadow != 0 {
             self.workingset_refault(f, shadow);
@@ -355,7 +353,7 @@ mod tests {
     fn touch(m: &mut Mm, order: impl IntoIterator<Item = u64>) -> Vec<u64> {
         let mut faults = Vec::new();
         for p in order {
-            let f = m.spaces[0].pages[p as usize];
+            let f = m.spaces[0].page(p as usize);
             if f == NIL {
                 assert!(matches!(m.fault_anon(0, p, 0).access, Access::Wait(_)));
                 faults.push(p);
@@ -378,7 +376,7 @@ mod tests {
         assert_eq!(m.counters.get(C::swap_ra_hit), 34);
         assert_eq!(m.counters.get(C::pgmajfault), 6);
         // <= 5.8: every page, read ahead or not, ends up active once claimed.
-        let f = m.spaces[0].pages[20];
+        let f = m.spaces[0].page(20);
         assert_eq!(m.frames.list[f as usize] as usize, LRU_ACTIVE_ANON);
     }
 
@@ -420,7 +418,7 @@ mod tests {
         assert_eq!(m.counters.get(C::swap_ra), 0);
         // ... past the swap cache: every slot is free again, the pages must be written anew.
         assert_eq!(m.swap.as_ref().unwrap().nr_free, 128);
-        let f = m.spaces[0].pages[7];
+        let f = m.spaces[0].page(7);
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.spaces[0].swap[7] == NIL);
         // 5.8 activates it (`do_swap_page`), but the skip path neither marks it workingset nor
         // charges anon cost (both `__read_swap_cache_async`'s); it is clean until reclaim
@@ -449,7 +447,7 @@ mod tests {
         // No hits since: half the last window, 4. Slot 8 (space 1's page 0) reads [8, 12).
         assert!(matches!(m.fault_anon(1, 0, 0).access, Access::Wait(_)));
         assert_eq!(m.counters.get(C::swap_ra), 10);
-        let f = m.spaces[1].pages[1];
+        let f = m.spaces[1].page(1);
         assert!(f != NIL && m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
         // A hit, from any mapping, feeds the next window: 1 hit -> 4 pages, [12, 16).
@@ -468,7 +466,7 @@ mod tests {
             let mut m = swapped("linux-4.11", kind, &[(SpaceKind::Anon, 16)]);
             assert!(matches!(m.fault_anon(0, 10, 0).access, Access::Wait(_)));
             let resident: Vec<u64> = (0..16)
-                .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
+                .filter(|&p| m.spaces[0].page(p as usize) != NIL)
                 .collect();
             assert_eq!(resident, (8..16).collect::<Vec<_>>(), "{kind:?}");
             // No swap_ra counters before 4.14.
@@ -482,11 +480,11 @@ mod tests {
         assert!(matches!(m.fault_anon(0, 5, 0).access, Access::Wait(_)));
         assert!(matches!(m.fault_anon(0, 0, 0).access, Access::Wait(_)));
         let resident: Vec<u64> = (0..16)
-            .filter(|&p| m.spaces[0].pages[p as usize] != NIL)
+            .filter(|&p| m.spaces[0].page(p as usize) != NIL)
             .collect();
         assert_eq!(resident, [0, 1, 2, 4, 5, 6, 7]);
         // Before 4.8 a swapped-in page is not activated.
-        let f = m.spaces[0].pages[5];
+        let f = m.spaces[0].page(5);
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
     }
 
@@ -509,7 +507,7 @@ mod tests {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Shmem, 8)]);
         // Cluster readahead (shmem): the first fault reads the whole block [0, 8).
         touch(&mut m, [2, 3, 4]);
-        let f = m.spaces[0].pages[5];
+        let f = m.spaces[0].page(5);
         assert!(m.frames.has(f, PG_READAHEAD | PG_SWAPCACHE));
         let free = m.swap.as_ref().unwrap().nr_free;
         m.swap_cache_fault(f);
@@ -519,7 +517,7 @@ mod tests {
 
         let mut m = swapped("linux-6.1", DeviceKind::Ssd, &[(SpaceKind::Anon, 8)]);
         touch(&mut m, [2, 3, 4]);
-        let f = m.spaces[0].pages[4];
+        let f = m.spaces[0].page(4);
         assert_eq!(m.counters.get(C::swap_ra_hit), 2);
         assert_eq!(m.frames.list[f as usize] as usize, LRU_INACTIVE_ANON);
     }
@@ -620,13 +618,13 @@ mod tests {
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 8)]);
         m.page_cluster = 0;
         assert!(matches!(m.fault_anon(0, 2, 0).access, Access::Wait(_)));
-        let f = m.spaces[0].pages[2];
+        let f = m.spaces[0].page(2);
         assert!(m.frames.has(f, PG_SWAPCACHE) && !m.frames.has(f, PG_DIRTY));
         // 72 of 128: `vm_swap_full`, so `do_swap_page` frees it (`try_to_free_swap`).
         let mut m = swapped("linux-5.8", DeviceKind::Ssd, &[(SpaceKind::Anon, 72)]);
         m.page_cluster = 0;
         assert!(matches!(m.fault_anon(0, 2, 0).access, Access::Wait(_)));
-        let f = m.spaces[0].pages[2];
+        let f = m.spaces[0].page(2);
         assert!(!m.frames.has(f, PG_SWAPCACHE) && m.frames.has(f, PG_DIRTY));
         assert_eq!(m.spaces[0].swap[2], NIL);
     }

@@ -135,7 +135,7 @@ impl Mm {
                         ));
                     }
                 }
-                let f = s.pages.get(i).copied().unwrap_or(NIL);
+                let f = if (i as u64) < s.len() { s.page(i) } else { NIL };
                 if !s.dead && f != NIL && self.frames.has(f, PG_SWAPCACHE) != (slot != NIL) {
                     return Err(format!(
                         "space {} page {i}: swap cache flag and slot disagree",

@@ -36,8 +36,8 @@ impl Mm {
                 || frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0
         });
         let (mut freed, mut busy) = (0, 0);
-        for i in 0..self.spaces[s].pages.len() {
-            let f = self.spaces[s].pages[i];
+        for i in 0..self.spaces[s].len() as usize {
+            let f = self.spaces[s].page(i);
             if f != NIL {
                 if self.frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0 {
                     busy += 1;
@@ -51,7 +51,7 @@ impl Mm {
             if self.spaces[s].kind != SpaceKind::File {
                 self.release_slot(sp, i as u64);
             }
-            self.spaces[s].shadow[i] = 0;
+            self.spaces[s].clear_shadow(i);
         }
         self.spaces[s].truncating = if busy > 0 { task } else { NIL };
         (freed, busy)
@@ -74,9 +74,9 @@ impl Mm {
             return (freed, busy);
         }
         for i in start..start + n {
-            let f = self.spaces[sp as usize].pages[i as usize];
+            let f = self.spaces[sp as usize].page(i as usize);
             if f == NIL {
-                self.spaces[sp as usize].shadow[i as usize] = 0;
+                self.spaces[sp as usize].clear_shadow(i as usize);
                 continue;
             }
             let flags = self.frames.folio[f as usize].flags;

@@ -652,7 +652,7 @@ impl Mm {
         let from = self.frames.list[f as usize];
         self.uninstall(f);
         if !self.spaces[sp].dead {
-            self.spaces[sp].shadow[idx] = shadow;
+            self.spaces[sp].set_shadow(idx, shadow);
         }
         self.trace
             .record(self.now, f, from, LIST_FREE, MoveReason::Evict);
@@ -972,8 +972,8 @@ impl Mm {
             if self.spaces[sp].kind != SpaceKind::File {
                 continue;
             }
-            for i in 0..self.spaces[sp].pages.len() {
-                let f = self.spaces[sp].pages[i];
+            for i in 0..self.spaces[sp].len() as usize {
+                let f = self.spaces[sp].page(i);
                 if f == NIL
                     || self.frames.folio[f as usize].mapped != 0
                     || self.frames.folio[f as usize].flags & (PG_DIRTY | PG_WRITEBACK | PG_LOCKED)
@@ -1191,9 +1191,9 @@ impl Mm {
     /// Free a whole private anon space: resident pages and swap slots (exit or OOM kill).
     pub fn free_space(&mut self, sp: usize) -> u64 {
         let mut freed = 0;
-        let n = self.spaces[sp].pages.len();
+        let n = self.spaces[sp].len() as usize;
         for i in 0..n {
-            let f = self.spaces[sp].pages[i];
+            let f = self.spaces[sp].page(i);
             if f != NIL {
                 if self.frames.has(f, PG_WRITEBACK) || self.frames.has(f, PG_LOCKED) {
                     // IO in flight holds a reference; the frame is freed when it completes.
@@ -1206,7 +1206,7 @@ impl Mm {
             if self.spaces[sp].kind != SpaceKind::File {
                 self.release_slot(sp as u32, i as u64);
             }
-            self.spaces[sp].shadow[i] = 0;
+            self.spaces[sp].clear_shadow(i);
         }
         self.spaces[sp].dead = true;
         freed

@@ -421,7 +421,7 @@ mod tests {
         m.spaces[1].swapped += 1;
         m.lruvecs[0].nonresident_age = 500;
         m.remove_mapping(f, 0);
-        (500, m.lruvecs[0].nonresident_age, m.spaces[1].shadow[3])
+        (500, m.lruvecs[0].nonresident_age, m.spaces[1].shadow(3))
     }
 
     #[test]
@@ -444,7 +444,7 @@ mod tests {
         m.install(f, 0, 2);
         m.lruvecs[0].nonresident_age = 500;
         m.remove_mapping(f, 0);
-        let shadow = Shadow::unpack(m.spaces[0].shadow[2]).unwrap();
+        let shadow = Shadow::unpack(m.spaces[0].shadow(2)).unwrap();
         (m.lruvecs[0].nonresident_age, shadow.age)
     }
 
@@ -466,7 +466,7 @@ mod tests {
         let f = m.take_free_frame().unwrap();
         m.install(f, 0, 2);
         m.remove_mapping(f, 0);
-        let shadow = Shadow::unpack(m.spaces[0].shadow[2]).unwrap();
+        let shadow = Shadow::unpack(m.spaces[0].shadow(2)).unwrap();
         (
             m.lruvecs[0].nonresident_age,
             m.lruvecs[a].nonresident_age,

@@ -361,7 +361,7 @@ impl Simulation {
         let sp = r.space as usize;
         let private = self.mm.spaces[sp].kind == SpaceKind::Anon;
         for p in r.offset..r.offset + r.pages {
-            let f = self.mm.spaces[sp].pages[p as usize];
+            let f = self.mm.spaces[sp].page(p as usize);
             if f == NIL {
                 continue;
             }
@@ -514,7 +514,7 @@ impl Simulation {
                     let f = if young_pte {
                         NIL
                     } else {
-                        self.mm.spaces[sp as usize].pages[idx as usize]
+                        self.mm.spaces[sp as usize].page(idx as usize)
                     };
                     let hit = young_pte
                         || (f != NIL && self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0);
@@ -530,7 +530,7 @@ impl Simulation {
                             debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
                             a.cpu_ns
                         } else {
-                            let f = self.mm.spaces[sp as usize].pages[idx as usize];
+                            let f = self.mm.spaces[sp as usize].page(idx as usize);
                             let cost = self.touch_resident(pte, f, write, a.cpu_ns);
                             // Also on the retry after a fault: skipping it costs a hot page
                             // one more slow hit (zipf-hit: 0.62 -> 0.86 s), more than a
@@ -580,7 +580,7 @@ impl Simulation {
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
                     Acc::Done(c) if a.sync => {
                         // Done once the page is on the device; the wait is the access's cost.
-                        let f = self.mm.spaces[a.space as usize].pages[(a.offset + page) as usize];
+                        let f = self.mm.spaces[a.space as usize].page((a.offset + page) as usize);
                         let done = self.mm.write_sync(f, now + c);
                         Acc::Done(done - now + a.cpu_ns)
                     }
@@ -680,7 +680,7 @@ impl Simulation {
             return;
         }
         let s = &mut self.mm.spaces[sp as usize];
-        if s.pages[idx as usize] != f {
+        if s.page(idx as usize) != f {
             return;
         }
         s.pte[idx as usize] |= bit;
@@ -694,7 +694,7 @@ impl Simulation {
     /// and young through mapping slot `bit`, and for a write a page it need not touch
     /// (checked in debug builds on every such hit).
     fn pte_holds(&self, sp: u32, idx: u64, bit: u8, write: bool) -> bool {
-        let f = self.mm.spaces[sp as usize].pages[idx as usize];
+        let f = self.mm.spaces[sp as usize].page(idx as usize);
         f != NIL && {
             let folio = self.mm.frames.folio[f as usize];
             folio.flags & PG_LOCKED == 0
@@ -771,7 +771,7 @@ impl Simulation {
     /// A read() of page `idx` of the op's file through the page cache.
     #[inline(never)]
     fn read_page(&mut self, a: &Access, idx: u64, now: u64) -> Acc {
-        let f = self.mm.spaces[a.space as usize].pages[idx as usize];
+        let f = self.mm.spaces[a.space as usize].page(idx as usize);
         if idx >= self.mm.spaces[a.space as usize].eof {
             // Past the end of a truncated file: read() returns 0 bytes.
             Acc::Done(a.cpu_ns)
@@ -894,13 +894,13 @@ impl Simulation {
                 }
                 PoolStep::Use { buf, fill } => {
                     let idx = r.offset + (buf as u64).min(r.pages - 1);
-                    let f = self.mm.spaces[r.space as usize].pages[idx as usize];
+                    let f = self.mm.spaces[r.space as usize].page(idx as usize);
                     if f == NIL {
                         // Fault the buffer page in (new, or back from swap), then use it: a
                         // fill's store dirties it and drops a stale swap copy.
                         match self.fault(ti, r, idx, now) {
                             Acc::Done(stall)
-                                if self.mm.spaces[r.space as usize].pages[idx as usize] != NIL =>
+                                if self.mm.spaces[r.space as usize].page(idx as usize) != NIL =>
                             {
                                 self.tasks[ti].clock += stall;
                                 continue;
@@ -959,7 +959,7 @@ impl Simulation {
     }
 
     fn page_under_writeback(&self, space: u32, idx: u64) -> bool {
-        let f = self.mm.spaces[space as usize].pages[idx as usize];
+        let f = self.mm.spaces[space as usize].page(idx as usize);
         f != NIL && self.mm.frames.has(f, PG_WRITEBACK)
     }
 
@@ -1020,7 +1020,7 @@ impl Simulation {
                 if let Acc::Done(stall) = out.access {
                     self.note_stall(ti, stall);
                     // The fault maps the page: young in this mapping.
-                    let f = self.mm.spaces[sp as usize].pages[idx as usize];
+                    let f = self.mm.spaces[sp as usize].page(idx as usize);
                     let fi = f as usize;
                     self.mm.frames.folio[fi].mapped |= r.bit;
                     self.mm.frames.folio[fi].young |= r.bit;

@@ -1190,7 +1190,7 @@ impl Mm {
         let win = (MIN_LRU_BATCH / scale).max(1);
         let pmd = (512 / scale).max(1);
         let pmd_start = idx / pmd * pmd;
-        let len = self.spaces[sp as usize].pages.len() as u64;
+        let len = self.spaces[sp as usize].len();
         let pmd_end = (pmd_start + pmd).min(len);
         let (mut start, mut end) = (pmd_start, pmd_end);
         if end - start > win {
@@ -1208,7 +1208,7 @@ impl Mm {
             if i == idx {
                 continue;
             }
-            let g = self.spaces[sp as usize].pages[i as usize];
+            let g = self.spaces[sp as usize].page(i as usize);
             if g == NIL {
                 continue;
             }
