@@ -1,8 +1,7 @@
 // Scaling rows of `npm run bench` (issue #28): the release CLI (`reclaim run --json --no-budget`)
 // on S000 scaled to 1/2/4/8/16 GiB (RAM, anon, file and mappings together; variant "before")
 // and on S003 with 16/32/64/128 memcgs (one fio task each; both variants). Each run is its own
-// process under /usr/bin/time: user+system CPU seconds and peak RSS. Prints one JSON object per
-// line.
+// process: user+system CPU seconds and peak RSS (see `measure`). Prints one JSON object per line.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -12,16 +11,31 @@ const root = new URL('../', import.meta.url).pathname;
 const cli = join(root, 'wasm-core/target/release/reclaim');
 const dir = mkdtempSync(join(tmpdir(), 'reclaim-scaling-'));
 
+// Each row runs RUNS times (RECLAIM_SCALING_RUNS, default 3) and reports the median CPU time,
+// taken by bash's `time` (to the millisecond: /usr/bin/time's 10 ms steps made the 1 GiB row,
+// about 50 ms, coarse), and the largest peak RSS (/usr/bin/time inside it, %M).
+const runs = Number(process.env.RECLAIM_SCALING_RUNS ?? 3);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`RECLAIM_SCALING_RUNS must be a positive integer, not ${process.env.RECLAIM_SCALING_RUNS}`);
+
 function measure(text, variant) {
   const file = join(dir, 'scenario.toml');
   writeFileSync(file, text);
-  const timeFile = join(dir, 'time');
-  const out = execFileSync('/usr/bin/time', ['-o', timeFile, '-f', '%U %S %M', cli, 'run', file, '--variant', variant, '--json', '--no-budget'], {
-    maxBuffer: 1 << 30,
-  }).toString();
-  const [user, sys, maxKb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-  const report = JSON.parse(out);
-  return { cpu_s: user + sys, peak_rss_mb: maxKb / 1024, counters: report.counters };
+  const [timeFile, rssFile, outFile] = ['time', 'rss', 'out.json'].map((f) => join(dir, f));
+  const cpu = [];
+  let rssKb = 0;
+  let report;
+  for (let i = 0; i < runs; i++) {
+    execFileSync('bash', ['-c', 'TIMEFORMAT="%3U %3S"; { time "$@" > "$OUT"; } 2> "$TIMES"', 'bash',
+      '/usr/bin/time', '-o', rssFile, '-f', '%M', cli, 'run', file, '--variant', variant, '--json', '--no-budget'],
+    { env: { ...process.env, OUT: outFile, TIMES: timeFile } });
+    const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    cpu.push(user + sys);
+    rssKb = Math.max(rssKb, Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()));
+    report ??= JSON.parse(readFileSync(outFile, 'utf8'));
+  }
+  cpu.sort((a, b) => a - b);
+  if (!cpu.every(Number.isFinite) || !(rssKb > 0)) throw new Error(`scaling: could not read the CPU time or peak RSS of a run (${cpu}, ${rssKb} kB)`);
+  return { cpu_s: cpu[(runs - 1) >> 1], cpu_runs_s: cpu, peak_rss_mb: rssKb / 1024, counters: report.counters };
 }
 
 try {
@@ -44,7 +58,7 @@ try {
     const m = measure(text, 'before');
     // Work: the pages the task touched (faults + resident hits are not split in the report; the
     // program's touches scale with k exactly).
-    console.log(JSON.stringify({ bench: 'scale_s000', gib, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
+    console.log(JSON.stringify({ bench: 'scale_s000', gib, cpu_s: m.cpu_s, cpu_runs_s: m.cpu_runs_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
   }
   const s003 = readFileSync(join(root, 'scenarios/s003-memcg-lru.toml'), 'utf8');
   // 128 memcgs and one fio task in each: both counts change together.
@@ -56,7 +70,7 @@ try {
   for (const variant of ['before', 'after']) {
     for (const memcgs of [16, 32, 64, 128]) {
       const m = measure(s003.replace(memcgsAt, `$1${memcgs}`).replace(tasksAt, `$1${memcgs}`), variant);
-      console.log(JSON.stringify({ bench: 'scale_s003', variant, memcgs, cpu_s: m.cpu_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
+      console.log(JSON.stringify({ bench: 'scale_s003', variant, memcgs, cpu_s: m.cpu_s, cpu_runs_s: m.cpu_runs_s, peak_rss_mb: m.peak_rss_mb, pgfault: m.counters.pgfault }));
     }
   }
 } finally {
