@@ -29,7 +29,7 @@ function measure(text, variant) {
       '/usr/bin/time', '-o', rssFile, '-f', '%M', cli, 'run', file, '--variant', variant, '--json', '--no-budget'],
     { env: { ...process.env, OUT: outFile, TIMES: timeFile } });
     const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
-    cpu.push(user + sys);
+    cpu.push(Math.round((user + sys) * 1000) / 1000); // bash gives each to the millisecond
     rssKb = Math.max(rssKb, Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()));
     report ??= JSON.parse(readFileSync(outFile, 'utf8'));
   }
