@@ -11,11 +11,13 @@ const root = new URL('../', import.meta.url).pathname;
 const cli = join(root, 'wasm-core/target/release/reclaim');
 const dir = mkdtempSync(join(tmpdir(), 'reclaim-scaling-'));
 
-// Each row runs RUNS times (RECLAIM_SCALING_RUNS, default 3) and reports the median CPU time,
-// taken by bash's `time` (to the millisecond: /usr/bin/time's 10 ms steps made the 1 GiB row,
-// about 50 ms, coarse), and the largest peak RSS (/usr/bin/time inside it, %M).
+// Each row runs RUNS times (RECLAIM_SCALING_RUNS, an odd number, default 3) and reports the
+// median CPU time of the CLI alone, taken by bash's `time` (to the millisecond: /usr/bin/time's
+// 10 ms steps made the 1 GiB row, about 55 ms, coarse), and the largest peak RSS: /usr/bin/time
+// runs outside bash, so its own CPU is not counted, and its %M is that of the largest process
+// it waited for, the CLI.
 const runs = Number(process.env.RECLAIM_SCALING_RUNS ?? 3);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`RECLAIM_SCALING_RUNS must be a positive integer, not ${process.env.RECLAIM_SCALING_RUNS}`);
+if (!Number.isInteger(runs) || runs < 1 || runs % 2 === 0) throw new Error(`RECLAIM_SCALING_RUNS must be an odd positive integer (so that the median is one run), not ${process.env.RECLAIM_SCALING_RUNS}`);
 
 function measure(text, variant) {
   const file = join(dir, 'scenario.toml');
@@ -25,9 +27,12 @@ function measure(text, variant) {
   let rssKb = 0;
   let report;
   for (let i = 0; i < runs; i++) {
-    execFileSync('bash', ['-c', 'TIMEFORMAT="%3U %3S"; { time "$@" > "$OUT"; } 2> "$TIMES"', 'bash',
-      '/usr/bin/time', '-o', rssFile, '-f', '%M', cli, 'run', file, '--variant', variant, '--json', '--no-budget'],
-    { env: { ...process.env, OUT: outFile, TIMES: timeFile } });
+    // The CLI's stderr goes to ours (fd 3), so that a failure says why; `time` writes to TIMES.
+    execFileSync('/usr/bin/time', ['-o', rssFile, '-f', '%M', 'bash', '-c',
+      'exec 3>&2; TIMEFORMAT="%3U %3S"; { time "$@" > "$OUT" 2>&3; } 2> "$TIMES"', 'bash',
+      cli, 'run', file, '--variant', variant, '--json', '--no-budget'],
+    // LC_ALL=C: bash writes the locale's decimal point.
+    { env: { ...process.env, LC_ALL: 'C', OUT: outFile, TIMES: timeFile }, stdio: ['ignore', 'ignore', 'inherit'] });
     const [user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
     cpu.push(Math.round((user + sys) * 1000) / 1000); // bash gives each to the millisecond
     rssKb = Math.max(rssKb, Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()));
@@ -35,7 +40,7 @@ function measure(text, variant) {
   }
   cpu.sort((a, b) => a - b);
   if (!cpu.every(Number.isFinite) || !(rssKb > 0)) throw new Error(`scaling: could not read the CPU time or peak RSS of a run (${cpu}, ${rssKb} kB)`);
-  return { cpu_s: cpu[(runs - 1) >> 1], cpu_runs_s: cpu, peak_rss_mb: rssKb / 1024, counters: report.counters };
+  return { cpu_s: cpu[(runs - 1) / 2], cpu_runs_s: cpu, peak_rss_mb: rssKb / 1024, counters: report.counters };
 }
 
 try {

@@ -126,7 +126,8 @@ impl Space {
         self.slots[idx].saturating_sub(SHADOW)
     }
 
-    /// Put frame `f` in slot `idx`, which holds no shadow (whoever installs has taken it).
+    /// Put frame `f` in slot `idx`, which holds no shadow: an install takes it first, or the
+    /// page cannot have one (a new anon or shmem page: its shadow goes with its swap slot).
     #[inline(always)]
     pub fn set_page(&mut self, idx: usize, f: u32) {
         debug_assert!(f != NIL && self.slots[idx] < SHADOW);
@@ -147,6 +148,8 @@ impl Space {
             self.clear_shadow(idx);
         } else {
             debug_assert!(self.slots[idx] == 0 || self.slots[idx] >= SHADOW);
+            // Ages below 2^46 fit (`Shadow::pack` keeps 47 bits of it).
+            debug_assert!(v <= u64::MAX - SHADOW);
             self.slots[idx] = SHADOW + v;
         }
     }
@@ -292,7 +295,7 @@ mod tests {
         // Clearing or taking the shadow of a slot that holds a frame leaves the frame.
         s.clear_shadow(0);
         assert_eq!((s.take_shadow(1), s.page(1)), (0, NIL - 1));
-        // A shadow, even the largest age, is not a frame; taking it empties the slot.
+        // A shadow, even of an age near 2^46, is not a frame; taking it empties the slot.
         let big = Shadow {
             age: (1 << 46) - 2,
             workingset: true,
