@@ -112,12 +112,8 @@ impl Space {
     /// The frame holding page `idx`, or NIL.
     #[inline(always)]
     pub fn page(&self, idx: usize) -> u32 {
-        let v = self.slots[idx];
-        if v >= SHADOW {
-            NIL
-        } else {
-            (v as u32).wrapping_sub(1)
-        }
+        // Empty (0) wraps to the top and a shadow is above NIL: both read as NIL.
+        self.slots[idx].wrapping_sub(1).min(NIL as u64) as u32
     }
 
     /// Page `idx`'s packed shadow entry (`Shadow::pack`), or 0.
