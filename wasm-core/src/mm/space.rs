@@ -162,7 +162,9 @@ impl Space {
     #[inline(always)]
     pub fn take_shadow(&mut self, idx: usize) -> u64 {
         let v = self.shadow(idx);
-        self.clear_shadow(idx);
+        if v != 0 {
+            self.slots[idx] = 0;
+        }
         v
     }
 

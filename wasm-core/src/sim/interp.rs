@@ -530,7 +530,12 @@ impl Simulation {
                             debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
                             a.cpu_ns
                         } else {
-                            let f = self.mm.spaces[sp as usize].page(idx as usize);
+                            // The slot was read above unless the PTE copy answered.
+                            let f = if young_pte {
+                                self.mm.spaces[sp as usize].page(idx as usize)
+                            } else {
+                                f
+                            };
                             let cost = self.touch_resident(pte, f, write, a.cpu_ns);
                             // Also on the retry after a fault: skipping it costs a hot page
                             // one more slow hit (zipf-hit: 0.62 -> 0.86 s), more than a
