@@ -66,19 +66,22 @@ impl Zipf {
     }
 
     /// Relative weight of each bucket: the integral of x^-theta over its rank range (exact
-    /// enough, smooth).
+    /// enough, smooth). The antiderivative is taken once per bucket edge: a bucket's upper
+    /// edge is the next one's lower edge.
     fn bucket_weights(n: u64, buckets: u64, theta: f64) -> Vec<f64> {
-        (0..buckets)
-            .map(|b| {
-                let lo = (b * n / buckets) as f64 + 1.0;
-                let hi = ((b + 1) * n / buckets) as f64 + 1.0;
-                if (theta - 1.0).abs() < 1e-9 {
-                    libm::log(hi) - libm::log(lo)
-                } else {
-                    (libm::pow(hi, 1.0 - theta) - libm::pow(lo, 1.0 - theta)) / (1.0 - theta)
-                }
-            })
-            .collect()
+        let log = (theta - 1.0).abs() < 1e-9;
+        let antiderivative = |x: f64| {
+            if log {
+                libm::log(x)
+            } else {
+                libm::pow(x, 1.0 - theta)
+            }
+        };
+        let edges: Vec<f64> = (0..=buckets)
+            .map(|b| antiderivative((b * n / buckets) as f64 + 1.0))
+            .collect();
+        let scale = if log { 1.0 } else { 1.0 - theta };
+        edges.windows(2).map(|w| (w[1] - w[0]) / scale).collect()
     }
 
     /// The first rank of bucket `b`, b·n/buckets, without dividing: there is either one rank
