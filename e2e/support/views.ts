@@ -14,9 +14,13 @@ export const SIZES = [
 /** Optional extra copy of every screenshot (RECLAIM_SHOTS_DIR), to look at outside the report. */
 const extraDir = process.env.RECLAIM_SHOTS_DIR;
 
-/** Viewport screenshots at 1280x800, 1920x1080 and 390x844 with `target` scrolled into view. */
+/** Viewport screenshots at 1280x800, 1920x1080 and 390x844 with `target` scrolled into view.
+ * Returns once the page is back at its viewport and `target` at its width from before, so that
+ * what the caller reads next is not from the last (phone) size's layout. */
 export async function shotsAtSizes(page: Page, testInfo: TestInfo, name: string, target?: string) {
   const original = page.viewportSize();
+  const widthOf = async () => (target ? (await page.locator(target).first().boundingBox())?.width : undefined);
+  const widthBefore = await widthOf();
   for (const s of SIZES) {
     await page.setViewportSize(s);
     if (target) await page.locator(target).first().scrollIntoViewIfNeeded();
@@ -33,6 +37,7 @@ export async function shotsAtSizes(page: Page, testInfo: TestInfo, name: string,
     }
   }
   if (original) await page.setViewportSize(original);
+  if (widthBefore !== undefined) await expect.poll(widthOf).toBe(widthBefore);
 }
 
 const titleOf = (text: string) => /^title\s*=\s*"(.*)"/m.exec(text)![1]!;
