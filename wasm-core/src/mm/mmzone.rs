@@ -511,6 +511,13 @@ impl Mm {
         // mappings mapped and young (and knows it has a copy, `PTE_COPIED`); the dirty copy, a
         // dirty swap-backed page outside the swap cache and not under writeback.
         for (sp, s) in self.spaces.iter().enumerate() {
+            if s.nr_shadows() != s.count_shadows() {
+                return Err(format!(
+                    "space {sp}: {} shadow entries counted, {} held",
+                    s.nr_shadows(),
+                    s.count_shadows()
+                ));
+            }
             for (idx, (&bits, &dirty)) in s.pte.iter().zip(&s.pte_dirty).enumerate() {
                 if bits | dirty == 0 {
                     continue;

@@ -62,6 +62,9 @@ pub struct Space {
     /// cache line it read the slot in (issue #28). Read through `page`, `shadow`; 0 is empty
     /// (so a new space costs no writes), frame `f` is `f + 1`, a shadow `v` is `SHADOW + v`.
     slots: Vec<u64>,
+    /// Slots that hold a shadow entry, kept as slots change (the workingset view reads it;
+    /// counting the slots of a large file each time cost a pass over all of them).
+    shadows: u64,
     /// Per page, a copy of its PTEs' state that the hit reads first, as a CPU reads the PTE
     /// and never the `struct page`, so that a repeat hit touches one cache line (issue #28).
     /// Bit s: mapping slot s maps the page present and young (a subset of the frame's
@@ -127,6 +130,7 @@ impl Space {
     #[inline(always)]
     pub fn set_page(&mut self, idx: usize, f: u32) {
         debug_assert!(f != NIL && self.slots[idx] < SHADOW);
+        self.shadows -= (self.slots[idx] >= SHADOW) as u64;
         self.slots[idx] = f as u64 + 1;
     }
 
@@ -146,6 +150,7 @@ impl Space {
             debug_assert!(self.slots[idx] == 0 || self.slots[idx] >= SHADOW);
             // Ages below 2^46 fit (`Shadow::pack` keeps 47 bits of it).
             debug_assert!(v <= u64::MAX - SHADOW);
+            self.shadows += (self.slots[idx] < SHADOW) as u64;
             self.slots[idx] = SHADOW + v;
         }
     }
@@ -155,6 +160,7 @@ impl Space {
     pub fn clear_shadow(&mut self, idx: usize) {
         if self.slots[idx] >= SHADOW {
             self.slots[idx] = 0;
+            self.shadows -= 1;
         }
     }
 
@@ -164,12 +170,18 @@ impl Space {
         let v = self.shadow(idx);
         if v != 0 {
             self.slots[idx] = 0;
+            self.shadows -= 1;
         }
         v
     }
 
     /// Shadow entries held (the workingset view).
     pub fn nr_shadows(&self) -> u64 {
+        self.shadows
+    }
+
+    /// Shadow entries held, counted slot by slot (the invariant check of `nr_shadows`).
+    pub fn count_shadows(&self) -> u64 {
         self.slots.iter().filter(|&&v| v >= SHADOW).count() as u64
     }
 
@@ -207,6 +219,7 @@ impl Space {
             device,
             lba,
             slots: vec![0; n],
+            shadows: 0,
             pte: vec![0; n],
             pte_dirty: vec![0; n],
             swap,
@@ -302,9 +315,14 @@ mod tests {
         .pack();
         s.set_shadow(2, big);
         s.set_shadow(3, 1);
+        s.set_shadow(3, 2);
         assert_eq!((s.page(2), s.shadow(2), s.nr_shadows()), (NIL, big, 2));
         assert_eq!((s.take_shadow(2), s.page(2), s.shadow(2)), (big, NIL, 0));
         s.set_shadow(3, 0);
+        assert_eq!((s.shadow(3), s.nr_shadows(), s.count_shadows()), (0, 0, 0));
+        s.set_shadow(3, 5);
+        s.clear_shadow(3);
+        s.clear_shadow(3);
         assert_eq!((s.shadow(3), s.nr_shadows()), (0, 0));
         s.clear_page(0);
         assert_eq!(s.page(0), NIL);
