@@ -513,7 +513,7 @@ impl Mm {
         for (sp, s) in self.spaces.iter().enumerate() {
             if s.nr_shadows() != s.count_shadows() {
                 return Err(format!(
-                    "space {sp}: {} shadow entries counted, {} held",
+                    "space {sp}: shadow entries kept count {}, slots hold {}",
                     s.nr_shadows(),
                     s.count_shadows()
                 ));

@@ -130,7 +130,6 @@ impl Space {
     #[inline(always)]
     pub fn set_page(&mut self, idx: usize, f: u32) {
         debug_assert!(f != NIL && self.slots[idx] < SHADOW);
-        self.shadows -= (self.slots[idx] >= SHADOW) as u64;
         self.slots[idx] = f as u64 + 1;
     }
 

@@ -625,8 +625,9 @@ impl Mm {
     /// promoted into max_seq (`folio_update_gen`). Anon/shmem is skipped at swappiness 0, file
     /// at "anon only" (`should_skip_vma`). Returns the CPU time.
     ///
-    /// Each page's step touches only that page (and the lruvec's counts, by sums), so the order
-    /// of the walk changes nothing. A lruvec that holds a large share of memory is walked in
+    /// Each page's step touches only that page (its frame, its PTE copy in its space, and the
+    /// lruvec's counts, by sums), and moves no page between lists, so the order of the walk
+    /// changes nothing. A lruvec that holds a large share of memory is walked in
     /// frame order, one pass over the frame table's columns, rather than down its lists, a
     /// cache miss a page in the order of last use (issue #28).
     fn lru_gen_walk(&mut self, lv: usize, s: u32) -> u64 {
@@ -639,6 +640,7 @@ impl Mm {
         self.lru_gen_walk_in(lv, s, frame_order)
     }
 
+    /// `lru_gen_walk` in the order given: frame order, or down the generation lists.
     fn lru_gen_walk_in(&mut self, lv: usize, s: u32, frame_order: bool) -> u64 {
         let gen = gen_from_seq(self.lruvecs[lv].lrugen.max_seq);
         let skip = |ty: usize| walk_skips(ty, s);
@@ -1818,15 +1820,18 @@ duration = "5s"
     }
 
     /// The aging walk in frame order and down the lists leaves the same state: the same pages
-    /// promoted, PTE copies cleared and counts moved, and the same CPU time.
+    /// promoted, PTE copies cleared and counts moved, and the same CPU time. Two memcgs share
+    /// the frame table, so the frame-order walk must pass over the other one's frames.
     #[test]
     fn the_walk_in_frame_order_equals_the_walk_down_the_lists() {
-        let text = r#"
+        let scenario = |preset: &str| {
+            format!(
+                r#"
 title = "t"
 seed = 7
 [machine]
 ram = "64MiB"
-swap = { device = "d", size = "64MiB" }
+swap = {{ device = "d", size = "64MiB" }}
 [[devices]]
 name = "d"
 kind = "ssd"
@@ -1836,51 +1841,100 @@ size = "48MiB"
 device = "d"
 [[variants]]
 name = "v"
-preset = "linux-6.1-mglru"
+preset = "{preset}"
+[[memcgs]]
+name = "g{{i}}"
+replicas = 2
 [[tasks]]
-name = "t"
+name = "t{{i}}"
+memcg = "g{{i}}"
+replicas = 2
 program = [
-  { op = "anon", name = "a", size = "40MiB" },
-  { op = "mmap", name = "m", file = "f", prot = "r" },
-  { op = "loop", body = [
-    { op = "touch", regions = ["a"], pattern = "random", count = 3000, write_fraction = 0.3, cpu = "1us" },
-    { op = "touch", regions = ["m"], pattern = "zipf", theta = 0.9, count = 3000 },
-  ] },
+  {{ op = "anon", name = "a", size = "20MiB" }},
+  {{ op = "mmap", name = "m", file = "f", prot = "r" }},
+  {{ op = "loop", body = [
+    {{ op = "touch", regions = ["a"], pattern = "random", count = 3000, write_fraction = 0.3, cpu = "1us" }},
+    {{ op = "touch", regions = ["m"], pattern = "zipf", theta = 0.9, count = 3000 }},
+  ] }},
 ]
 [run]
 duration = "20s"
-"#;
-        let scn = crate::scenario::parse(text).unwrap();
-        let state = |order: bool, s: u32| {
-            let mut sim = crate::Simulation::new(&scn, "v").unwrap();
-            sim.run_until(3_000_000_000);
-            let mm = &mut sim.mm;
-            let young = mm.frames.folio.iter().filter(|f| f.young != 0).count();
-            let cpu = mm.lru_gen_walk_in(0, s, order);
-            sim.invariants().unwrap();
-            let mm = &sim.mm;
-            let ptes: Vec<Vec<u8>> = mm.spaces.iter().map(|sp| sp.pte.clone()).collect();
-            let young_after = mm.frames.folio.iter().filter(|f| f.young != 0).count();
-            (
-                (young, young_after),
-                cpu,
-                mm.frames.folio.clone(),
-                mm.frames.gen.clone(),
-                mm.frames.vmflags.clone(),
-                mm.lruvecs[0].lrugen.nr_pages,
-                ptes,
+"#
             )
         };
-        for s in [0, 60, SWAPPINESS_ANON_ONLY] {
-            let (by_frames, by_lists) = (state(true, s), state(false, s));
-            // The walk had young pages to clear, of both types at swappiness 60.
-            let (young, young_after) = by_lists.0;
-            assert!(
-                young > 100 && young_after < young,
-                "s={s}: {young} -> {young_after}"
-            );
-            assert!(by_lists.1 > 0);
-            assert!(by_frames == by_lists, "s={s}: the two walk orders differ");
+        for preset in ["linux-6.1-mglru", "linux-6.14-mglru"] {
+            let scn = crate::scenario::parse(&scenario(preset)).unwrap();
+            let state = |order: bool, s: u32| {
+                let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+                sim.run_until(3_000_000_000);
+                let mm = &mut sim.mm;
+                let lv = mm.memcgs.find("g0").unwrap() as usize;
+                // Young pages of memcg g0, by type, and of the other memcgs.
+                let young = |mm: &Mm| {
+                    let mut n = [0usize; 3];
+                    for fi in 0..mm.frames.len() {
+                        if mm.frames.folio[fi].young != 0 && mm.frames.gen[fi] != 0 {
+                            let file = mm.frames.folio[fi].flags & PG_SWAPBACKED == 0;
+                            let k = if mm.frames.lruvec[fi] as usize != lv {
+                                2
+                            } else {
+                                file as usize
+                            };
+                            n[k] += 1;
+                        }
+                    }
+                    n
+                };
+                let before = young(mm);
+                let cpu = mm.lru_gen_walk_in(lv, s, order);
+                sim.invariants().unwrap();
+                let mm = &sim.mm;
+                let ptes: Vec<(Vec<u8>, Vec<u8>)> = mm
+                    .spaces
+                    .iter()
+                    .map(|sp| (sp.pte.clone(), sp.pte_dirty.clone()))
+                    .collect();
+                let counts: Vec<_> = mm.lruvecs.iter().map(|l| l.lrugen.nr_pages).collect();
+                (
+                    (before, young(mm)),
+                    cpu,
+                    mm.frames.folio.clone(),
+                    mm.frames.gen.clone(),
+                    mm.frames.vmflags.clone(),
+                    counts,
+                    ptes,
+                )
+            };
+            for s in [0, 60, SWAPPINESS_ANON_ONLY] {
+                let (by_frames, by_lists) = (state(true, s), state(false, s));
+                let ([anon, file, other], [anon_after, file_after, other_after]) = by_lists.0;
+                // There were young pages of each type in memcg g0 and in the other one; the walk
+                // cleared those of the types it walks, and no other memcg's.
+                assert!(
+                    anon > 50 && file > 50 && other > 50,
+                    "{preset} s={s}: {:?}",
+                    by_lists.0
+                );
+                assert_eq!(
+                    anon_after == 0,
+                    s != 0,
+                    "{preset} s={s}: anon {anon} -> {anon_after}"
+                );
+                assert_eq!(
+                    file_after == 0,
+                    s <= MAX_SWAPPINESS,
+                    "{preset} s={s}: file {file} -> {file_after}"
+                );
+                assert_eq!(
+                    other_after, other,
+                    "{preset} s={s}: the other memcgs' pages"
+                );
+                assert!(by_lists.1 > 0);
+                assert!(
+                    by_frames == by_lists,
+                    "{preset} s={s}: the two walk orders differ"
+                );
+            }
         }
     }
 
