@@ -66,3 +66,26 @@ impl EventQueue {
             .map(|Reverse(x)| ((x.key >> 64) as u64, x.e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Time order first, queue order among equal times, across the whole range of times.
+    #[test]
+    fn pops_in_time_then_queue_order() {
+        let mut q = EventQueue::default();
+        let times = [5, u64::MAX, 0, 5, u64::MAX - 1, 0, 1 << 63, 5];
+        for (i, &t) in times.iter().enumerate() {
+            q.push(t, Event::Task(i as u32));
+        }
+        assert_eq!(q.peek_time(), Some(0));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        let want: Vec<_> = [2, 5, 0, 3, 7, 6, 4, 1]
+            .iter()
+            .map(|&i| (times[i], Event::Task(i as u32)))
+            .collect();
+        assert_eq!(order, want);
+        assert_eq!(q.peek_time(), None);
+    }
+}
