@@ -56,6 +56,23 @@ pub fn gen_list_id(gen: usize, file: bool) -> u8 {
     LIST_GEN_BASE + (gen * 2) as u8 + file as u8
 }
 
+/// The generation slot and type (0 anon, 1 file) of a generation list id: `gen_list_id`'s
+/// inverse, or None for any other list.
+#[inline]
+pub fn gen_list_of(list: u8) -> Option<(usize, usize)> {
+    (LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS)
+        .contains(&list)
+        .then(|| gen_list_slot(list))
+}
+
+/// `gen_list_of` for a list id known to be a generation list's.
+#[inline]
+pub fn gen_list_slot(list: u8) -> (usize, usize) {
+    debug_assert!((LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list));
+    let slot = (list - LIST_GEN_BASE) as usize;
+    (slot / 2, slot % 2)
+}
+
 /// Is `list` an LRU list (classic or MGLRU), i.e. not free or isolated?
 #[inline]
 pub fn on_lru_list(list: u8) -> bool {

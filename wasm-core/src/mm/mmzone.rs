@@ -622,14 +622,12 @@ impl Mm {
                             return Err(format!("frame {f} on two lists"));
                         }
                         on_list[fi] = true;
-                        if !on_lru_list(self.frames.list[fi])
-                            || self.frames.list[fi] < LIST_GEN_BASE
-                        {
+                        let Some((_, tagged)) = gen_list_of(self.frames.list[fi]) else {
                             return Err(format!(
                                 "frame {f} on a generation list but tagged otherwise"
                             ));
-                        }
-                        if (self.frames.list[fi] - LIST_GEN_BASE) as usize % 2 != ty {
+                        };
+                        if tagged != ty {
                             return Err(format!("frame {f}: generation list type mismatch"));
                         }
                         if self.frames.lruvec[fi] as usize != lvi {

@@ -373,11 +373,9 @@ impl Simulation {
     /// The classic list a list id counts as: generation lists of lruvec `lv` map to
     /// active (two youngest generations) or inactive of their type (`lru_gen_is_active`).
     fn abi_list(&self, list: u8, lv: usize) -> u8 {
-        if !(LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list) {
+        let Some((gen, ty)) = gen_list_of(list) else {
             return list;
-        }
-        let slot = (list - LIST_GEN_BASE) as usize;
-        let (gen, ty) = (slot / 2, slot % 2);
+        };
         (ty * 2 + self.gen_is_active(gen, lv) as usize) as u8
     }
     /// Whether generation `gen` of lruvec `lv` counts as active: one of the two youngest
@@ -391,10 +389,9 @@ impl Simulation {
     fn abi_list_of_frame(&self, f: usize) -> u8 {
         let list = self.mm.frames.list[f];
         let gen = self.mm.frames.gen[f] as usize;
-        if !(LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list) || gen == 0 {
+        let Some((_, ty)) = gen_list_of(list).filter(|_| gen != 0) else {
             return self.abi_list(list, self.mm.frames.lruvec[f] as usize);
-        }
-        let ty = ((list - LIST_GEN_BASE) % 2) as usize;
+        };
         let active = self.gen_is_active(gen - 1, self.mm.frames.lruvec[f] as usize);
         (ty * 2 + active as usize) as u8
     }

@@ -521,9 +521,7 @@ impl Mm {
     /// `lru_gen_del_folio`: off its generation list; its counter is cleared.
     pub fn lru_gen_del_folio(&mut self, f: u32) {
         let fi = f as usize;
-        let list = self.frames.list[fi];
-        let slot = (list - LIST_GEN_BASE) as usize;
-        let (lgen, ty) = (slot / 2, slot % 2);
+        let (lgen, ty) = gen_list_slot(self.frames.list[fi]);
         let lv = self.frames.lruvec[fi] as usize;
         let gen = self.frames.gen[fi] as usize - 1;
         let lg = &mut self.lruvecs[lv].lrugen;
@@ -643,7 +641,6 @@ impl Mm {
     /// `lru_gen_walk` in the order given: frame order, or down the generation lists.
     fn lru_gen_walk_in(&mut self, lv: usize, s: u32, frame_order: bool) -> u64 {
         let gen = gen_from_seq(self.lruvecs[lv].lrugen.max_seq);
-        let skip = |ty: usize| walk_skips(ty, s);
         let mut visited = 0u64;
         let mut visit = |mm: &mut Mm, f: u32| {
             let fi = f as usize;
@@ -659,19 +656,17 @@ impl Mm {
         };
         if frame_order {
             for fi in 0..self.frames.len() {
-                let list = self.frames.list[fi];
-                if !(LIST_GEN_BASE..LIST_GEN_BASE + NR_GEN_LISTS).contains(&list)
-                    || self.frames.lruvec[fi] as usize != lv
-                    || skip((list - LIST_GEN_BASE) as usize % 2)
-                {
+                let Some((_, ty)) = gen_list_of(self.frames.list[fi]) else {
                     continue;
+                };
+                if self.frames.lruvec[fi] as usize == lv && !walk_skips(ty, s) {
+                    visit(self, fi as u32);
                 }
-                visit(self, fi as u32);
             }
         } else {
             for g in 0..MAX_NR_GENS as usize {
                 for ty in 0..2 {
-                    if skip(ty) {
+                    if walk_skips(ty, s) {
                         continue;
                     }
                     let mut f = self.lruvecs[lv].lrugen.lists[g][ty].head;
@@ -716,8 +711,7 @@ impl Mm {
     /// Relink a folio whose counter is already `gen` onto that generation's list.
     fn lru_gen_move_list(&mut self, f: u32, gen: usize, tail: bool) {
         let fi = f as usize;
-        let slot = (self.frames.list[fi] - LIST_GEN_BASE) as usize;
-        let (lgen, ty) = (slot / 2, slot % 2);
+        let (lgen, ty) = gen_list_slot(self.frames.list[fi]);
         let lv = self.frames.lruvec[fi] as usize;
         let lg = &mut self.lruvecs[lv].lrugen;
         self.frames.unlink(&mut lg.lists[lgen][ty], f);
