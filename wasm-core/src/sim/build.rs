@@ -179,7 +179,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             .get(spec.memcg.as_deref().unwrap_or("/"))
             .copied()
             .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
-        let prog = Rc::new(c.out);
+        let prog: Rc<[Instr]> = c.out.into();
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
             let ti = sim.tasks.len() as u32;
@@ -196,7 +196,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 loops: Vec::new(),
                 progress: 0,
                 op_start: spec.start.ns(),
-                regions: Vec::new(),
+                regions: Default::default(),
                 rng: task_rng(scn.seed, si as u64, client as u64),
                 state: TaskState::Waiting,
                 clock: spec.start.ns(),

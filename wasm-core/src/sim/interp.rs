@@ -116,7 +116,7 @@ impl Simulation {
                         live: true,
                     };
                     self.mm.spaces[*space as usize].mmaps += 1;
-                    set_region(&mut self.tasks[ti].regions, *region, r);
+                    self.tasks[ti].regions.set(*region, r);
                     Step::Next
                 }
                 Instr::Munmap { region } | Instr::Free { region } => {
@@ -308,7 +308,7 @@ impl Simulation {
             hint: Hint::Normal,
             live: true,
         };
-        set_region(&mut self.tasks[ti].regions, region, r);
+        self.tasks[ti].regions.set(region, r);
     }
 
     /// A write to memory.reclaim, one `try_to_free_mem_cgroup_pages` call at a time; the task
@@ -1118,22 +1118,3 @@ impl Pte {
     }
 }
 
-fn set_region(regions: &mut Vec<Region>, idx: usize, r: Region) {
-    if regions.len() <= idx {
-        regions.resize(
-            idx + 1,
-            Region {
-                space: 0,
-                offset: 0,
-                pages: 0,
-                bit: 0,
-                vmflags: 0,
-                recency: false,
-                fault_recency: false,
-                hint: Hint::Normal,
-                live: false,
-            },
-        );
-    }
-    regions[idx] = r;
-}
