@@ -106,6 +106,9 @@ pub struct Space {
     pub ra: VmaRa,
     /// Live mappings of this space per mapping slot bit (see `map_slot`).
     pub slot_users: [u16; 8],
+    /// Of those, the mappings advised MADV_RANDOM or MADV_SEQUENTIAL (VM_RAND_READ,
+    /// VM_SEQ_READ), which MGLRU's walker and look-around skip before 6.3 (`locality_slots`).
+    rand_seq_users: [u16; 8],
 }
 
 /// Where shadow entries start in a slot: above every frame number + 1.
@@ -235,13 +238,15 @@ impl Space {
             mmaps: 0,
             ra: VmaRa::default(),
             slot_users: [0; 8],
+            rand_seq_users: [0; 8],
         }
     }
 
     /// The mapping slot bit for a new mapping of this space: the least used one, so two live
     /// mappings of a space share a bit (and its mapped/young/writable state) only when more
     /// than eight map it at once. Bits matter only among mappings of the same space.
-    pub fn map_slot(&mut self) -> u8 {
+    /// `rand_seq`: the mapping is advised MADV_RANDOM or MADV_SEQUENTIAL.
+    pub fn map_slot(&mut self, rand_seq: bool) -> u8 {
         let mut best = 0;
         for i in 1..8 {
             if self.slot_users[i] < self.slot_users[best] {
@@ -249,13 +254,27 @@ impl Space {
             }
         }
         self.slot_users[best] += 1;
+        self.rand_seq_users[best] += rand_seq as u16;
         1 << best
     }
 
     /// A mapping that held `bit` is gone.
-    pub fn unmap_slot(&mut self, bit: u8) {
+    pub fn unmap_slot(&mut self, bit: u8, rand_seq: bool) {
         let i = bit.trailing_zeros() as usize;
         self.slot_users[i] = self.slot_users[i].saturating_sub(1);
+        if rand_seq {
+            self.rand_seq_users[i] = self.rand_seq_users[i].saturating_sub(1);
+        }
+    }
+
+    /// The slot bits with a live mapping not advised MADV_RANDOM or MADV_SEQUENTIAL: before
+    /// 6.3 MGLRU's page-table walker skips the others (`should_skip_vma`, v6.1) and rmap looks
+    /// around only from these (`folio_referenced_one`, v6.1). A slot shared by both kinds
+    /// (more than eight live mappings) counts as one of these.
+    pub fn locality_slots(&self) -> u8 {
+        (0..8)
+            .filter(|&i| self.slot_users[i] > self.rand_seq_users[i])
+            .fold(0, |m, i| m | 1 << i)
     }
 
     pub fn len(&self) -> u64 {

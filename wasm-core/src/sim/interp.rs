@@ -99,7 +99,8 @@ impl Simulation {
                         *run += 1;
                     }
                     self.zap_region(ti, *region);
-                    let bit = self.mm.spaces[*space as usize].map_slot();
+                    let bit = self.mm.spaces[*space as usize]
+                        .map_slot(crate::sim::workloads::vm_rand_seq(*hint));
                     let (recency, fault_recency) = crate::sim::workloads::mapping_recency(
                         *hint,
                         self.mm.flags.vma_has_recency,
@@ -292,7 +293,7 @@ impl Simulation {
             s
         };
         self.zap_region(ti, region);
-        let bit = self.mm.spaces[space as usize].map_slot();
+        let bit = self.mm.spaces[space as usize].map_slot(false);
         if shared {
             self.mm.spaces[space as usize].mmaps += 1;
         }
@@ -389,7 +390,7 @@ impl Simulation {
         }
         let space = &mut self.mm.spaces[sp];
         space.mmaps = space.mmaps.saturating_sub(1);
-        space.unmap_slot(r.bit);
+        space.unmap_slot(r.bit, crate::sim::workloads::vm_rand_seq(r.hint));
         self.tasks[ti].regions[region].live = false;
         if private && !self.mm.spaces[sp].dead {
             self.mm.free_space(sp)
@@ -1117,4 +1118,3 @@ impl Pte {
         }
     }
 }
-

@@ -618,10 +618,34 @@ impl Mm {
 
     // ---- aging ----------------------------------------------------------------------------
 
+    /// The mapping slots of frame `f` whose PTEs MGLRU's page-table walker and look-around see:
+    /// all from 6.3, where a mapping without recency keeps no young bits to see
+    /// (`vma_has_recency`); before, those of mappings not advised MADV_RANDOM or
+    /// MADV_SEQUENTIAL (`should_skip_vma` and `folio_referenced_one`, v6.1).
+    fn walkable_slots(&self, f: u32) -> u8 {
+        let sp = self.frames.space[f as usize];
+        if self.flags.vma_has_recency || sp == NIL {
+            return u8::MAX;
+        }
+        self.spaces[sp as usize].locality_slots()
+    }
+
+    /// The walker or look-around clears the young PTEs of these slots; VM flags, which are
+    /// remembered for young mappings, go with the last of them.
+    fn clear_young_slots(&mut self, f: u32, slots: u8) {
+        let fi = f as usize;
+        self.pte_clear_young(f);
+        self.frames.folio[fi].young &= !slots;
+        if self.frames.folio[fi].young == 0 {
+            self.frames.vmflags[fi] = 0;
+        }
+    }
+
     /// The page-table walk of `try_to_inc_max_seq` (`walk_mm` over the memcg's mm list):
-    /// every young PTE of a recency mapping of this lruvec's pages is cleared and the page
-    /// promoted into max_seq (`folio_update_gen`). Anon/shmem is skipped at swappiness 0, file
-    /// at "anon only" (`should_skip_vma`). Returns the CPU time.
+    /// every young PTE of a mapping the walker sees (`walkable_slots`) of this lruvec's pages is
+    /// cleared and the page promoted into max_seq (`folio_update_gen`). Anon/shmem is skipped
+    /// at swappiness 0, file at "anon only" (`should_skip_vma`). Returns the CPU time, by the
+    /// pages it saw mapped.
     ///
     /// Each page's step touches only that page (its frame, its PTE copy in its space, and the
     /// lruvec's counts, by sums), and moves no page between lists, so the order of the walk
@@ -644,12 +668,12 @@ impl Mm {
         let mut visited = 0u64;
         let mut visit = |mm: &mut Mm, f: u32| {
             let fi = f as usize;
-            if mm.frames.folio[fi].mapped != 0 {
+            let seen = mm.frames.folio[fi].mapped & mm.walkable_slots(f);
+            if seen != 0 {
                 visited += 1;
-                if mm.frames.folio[fi].young != 0 {
-                    mm.pte_clear_young(f);
-                    mm.frames.folio[fi].young = 0;
-                    mm.frames.vmflags[fi] = 0;
+                let young = mm.frames.folio[fi].young & seen;
+                if young != 0 {
+                    mm.clear_young_slots(f, young);
                     mm.folio_update_gen(f, gen);
                 }
             }
@@ -1168,7 +1192,9 @@ impl Mm {
         let young = self.frames.folio[fi].young;
         let vmf = self.frames.vmflags[fi];
         if young != 0 {
-            self.lru_gen_look_around(f);
+            if young & self.walkable_slots(f) != 0 {
+                self.lru_gen_look_around(f);
+            }
             self.pte_clear_young(f);
         }
         self.frames.folio[fi].young = 0;
@@ -1242,6 +1268,7 @@ impl Mm {
             }
         }
         let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
+        let seen = self.walkable_slots(f);
         for i in start..end {
             if i == idx {
                 continue;
@@ -1251,15 +1278,11 @@ impl Mm {
                 continue;
             }
             let gi = g as usize;
-            if self.frames.folio[gi].young == 0
-                || self.frames.gen[gi] == 0
-                || self.frames.lruvec[gi] != lv
-            {
+            let young = self.frames.folio[gi].young & seen;
+            if young == 0 || self.frames.gen[gi] == 0 || self.frames.lruvec[gi] != lv {
                 continue;
             }
-            self.frames.folio[gi].young = 0;
-            self.pte_clear_young(g);
-            self.frames.vmflags[gi] = 0;
+            self.clear_young_slots(g, young);
             self.folio_update_gen(g, gen);
         }
     }
@@ -1929,6 +1952,125 @@ duration = "20s"
                     "{preset} s={s}: the two walk orders differ"
                 );
             }
+        }
+    }
+
+    /// Before 6.3 MGLRU's walker and look-around skip MADV_RANDOM mappings (`should_skip_vma`,
+    /// `folio_referenced_one`, v6.1), though their young bits are kept for the reference check
+    /// at eviction; from 6.3 such a mapping keeps no young bits at all (`vma_has_recency`).
+    #[test]
+    fn before_6_3_the_walker_and_look_around_skip_random_mappings() {
+        let scenario = |preset: &str| {
+            format!(
+                r#"
+title = "t"
+seed = 5
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "d"
+kind = "ssd"
+[[files]]
+name = "rnd"
+size = "24MiB"
+device = "d"
+[[files]]
+name = "plain"
+size = "24MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "{preset}"
+[[tasks]]
+name = "t"
+program = [
+  {{ op = "mmap", name = "r", file = "rnd", prot = "r", hint = "random" }},
+  {{ op = "mmap", name = "p", file = "plain", prot = "r" }},
+  {{ op = "loop", body = [
+    {{ op = "touch", regions = ["r"], pattern = "random", count = 2000, cpu = "1us" }},
+    {{ op = "touch", regions = ["p"], pattern = "random", count = 2000, cpu = "1us" }},
+  ] }},
+]
+[run]
+duration = "10s"
+"#
+            )
+        };
+        // Young frames of each file: (rnd, plain).
+        let young = |mm: &Mm| {
+            let sp = |name: &str| mm.spaces.iter().position(|s| s.name == name).unwrap() as u32;
+            let (rnd, plain) = (sp("rnd"), sp("plain"));
+            let count = |space: u32| {
+                (0..mm.frames.len())
+                    .filter(|&fi| mm.frames.space[fi] == space && mm.frames.folio[fi].young != 0)
+                    .count()
+            };
+            (count(rnd), count(plain))
+        };
+        for preset in ["linux-6.1-mglru", "linux-6.3-mglru"] {
+            let scn = crate::scenario::parse(&scenario(preset)).unwrap();
+            let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+            sim.run_until(2_000_000_000);
+            let mm = &mut sim.mm;
+            let (rnd, plain) = young(mm);
+            assert!(plain > 100, "{preset}: young plain pages {plain}");
+            if preset == "linux-6.3-mglru" {
+                assert_eq!(rnd, 0, "{preset}: a random mapping keeps no young bits");
+                continue;
+            }
+            assert!(rnd > 100, "{preset}: young random pages {rnd}");
+
+            // Look-around from a young page of each file: from the random mapping's page it
+            // does not run, so its young neighbours stay young; from the plain one's it does.
+            let from = |mm: &mut Mm, name: &str| {
+                let sp = mm.spaces.iter().position(|s| s.name == name).unwrap() as u32;
+                let f = (0..mm.frames.len() as u32)
+                    .filter(|&f| {
+                        let fi = f as usize;
+                        mm.frames.space[fi] == sp
+                            && mm.frames.folio[fi].young != 0
+                            && mm.frames.gen[fi] != 0
+                    })
+                    .max_by_key(|&f| {
+                        // The page with the most young neighbours in its window.
+                        let idx = mm.frames.index[f as usize] as usize;
+                        let space = &mm.spaces[sp as usize];
+                        (idx.saturating_sub(32)..(idx + 32).min(space.len() as usize))
+                            .map(|i| space.page(i))
+                            .filter(|&g| g != NIL && mm.frames.folio[g as usize].young != 0)
+                            .count()
+                    })
+                    .unwrap();
+                let before = young(mm);
+                mm.lru_gen_check_references(f);
+                let after = young(mm);
+                (before, after)
+            };
+            let (before, after) = from(mm, "rnd");
+            assert_eq!(
+                after.0,
+                before.0 - 1,
+                "{preset}: only the page itself is cleared"
+            );
+            let (before, after) = from(mm, "plain");
+            assert!(
+                after.1 + 1 < before.1,
+                "{preset}: look-around cleared neighbours: {before:?} -> {after:?}"
+            );
+            assert_eq!(after.0, before.0);
+
+            // The aging walk clears the plain mapping's young bits and leaves the random one's.
+            sim.mm.lru_gen_walk_in(0, 60, false);
+            sim.invariants().unwrap();
+            let (rnd_after, plain_after) = young(&sim.mm);
+            assert_eq!(
+                plain_after, 0,
+                "{preset}: the walk harvested the plain mapping"
+            );
+            assert!(
+                rnd_after > 100,
+                "{preset}: the walk skipped the random mapping: {rnd_after}"
+            );
         }
     }
 

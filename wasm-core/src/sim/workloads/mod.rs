@@ -331,6 +331,12 @@ impl Task {
     }
 }
 
+/// The mapping's VMA has VM_RAND_READ or VM_SEQ_READ (`madvise`): before 6.3 MGLRU's walker and
+/// look-around skip it (`Space::locality_slots`).
+pub fn vm_rand_seq(hint: Hint) -> bool {
+    matches!(hint, Hint::Random | Hint::Sequential)
+}
+
 /// Which accesses through a mapping with this hint count for reclaim: (references, faults).
 /// 6.3+ (`vma_has_recency`, `Flags::vma_has_recency`): neither for MADV_SEQUENTIAL,
 /// MADV_RANDOM or FADV_NOREUSE mappings, in both LRUs. Before: the classic LRU's rmap ignored
