@@ -350,3 +350,29 @@ pub fn mapping_recency(hint: Hint, vma_has_recency: bool) -> (bool, bool) {
         Hint::Noreuse => (!vma_has_recency, !vma_has_recency),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_past_the_inline_ones_and_gaps_read_as_unused() {
+        let mut rs = Regions::default();
+        assert!(rs.is_empty() && rs.get(0).is_none());
+        let r = |pages| Region {
+            pages,
+            live: true,
+            ..Region::UNUSED
+        };
+        rs.set(4, r(40));
+        assert_eq!(rs.len(), 5);
+        for i in 0..4 {
+            assert!(!rs[i].live, "region {i} was never set");
+        }
+        assert_eq!(rs[4].pages, 40);
+        assert!(rs.get(5).is_none());
+        rs.set(1, r(10));
+        rs[4].live = false;
+        assert_eq!((rs.len(), rs[1].pages, rs[4].live), (5, 10, false));
+    }
+}
