@@ -622,16 +622,20 @@ impl Mm {
     /// all from 6.3, where a mapping without recency keeps no young bits to see
     /// (`vma_has_recency`); before, those of mappings not advised MADV_RANDOM or
     /// MADV_SEQUENTIAL (`should_skip_vma` and `folio_referenced_one`, v6.1).
+    #[inline]
     fn walkable_slots(&self, f: u32) -> u8 {
-        let sp = self.frames.space[f as usize];
-        if self.flags.vma_has_recency || sp == NIL {
+        if self.flags.vma_has_recency {
             return u8::MAX;
         }
-        self.spaces[sp as usize].locality_slots()
+        match self.frames.space[f as usize] {
+            NIL => u8::MAX,
+            sp => self.spaces[sp as usize].locality_slots(),
+        }
     }
 
-    /// The walker or look-around clears the young PTEs of these slots; VM flags, which are
-    /// remembered for young mappings, go with the last of them.
+    /// The walker or look-around clears the young PTEs of these slots (`walk_pte_range`,
+    /// `lru_gen_look_around`, v6.1); VM flags, which are remembered for young mappings, go
+    /// with the last of them.
     fn clear_young_slots(&mut self, f: u32, slots: u8) {
         let fi = f as usize;
         self.pte_clear_young(f);
@@ -668,7 +672,11 @@ impl Mm {
         let mut visited = 0u64;
         let mut visit = |mm: &mut Mm, f: u32| {
             let fi = f as usize;
-            let seen = mm.frames.folio[fi].mapped & mm.walkable_slots(f);
+            let mapped = mm.frames.folio[fi].mapped;
+            if mapped == 0 {
+                return;
+            }
+            let seen = mapped & mm.walkable_slots(f);
             if seen != 0 {
                 visited += 1;
                 let young = mm.frames.folio[fi].young & seen;
@@ -1185,14 +1193,18 @@ impl Mm {
     /// 6.14+ (`lru_gen_folio_check_references`): VM_LOCKED activates; no young PTE reclaims; a
     /// young PTE (after look-around) keeps the folio on the first sighting (PG_referenced) and
     /// activates it on the second (PG_workingset). 6.1-6.13: a mapped folio the walker marked
-    /// PG_referenced is kept; otherwise the classic `folio_check_references`.
+    /// PG_referenced is kept; otherwise the classic `folio_check_references`, with the
+    /// PG_referenced that look-around sets on the folio itself (v6.1).
     pub fn lru_gen_check_references(&mut self, f: u32) -> crate::mm::vmscan::Refs {
         use crate::mm::vmscan::Refs;
         let fi = f as usize;
         let young = self.frames.folio[fi].young;
         let vmf = self.frames.vmflags[fi];
+        // Before 6.3 only a young PTE of a VMA without VM_SEQ_READ or VM_RAND_READ looks
+        // around (`folio_referenced_one`, v6.1); the young PTE counts as a reference either way.
+        let looked_around = young & self.walkable_slots(f) != 0;
         if young != 0 {
-            if young & self.walkable_slots(f) != 0 {
+            if looked_around {
                 self.lru_gen_look_around(f);
             }
             self.pte_clear_young(f);
@@ -1219,7 +1231,10 @@ impl Mm {
         if self.frames.folio[fi].mapped != 0 && flags & PG_REFERENCED != 0 {
             return Refs::Keep;
         }
-        let referenced = self.frames.test_clear(f, PG_REFERENCED);
+        // Look-around finds the folio's own young PTE too and, the folio being isolated, marks
+        // it PG_referenced (`lru_gen_look_around`, v6.1; `folio_update_gen` from 6.3), which
+        // `folio_check_references` then reads: a second reference, so it activates.
+        let referenced = self.frames.test_clear(f, PG_REFERENCED) || looked_around;
         let (refs, set) = crate::mm::vmscan::check_references(
             crate::mm::vmscan::RefState {
                 young: young.count_ones(),
@@ -1240,8 +1255,10 @@ impl Mm {
     }
 
     /// `lru_gen_look_around`: a young PTE found by rmap during eviction also harvests the
-    /// young PTEs of up to MIN_LRU_BATCH neighbouring pages of the same mapping and PMD
-    /// (the 64-page window centred on the address), promoting them into max_seq.
+    /// young PTEs of up to MIN_LRU_BATCH neighbouring pages of the same space and PMD (the
+    /// 64-page window centred on the address), promoting them into max_seq. It clears the
+    /// neighbours' young bits of every mapping slot the walker sees (`walkable_slots`), a
+    /// simplification: the kernel looks in the one VMA whose PTE was young.
     fn lru_gen_look_around(&mut self, f: u32) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
@@ -2029,6 +2046,7 @@ duration = "10s"
                         let fi = f as usize;
                         mm.frames.space[fi] == sp
                             && mm.frames.folio[fi].young != 0
+                            && mm.frames.folio[fi].flags & PG_REFERENCED == 0
                             && mm.frames.gen[fi] != 0
                     })
                     .max_by_key(|&f| {
@@ -2042,22 +2060,25 @@ duration = "10s"
                     })
                     .unwrap();
                 let before = young(mm);
-                mm.lru_gen_check_references(f);
+                let refs = mm.lru_gen_check_references(f);
                 let after = young(mm);
-                (before, after)
+                (before, after, refs)
             };
-            let (before, after) = from(mm, "rnd");
+            // The random mapping's young PTE still counts: a first reference keeps the page.
+            let (before, after, refs) = from(mm, "rnd");
             assert_eq!(
                 after.0,
                 before.0 - 1,
                 "{preset}: only the page itself is cleared"
             );
-            let (before, after) = from(mm, "plain");
+            assert_eq!(refs, crate::mm::vmscan::Refs::Keep, "{preset}: random");
+            // Look-around also marks the page itself referenced: it activates.
+            let (before, after, refs) = from(mm, "plain");
             assert!(
                 after.1 + 1 < before.1,
                 "{preset}: look-around cleared neighbours: {before:?} -> {after:?}"
             );
-            assert_eq!(after.0, before.0);
+            assert_eq!(refs, crate::mm::vmscan::Refs::Activate, "{preset}: plain");
 
             // The aging walk clears the plain mapping's young bits and leaves the random one's.
             sim.mm.lru_gen_walk_in(0, 60, false);
