@@ -1232,8 +1232,9 @@ impl Mm {
             return Refs::Keep;
         }
         // Look-around finds the folio's own young PTE too and, the folio being isolated, marks
-        // it PG_referenced (`lru_gen_look_around`, v6.1; `folio_update_gen` from 6.3), which
-        // `folio_check_references` then reads: a second reference, so it activates.
+        // it PG_referenced (`lru_gen_look_around`, v6.1; from 6.3 through `folio_update_gen`
+        // when a walk is under way, directly otherwise), which `folio_check_references` then
+        // reads: a second reference, so it activates.
         let referenced = self.frames.test_clear(f, PG_REFERENCED) || looked_around;
         let (refs, set) = crate::mm::vmscan::check_references(
             crate::mm::vmscan::RefState {
