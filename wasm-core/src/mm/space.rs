@@ -109,6 +109,8 @@ pub struct Space {
     /// Of those, the mappings advised MADV_RANDOM or MADV_SEQUENTIAL (VM_RAND_READ,
     /// VM_SEQ_READ), which MGLRU's walker and look-around skip before 6.3 (`locality_slots`).
     rand_seq_users: [u16; 8],
+    /// `locality_slots`, kept as mappings come and go: the walker reads it for every page.
+    locality: u8,
 }
 
 /// Where shadow entries start in a slot: above every frame number + 1.
@@ -239,6 +241,7 @@ impl Space {
             ra: VmaRa::default(),
             slot_users: [0; 8],
             rand_seq_users: [0; 8],
+            locality: 0,
         }
     }
 
@@ -255,6 +258,7 @@ impl Space {
         }
         self.slot_users[best] += 1;
         self.rand_seq_users[best] += rand_seq as u16;
+        self.update_locality(best);
         1 << best
     }
 
@@ -265,16 +269,21 @@ impl Space {
         if rand_seq {
             self.rand_seq_users[i] = self.rand_seq_users[i].saturating_sub(1);
         }
+        self.update_locality(i);
+    }
+
+    fn update_locality(&mut self, i: usize) {
+        let plain = self.slot_users[i] > self.rand_seq_users[i];
+        self.locality = (self.locality & !(1 << i)) | (plain as u8) << i;
     }
 
     /// The slot bits with a live mapping not advised MADV_RANDOM or MADV_SEQUENTIAL: before
     /// 6.3 MGLRU's page-table walker skips the others (`should_skip_vma`, v6.1) and rmap looks
     /// around only from these (`folio_referenced_one`, v6.1). A slot shared by both kinds
     /// (more than eight live mappings) counts as one of these.
+    #[inline]
     pub fn locality_slots(&self) -> u8 {
-        (0..8)
-            .filter(|&i| self.slot_users[i] > self.rand_seq_users[i])
-            .fold(0, |m, i| m | 1 << i)
+        self.locality
     }
 
     pub fn len(&self) -> u64 {

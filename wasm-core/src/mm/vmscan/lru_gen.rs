@@ -1202,10 +1202,15 @@ impl Mm {
         let vmf = self.frames.vmflags[fi];
         // Before 6.3 only a young PTE of a VMA without VM_SEQ_READ or VM_RAND_READ looks
         // around (`folio_referenced_one`, v6.1); the young PTE counts as a reference either way.
-        let looked_around = young & self.walkable_slots(f) != 0;
+        let seen = if young != 0 {
+            self.walkable_slots(f)
+        } else {
+            0
+        };
+        let looked_around = young & seen != 0;
         if young != 0 {
             if looked_around {
-                self.lru_gen_look_around(f);
+                self.lru_gen_look_around(f, seen);
             }
             self.pte_clear_young(f);
         }
@@ -1258,9 +1263,9 @@ impl Mm {
     /// `lru_gen_look_around`: a young PTE found by rmap during eviction also harvests the
     /// young PTEs of up to MIN_LRU_BATCH neighbouring pages of the same space and PMD (the
     /// 64-page window centred on the address), promoting them into max_seq. It clears the
-    /// neighbours' young bits of every mapping slot the walker sees (`walkable_slots`), a
+    /// neighbours' young bits of the mapping slots `seen` (`walkable_slots` of `f`), a
     /// simplification: the kernel looks in the one VMA whose PTE was young.
-    fn lru_gen_look_around(&mut self, f: u32) {
+    fn lru_gen_look_around(&mut self, f: u32, seen: u8) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
         if sp == NIL {
@@ -1286,7 +1291,6 @@ impl Mm {
             }
         }
         let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
-        let seen = self.walkable_slots(f);
         for i in start..end {
             if i == idx {
                 continue;
