@@ -69,9 +69,9 @@ test('S003 at the top speed: the label says the speed reached when the machine c
   await page.getByTestId('speed-slider').fill('24'); // 1000 s/s asked
   await expect(page.getByTestId('speed')).toHaveText('1000 s/s');
   const reached = page.getByTestId('speed-reached');
-  // The label's text and speed, read together in one step: the label is gone while the run is
-  // paused (a lesson step may pause it at any time), so a second read could wait for ever.
-  // A lesson step may pause the run: play on.
+  // A lesson step may pause the run at any time, and the label is gone while it is paused:
+  // play on, and read the label's text and speed together in one step (a second read could
+  // wait for ever).
   const playOn = async () => {
     if ((await page.getByTestId('status').textContent()) === 'paused') await page.getByTestId('play-toggle').click();
   };
