@@ -412,6 +412,16 @@ impl Mm {
             return Outcome::Keep;
         }
         sc.nr_scanned += 1;
+        // 6.1-6.13 ("folio_update_gen() tried to promote this page?", `shrink_folio_list`
+        // v6.1): a mapped folio marked PG_referenced while isolated, by look-around from
+        // another folio of its batch, is kept without a look at its PTEs. 6.14 dropped this.
+        if self.flags.lru_gen
+            && !self.flags.mglru_rework
+            && flags & PG_REFERENCED != 0
+            && self.frames.folio[f as usize].mapped != 0
+        {
+            return Outcome::Keep;
+        }
         let file = flags & PG_SWAPBACKED == 0;
         let dirty = flags & PG_DIRTY != 0;
         let writeback = flags & PG_WRITEBACK != 0;

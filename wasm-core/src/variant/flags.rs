@@ -309,6 +309,19 @@ flag_table! {
         commit: "ac35a4902374",
         doc: "the multi-generational LRU replaces the active/inactive lists (generations, tiers, aging walks)",
     }
+    /// 6.2 ("mm: multi-gen LRU: retry folios written back while isolated", `evict_folios`):
+    /// of the folios `shrink_folio_list` kept, one clean, idle and unmapped is retried once (it
+    /// may have finished writeback while isolated and missed `folio_rotate_reclaimable`), and
+    /// every other but those pending writeback goes back active with its access counts,
+    /// PG_referenced and PG_workingset cleared. Before (6.1) none was retried and every kept
+    /// folio but those pending writeback went back active with its counts as they were.
+    /// 6.14's `mglru_rework` changes which are retried and which go back active.
+    mglru_retry_clean {
+        era: Since("6.2"),
+        function: "evict_folios",
+        commit: "359a5e1416ca",
+        doc: "MGLRU: a clean idle folio reclaim kept is retried once; other kept folios go back active with their reference bits cleared",
+    }
     /// Seed 003, 6.3 ("mm: multi-gen LRU: memcg LRU", `shrink_many`, `lru_gen_rotate_memcg`):
     /// global (root) reclaim under MGLRU picks memcgs from a per-node LRU of memcgs (old/young
     /// generations x 8 random bins) and stops as soon as the goal is met, starting at
@@ -338,6 +351,11 @@ flag_table! {
     /// Before (6.1-6.13): active -> max_seq else min_seq (+1 for anon), 2nd fd access sets
     /// PG_workingset, young PTEs promote at once, tier-0 comparison with the older type first,
     /// refaults recent only from min_seq, aging also by the generations' distribution.
+    /// Also (`isolate_folio`, `shrink_folio_list`, `lru_gen_look_around`): isolation keeps
+    /// PG_referenced, a mapped folio with PG_referenced is no longer kept unlooked-at, and
+    /// look-around skips isolated folios. Before, isolation cleared PG_referenced (and the
+    /// counts and PG_workingset of a folio without it) and look-around marked isolated folios
+    /// PG_referenced, which `shrink_folio_list` then kept if mapped.
     /// Not in 6.12 (the 6.12 presets): the series was posted and queued in mm-unstable in Dec
     /// 2024, after v6.12's release (Nov 2024) and v6.13-rc1; the 6.14 tag itself was not read in
     /// a v6.14 tree (the stored mm/vmscan.c is a later one, between 6.14 and 6.16).

@@ -1012,13 +1012,7 @@ impl Mm {
             if self.sort_folio(f, tier, &mut nr) {
                 sorted += 1;
             } else {
-                // `isolate_folio`: counts without PG_referenced are meaningless.
-                let fi = f as usize;
-                if self.frames.folio[fi].flags & PG_REFERENCED == 0 {
-                    self.frames.folio[fi].flags &= !LRU_REFS_MASK;
-                }
-                self.frames.folio[fi].flags &= !PG_RECLAIM;
-                self.lru_gen_del_folio(f);
+                self.isolate_folio(f);
                 out.push(f);
                 isolated += 1;
             }
@@ -1057,6 +1051,29 @@ impl Mm {
         } else {
             0
         }
+    }
+
+    /// `isolate_folio`: take the folio off its generation for `shrink_folio_list`, clearing
+    /// PG_reclaim. Access counts without PG_referenced are meaningless and go. Before 6.14
+    /// (v6.1, through 6.13) PG_referenced is cleared too, and with it PG_workingset of a folio
+    /// that did not have it; so a PG_referenced seen in `shrink_folio_list` was set while the
+    /// folio was isolated (look-around). 6.14 keeps PG_referenced and PG_workingset.
+    fn isolate_folio(&mut self, f: u32) {
+        let fi = f as usize;
+        let flags = self.frames.folio[fi].flags;
+        let mut clear = PG_RECLAIM;
+        if flags & PG_REFERENCED == 0 {
+            clear |= if self.flags.mglru_rework {
+                LRU_REFS_MASK
+            } else {
+                LRU_REFS_MASK | PG_WORKINGSET
+            };
+        }
+        if !self.flags.mglru_rework {
+            clear |= PG_REFERENCED;
+        }
+        self.frames.folio[fi].flags = flags & !clear;
+        self.lru_gen_del_folio(f);
     }
 
     /// `isolate_folios`: choose the type (and tier threshold) and scan it; if it yields
@@ -1109,55 +1126,39 @@ impl Mm {
             let mut reclaimed = 0u64;
             let mut clean = Vec::new();
             let taken = list.len() as u64;
+            // `shrink_folio_list` runs over the whole batch before any kept folio goes back, so
+            // look-around from one sees the others still isolated.
+            let mut kept = Vec::new();
             for &f in &list {
                 match self.shrink_folio_mglru(f, sc, &mut stat, &mut nr_pageout) {
                     None => reclaimed += 1,
-                    Some(activate) => {
-                        let fi = f as usize;
-                        if activate {
-                            self.frames.folio[fi].flags |= PG_ACTIVE;
-                            self.counters.add(C::pgactivate, 1);
-                            self.count_memcg(lv, C::pgactivate, 1);
-                        }
-                        let flags = self.frames.folio[fi].flags;
-                        if retry
-                            && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0
-                            && self.frames.folio[fi].mapped == 0
-                        {
-                            clean.push(f);
-                            continue;
-                        }
-                        let lg = &self.lruvecs[lv].lrugen;
-                        let seq = folio_seq(
-                            lg,
-                            flags,
-                            false,
-                            self.flags.mglru_rework,
-                            self.flags.mglru_protect_saturated,
-                        );
-                        if seq == lg.min_seq[ty] {
-                            let refs_flags = if self.flags.mglru_rework {
-                                LRU_REFS_MASK | PG_REFERENCED
-                            } else {
-                                LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET
-                            };
-                            self.frames.folio[fi].flags = (flags & !refs_flags) | PG_ACTIVE;
-                        }
-                        self.lru_gen_add_folio(f, false);
-                        let to = self.frames.list[fi];
-                        self.trace.record(
-                            self.now,
-                            f,
-                            LIST_ISOLATED,
-                            to,
-                            if activate {
-                                MoveReason::Activate
-                            } else {
-                                MoveReason::Rotate
-                            },
-                        );
-                    }
+                    Some(activate) => kept.push((f, activate)),
                 }
+            }
+            for (f, activate) in kept {
+                let fi = f as usize;
+                if activate {
+                    self.frames.folio[fi].flags |= PG_ACTIVE;
+                    self.counters.add(C::pgactivate, 1);
+                    self.count_memcg(lv, C::pgactivate, 1);
+                }
+                if self.putback_retries(f, ty, retry) {
+                    clean.push(f);
+                    continue;
+                }
+                self.lru_gen_add_folio(f, false);
+                let to = self.frames.list[fi];
+                self.trace.record(
+                    self.now,
+                    f,
+                    LIST_ISOLATED,
+                    to,
+                    if activate {
+                        MoveReason::Activate
+                    } else {
+                        MoveReason::Rotate
+                    },
+                );
             }
             sc.cpu_ns += (taken * SCAN_INACTIVE_NS
                 + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
@@ -1189,12 +1190,66 @@ impl Mm {
         scanned
     }
 
+    /// The put-back of `evict_folios` for a folio `shrink_folio_list` kept: sets the flags it
+    /// is added back with, never into the oldest generation, or returns true if it is to be
+    /// retried once (`retry`: first pass), being clean and idle: it may have finished
+    /// writeback while isolated and missed `folio_rotate_reclaimable`.
+    /// 6.1: PG_referenced comes back if PG_workingset; every folio but one pending writeback
+    /// for reclaim goes back active, its access counts kept; none is retried.
+    /// 6.2-6.13 (`mglru_retry_clean`, 359a5e1416ca): a folio pending writeback for reclaim
+    /// gets PG_referenced back if PG_workingset and goes by its flags; one active, referenced,
+    /// mapped, locked, dirty, under writeback or on the second pass goes back active with its
+    /// counts, PG_referenced and PG_workingset cleared; any other is retried.
+    /// 6.14 (`mglru_rework`): retried unless active, mapped, dirty, under writeback or on the
+    /// second pass; only a folio that would land in the oldest generation goes back active,
+    /// its counts and PG_referenced cleared.
+    fn putback_retries(&mut self, f: u32, ty: usize, retry: bool) -> bool {
+        let fi = f as usize;
+        let flags = self.frames.folio[fi].flags;
+        let mapped = self.frames.folio[fi].mapped != 0;
+        let pending = flags & PG_RECLAIM != 0 && flags & (PG_DIRTY | PG_WRITEBACK) != 0;
+        let restored = if flags & PG_WORKINGSET != 0 {
+            flags | PG_REFERENCED
+        } else {
+            flags
+        };
+        let new = if self.flags.mglru_rework {
+            if retry && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0 && !mapped {
+                return true;
+            }
+            let lg = &self.lruvecs[self.frames.lruvec[fi] as usize].lrugen;
+            let seq = folio_seq(lg, flags, false, true, self.flags.mglru_protect_saturated);
+            if seq == lg.min_seq[ty] {
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_ACTIVE
+            } else {
+                flags
+            }
+        } else if !self.flags.mglru_retry_clean {
+            if pending {
+                restored & !PG_ACTIVE
+            } else {
+                restored | PG_ACTIVE
+            }
+        } else if pending {
+            restored
+        } else if !retry
+            || mapped
+            || flags & (PG_ACTIVE | PG_REFERENCED | PG_LOCKED | PG_DIRTY | PG_WRITEBACK) != 0
+        {
+            (flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET)) | PG_ACTIVE
+        } else {
+            return true;
+        };
+        self.frames.folio[fi].flags = new;
+        false
+    }
+
     /// The reference check of `shrink_folio_list` under MGLRU.
     /// 6.14+ (`lru_gen_folio_check_references`): VM_LOCKED activates; no young PTE reclaims; a
     /// young PTE (after look-around) keeps the folio on the first sighting (PG_referenced) and
-    /// activates it on the second (PG_workingset). 6.1-6.13: a mapped folio the walker marked
-    /// PG_referenced is kept; otherwise the classic `folio_check_references`, with the
-    /// PG_referenced that look-around sets on the folio itself (v6.1).
+    /// activates it on the second (PG_workingset). 6.1-6.13: the classic
+    /// `folio_check_references`, with the PG_referenced that look-around sets on the folio
+    /// itself (v6.1); `shrink_folio` has already kept a mapped folio marked while isolated.
     pub fn lru_gen_check_references(&mut self, f: u32) -> crate::mm::vmscan::Refs {
         use crate::mm::vmscan::Refs;
         let fi = f as usize;
@@ -1233,9 +1288,6 @@ impl Mm {
             return Refs::Activate;
         }
         let flags = self.frames.folio[fi].flags;
-        if self.frames.folio[fi].mapped != 0 && flags & PG_REFERENCED != 0 {
-            return Refs::Keep;
-        }
         // Look-around finds the folio's own young PTE too and, the folio being isolated, marks
         // it PG_referenced (`lru_gen_look_around`, v6.1; from 6.3 through `folio_update_gen`
         // when a walk is under way, directly otherwise), which `folio_check_references` then
@@ -1265,6 +1317,9 @@ impl Mm {
     /// 64-page window centred on the address), promoting them into max_seq. It clears the
     /// neighbours' young bits of the mapping slots `seen` (`walkable_slots` of `f`), a
     /// simplification: the kernel looks in the one VMA whose PTE was young.
+    /// A neighbour isolated in the same batch (no generation) is marked PG_referenced before
+    /// 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which keeps it in
+    /// `shrink_folio_list`; 6.14's `get_pfn_folio` skips isolated folios.
     fn lru_gen_look_around(&mut self, f: u32, seen: u8) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
@@ -1291,6 +1346,7 @@ impl Mm {
             }
         }
         let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
+        let rework = self.flags.mglru_rework;
         for i in start..end {
             if i == idx {
                 continue;
@@ -1301,7 +1357,15 @@ impl Mm {
             }
             let gi = g as usize;
             let young = self.frames.folio[gi].young & seen;
-            if young == 0 || self.frames.gen[gi] == 0 || self.frames.lruvec[gi] != lv {
+            if young == 0 || self.frames.lruvec[gi] != lv {
+                continue;
+            }
+            if self.frames.gen[gi] == 0 {
+                if rework {
+                    continue;
+                }
+                self.clear_young_slots(g, young);
+                self.frames.folio[gi].flags |= PG_REFERENCED;
                 continue;
             }
             self.clear_young_slots(g, young);
@@ -1905,7 +1969,8 @@ duration = "20s"
             let scn = crate::scenario::parse(&scenario(preset)).unwrap();
             let state = |order: bool, s: u32| {
                 let mut sim = crate::Simulation::new(&scn, "v").unwrap();
-                sim.run_until(3_000_000_000);
+                // A moment between two aging walks (the precondition below says so).
+                sim.run_until(2_500_000_000);
                 let mm = &mut sim.mm;
                 let lv = mm.memcgs.find("g0").unwrap() as usize;
                 // Young pages of memcg g0, by type, and of the other memcgs.
@@ -2097,6 +2162,151 @@ duration = "10s"
                 rnd_after > 100,
                 "{preset}: the walk skipped the random mapping: {rnd_after}"
             );
+        }
+    }
+
+    /// Before 6.14 isolation clears PG_referenced (and a folio without it loses its counts and
+    /// PG_workingset too), look-around marks a young neighbour isolated in the same batch
+    /// PG_referenced, `shrink_folio_list` keeps that mapped folio without a look at its PTEs,
+    /// and the put-back makes it active: 6.1 with its bits, 6.2+ with them cleared. On its next
+    /// sighting, cold, it is reclaimed. 6.14 keeps the bits at isolation and look-around skips
+    /// isolated folios.
+    #[test]
+    fn before_6_14_isolation_clears_pg_referenced_and_look_around_marks_the_batch() {
+        use crate::mm::vmscan::{NrStat, ScanControl};
+        let scenario = |preset: &str| {
+            format!(
+                r#"
+title = "t"
+seed = 5
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "d"
+kind = "ssd"
+[[files]]
+name = "plain"
+size = "24MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "{preset}"
+[[tasks]]
+name = "t"
+program = [
+  {{ op = "mmap", name = "p", file = "plain", prot = "r" }},
+  {{ op = "loop", body = [
+    {{ op = "touch", regions = ["p"], pattern = "random", count = 2000, cpu = "1us" }},
+  ] }},
+]
+[run]
+duration = "10s"
+"#
+            )
+        };
+        for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.14-mglru"] {
+            let rework = preset == "linux-6.14-mglru";
+            let scn = crate::scenario::parse(&scenario(preset)).unwrap();
+            let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+            sim.run_until(2_000_000_000);
+            let mm = &mut sim.mm;
+            let sp = mm.spaces.iter().position(|s| s.name == "plain").unwrap();
+            let on_lru_young = |mm: &Mm, g: u32| {
+                g != NIL
+                    && mm.frames.folio[g as usize].young != 0
+                    && mm.frames.gen[g as usize] != 0
+                    && mm.frames.folio[g as usize].mapped != 0
+            };
+            // Two young mapped pages side by side (f, g) and a third one (h).
+            let (f, g) = (0..mm.spaces[sp].len() as usize - 1)
+                .map(|i| (mm.spaces[sp].page(i), mm.spaces[sp].page(i + 1)))
+                .find(|&(f, g)| on_lru_young(mm, f) && on_lru_young(mm, g))
+                .expect("two young neighbours");
+            let h = (0..mm.spaces[sp].len() as usize)
+                .map(|i| mm.spaces[sp].page(i))
+                .find(|&h| h != f && h != g && on_lru_young(mm, h))
+                .expect("a third young page");
+            let (fi, gi, hi) = (f as usize, g as usize, h as usize);
+
+            // Isolation: a folio with PG_workingset and counts but no PG_referenced.
+            let refs1 = 1 << LRU_REFS_SHIFT;
+            mm.frames.folio[hi].flags = (mm.frames.folio[hi].flags
+                & !(PG_REFERENCED | LRU_REFS_MASK))
+                | PG_WORKINGSET
+                | refs1;
+            mm.isolate_folio(h);
+            let kept = mm.frames.folio[hi].flags & (PG_WORKINGSET | LRU_REFS_MASK);
+            assert_eq!(kept, if rework { PG_WORKINGSET } else { 0 }, "{preset}: h");
+            mm.lru_gen_add_folio(h, false);
+            // ... and one with PG_referenced: that goes before 6.14, the rest stays.
+            mm.frames.folio[hi].flags |= PG_REFERENCED | PG_WORKINGSET | refs1;
+            mm.isolate_folio(h);
+            let kept = mm.frames.folio[hi].flags & (PG_REFERENCED | PG_WORKINGSET | LRU_REFS_MASK);
+            let all = PG_REFERENCED | PG_WORKINGSET | refs1;
+            assert_eq!(
+                kept,
+                if rework { all } else { all & !PG_REFERENCED },
+                "{preset}: h"
+            );
+            mm.lru_gen_add_folio(h, false);
+
+            // f and g isolated in one batch; look-around from f.
+            mm.frames.folio[gi].flags &= !(PG_REFERENCED | PG_WORKINGSET | LRU_REFS_MASK);
+            mm.isolate_folio(f);
+            mm.isolate_folio(g);
+            let refs = mm.lru_gen_check_references(f);
+            let g_flags = mm.frames.folio[gi].flags;
+            if rework {
+                assert_eq!(refs, crate::mm::vmscan::Refs::Keep, "{preset}: f");
+                assert!(g_flags & PG_REFERENCED == 0, "{preset}: g untouched");
+                assert!(mm.frames.folio[gi].young != 0, "{preset}: g still young");
+            } else {
+                assert_eq!(refs, crate::mm::vmscan::Refs::Activate, "{preset}: f");
+                assert!(g_flags & PG_REFERENCED != 0, "{preset}: g marked");
+                assert_eq!(mm.frames.folio[gi].young, 0, "{preset}: g's PTE cleared");
+            }
+            mm.frames.folio[fi].flags |= PG_ACTIVE;
+            mm.lru_gen_add_folio(f, false);
+
+            // g is kept, and goes back active (6.1 with PG_referenced, 6.2+ without).
+            let mut sc = ScanControl {
+                kswapd: true,
+                may_writepage: true,
+                may_swap: true,
+                ..Default::default()
+            };
+            let (mut stat, mut nr_pageout) = (NrStat::default(), 0);
+            let out = mm.shrink_folio_mglru(g, &mut sc, &mut stat, &mut nr_pageout);
+            assert_eq!(out, Some(false), "{preset}: g kept");
+            assert!(
+                !mm.putback_retries(g, FILE, true),
+                "{preset}: mapped, not retried"
+            );
+            let g_flags = mm.frames.folio[gi].flags;
+            mm.lru_gen_add_folio(g, false);
+            sim.invariants().unwrap();
+            if rework {
+                continue;
+            }
+            let mm = &mut sim.mm;
+            assert!(g_flags & PG_ACTIVE != 0, "{preset}: g back active");
+            assert_eq!(
+                g_flags & PG_REFERENCED != 0,
+                preset == "linux-6.1-mglru",
+                "{preset}: g's PG_referenced after the put-back"
+            );
+            let max_gen = gen_from_seq(mm.lruvecs[mm.frames.lruvec[gi] as usize].lrugen.max_seq);
+            assert_eq!(
+                mm.frames.gen[gi] as usize,
+                max_gen + 1,
+                "{preset}: g in max_seq"
+            );
+
+            // Its next sighting, cold: reclaimed.
+            mm.isolate_folio(g);
+            let out = mm.shrink_folio_mglru(g, &mut sc, &mut stat, &mut nr_pageout);
+            assert_eq!(out, None, "{preset}: g reclaimed");
+            sim.invariants().unwrap();
         }
     }
 
