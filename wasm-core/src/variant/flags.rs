@@ -320,7 +320,7 @@ flag_table! {
         era: Since("6.2"),
         function: "evict_folios",
         commit: "359a5e1416ca",
-        doc: "MGLRU: a clean idle folio reclaim kept is retried once; other kept folios go back active with their reference bits cleared",
+        doc: "MGLRU: a kept folio that is clean, idle and unmapped is retried once; the others go back active with their reference bits cleared",
     }
     /// Seed 003, 6.3 ("mm: multi-gen LRU: memcg LRU", `shrink_many`, `lru_gen_rotate_memcg`):
     /// global (root) reclaim under MGLRU picks memcgs from a per-node LRU of memcgs (old/young

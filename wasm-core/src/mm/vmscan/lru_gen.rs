@@ -561,23 +561,29 @@ impl Mm {
     /// `folio_update_gen`: a young PTE seen by the aging walk or look-around.
     /// 6.14+: the first sighting only sets PG_referenced; later ones promote to `gen` and set
     /// PG_workingset, clearing the access counts. 6.1-6.13: promote at once, clearing
-    /// PG_referenced, PG_workingset and the counts.
+    /// PG_referenced, PG_workingset and the counts. A folio isolated for eviction (no
+    /// generation) is not promoted: before 6.14 it is marked PG_referenced for
+    /// `shrink_folio_list`; 6.14 leaves it alone unless it is a first sighting.
     fn folio_update_gen(&mut self, f: u32, gen: usize) {
         let fi = f as usize;
         let flags = self.frames.folio[fi].flags;
         let lv = self.frames.lruvec[fi] as usize;
         let ty = (flags & PG_SWAPBACKED == 0) as usize;
-        if self.flags.mglru_rework {
+        let old = self.frames.gen[fi] as usize;
+        self.frames.folio[fi].flags = if self.flags.mglru_rework {
             if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
                 self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
                 return;
             }
-            self.frames.folio[fi].flags =
-                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+            if old == 0 {
+                return;
+            }
+            (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET
+        } else if old == 0 {
+            flags | PG_REFERENCED
         } else {
-            self.frames.folio[fi].flags = flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET);
-        }
-        let old = self.frames.gen[fi] as usize;
+            flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET)
+        };
         if old == 0 || old - 1 == gen {
             return;
         }
@@ -1208,10 +1214,13 @@ impl Mm {
         let flags = self.frames.folio[fi].flags;
         let mapped = self.frames.folio[fi].mapped != 0;
         let pending = flags & PG_RECLAIM != 0 && flags & (PG_DIRTY | PG_WRITEBACK) != 0;
-        let restored = if flags & PG_WORKINGSET != 0 {
-            flags | PG_REFERENCED
-        } else {
-            flags
+        // Before 6.14: PG_referenced, cleared by `isolate_folio`, back if PG_workingset.
+        let restored = |flags: u16| {
+            if flags & PG_WORKINGSET != 0 {
+                flags | PG_REFERENCED
+            } else {
+                flags
+            }
         };
         let new = if self.flags.mglru_rework {
             if retry && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0 && !mapped {
@@ -1226,12 +1235,12 @@ impl Mm {
             }
         } else if !self.flags.mglru_retry_clean {
             if pending {
-                restored & !PG_ACTIVE
+                restored(flags) & !PG_ACTIVE
             } else {
-                restored | PG_ACTIVE
+                restored(flags) | PG_ACTIVE
             }
         } else if pending {
-            restored
+            restored(flags)
         } else if !retry
             || mapped
             || flags & (PG_ACTIVE | PG_REFERENCED | PG_LOCKED | PG_DIRTY | PG_WRITEBACK) != 0
@@ -1317,9 +1326,9 @@ impl Mm {
     /// 64-page window centred on the address), promoting them into max_seq. It clears the
     /// neighbours' young bits of the mapping slots `seen` (`walkable_slots` of `f`), a
     /// simplification: the kernel looks in the one VMA whose PTE was young.
-    /// A neighbour isolated in the same batch (no generation) is marked PG_referenced before
-    /// 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which keeps it in
-    /// `shrink_folio_list`; 6.14's `get_pfn_folio` skips isolated folios.
+    /// A neighbour with no generation (isolated in the same batch, or unevictable) is marked
+    /// PG_referenced before 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which
+    /// keeps an isolated one in `shrink_folio_list`; 6.14's `get_pfn_folio` skips them.
     fn lru_gen_look_around(&mut self, f: u32, seen: u8) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
@@ -1357,15 +1366,7 @@ impl Mm {
             }
             let gi = g as usize;
             let young = self.frames.folio[gi].young & seen;
-            if young == 0 || self.frames.lruvec[gi] != lv {
-                continue;
-            }
-            if self.frames.gen[gi] == 0 {
-                if rework {
-                    continue;
-                }
-                self.clear_young_slots(g, young);
-                self.frames.folio[gi].flags |= PG_REFERENCED;
+            if young == 0 || self.frames.lruvec[gi] != lv || rework && self.frames.gen[gi] == 0 {
                 continue;
             }
             self.clear_young_slots(g, young);
@@ -1969,7 +1970,8 @@ duration = "20s"
             let scn = crate::scenario::parse(&scenario(preset)).unwrap();
             let state = |order: bool, s: u32| {
                 let mut sim = crate::Simulation::new(&scn, "v").unwrap();
-                // A moment between two aging walks (the precondition below says so).
+                // A moment with young pages of each kind (asserted below); at 3 s the 6.1 run
+                // had just aged and had none.
                 sim.run_until(2_500_000_000);
                 let mm = &mut sim.mm;
                 let lv = mm.memcgs.find("g0").unwrap() as usize;
@@ -2204,8 +2206,14 @@ duration = "10s"
 "#
             )
         };
-        for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.14-mglru"] {
+        for preset in [
+            "linux-6.1-mglru",
+            "linux-6.3-mglru",
+            "linux-6.12-mglru",
+            "linux-6.14-mglru",
+        ] {
             let rework = preset == "linux-6.14-mglru";
+            let retry_clean = preset != "linux-6.1-mglru";
             let scn = crate::scenario::parse(&scenario(preset)).unwrap();
             let mut sim = crate::Simulation::new(&scn, "v").unwrap();
             sim.run_until(2_000_000_000);
@@ -2217,8 +2225,10 @@ duration = "10s"
                     && mm.frames.gen[g as usize] != 0
                     && mm.frames.folio[g as usize].mapped != 0
             };
-            // Two young mapped pages side by side (f, g) and a third one (h).
+            // Two young mapped pages side by side in one PMD (f, g), and a third one (h).
+            let pmd = (512 / mm.scale).max(1) as usize;
             let (f, g) = (0..mm.spaces[sp].len() as usize - 1)
+                .filter(|i| (i + 1) % pmd != 0)
                 .map(|i| (mm.spaces[sp].page(i), mm.spaces[sp].page(i + 1)))
                 .find(|&(f, g)| on_lru_young(mm, f) && on_lru_young(mm, g))
                 .expect("two young neighbours");
@@ -2251,7 +2261,9 @@ duration = "10s"
             mm.lru_gen_add_folio(h, false);
 
             // f and g isolated in one batch; look-around from f.
-            mm.frames.folio[gi].flags &= !(PG_REFERENCED | PG_WORKINGSET | LRU_REFS_MASK);
+            for x in [fi, gi] {
+                mm.frames.folio[x].flags &= !(PG_REFERENCED | PG_WORKINGSET | LRU_REFS_MASK);
+            }
             mm.isolate_folio(f);
             mm.isolate_folio(g);
             let refs = mm.lru_gen_check_references(f);
@@ -2278,6 +2290,44 @@ duration = "10s"
             let (mut stat, mut nr_pageout) = (NrStat::default(), 0);
             let out = mm.shrink_folio_mglru(g, &mut sc, &mut stat, &mut nr_pageout);
             assert_eq!(out, Some(false), "{preset}: g kept");
+
+            // The put-back's other cases, on g's frame while it is isolated (flags and
+            // `mapped` restored after).
+            let (saved, mapped) = (mm.frames.folio[gi].flags, mm.frames.folio[gi].mapped);
+            let bits = saved & !(PG_REFERENCED | PG_ACTIVE | PG_RECLAIM | PG_DIRTY | PG_WRITEBACK);
+            // Pending writeback for reclaim: 6.1 not active, 6.2+ as it was; PG_referenced back
+            // (PG_workingset) before 6.14.
+            let pend = bits | PG_RECLAIM | PG_WRITEBACK | PG_ACTIVE | PG_WORKINGSET;
+            mm.frames.folio[gi].flags = pend;
+            assert!(!mm.putback_retries(g, FILE, true), "{preset}: pending");
+            let want = if rework {
+                pend
+            } else if retry_clean {
+                pend | PG_REFERENCED
+            } else {
+                (pend | PG_REFERENCED) & !PG_ACTIVE
+            };
+            assert_eq!(mm.frames.folio[gi].flags, want, "{preset}: pending");
+            // Clean, idle and unmapped: retried on the first pass from 6.2, never in 6.1.
+            mm.frames.folio[gi].mapped = 0;
+            mm.frames.folio[gi].flags = bits;
+            assert_eq!(
+                mm.putback_retries(g, FILE, true),
+                retry_clean,
+                "{preset}: retried"
+            );
+            if !retry_clean {
+                assert!(mm.frames.folio[gi].flags & PG_ACTIVE != 0, "{preset}: 6.1");
+            }
+            mm.frames.folio[gi].flags = bits | PG_WORKINGSET;
+            let second = mm.putback_retries(g, FILE, false);
+            assert!(!second, "{preset}: not retried twice");
+            if retry_clean && !rework {
+                let after = mm.frames.folio[gi].flags;
+                assert_eq!(after & (PG_ACTIVE | PG_WORKINGSET), PG_ACTIVE, "{preset}");
+            }
+            mm.frames.folio[gi].flags = saved;
+            mm.frames.folio[gi].mapped = mapped;
             assert!(
                 !mm.putback_retries(g, FILE, true),
                 "{preset}: mapped, not retried"
@@ -2292,7 +2342,7 @@ duration = "10s"
             assert!(g_flags & PG_ACTIVE != 0, "{preset}: g back active");
             assert_eq!(
                 g_flags & PG_REFERENCED != 0,
-                preset == "linux-6.1-mglru",
+                !retry_clean,
                 "{preset}: g's PG_referenced after the put-back"
             );
             let max_gen = gen_from_seq(mm.lruvecs[mm.frames.lruvec[gi] as usize].lrugen.max_seq);
