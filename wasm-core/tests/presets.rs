@@ -4,7 +4,8 @@
 //! reads as a timeline: columns are the presets in `PRESETS` order. The two 6.12 columns came
 //! later, written from the kernel check (variant/flags.rs): 6.3's flags plus 6.4's pgfault
 //! accounting, 6.7's two MGLRU fixes and 6.8/6.9's memory.reclaim batches; not 6.14's rework.
-//! The `mglru_retry_clean` row (6.2's put-back) came later too.
+//! The `mglru_retry_clean` and `mglru_retry_counts_twice` rows (6.2's put-back, 6.11's fix
+//! of it) came later too.
 use reclaim_core::variant::{preset, FLAG_NAMES, PRESETS};
 
 /// The presets, in `PRESETS` order: one column each below.
@@ -60,6 +61,7 @@ const ROWS: &[(&str, &str)] = &[
     ("file_writeback_kswapd_only",    "..xxxxxxxxxxxxxxx"),
     ("lru_gen",                       "...........x.x.xx"),
     ("mglru_retry_clean",             "............xxxxx"),
+    ("mglru_retry_counts_twice",      "..............xxx"),
     ("memcg_lru",                     "............xxxxx"),
     ("vma_has_recency",               "............xxxxx"),
     ("mglru_rework",                  "................x"),

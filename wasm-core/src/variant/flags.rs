@@ -322,6 +322,17 @@ flag_table! {
         commit: "359a5e1416ca",
         doc: "MGLRU: a kept folio that is clean, idle and unmapped is retried once; the others go back active with their reference bits cleared",
     }
+    /// 6.11 ("mm/mglru: fix div-by-zero in vmpressure_calc_level()", `evict_folios`, Cc
+    /// stable): a folio retried by `mglru_retry_clean` counts in `sc->nr_scanned` on both
+    /// passes. Before (6.2-6.10) the put-back took it off again, so it counted once; that could
+    /// leave nr_scanned at 0 with pages reclaimed, which vmpressure divided by. Upstream after
+    /// v6.10 (it was queued for 6.10-stable), so in 6.12.
+    mglru_retry_counts_twice {
+        era: Since("6.11"),
+        function: "evict_folios",
+        commit: "8b671fe1a879",
+        doc: "MGLRU: a retried folio counts in sc->nr_scanned on both passes; before, once",
+    }
     /// Seed 003, 6.3 ("mm: multi-gen LRU: memcg LRU", `shrink_many`, `lru_gen_rotate_memcg`):
     /// global (root) reclaim under MGLRU picks memcgs from a per-node LRU of memcgs (old/young
     /// generations x 8 random bins) and stops as soon as the goal is met, starting at

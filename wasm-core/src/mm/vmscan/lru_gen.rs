@@ -1130,7 +1130,6 @@ impl Mm {
             let mut stat = NrStat::default();
             let mut nr_pageout = 0u64;
             let mut reclaimed = 0u64;
-            let mut clean = Vec::new();
             let taken = list.len() as u64;
             // `shrink_folio_list` runs over the whole batch before any kept folio goes back, so
             // look-around from one sees the others still isolated.
@@ -1141,31 +1140,7 @@ impl Mm {
                     Some(activate) => kept.push((f, activate)),
                 }
             }
-            for (f, activate) in kept {
-                let fi = f as usize;
-                if activate {
-                    self.frames.folio[fi].flags |= PG_ACTIVE;
-                    self.counters.add(C::pgactivate, 1);
-                    self.count_memcg(lv, C::pgactivate, 1);
-                }
-                if self.putback_retries(f, ty, retry) {
-                    clean.push(f);
-                    continue;
-                }
-                self.lru_gen_add_folio(f, false);
-                let to = self.frames.list[fi];
-                self.trace.record(
-                    self.now,
-                    f,
-                    LIST_ISOLATED,
-                    to,
-                    if activate {
-                        MoveReason::Activate
-                    } else {
-                        MoveReason::Rotate
-                    },
-                );
-            }
+            let clean = self.evict_putback(lv, ty, &kept, retry, sc);
             sc.cpu_ns += (taken * SCAN_INACTIVE_NS
                 + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
@@ -1194,6 +1169,49 @@ impl Mm {
             list = clean;
         }
         scanned
+    }
+
+    /// The put-back of `evict_folios` after `shrink_folio_list`: each kept folio (with whether
+    /// it was activated) goes back to its lruvec, or onto the returned list to be retried.
+    fn evict_putback(
+        &mut self,
+        lv: usize,
+        ty: usize,
+        kept: &[(u32, bool)],
+        retry: bool,
+        sc: &mut ScanControl,
+    ) -> Vec<u32> {
+        let mut clean = Vec::new();
+        for &(f, activate) in kept {
+            let fi = f as usize;
+            if activate {
+                self.frames.folio[fi].flags |= PG_ACTIVE;
+                self.counters.add(C::pgactivate, 1);
+                self.count_memcg(lv, C::pgactivate, 1);
+            }
+            if self.putback_retries(f, ty, retry) {
+                // 6.2-6.10: counted once, on the pass that decides (`evict_folios`).
+                if !self.flags.mglru_retry_counts_twice {
+                    sc.nr_scanned -= 1;
+                }
+                clean.push(f);
+                continue;
+            }
+            self.lru_gen_add_folio(f, false);
+            let to = self.frames.list[fi];
+            self.trace.record(
+                self.now,
+                f,
+                LIST_ISOLATED,
+                to,
+                if activate {
+                    MoveReason::Activate
+                } else {
+                    MoveReason::Rotate
+                },
+            );
+        }
+        clean
     }
 
     /// The put-back of `evict_folios` for a folio `shrink_folio_list` kept: sets the flags it
@@ -2328,6 +2346,27 @@ duration = "10s"
             }
             mm.frames.folio[gi].flags = saved;
             mm.frames.folio[gi].mapped = mapped;
+            // A retried folio comes off sc->nr_scanned in 6.2-6.10 only (it is counted again
+            // on the second pass); h stands in, unmapped for the moment.
+            mm.isolate_folio(h);
+            let h_mapped = mm.frames.folio[hi].mapped;
+            mm.frames.folio[hi].flags &=
+                !(PG_ACTIVE | PG_REFERENCED | PG_RECLAIM | PG_DIRTY | PG_WRITEBACK | PG_LOCKED);
+            mm.frames.folio[hi].mapped = 0;
+            sc.nr_scanned = 10;
+            let lv = mm.frames.lruvec[hi] as usize;
+            let clean = mm.evict_putback(lv, FILE, &[(h, false)], true, &mut sc);
+            assert_eq!(
+                clean,
+                if retry_clean { vec![h] } else { vec![] },
+                "{preset}"
+            );
+            let once = preset == "linux-6.3-mglru";
+            assert_eq!(sc.nr_scanned, if once { 9 } else { 10 }, "{preset}");
+            mm.frames.folio[hi].mapped = h_mapped;
+            if retry_clean {
+                mm.lru_gen_add_folio(h, false);
+            }
             assert!(
                 !mm.putback_retries(g, FILE, true),
                 "{preset}: mapped, not retried"
