@@ -324,9 +324,10 @@ flag_table! {
     }
     /// 6.11 ("mm/mglru: fix div-by-zero in vmpressure_calc_level()", `evict_folios`, Cc
     /// stable): a folio retried by `mglru_retry_clean` counts in `sc->nr_scanned` on both
-    /// passes. Before (6.2-6.10) the put-back took it off again, so it counted once; that could
-    /// leave nr_scanned at 0 with pages reclaimed, which vmpressure divided by. Upstream after
-    /// v6.10 (it was queued for 6.10-stable), so in 6.12.
+    /// passes. Before (6.2-6.10) the put-back took it off again, so it counted once, or not at
+    /// all if the retry pass could not lock it: nr_scanned could wrap below zero and
+    /// vmpressure divide by zero. Upstream after v6.10 (it was queued for 6.10-stable), so in
+    /// 6.12 (the 6.1 and 6.6 stable series took it too; presets follow the mainline tags).
     mglru_retry_counts_twice {
         era: Since("6.11"),
         function: "evict_folios",

@@ -567,26 +567,28 @@ impl Mm {
     fn folio_update_gen(&mut self, f: u32, gen: usize) {
         let fi = f as usize;
         let flags = self.frames.folio[fi].flags;
-        let lv = self.frames.lruvec[fi] as usize;
-        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let rework = self.flags.mglru_rework;
+        if rework && flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
+            self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+            return;
+        }
         let old = self.frames.gen[fi] as usize;
-        self.frames.folio[fi].flags = if self.flags.mglru_rework {
-            if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
-                self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
-                return;
+        if old == 0 {
+            if !rework {
+                self.frames.folio[fi].flags = flags | PG_REFERENCED;
             }
-            if old == 0 {
-                return;
-            }
+            return;
+        }
+        self.frames.folio[fi].flags = if rework {
             (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET
-        } else if old == 0 {
-            flags | PG_REFERENCED
         } else {
             flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET)
         };
-        if old == 0 || old - 1 == gen {
+        if old - 1 == gen {
             return;
         }
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
         let lg = &mut self.lruvecs[lv].lrugen;
         lg.nr_pages[old - 1][ty] -= 1;
         lg.nr_pages[gen][ty] += 1;
@@ -1190,7 +1192,7 @@ impl Mm {
                 self.count_memcg(lv, C::pgactivate, 1);
             }
             if self.putback_retries(f, ty, retry) {
-                // 6.2-6.10: counted once, on the pass that decides (`evict_folios`).
+                // 6.2-6.10: taken back here; the retry pass counts it again.
                 if !self.flags.mglru_retry_counts_twice {
                     sc.nr_scanned -= 1;
                 }
@@ -1232,14 +1234,6 @@ impl Mm {
         let flags = self.frames.folio[fi].flags;
         let mapped = self.frames.folio[fi].mapped != 0;
         let pending = flags & PG_RECLAIM != 0 && flags & (PG_DIRTY | PG_WRITEBACK) != 0;
-        // Before 6.14: PG_referenced, cleared by `isolate_folio`, back if PG_workingset.
-        let restored = |flags: u16| {
-            if flags & PG_WORKINGSET != 0 {
-                flags | PG_REFERENCED
-            } else {
-                flags
-            }
-        };
         let new = if self.flags.mglru_rework {
             if retry && flags & (PG_ACTIVE | PG_DIRTY | PG_WRITEBACK) == 0 && !mapped {
                 return true;
@@ -1251,21 +1245,29 @@ impl Mm {
             } else {
                 flags
             }
-        } else if !self.flags.mglru_retry_clean {
-            if pending {
-                restored(flags) & !PG_ACTIVE
-            } else {
-                restored(flags) | PG_ACTIVE
-            }
-        } else if pending {
-            restored(flags)
-        } else if !retry
-            || mapped
-            || flags & (PG_ACTIVE | PG_REFERENCED | PG_LOCKED | PG_DIRTY | PG_WRITEBACK) != 0
-        {
-            (flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET)) | PG_ACTIVE
         } else {
-            return true;
+            // PG_referenced, cleared by `isolate_folio`, back if PG_workingset.
+            let restored = if flags & PG_WORKINGSET != 0 {
+                flags | PG_REFERENCED
+            } else {
+                flags
+            };
+            if !self.flags.mglru_retry_clean {
+                if pending {
+                    restored & !PG_ACTIVE
+                } else {
+                    restored | PG_ACTIVE
+                }
+            } else if pending {
+                restored
+            } else if !retry
+                || mapped
+                || flags & (PG_ACTIVE | PG_REFERENCED | PG_LOCKED | PG_DIRTY | PG_WRITEBACK) != 0
+            {
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED | PG_WORKINGSET)) | PG_ACTIVE
+            } else {
+                return true;
+            }
         };
         self.frames.folio[fi].flags = new;
         false
@@ -1344,9 +1346,9 @@ impl Mm {
     /// 64-page window centred on the address), promoting them into max_seq. It clears the
     /// neighbours' young bits of the mapping slots `seen` (`walkable_slots` of `f`), a
     /// simplification: the kernel looks in the one VMA whose PTE was young.
-    /// A neighbour with no generation (isolated in the same batch, or unevictable) is marked
-    /// PG_referenced before 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which
-    /// keeps an isolated one in `shrink_folio_list`; 6.14's `get_pfn_folio` skips them.
+    /// A neighbour isolated in the same batch (no generation) is marked PG_referenced before
+    /// 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which keeps it in
+    /// `shrink_folio_list`; 6.14's `get_pfn_folio` skips isolated folios.
     fn lru_gen_look_around(&mut self, f: u32, seen: u8) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
@@ -2190,7 +2192,8 @@ duration = "10s"
     /// PG_referenced, `shrink_folio_list` keeps that mapped folio without a look at its PTEs,
     /// and the put-back makes it active: 6.1 with its bits, 6.2+ with them cleared. On its next
     /// sighting, cold, it is reclaimed. 6.14 keeps the bits at isolation and look-around skips
-    /// isolated folios.
+    /// isolated folios. Also the put-back's pending and retry cases, and a retried folio's
+    /// count in `sc->nr_scanned` (taken back in 6.2-6.10 only).
     #[test]
     fn before_6_14_isolation_clears_pg_referenced_and_look_around_marks_the_batch() {
         use crate::mm::vmscan::{NrStat, ScanControl};
