@@ -2064,14 +2064,25 @@ duration = "20s"
         }
     }
 
-    /// Before 6.3 MGLRU's walker and look-around skip MADV_RANDOM mappings (`should_skip_vma`,
-    /// `folio_referenced_one`, v6.1), though their young bits are kept for the reference check
-    /// at eviction; from 6.3 such a mapping keeps no young bits at all (`vma_has_recency`).
-    #[test]
-    fn before_6_3_the_walker_and_look_around_skip_random_mappings() {
-        let scenario = |preset: &str| {
-            format!(
-                r#"
+    /// One task in 64 MiB of RAM mapping 24 MiB files read-only and touching each in turn,
+    /// 2,000 random pages at a time; `maps` are (file, madvise hint or "").
+    fn mmap_scenario(preset: &str, maps: &[(&str, &str)]) -> String {
+        let (mut files, mut mmaps, mut touches) = (String::new(), String::new(), String::new());
+        for (name, hint) in maps {
+            files += &format!("[[files]]\nname = \"{name}\"\nsize = \"24MiB\"\ndevice = \"d\"\n");
+            let hint = match *hint {
+                "" => String::new(),
+                h => format!(", hint = \"{h}\""),
+            };
+            mmaps += &format!(
+                "  {{ op = \"mmap\", name = \"{name}\", file = \"{name}\", prot = \"r\"{hint} }},\n"
+            );
+            touches += &format!(
+                "    {{ op = \"touch\", regions = [\"{name}\"], pattern = \"random\", count = 2000, cpu = \"1us\" }},\n"
+            );
+        }
+        format!(
+            r#"
 title = "t"
 seed = 5
 [machine]
@@ -2079,32 +2090,27 @@ ram = "64MiB"
 [[devices]]
 name = "d"
 kind = "ssd"
-[[files]]
-name = "rnd"
-size = "24MiB"
-device = "d"
-[[files]]
-name = "plain"
-size = "24MiB"
-device = "d"
-[[variants]]
+{files}[[variants]]
 name = "v"
 preset = "{preset}"
 [[tasks]]
 name = "t"
 program = [
-  {{ op = "mmap", name = "r", file = "rnd", prot = "r", hint = "random" }},
-  {{ op = "mmap", name = "p", file = "plain", prot = "r" }},
-  {{ op = "loop", body = [
-    {{ op = "touch", regions = ["r"], pattern = "random", count = 2000, cpu = "1us" }},
-    {{ op = "touch", regions = ["p"], pattern = "random", count = 2000, cpu = "1us" }},
-  ] }},
+{mmaps}  {{ op = "loop", body = [
+{touches}  ] }},
 ]
 [run]
 duration = "10s"
 "#
-            )
-        };
+        )
+    }
+
+    /// Before 6.3 MGLRU's walker and look-around skip MADV_RANDOM mappings (`should_skip_vma`,
+    /// `folio_referenced_one`, v6.1), though their young bits are kept for the reference check
+    /// at eviction; from 6.3 such a mapping keeps no young bits at all (`vma_has_recency`).
+    #[test]
+    fn before_6_3_the_walker_and_look_around_skip_random_mappings() {
+        let scenario = |preset: &str| mmap_scenario(preset, &[("rnd", "random"), ("plain", "")]);
         // Young frames of each file: (rnd, plain).
         let young = |mm: &Mm| {
             let sp = |name: &str| mm.spaces.iter().position(|s| s.name == name).unwrap() as u32;
@@ -2197,36 +2203,7 @@ duration = "10s"
     #[test]
     fn before_6_14_isolation_clears_pg_referenced_and_look_around_marks_the_batch() {
         use crate::mm::vmscan::{NrStat, ScanControl};
-        let scenario = |preset: &str| {
-            format!(
-                r#"
-title = "t"
-seed = 5
-[machine]
-ram = "64MiB"
-[[devices]]
-name = "d"
-kind = "ssd"
-[[files]]
-name = "plain"
-size = "24MiB"
-device = "d"
-[[variants]]
-name = "v"
-preset = "{preset}"
-[[tasks]]
-name = "t"
-program = [
-  {{ op = "mmap", name = "p", file = "plain", prot = "r" }},
-  {{ op = "loop", body = [
-    {{ op = "touch", regions = ["p"], pattern = "random", count = 2000, cpu = "1us" }},
-  ] }},
-]
-[run]
-duration = "10s"
-"#
-            )
-        };
+        let scenario = |preset: &str| mmap_scenario(preset, &[("plain", "")]);
         for preset in [
             "linux-6.1-mglru",
             "linux-6.3-mglru",
