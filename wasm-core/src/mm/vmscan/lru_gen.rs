@@ -1317,11 +1317,9 @@ impl Mm {
             return Refs::Activate;
         }
         let flags = self.frames.folio[fi].flags;
-        // Look-around finds the folio's own young PTE too and, the folio being isolated, marks
-        // it PG_referenced (`lru_gen_look_around`, v6.1; from 6.3 through `folio_update_gen`
-        // when a walk is under way, directly otherwise), which `folio_check_references` then
-        // reads: a second reference, so it activates.
-        let referenced = self.frames.test_clear(f, PG_REFERENCED) || looked_around;
+        // Look-around met the folio's own young PTE too and, the folio being isolated, marked
+        // it PG_referenced before 6.14: read here as a second reference, so it activates.
+        let referenced = self.frames.test_clear(f, PG_REFERENCED);
         let (refs, set) = crate::mm::vmscan::check_references(
             crate::mm::vmscan::RefState {
                 young: young.count_ones(),
@@ -1346,9 +1344,10 @@ impl Mm {
     /// 64-page window centred on the address), promoting them into max_seq. It clears the
     /// neighbours' young bits of the mapping slots `seen` (`walkable_slots` of `f`), a
     /// simplification: the kernel looks in the one VMA whose PTE was young.
-    /// A neighbour isolated in the same batch (no generation) is marked PG_referenced before
-    /// 6.14 (`lru_gen_look_around` and `folio_update_gen`, v6.1), which keeps it in
-    /// `shrink_folio_list`; 6.14's `get_pfn_folio` skips isolated folios.
+    /// The window includes the folio itself. An isolated folio (no generation: the folio, or
+    /// one of its batch) is marked PG_referenced before 6.14 (`lru_gen_look_around` and
+    /// `folio_update_gen`, v6.1), a second reference for the folio and a keep in
+    /// `shrink_folio_list` for the others; 6.14's `get_pfn_folio` skips isolated folios.
     fn lru_gen_look_around(&mut self, f: u32, seen: u8) {
         let fi = f as usize;
         let sp = self.frames.space[fi];
@@ -1377,9 +1376,6 @@ impl Mm {
         let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
         let rework = self.flags.mglru_rework;
         for i in start..end {
-            if i == idx {
-                continue;
-            }
             let g = self.spaces[sp as usize].page(i as usize);
             if g == NIL {
                 continue;
@@ -2158,7 +2154,10 @@ duration = "10s"
                     })
                     .unwrap();
                 let before = young(mm);
+                // Reclaim checks references of an isolated folio.
+                mm.isolate_folio(f);
                 let refs = mm.lru_gen_check_references(f);
+                mm.lru_gen_add_folio(f, false);
                 let after = young(mm);
                 (before, after, refs)
             };
