@@ -370,12 +370,10 @@ flag_table! {
     /// PG_referenced, which `shrink_folio_list` then kept if mapped.
     /// Not in 6.12 (the 6.12 presets): the series was posted and queued in mm-unstable in Dec
     /// 2024, after v6.12's release (Nov 2024) and v6.13-rc1. Placement is v6.14's
-    /// `lru_gen_folio_seq` (max(max_seq - gen + 1, min_seq), reclaiming -> MAX_NR_GENS), not
-    /// the v3 posting's `lru_gen_distance`: include/linux/mm_inline.h is one blob
-    /// (f9157a0c42a5) under patches posted on 30 Jan 2025 (6.14's merge window; its context
-    /// shows the reclaiming case) and 25 Apr 2025 (6.15-rc, which adds one unrelated line; a
-    /// patch against that result shows the return). mm/vmscan.c at the tag was not read (the
-    /// stored one is between 6.14 and 6.16).
+    /// `lru_gen_folio_seq`, max(max_seq - gen + 1, min_seq), not the v3 posting's
+    /// `lru_gen_distance`: mm_inline.h was the same blob (f9157a0c42a5) under patches posted on
+    /// 30 Jan and 25 Apr 2025, either side of v6.14, whose context shows that function.
+    /// mm/vmscan.c at the tag was not read (the stored one is between 6.14 and 6.16).
     mglru_rework {
         era: Since("6.14"),
         function: "lru_gen_folio_seq, sort_folio, get_type_to_scan",

@@ -343,11 +343,6 @@ pub fn type_choice(lg: &LruGen, s: u32, rework: bool, batch: u64) -> TypeChoice 
     }
 }
 
-/// The insertion sequence of a folio (`lru_gen_folio_seq`), from its flags.
-/// 6.14+: a distance d from max_seq — active+workingset 1, active 2, reclaiming 4, anon not in
-/// swap cache or reclaim-pending dirty/writeback 2, workingset 3, else 4 — clamped to min_seq.
-/// 6.1-6.6: active -> max_seq; anon not in swap cache or reclaim-pending -> min_seq + 1; else
-/// min_seq.
 /// The part of `try_to_inc_min_seq` that keeps the two types' oldest generations together,
 /// given each type's first populated generation `found` and the current `old` values.
 /// 6.14+: with both types evictable, the one more than MIN_NR_GENS behind max_seq is pulled
@@ -379,10 +374,13 @@ pub fn sync_min_seq(
     min_seq
 }
 
-/// `lru_gen_add_folio`'s generation. 6.1-6.6: active -> max_seq, fresh anon or pending
-/// reclaim -> min_seq + 1, else min_seq; 6.7-6.13 (`saturated`, "fix underprotected page
-/// cache"): max_seq - 1 instead of min_seq + 1, and min_seq + 1 instead of min_seq unless
-/// reclaiming or only MIN_NR_GENS are left; 6.14 (`rework`): by distance from max_seq.
+/// `lru_gen_add_folio`'s generation (`lru_gen_folio_seq`), from the folio's flags. 6.1-6.6:
+/// active -> max_seq, fresh anon or pending reclaim -> min_seq + 1, else min_seq; 6.7-6.13
+/// (`saturated`, "fix underprotected page cache"): max_seq - 1 instead of min_seq + 1, and
+/// min_seq + 1 instead of min_seq unless reclaiming or only MIN_NR_GENS are left; 6.14
+/// (`rework`): max_seq + 1 - d, at least min_seq, for a distance d of 1 (active and
+/// workingset), 2 (active), 4 (reclaiming), 2 (fresh anon or pending reclaim), 3 (workingset),
+/// else 4, taken in that order.
 pub fn folio_seq(lg: &LruGen, flags: u16, reclaiming: bool, rework: bool, saturated: bool) -> u64 {
     let ty = (flags & PG_SWAPBACKED == 0) as usize;
     let active = flags & PG_ACTIVE != 0;
