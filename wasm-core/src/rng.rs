@@ -36,7 +36,7 @@ impl Rng {
 /// #28). For n < 2^32 the same bits come from two 64-bit products of x's halves:
 /// x·n = 2^32·(x_hi·n) + x_lo·n, and x_hi·n + (x_lo·n >> 32) cannot overflow.
 #[inline(always)]
-pub fn mul_hi(x: u64, n: u64) -> u64 {
+fn mul_hi(x: u64, n: u64) -> u64 {
     if cfg!(target_arch = "wasm32") && n >> 32 == 0 {
         mul_hi_halves(x, n)
     } else {
