@@ -124,6 +124,12 @@ impl Space {
         self.slots[idx].wrapping_sub(1).min(NIL as u64) as u32
     }
 
+    /// Where slot `idx` would be, for a prefetch hint (never dereferenced).
+    #[inline(always)]
+    pub fn slot_ptr(&self, idx: usize) -> *const u64 {
+        self.slots.as_ptr().wrapping_add(idx)
+    }
+
     /// Page `idx`'s packed shadow entry (`Shadow::pack`), or 0.
     #[inline(always)]
     pub fn shadow(&self, idx: usize) -> u64 {

@@ -60,6 +60,11 @@ impl EventQueue {
     pub fn peek_time(&self) -> Option<u64> {
         self.heap.peek().map(|Reverse(x)| (x.key >> 64) as u64)
     }
+    /// The earliest event, left queued.
+    #[inline]
+    pub fn peek(&self) -> Option<Event> {
+        self.heap.peek().map(|Reverse(x)| x.e)
+    }
     pub fn pop(&mut self) -> Option<(u64, Event)> {
         self.heap
             .pop()
