@@ -19,6 +19,16 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+    /// The generator's position: two generators in the same state draw the same numbers.
+    #[inline]
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+    /// Move to a position `state` returned.
+    #[inline]
+    pub fn set_state(&mut self, state: u64) {
+        self.0 = state;
+    }
     /// Uniform in 0..n (n > 0), by multiply-shift (Lemire), no division.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {

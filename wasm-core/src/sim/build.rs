@@ -198,6 +198,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 op_start: spec.start.ns(),
                 regions: Default::default(),
                 rng: task_rng(scn.seed, si as u64, client as u64),
+                ahead: None,
                 state: TaskState::Waiting,
                 clock: spec.start.ns(),
                 pending: None,

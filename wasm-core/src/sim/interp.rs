@@ -11,7 +11,7 @@ use crate::mm::vmstat::C;
 use crate::report::OomKill;
 use crate::scenario::{Hint, Pattern, Record};
 use crate::sim::workloads::bufpool::{BufferPool, Lookup};
-use crate::sim::workloads::{Access, Instr, LoopState, PoolStep, Region, TaskState};
+use crate::sim::workloads::{Access, DrawAhead, Instr, LoopState, PoolStep, Region, TaskState};
 
 enum Step {
     /// The op is finished; go to the next instruction.
@@ -399,6 +399,35 @@ impl Simulation {
         }
     }
 
+    /// Draw task `ti`'s next Zipf page now, on a copy of its generator (past a hit's write
+    /// coin), keep it for that access, and prefetch the lines it will read: reclaim-heavy Zipf
+    /// runs wait on the page slot of a random page of a large file (issue #28: zipf-reclaim
+    /// 12% faster). Only where the prefetch exists: elsewhere a draw made twice costs time.
+    fn draw_ahead(&mut self, ti: usize, a: &Access) {
+        if !cfg!(target_arch = "x86_64") || a.regions.len() != 1 {
+            return;
+        }
+        let Some(z) = &a.zipf else {
+            return;
+        };
+        let t = &mut self.tasks[ti];
+        let mut rng = t.rng.clone();
+        if !a.write && a.write_fraction > 0.0 {
+            rng.next_u64();
+        }
+        let before = rng.state();
+        let page = z.sample(&mut rng);
+        t.ahead = Some(DrawAhead {
+            pc: t.pc,
+            before,
+            after: rng.state(),
+            page,
+        });
+        if let Some(r) = t.regions.get(a.regions[0]).copied() {
+            self.prefetch_page(&r, page);
+        }
+    }
+
     /// Run accesses of a touch/read/write op until it finishes, blocks or must yield.
     fn op_access(&mut self, ti: usize, a: &Access, kind: Kind) -> Step {
         let total = a.count.unwrap_or(match kind {
@@ -469,8 +498,17 @@ impl Simulation {
                             p
                         }
                         Pattern::Random => t.rng.below(a.pages),
-                        Pattern::Zipf => a.zipf.as_ref().unwrap().sample(&mut t.rng),
+                        Pattern::Zipf => match t.ahead.take() {
+                            Some(d) if d.pc == t.pc && d.before == t.rng.state() => {
+                                t.rng.set_state(d.after);
+                                d.page
+                            }
+                            _ => a.zipf.as_ref().unwrap().sample(&mut t.rng),
+                        },
                     };
+                    if a.pattern == Pattern::Zipf && n == 1 && kind == Kind::Touch {
+                        self.draw_ahead(ti, a);
+                    }
                     (slot, page)
                 }
             };

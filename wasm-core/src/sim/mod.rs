@@ -198,37 +198,45 @@ impl Simulation {
         }
     }
 
-    /// Ask the CPU for the cache lines the next event's page access will read, while this
-    /// event runs: with many tasks taking turns (S003 at 128 memcgs) each access's PTE copy and
-    /// page slot are cache misses in a chain of dependent loads. A hint only: no state changes
-    /// (the draw is made on a copy of the task's generator). x86-64 only: wasm has no prefetch
-    /// instruction, and a plain load there would stall as the real access does.
+    /// When the next event is a task's single-region random touch, ask the CPU for the cache
+    /// lines its page access will read while this event runs: with many tasks taking turns
+    /// (S003 at 128 memcgs) each access's PTE copy and page slot are cache misses in a chain
+    /// of dependent loads. A hint only: the draw is made on a copy of the task's generator.
     #[inline]
     fn prefetch_next(&self) {
+        if !cfg!(target_arch = "x86_64") {
+            return;
+        }
+        use crate::scenario::Pattern;
+        use crate::sim::workloads::Instr;
+        let Some(Event::Task(j)) = self.events.peek() else {
+            return;
+        };
+        let Some(t) = self.tasks.get(j as usize) else {
+            return;
+        };
+        let Some(Instr::Touch(a)) = t.prog.get(t.pc) else {
+            return;
+        };
+        if a.regions.len() != 1 || a.pattern != Pattern::Random || t.pending.is_some() {
+            return;
+        }
+        if let Some(r) = t.regions.get(a.regions[0]) {
+            self.prefetch_page(r, t.rng.clone().below(a.pages));
+        }
+    }
+
+    /// Prefetch the PTE copy byte and the page slot of `page` in region `r`, as the hit path
+    /// reads them (`op_access`). No state changes. x86-64 only: wasm has no prefetch
+    /// instruction, and a plain load there would stall as the real access does.
+    #[inline(always)]
+    pub(crate) fn prefetch_page(&self, r: &crate::sim::workloads::Region, page: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::scenario::Pattern;
-            use crate::sim::workloads::Instr;
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let Some(Event::Task(j)) = self.events.peek() else {
-                return;
-            };
-            let Some(t) = self.tasks.get(j as usize) else {
-                return;
-            };
-            let Some(Instr::Touch(a)) = t.prog.get(t.pc) else {
-                return;
-            };
-            if a.regions.len() != 1 || a.pattern != Pattern::Random || t.pending.is_some() {
-                return;
-            }
-            let Some(r) = t.regions.get(a.regions[0]) else {
-                return;
-            };
             let Some(sp) = self.mm.spaces.get(r.space as usize) else {
                 return;
             };
-            let page = t.rng.clone().below(a.pages);
             let idx = r.offset.wrapping_add(page.min(r.pages.saturating_sub(1))) as usize;
             // SAFETY: `_mm_prefetch` never faults, whatever the address; the pointers are
             // computed with wrapping arithmetic and never dereferenced.
@@ -237,6 +245,8 @@ impl Simulation {
                 _mm_prefetch::<_MM_HINT_T0>(sp.slot_ptr(idx) as *const i8);
             }
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (r, page);
     }
 
     fn finish(&mut self) {
@@ -737,6 +747,65 @@ fn to_map(c: &Counters, scale: u64, rfc2016: bool) -> BTreeMap<String, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Zipf touch's draw made ahead (`DrawAhead`) is taken only by its op and from its
+    /// generator state: a stale one leaves the run as it was, a matching one is taken (so the
+    /// first two checks can fail).
+    #[test]
+    fn a_draw_made_ahead_is_taken_only_by_its_op_from_its_generator_state() {
+        let text = r#"
+title = "draw ahead"
+seed = 3
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "d"
+kind = "nvme"
+[[files]]
+name = "f"
+size = "256MiB"
+device = "d"
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "t"
+program = [
+  { op = "mmap", name = "m", file = "f", prot = "r", hint = "random" },
+  { op = "touch", regions = ["m"], pattern = "zipf", theta = 0.9, count = 20000 },
+]
+[run]
+duration = "1000s"
+"#;
+        let scn = crate::scenario::parse(text).unwrap();
+        // Run until the task is parked in the middle of its touch, change what it drew
+        // ahead (`tamper` sees the generator's state, where its next new draw starts: a retry
+        // draws nothing), run to the end.
+        let run = |tamper: &dyn Fn(u64) -> Option<workloads::DrawAhead>| {
+            let mut s = Simulation::new(&scn, "v").unwrap();
+            while s.tasks[0].progress < 1000 {
+                s.step(1_000_000);
+            }
+            assert!(s.tasks[0].progress < 20000);
+            let t = &mut s.tasks[0];
+            t.ahead = tamper(t.rng.state());
+            s.run_to_end()
+        };
+        let base = run(&|_| None);
+        // Made for the touch (pc 1) or another op, from a state, drawing page 0 and leaving
+        // the generator where it was.
+        let wrong = |pc, before| {
+            Some(workloads::DrawAhead {
+                pc,
+                before,
+                after: before,
+                page: 0,
+            })
+        };
+        assert_eq!(run(&|state| wrong(1, state ^ 1)), base);
+        assert_eq!(run(&|state| wrong(0, state)), base);
+        assert_ne!(run(&|state| wrong(1, state)), base);
+    }
 
     /// 1 GiB of RAM, two 64 MiB files f and g on a disk, and a task that dirties `count` pages
     /// of f (`pattern`: "random" or "seq") with write() and then sleeps; far below the

@@ -249,6 +249,17 @@ impl TaskState {
 /// access (S003: 128) each task's step then misses on the struct's first few cache lines, not
 /// on lines spread over the struct by field size and a separate allocation.
 #[repr(C, align(64))]
+/// A Zipf draw made ahead on a copy of a task's generator (`Simulation::draw_ahead`): the page
+/// the op at `pc` draws from generator state `before`, and the state after it. Taken only on an
+/// exact match of both, so the task's stream is the same whether or not it is taken.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawAhead {
+    pub pc: usize,
+    pub before: u64,
+    pub after: u64,
+    pub page: u64,
+}
+
 pub struct Task {
     pub clock: u64,
     pub prog: Rc<[Instr]>,
@@ -258,6 +269,7 @@ pub struct Task {
     /// Start time of the current op (rate limiting).
     pub op_start: u64,
     pub rng: crate::rng::Rng,
+    pub ahead: Option<DrawAhead>,
     pub regions: Regions,
     /// Chosen page of a random access that faulted, retried after the IO.
     pub pending: Option<(usize, u64)>,
