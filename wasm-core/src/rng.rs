@@ -21,12 +21,12 @@ impl Rng {
     }
     /// The generator's position: two generators in the same state draw the same numbers.
     #[inline]
-    pub fn state(&self) -> u64 {
+    pub(crate) fn state(&self) -> u64 {
         self.0
     }
     /// Move to a position `state` returned.
     #[inline]
-    pub fn set_state(&mut self, state: u64) {
+    pub(crate) fn set_state(&mut self, state: u64) {
         self.0 = state;
     }
     /// Uniform in 0..n (n > 0), by multiply-shift (Lemire), no division.

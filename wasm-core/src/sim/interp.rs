@@ -402,7 +402,8 @@ impl Simulation {
     /// Draw task `ti`'s next Zipf page now, on a copy of its generator (past a hit's write
     /// coin), keep it for that access, and prefetch the lines it will read: reclaim-heavy Zipf
     /// runs wait on the page slot of a random page of a large file (issue #28: zipf-reclaim
-    /// 12% faster). Only where the prefetch exists: elsewhere a draw made twice costs time.
+    /// 15% faster). Only where the prefetch exists: elsewhere the copy and the keeping would
+    /// be cost without gain.
     fn draw_ahead(&mut self, ti: usize, a: &Access) {
         if !cfg!(target_arch = "x86_64") || a.regions.len() != 1 {
             return;

@@ -749,8 +749,8 @@ mod tests {
     use super::*;
 
     /// A Zipf touch's draw made ahead (`DrawAhead`) is taken only by its op and from its
-    /// generator state: a stale one leaves the run as it was, a matching one is taken (so the
-    /// first two checks can fail).
+    /// generator state: a stale one leaves the run as it was; a matching one is taken and
+    /// changes the run, so the first two checks would see a stale one taken.
     #[test]
     fn a_draw_made_ahead_is_taken_only_by_its_op_from_its_generator_state() {
         let text = r#"
@@ -779,8 +779,8 @@ duration = "1000s"
 "#;
         let scn = crate::scenario::parse(text).unwrap();
         // Run until the task is parked in the middle of its touch, change what it drew
-        // ahead (`tamper` sees the generator's state, where its next new draw starts: a retry
-        // draws nothing), run to the end.
+        // ahead (`tamper` sees the generator's state, where its next new draw starts: with no
+        // write coin a retry draws nothing), run to the end.
         let run = |tamper: &dyn Fn(u64) -> Option<workloads::DrawAhead>| {
             let mut s = Simulation::new(&scn, "v").unwrap();
             while s.tasks[0].progress < 1000 {

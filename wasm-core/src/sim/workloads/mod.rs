@@ -244,11 +244,6 @@ impl TaskState {
     }
 }
 
-/// A running task (one client of a task spec). `repr(C)`, aligned, with the fields every access
-/// reads or writes first (its regions among them): with many tasks taking turns access by
-/// access (S003: 128) each task's step then misses on the struct's first few cache lines, not
-/// on lines spread over the struct by field size and a separate allocation.
-#[repr(C, align(64))]
 /// A Zipf draw made ahead on a copy of a task's generator (`Simulation::draw_ahead`): the page
 /// the op at `pc` draws from generator state `before`, and the state after it. Taken only on an
 /// exact match of both, so the task's stream is the same whether or not it is taken.
@@ -260,6 +255,11 @@ pub struct DrawAhead {
     pub page: u64,
 }
 
+/// A running task (one client of a task spec). `repr(C)`, aligned, with the fields every access
+/// reads or writes first (its regions among them): with many tasks taking turns access by
+/// access (S003: 128) each task's step then misses on the struct's first few cache lines, not
+/// on lines spread over the struct by field size and a separate allocation.
+#[repr(C, align(64))]
 pub struct Task {
     pub clock: u64,
     pub prog: Rc<[Instr]>,
@@ -269,7 +269,6 @@ pub struct Task {
     /// Start time of the current op (rate limiting).
     pub op_start: u64,
     pub rng: crate::rng::Rng,
-    pub ahead: Option<DrawAhead>,
     pub regions: Regions,
     /// Chosen page of a random access that faulted, retried after the IO.
     pub pending: Option<(usize, u64)>,
@@ -286,6 +285,8 @@ pub struct Task {
     pub throttle_pending: bool,
     /// The memcg the task runs in (charged for its new pages).
     pub memcg: u16,
+    /// Read by Zipf touches only: after the fields every access reads.
+    pub ahead: Option<DrawAhead>,
     pub loops: Vec<LoopState>,
     pub name: String,
     /// Index of the task spec in the scenario (clients share it).
@@ -365,6 +366,25 @@ pub fn mapping_recency(hint: Hint, vma_has_recency: bool) -> (bool, bool) {
 
 #[cfg(test)]
 mod tests {
+
+    /// `Task` keeps its layout: aligned to a cache line, the fields every access reads in its
+    /// first four lines (an attribute or a field put in the wrong place undoes it silently;
+    /// the reports cannot tell).
+    #[test]
+    fn a_tasks_hot_fields_lead_it() {
+        use std::mem::{align_of, offset_of, size_of};
+        assert_eq!(align_of::<Task>(), 64);
+        let ends = [
+            offset_of!(Task, clock) + size_of::<u64>(),
+            offset_of!(Task, pc) + size_of::<usize>(),
+            offset_of!(Task, progress) + size_of::<u64>(),
+            offset_of!(Task, rng) + size_of::<crate::rng::Rng>(),
+            offset_of!(Task, regions) + size_of::<Regions>(),
+            offset_of!(Task, pending) + size_of::<Option<(usize, u64)>>(),
+            offset_of!(Task, state) + size_of::<TaskState>(),
+        ];
+        assert!(ends.iter().all(|&e| e <= 256), "{ends:?}");
+    }
     use super::*;
 
     #[test]
