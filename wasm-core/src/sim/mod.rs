@@ -204,11 +204,11 @@ impl Simulation {
     /// of dependent loads. A hint only: the draw is made on a copy of the task's generator.
     #[inline]
     fn prefetch_next(&self) {
+        use crate::scenario::Pattern;
+        use crate::sim::workloads::Instr;
         if !cfg!(target_arch = "x86_64") {
             return;
         }
-        use crate::scenario::Pattern;
-        use crate::sim::workloads::Instr;
         let Some(Event::Task(j)) = self.events.peek() else {
             return;
         };

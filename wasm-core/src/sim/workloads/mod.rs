@@ -366,6 +366,7 @@ pub fn mapping_recency(hint: Hint, vma_has_recency: bool) -> (bool, bool) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// `Task` keeps its layout: aligned to a cache line, the fields every access reads in its
     /// first four lines (an attribute or a field put in the wrong place undoes it silently;
@@ -385,7 +386,6 @@ mod tests {
         ];
         assert!(ends.iter().all(|&e| e <= 256), "{ends:?}");
     }
-    use super::*;
 
     #[test]
     fn regions_past_the_inline_ones_and_gaps_read_as_unused() {
