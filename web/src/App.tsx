@@ -384,7 +384,7 @@ export function App() {
     [lessonSteps, ready, seeking, finished, nowNs, stepNs, step, seekTo, setPlaying],
   );
 
-  // The postMessage API (README, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
+  // The postMessage API (docs/embedding.md, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
   // and, after a ping, hears back its status, time and lesson step.
   const snapshot = useRef<() => void>(() => {});
   const channel = useMemo(
