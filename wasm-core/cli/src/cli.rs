@@ -42,7 +42,7 @@ usage:
   reclaim help                                show this text
   reclaim version                             show the version
 
---no-budget (run, compare): lift the resource budget's soft limits for a big native run (README)
+--no-budget (run, compare): lift the resource budget's soft limits for a big native run (docs/scenarios.md)
 
 exit status: 0 on success, 1 on an engine error, 2 on bad arguments or a bad scenario file
 "

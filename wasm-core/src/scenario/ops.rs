@@ -762,7 +762,7 @@ impl OpRules for Loop {
             format!(
                 "the iterations of this loop may take no virtual time, and count x its \
                  body makes {work} accesses and ops at one instant; the limit is {limit} \
-                 (MAX_FREE_ACCESSES, see the README's resource budget): lower count, or \
+                 (MAX_FREE_ACCESSES, see docs/scenarios.md, resource budget): lower count, or \
                  give a touch, read or write in its body cpu > 0 or rate > 0"
             )
         })

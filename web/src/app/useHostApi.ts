@@ -1,4 +1,4 @@
-// The postMessage API (README, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
+// The postMessage API (docs/embedding.md, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
 // and, after a ping, hears back its status, time and lesson step.
 import { useEffect, useMemo, useRef } from 'react';
 import type { Knobs } from '../components/Controls';
