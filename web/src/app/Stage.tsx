@@ -114,6 +114,23 @@ function Other({ m, v }: { m: AppModel; v: StageView }) {
   return null;
 }
 
+/** The counters the caption names, per run, when the stage shows no run's panel (which has
+ *  them): a caption never names a counter the stage does not show. */
+function NamedCounters({ m }: { m: AppModel }) {
+  const { state, frames } = m;
+  if (m.namedCounters.length === 0) return null;
+  return (
+    <div className="stage-named" data-testid="stage-named-counters">
+      {state.runs.map((run, i) => (
+        <div key={i} className="stage-named-run">
+          {state.runs.length > 1 && <strong>{run.variant}: </strong>}
+          <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`stage-${i}-`} named={m.namedCounters} only />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 interface Props {
   m: AppModel;
   view: StageView;
@@ -140,6 +157,7 @@ export function Stage({ m, view, onView, intro }: Props) {
           </Tabs.List>
           <Tabs.Content value={shown} className="stage-view" data-testid="stage-view">
             {m.ready && (onStage ? <Runs m={m} views={[shown]} primary className="stage-runs" /> : <Other m={m} v={shown} />)}
+            {m.ready && !onStage && <NamedCounters m={m} />}
           </Tabs.Content>
         </Tabs.Root>
         <div className="stage-caption" data-testid="stage-caption">

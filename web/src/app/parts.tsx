@@ -55,7 +55,7 @@ const EMBED_LESSON_VIEWS: Record<View, readonly string[]> = {
 function nextLessonOf(m: AppModel): { title: string; open(): void } | null {
   const i = SCENARIOS.findIndex((f) => f.name === m.setup.scenarioName);
   const next = SCENARIOS.slice(i + 1).find((f) => /^\[\[lesson\]\]/m.test(f.text));
-  return next ? { title: next.title, open: () => m.openScenario(next.name) } : null;
+  return next ? { title: next.title.replace(/^Lesson:\s*/, ''), open: () => m.openScenario(next.name) } : null;
 }
 
 /** The scenario's [[lesson]] steps: captions follow the run; next/previous seek. */

@@ -8,8 +8,8 @@ import './extra.css';
 const SHOWN = ['pgscan_anon', 'pgscan_file', 'pgsteal_anon', 'pgsteal_file', 'workingset_refault_anon', 'workingset_refault_file', 'pswpin', 'pswpout', 'pgmajfault'];
 const NONE: string[] = [];
 
-export function RunCounters({ frame, counterNames, testPrefix, named = NONE }: { frame: RunFrame; counterNames: string[]; testPrefix: string; named?: string[] }) {
-  const shown = [...named.filter((n) => !SHOWN.includes(n)), ...SHOWN].filter((n) => counterNames.includes(n));
+export function RunCounters({ frame, counterNames, testPrefix, named = NONE, only = false }: { frame: RunFrame; counterNames: string[]; testPrefix: string; named?: string[]; only?: boolean }) {
+  const shown = (only ? named : [...named.filter((n) => !SHOWN.includes(n)), ...SHOWN]).filter((n) => counterNames.includes(n));
   return (
     <dl className="run-counters" aria-label="Counters (pages)">
       {shown.map((n) => {
