@@ -34,7 +34,7 @@ usage:
   reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
   reclaim compare FILE [--json]               run every variant and print a before/after table
   reclaim sweep FILE [--set KNOB=V1,V2]...     run a grid of knobs, variants and seeds into a table
-  reclaim kernel FILE --kernel debian-6.1|debian-6.12 [--variant NAME] [--json]
+  reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
   reclaim validate FILE [--kernel K] [--variant NAME] [--json]
                                               model and real kernel side by side
@@ -42,7 +42,7 @@ usage:
   reclaim help                                show this text
   reclaim version                             show the version
 
---no-budget (run, compare): lift the resource budget's soft limits for a big native run (README)
+--no-budget (run, compare): lift the resource budget's soft limits for a big native run (docs/scenarios.md)
 
 exit status: 0 on success, 1 on an engine error, 2 on bad arguments or a bad scenario file
 "

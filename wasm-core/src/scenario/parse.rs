@@ -426,7 +426,7 @@ impl<'a> Checker<'a> {
         let frame = PAGE_SIZE * u64::from(s.machine.frame_scale.max(1));
         let frames = |size: Size| size.bytes().div_ceil(frame);
         let over = |what: &str, n: u64, limit: u64, name: &str| {
-            format!("{what} {n}; the limit is {limit} ({name}, see the README's resource budget)")
+            format!("{what} {n}; the limit is {limit} ({name}, see docs/scenarios.md, resource budget)")
         };
         // Memcgs: each entry's replicas, then the total.
         let mut memcgs = 0u64;
@@ -562,7 +562,7 @@ impl<'a> Checker<'a> {
         self.ensure(frames <= limit, "machine.ram", || {
             format!(
                 "ram / (4KiB x frame_scale) is {frames} frames; the limit is {limit} (MAX_FRAMES, \
-                 see the README's resource budget): raise machine.frame_scale"
+                 see docs/scenarios.md, resource budget): raise machine.frame_scale"
             )
         })?;
         if let Some(swap) = &m.swap {
@@ -766,7 +766,7 @@ impl<'a> Checker<'a> {
             self.ensure(depth <= limit, &format!("memcgs[{k}].parent"), || {
                 format!(
                     "memcg {:?} is {depth} levels below the root; the limit is {limit} \
-                     (MAX_MEMCG_DEPTH, see the README's resource budget)",
+                     (MAX_MEMCG_DEPTH, see docs/scenarios.md, resource budget)",
                     m.name
                 )
             })?;
@@ -938,7 +938,7 @@ impl<'a> Checker<'a> {
             format!(
                 "count is {n} accesses that may each take no virtual time (cpu = 0, rate = 0), \
                  so all could happen at one instant; the limit is {limit} (MAX_FREE_ACCESSES, \
-                 see the README's resource budget): give cpu > 0 or rate > 0"
+                 see docs/scenarios.md, resource budget): give cpu > 0 or rate > 0"
             )
         })
     }

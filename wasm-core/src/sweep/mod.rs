@@ -16,7 +16,7 @@ use grid::{Plan, Spec};
 
 pub const USAGE: &str = "usage: reclaim sweep FILE [options]
   FILE                      a scenario, or a sweep file (a [sweep] table naming the scenario,
-                            its axes, variants and seeds; see README)
+                            its axes, variants and seeds; see docs/sweeps.md)
   --set KNOB=V1,V2,...      an axis: swappiness, ram, swap_device, file_device, frame_scale,
                             seed, a sysctl (dirty_ratio or sysctl.dirty_ratio, ...) or a
                             flag (flag.refault_scan_anon=false,true); repeatable

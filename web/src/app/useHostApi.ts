@@ -1,7 +1,7 @@
-// The postMessage API (docs, lib/embed.ts, lib/hostApi.ts): a host page drives the embed and,
-// after a ping, hears back its status, time and lesson step. `ready` is posted once the linked
-// state is in place (loaded and sought to the link's time); a command that arrives before, or
-// while a seek runs, waits and is applied in order (useCommands).
+// The postMessage API (docs/embedding.md, lib/embed.ts, lib/hostApi.ts): a host page drives the
+// embed and, after a ping, hears back its status, time and lesson step. `ready` is posted once
+// the linked state is in place (loaded and sought to the link's time); a command that arrives
+// before, or while a seek runs, waits and is applied in order (useCommands).
 import { useEffect, useMemo, useRef } from 'react';
 import type { Knobs } from '../components/Controls';
 import { applySet, parseControlMessage, type EmbedParams } from '../lib/embed';
