@@ -158,7 +158,7 @@ test('compare mode runs two variants in lockstep and highlights differences', as
   await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'before');
   await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'after');
   await ready(page);
-  // 178 ms/s: 2.5 s of play stays well before S000's first pausing lesson step (800 ms).
+  // 200 ms/s: a few samples come well before S000's later lesson steps.
   await page.getByTestId('speed-slider').fill('9');
   await page.getByTestId('play-toggle').click();
   // Play until both runs have a few samples, whatever the machine's speed.

@@ -11,6 +11,17 @@ import { formatNs } from '../format';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
+import type { Seek } from './useSeek';
+
+/** A seek's progress (a link's time, a clicker step, a host's seek): commands wait for it. */
+function SeekProgress({ seek, nowNs }: { seek: Seek; nowNs: number }) {
+  const done = Math.min(1, Math.max(0, (nowNs - seek.from) / Math.max(1, seek.ns - seek.from)));
+  return (
+    <span className="seek-progress" role="status" data-testid="seek-progress">
+      to {formatNs(seek.ns)} <progress max={1} value={done} aria-label={`Going to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
+    </span>
+  );
+}
 
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
@@ -39,6 +50,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
           <span className="status" data-testid="status">
             {m.status}
           </span>
+          {m.seek && <SeekProgress seek={m.seek} nowNs={nowNs} />}
           <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
             Reclaim Lab ↗
           </a>
