@@ -2,7 +2,7 @@
 // against the same engine run independently here in Node.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot, pause } from './support/page';
+import { failOnPageErrors, ready, shot, pause, tools } from './support/page';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
@@ -61,6 +61,7 @@ for (const file of scenarioFiles) {
     await ready(page);
     await page.getByTestId('scenario-select').selectOption({ label: titleOf(text) });
     const description = /^description\s*=\s*"(.*)"/m.exec(text)![1]!;
+    await tools(page, 'scenario');
     await expect(page.getByTestId('scenario-description')).toHaveText(description);
     await ready(page);
     const variant = /\[\[variants\]\]\s*\nname\s*=\s*"([^"]+)"\s*\npreset\s*=\s*"([^"]+)"/.exec(text)!;
@@ -195,6 +196,7 @@ test('a knob change alters the result (swappiness 0 stops swapping in S000)', as
   await page.getByTestId('scenario-select').selectOption({ label: titleOf(scenarioText('s000-thrash.toml')) });
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
   const before = await page.getByTestId('result-pswpout-1').textContent();
+  await tools(page, 'setup');
   await page.getByTestId('knob-swappiness').fill('0');
   await page.getByTestId('knobs-apply').click();
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });

@@ -356,10 +356,19 @@ fn unchecked_claims(file: &str, i: usize, step: &LessonStep) -> Vec<String> {
         ));
     }
     let known = reclaim_core::mm::vmstat::COUNTER_NAMES;
-    for w in step
-        .caption
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-    {
+    // Words, each with whether a '(' follows it (a kernel function, not a counter).
+    let text = &step.caption;
+    let words = text
+        .match_indices(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .scan(0, |start, (i, sep)| {
+            let w = (&text[*start..i], sep == "(");
+            *start = i + sep.len();
+            Some(w)
+        });
+    for (w, call) in words {
+        if call {
+            continue;
+        }
         let counter_like = ["pg", "pswp", "workingset_", "allocstall", "oom_", "thp_"]
             .iter()
             .any(|p| w.starts_with(p))

@@ -25,7 +25,7 @@ function Intro() {
     <p className="intro" data-testid="intro">
       <span>
         <strong>New here?</strong> This page simulates how Linux decides which memory pages to free when RAM runs out. Press <strong>Play</strong> (or Space) and
-        follow the captions of this first lesson. Underlined terms explain themselves on hover; <strong>Tools</strong> holds the knobs, the scenario text and sharing.
+        follow the captions of this first lesson. Underlined terms explain themselves on hover; <strong>Tools</strong> holds the knobs, the scenario&apos;s file, sharing and more.
       </span>{' '}
       <button
         type="button"

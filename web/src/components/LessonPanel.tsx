@@ -133,7 +133,7 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
       )}
       {step && (highlight || step.pause) && (
         <p className="muted small lesson-note" data-testid="lesson-note">
-          {highlight && <>The stage shows {VIEW_NAMES[highlight]} (outlined). </>}
+          {highlight && (compact ? <>Look at {VIEW_NAMES[highlight]} (outlined). </> : <>The stage shows {VIEW_NAMES[highlight]} (outlined). </>)}
           {step.pause && nowNs === step.atNs && <>Paused here: press Play to go on.</>}
         </p>
       )}
