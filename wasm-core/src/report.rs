@@ -1,4 +1,4 @@
-//! What a run reports: the stable JSON contract of `reclaim run --json` (documented in README).
+//! What a run reports: the stable JSON contract of `reclaim run --json` (documented in docs/cli.md).
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

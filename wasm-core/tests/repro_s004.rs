@@ -7,7 +7,7 @@
 //!   inactive file list, `get_scan_count` returns SCAN_FILE and the cost model is never
 //!   consulted: neither kernel scans anon in the measured hour.
 //! - The mainline pair reaches one band (anon scanned >= 5x); the other two are known
-//!   deviations (README, scenario header), asserted below so that a change to them is noticed.
+//!   deviations (docs/experiments.md, scenario header), asserted below so that a change to them is noticed.
 //! S004b: see below.
 mod common;
 use common::*;
@@ -115,7 +115,7 @@ fn s004_the_2016_pair_plenty_rule_keeps_anon_out_so_no_band_holds() {
 /// Mainline 5.7 -> 5.8: the anon band holds (x28 here, the kernel's x31), and 5.8 swaps out
 /// the idle heap as the posting's kernel did. Known deviation, kept as data (as ruffle keeps
 /// its known failures): the tps band (>= +15%) and the file-refault band (<= -30%) do NOT hold
-/// and this asserts that they still do not. Reason (README, scenario header): no refault in the
+/// and this asserts that they still do not. Reason (docs/experiments.md, scenario header): no refault in the
 /// measured hour is a restore, because the pages 5.8 deactivates join a ~3.2 GiB inactive
 /// list that reclaim needs about four hours to work through; 5.8's file cost counts restores
 /// only, so it stays at zero while every swap-out adds anon cost, and the one-third range

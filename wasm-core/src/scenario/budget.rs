@@ -5,7 +5,7 @@
 //! pages of files, anon regions and swap, tasks (after replicas and clients), memcgs and their
 //! depth, samples of the time series, ops, and the text itself. Each limit is generous for real
 //! experiments (every scenario in `scenarios/` runs at its original size, S003's 128 memcgs and
-//! 512 GiB at frame_scale 512 included) and documented in the README. The web page and links
+//! 512 GiB at frame_scale 512 included) and documented in docs/scenarios.md. The web page and links
 //! always use [`Budget::DEFAULT`]; the CLI's `--no-budget` lifts the soft limits for big native
 //! runs, while the hard ones that keep the engine's own arithmetic and ids in range stay.
 

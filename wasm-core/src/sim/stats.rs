@@ -11,7 +11,7 @@ use hdrhistogram::Histogram;
 /// wide, and a percentile is reported as the middle of its bucket.
 const SIGFIG: u8 = 2;
 /// How far a reported percentile may be from the exact one, relative to it (the bound stated
-/// in the README's JSON contract).
+/// in the JSON contract, docs/cli.md).
 pub const RELATIVE_ERROR: f64 = 0.005;
 
 /// Latencies in ns: count, exact sum, and a histogram made on the first record.

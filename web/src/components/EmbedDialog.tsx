@@ -107,7 +107,7 @@ export function EmbedDialogBody({ hash, views, base }: Props) {
       </div>
       <p className="muted small">
         Keys in the embed: Space play/pause, PageDown/PageUp (a clicker) next/previous lesson step, → ← one time step. A host page drives it with
-        postMessage and hears back its status, time and lesson step (README, “Embed”).
+        postMessage and hears back its status, time and lesson step (docs/embedding.md, “Host API”).
       </p>
     </form>
   );

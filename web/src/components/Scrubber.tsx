@@ -14,6 +14,8 @@ interface Props {
   seek: { ns: number; from: number } | null;
   enabled: boolean;
   onSeek(ns: number): void;
+  /** Terminal events to mark on the bar (an OOM kill, a run's end). */
+  events?: { ns: number; kind: string; label: string }[];
 }
 
 /** At least this many positions on the slider: its step is the power of ten that gives them
@@ -24,7 +26,7 @@ export function scrubStep(maxNs: number): number {
   return 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, maxNs) / SCRUB_STEPS)));
 }
 
-export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
+export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek, events = [] }: Props) {
   const [draft, setDraft] = useState<number | null>(null);
   const dragging = useRef(false);
   const step = scrubStep(maxNs);
@@ -40,6 +42,7 @@ export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
         <span>
           Time reached <span className="muted small">· drag back to replay from the start to that moment (keys ← → PageUp PageDown Home End)</span>
         </span>
+        <span className="scrub-track">
         <input
           type="range"
           min={0}
@@ -64,6 +67,20 @@ export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
             else commit(ns);
           }}
         />
+        {events.map((e, i) => (
+          <span
+            key={i}
+            className={`scrub-event ${e.kind}`}
+            style={{ left: `${(100 * Math.min(e.ns, maxNs)) / Math.max(maxNs, step)}%` }}
+            title={e.label}
+            aria-label={e.label}
+            role="img"
+            data-testid={`scrub-event-${e.kind}`}
+          >
+            {e.kind === 'oom' ? '✕' : '▮'}
+          </span>
+        ))}
+        </span>
       </label>
       <span className="scrub-time" data-testid="scrub-target">
         {formatNs(value)}

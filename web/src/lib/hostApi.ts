@@ -1,5 +1,5 @@
 // The embed's side of the postMessage protocol (v1): which messages it accepts from whom, and
-// the events it posts back to its host page. README "Embed" documents both directions.
+// the events it posts back to its host page. docs/embedding.md ("Host API") documents both directions.
 //
 // Origin rule (modelled on Perfetto's embedding handshake):
 // - With `?host=ORIGIN` the embed accepts commands only from ORIGIN and posts every event

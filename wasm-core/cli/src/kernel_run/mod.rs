@@ -1,5 +1,5 @@
 //! Ground truth: run a scenario on a real Linux kernel in QEMU (`reclaim kernel`) and compare
-//! it with the model (`reclaim validate`). See README "Real kernels".
+//! it with the model (`reclaim validate`). See docs/real-kernels.md.
 pub mod plan;
 
 #[cfg(target_os = "linux")]
