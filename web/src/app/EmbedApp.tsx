@@ -7,6 +7,7 @@ import { GenerationsView } from '../components/GenerationsView';
 import { LruView } from '../components/LruView';
 import { MemcgLruView } from '../components/MemcgLruView';
 import { ResultsPanel } from '../components/ResultsPanel';
+import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
@@ -36,9 +37,12 @@ export function EmbedApp({ m }: { m: AppModel }) {
             +{formatNs(stepNs)}
           </button>
           <strong data-testid="virtual-time">{formatNs(nowNs)}</strong>
-          <span className="status" data-testid="status">
+          {/* For tests: whether the next lesson step's state is computed in the background, and
+              where the latest seek replayed from. */}
+          <span className="status" data-testid="status" data-ahead={state.ahead ? (state.ahead.done ? `ready ${state.ahead.toNs}` : 'computing') : 'none'} data-seek-from-ns={state.seekFromNs ?? undefined}>
             {m.status}
           </span>
+          {m.seek && <SeekProgress seek={m.seek} className="embed-seek" testId="seek-progress" />}
           <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
             Reclaim Lab ↗
           </a>

@@ -50,7 +50,7 @@ export function SetupControls({ m }: { m: AppModel }) {
       scenarioText={setup.edited ?? setup.file?.text ?? ''}
       knobs={setup.knobs}
       onKnobs={setup.setKnobs}
-      scrubber={<Scrubber nowNs={m.nowNs} maxNs={m.scrubMax} seek={seek && { ns: seek.ns, from: seek.from }} enabled={ready || seeking} onSeek={m.transport.pauseAndSeek} />}
+      scrubber={<Scrubber nowNs={m.nowNs} maxNs={m.scrubMax} seek={seek} seekFromNs={state.seekFromNs} enabled={ready || seeking} onSeek={m.transport.pauseAndSeek} />}
       flagPanel={
         state.kernel &&
         state.runs.length > 0 && (

@@ -12,7 +12,7 @@ import { useHostApi } from './useHostApi';
 import { useKeys } from './useKeys';
 import { useDrop, useKernelRuns } from './useKernelRuns';
 import { useLink } from './useLink';
-import { runPhase, useSeek } from './useSeek';
+import { runPhase, useAhead, useSeek } from './useSeek';
 import { useSetup } from './useSetup';
 import { useTransport } from './useTransport';
 
@@ -24,7 +24,7 @@ export function useApp() {
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const setup = useSetup(state);
   const { frames, broken, ready, finished, nowNs } = runPhase(state);
-  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, step, reset);
+  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
@@ -62,6 +62,7 @@ export function useApp() {
     }
   }, [embed, ready, seeking, finished, boot, setPlaying]);
   const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
+  useAhead(state, lessonSteps, seeking, engine.ahead);
   const transport = useTransport({ ready, finished, seeking, playing: state.playing, nowNs, stepNs, lessonSteps, setPlaying, step, seekTo });
   useKeys({ togglePlay: transport.togglePlay, go: transport.go, reset, setSpeedStep: setup.setSpeedStep });
 
@@ -78,7 +79,7 @@ export function useApp() {
   const furthest = useRef({ key: '', loads: 0, ns: 0 });
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
-  const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
+  const scrubMax = Math.max(furthest.current.ns, seek?.toNs ?? 0);
   const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   useHostApi({ embed, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go: transport.go, pauseAndSeek: transport.pauseAndSeek, setKnobs: setup.setKnobs });
