@@ -3,7 +3,7 @@
 // written into the test).
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, tools } from './support/page';
 import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 import { applyOverrides } from '../web/src/lib/scenarioText';
@@ -85,6 +85,7 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   await ready(page);
   // The toggles are the engine's list, each with its version.
   const kernel = JSON.parse(kernel_info()) as { flags: { name: string; version: string }[] };
+  await tools(page, 'setup');
   await page.getByTestId('flags-panel').locator('summary').click();
   await expect(page.getByTestId('flags-0').locator('input[type="checkbox"]')).toHaveCount(kernel.flags.length);
   await expect(page.getByTestId('flags-0-label')).toHaveText('linux-5.2');
@@ -118,6 +119,7 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   await shot(page, testInfo, 'flag-custom');
 
   // The link carries the override: a fresh browser shows the same custom kernel and numbers.
+  await tools(page, 'share');
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('link-field')).toHaveValue(/#v1=[A-Za-z0-9_-]+$/);
   const link = await page.getByTestId('link-field').inputValue();
@@ -137,6 +139,7 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   await box.uncheck();
   await expect(page.getByTestId('flags-0-custom')).toHaveCount(0);
   await expect(page.getByTestId('run-0-kernel')).toHaveAttribute('data-custom', 'false');
+  await tools(page, 'setup');
   await page.getByTestId('flag-0-refault_scan_anon').check();
   await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.2 + refault_scan_anon on)custom');
   await page.getByTestId('theme-toggle').click();
@@ -183,6 +186,7 @@ test('a capped kernel refusing swappiness 115 is explained beside the knob, per 
   await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-4.7)');
   await expect(page.getByTestId('run-1-kernel')).toHaveText('(rfc-2016-lru-cost)');
   // The file asks for 115 itself; with the knob at 100 neither kernel refuses anything.
+  await tools(page, 'setup');
   await page.getByTestId('knob-swappiness').fill('100');
   await page.getByTestId('knobs-apply').click();
   await ready(page);

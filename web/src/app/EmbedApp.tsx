@@ -42,7 +42,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
           <span className="status" data-testid="status" data-ahead={state.ahead ? (state.ahead.done ? `ready ${state.ahead.toNs}` : 'computing') : 'none'} data-seek-from-ns={state.seekFromNs ?? undefined}>
             {m.status}
           </span>
-          {m.seek && <SeekProgress seek={m.seek} className="embed-seek" testId="seek-progress" />}
+          {m.seek && <SeekProgress seek={m.seek} className="seek-progress" testId="seek-progress" />}
           <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
             Reclaim Lab ↗
           </a>

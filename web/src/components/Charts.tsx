@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
-import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from '../lib/palette';
+import { NEUTRAL, SERIES_COLORS, TYPE_COLORS, WATERMARK_DASHES } from '../lib/palette';
 import type { RunReport } from '../lib/report';
 import { COUNTER_GROUPS } from '../lib/figure';
 import { groupTotals, type KernelRun } from '../lib/kernelRun';
@@ -66,7 +66,7 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     () =>
       runs.map((run, r) => ({
         name: runs.length > 1 ? `free (${run.variant})` : 'free',
-        color: OKABE_ITO[4]!,
+        color: NEUTRAL,
         dash: DASHES[r],
         points: (series[r] ?? []).map((row) => [row[0]!, row[6]! * run.scale] as [number, number]),
       })),
@@ -112,9 +112,9 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     () =>
       wm
         ? [
-            { name: 'min', y: wm[0]!, color: OKABE_ITO[5]! },
-            { name: 'low', y: wm[1]!, color: OKABE_ITO[6]! },
-            { name: 'high', y: wm[2]!, color: OKABE_ITO[2]! },
+            { name: 'min', y: wm[0]!, color: NEUTRAL, dash: WATERMARK_DASHES.min },
+            { name: 'low', y: wm[1]!, color: NEUTRAL, dash: WATERMARK_DASHES.low },
+            { name: 'high', y: wm[2]!, color: NEUTRAL, dash: WATERMARK_DASHES.high },
           ]
         : [],
     [wm?.[0], wm?.[1], wm?.[2]], // eslint-disable-line react-hooks/exhaustive-deps

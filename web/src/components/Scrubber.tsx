@@ -17,6 +17,8 @@ interface Props {
   seekFromNs?: number | null;
   enabled: boolean;
   onSeek(ns: number): void;
+  /** Terminal events to mark on the bar (an OOM kill, a run's end). */
+  events?: { ns: number; kind: string; label: string }[];
 }
 
 /** At least this many positions on the slider: its step is the power of ten that gives them
@@ -27,7 +29,7 @@ export function scrubStep(maxNs: number): number {
   return 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, maxNs) / SCRUB_STEPS)));
 }
 
-export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek }: Props) {
+export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek, events = [] }: Props) {
   const [draft, setDraft] = useState<number | null>(null);
   const dragging = useRef(false);
   const step = scrubStep(maxNs);
@@ -42,6 +44,7 @@ export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek }: Pr
         <span>
           Time reached <span className="muted small">· drag back to go back to that moment (keys ← → PageUp PageDown Home End)</span>
         </span>
+        <span className="scrub-track">
         <input
           type="range"
           min={0}
@@ -66,6 +69,20 @@ export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek }: Pr
             else commit(ns);
           }}
         />
+        {events.map((e, i) => (
+          <span
+            key={i}
+            className={`scrub-event ${e.kind}`}
+            style={{ left: `${(100 * Math.min(e.ns, maxNs)) / Math.max(maxNs, step)}%` }}
+            title={e.label}
+            aria-label={e.label}
+            role="img"
+            data-testid={`scrub-event-${e.kind}`}
+          >
+            {e.kind === 'oom' ? '✕' : '▮'}
+          </span>
+        ))}
+        </span>
       </label>
       <span className="scrub-time" data-testid="scrub-target">
         {formatNs(value)}
