@@ -118,7 +118,7 @@ pub enum MoveReason {
 }
 
 /// A bounded record of page moves (sampled by the consumer; moves past `capacity` are not kept).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct MoveTrace {
     pub enabled: bool,
     pub capacity: usize,
@@ -147,6 +147,7 @@ pub enum IoReq {
     Write { frames: Vec<u32> },
 }
 
+#[derive(Clone)]
 pub struct Mm {
     pub frames: Frames,
     pub free: Vec<u32>,

@@ -4,6 +4,7 @@ import { LessonPanel } from '../components/LessonPanel';
 import type { KernelInfo, RunInfo } from '../engine/protocol';
 import { isCustom, kernelLabel } from '../lib/flags';
 import type { View } from '../lib/link';
+import { SCENARIOS } from '../scenarios';
 import type { AppModel } from './useApp';
 
 /** A run's kernel as a title: "linux-5.8 + refault_scan_anon off" and a "custom" mark. */
@@ -50,8 +51,15 @@ const EMBED_LESSON_VIEWS: Record<View, readonly string[]> = {
   memcg: [],
 };
 
+/** The lesson after the one shown: the next scenario in the picker's order that has one. */
+function nextLessonOf(m: AppModel): { title: string; open(): void } | null {
+  const i = SCENARIOS.findIndex((f) => f.name === m.setup.scenarioName);
+  const next = SCENARIOS.slice(i + 1).find((f) => /^\[\[lesson\]\]/m.test(f.text));
+  return next ? { title: next.title.replace(/^Lesson:\s*/, ''), open: () => m.openScenario(next.name) } : null;
+}
+
 /** The scenario's [[lesson]] steps: captions follow the run; next/previous seek. */
-export function Lesson({ m }: { m: AppModel }) {
+export function Lesson({ m, onView }: { m: AppModel; onView?(view: string): void }) {
   const { state, embed, link } = m;
   // An embed shows one view: a step pointing at a view it does not show points nowhere there.
   const embedSteps = useMemo(() => {
@@ -69,6 +77,8 @@ export function Lesson({ m }: { m: AppModel }) {
       compact={embed.embed}
       compareOn={m.setup.compare}
       knobsChanged={Object.keys(m.setup.knobs).length > 0}
+      onView={onView}
+      nextLesson={embed.embed ? null : nextLessonOf(m)}
     />
   );
 }

@@ -4,15 +4,16 @@ import { useEngine } from '../engine/useEngine';
 import { useKernelAssessment } from '../engine/useKernelAssessment';
 import { useReports } from '../engine/useReports';
 import { parseEmbedParams } from '../lib/embed';
-import type { LessonStep } from '../lib/lesson';
+import { countersNamed, currentStep, type LessonStep } from '../lib/lesson';
 import { VIEWS } from '../lib/link';
 import { expectTexts } from '../lib/scenarioText';
 import { useExports } from './useExports';
 import { useHostApi } from './useHostApi';
+import { useCommands } from './useCommands';
 import { useKeys } from './useKeys';
 import { useDrop, useKernelRuns } from './useKernelRuns';
 import { useLink } from './useLink';
-import { runPhase, useSeek } from './useSeek';
+import { runPhase, useAhead, useSeek } from './useSeek';
 import { useSetup } from './useSetup';
 import { useTransport } from './useTransport';
 
@@ -24,11 +25,11 @@ export function useApp() {
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const setup = useSetup(state);
   const { frames, broken, ready, finished, nowNs } = runPhase(state);
-  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, step, reset);
+  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
-  useDrop(!embed.embed, kernel.loadKernelRef, link.setLinkError);
+  useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError);
   /** Another scenario, from its defaults (a kernel run of the previous one no longer fits). */
   const openScenario = (n: string) => {
     setup.open(n);
@@ -62,8 +63,15 @@ export function useApp() {
     }
   }, [embed, ready, seeking, finished, boot, setPlaying]);
   const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
+  useAhead(state, lessonSteps, seeking, engine.ahead);
+  // The counters the caption of the step shown names (the stage shows each of them).
+  const caption = lessonSteps[currentStep(lessonSteps, nowNs)]?.caption ?? '';
+  const namedCounters = useMemo(() => countersNamed(caption, state.counterNames), [caption, state.counterNames]);
   const transport = useTransport({ ready, finished, seeking, playing: state.playing, nowNs, stepNs, lessonSteps, setPlaying, step, seekTo });
-  useKeys({ togglePlay: transport.togglePlay, go: transport.go, reset, setSpeedStep: setup.setSpeedStep });
+  // Loaded, the link restored and no seek running: keys and host commands apply now, else wait.
+  const idle = ready && !seeking && boot === 'done';
+  const commands = useCommands(idle);
+  useKeys({ togglePlay: transport.togglePlay, go: transport.go, reset, setSpeedStep: setup.setSpeedStep, run: commands.run });
 
   const endNs = state.runs[0]?.endNs ?? 0;
   const reportsFit = reports.text === source?.text;
@@ -78,10 +86,10 @@ export function useApp() {
   const furthest = useRef({ key: '', loads: 0, ns: 0 });
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
-  const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
+  const scrubMax = Math.max(furthest.current.ns, seek?.toNs ?? 0);
   const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
-  useHostApi({ embed, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go: transport.go, pauseAndSeek: transport.pauseAndSeek, setKnobs: setup.setKnobs });
+  useHostApi({ embed, idle, run: commands.run, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go: transport.go, pauseAndSeek: transport.pauseAndSeek, setKnobs: setup.setKnobs });
   // The views an embed of this state can show: generations and memcg only where they exist.
   const embedViews = VIEWS.filter((v) => (v === 'gens' ? frames.some((f) => f.gens) : v === 'memcg' ? frames.some((f) => f.memcg) : true));
   const resultsReady = reports.status === 'done' && reportsFit;
@@ -124,6 +132,7 @@ export function useApp() {
     seek,
     seeking,
     stepNs,
+    namedCounters,
     transport,
     endNs,
     realEndNs,

@@ -1,5 +1,7 @@
-// The postMessage API (docs/embedding.md, lib/embed.ts, lib/hostApi.ts): a host page drives the embed
-// and, after a ping, hears back its status, time and lesson step.
+// The postMessage API (docs/embedding.md, lib/embed.ts, lib/hostApi.ts): a host page drives the
+// embed and, after a ping, hears back its status, time and lesson step. `ready` is posted once
+// the linked state is in place (loaded and sought to the link's time); a command that arrives
+// before, or while a seek runs, waits and is applied in order (useCommands).
 import { useEffect, useMemo, useRef } from 'react';
 import type { Knobs } from '../components/Controls';
 import { applySet, parseControlMessage, type EmbedParams } from '../lib/embed';
@@ -8,6 +10,9 @@ import type { LessonStep } from '../lib/lesson';
 
 interface HostDeps {
   embed: EmbedParams;
+  /** Loaded, the link restored and no seek running: commands apply now. */
+  idle: boolean;
+  run: (command: () => void) => void;
   ready: boolean;
   finished: boolean;
   seeking: boolean;
@@ -21,7 +26,10 @@ interface HostDeps {
   setKnobs: (f: (k: Knobs) => Knobs) => void;
 }
 
-export function useHostApi({ embed, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go, pauseAndSeek, setKnobs }: HostDeps) {
+export function useHostApi(deps: HostDeps) {
+  const { embed, idle, run, seeking, status, nowNs, lessonSteps } = deps;
+  const h = useRef(deps);
+  h.current = deps;
   const snapshot = useRef<() => void>(() => {});
   const channel = useMemo(
     () => new HostChannel(embed.host, (msg, origin) => window.parent !== window && window.parent.postMessage(msg, origin)),
@@ -32,30 +40,35 @@ export function useHostApi({ embed, ready, finished, seeking, status, nowNs, ste
       if (!channel.accepts(e.origin)) return;
       const m = parseControlMessage(e.data);
       if (!m) return;
-      if (m.action === 'play') {
-        if (ready && !finished && !seeking) setPlaying(true);
-      } else if (m.action === 'pause') setPlaying(false);
-      else if (m.action === 'ping') {
+      if (m.action === 'ping') {
         channel.ping(e.origin, m.id);
         snapshot.current(); // the state as it is now, to a host that just said where events go
-      } else if (m.action === 'step') go(1, 'time', m.ns ?? stepNs);
-      else if (m.action === 'next' || m.action === 'prev') go(m.action === 'next' ? 1 : -1);
-      else if (m.action === 'seek') pauseAndSeek(m.ns);
-      else setKnobs((k) => applySet(k, m));
+        return;
+      }
+      run(() => {
+        const { finished, setPlaying, go, stepNs, pauseAndSeek, setKnobs } = h.current;
+        if (m.action === 'play') {
+          if (!finished) setPlaying(true);
+        } else if (m.action === 'pause') setPlaying(false);
+        else if (m.action === 'step') go(1, 'time', m.ns ?? stepNs);
+        else if (m.action === 'next' || m.action === 'prev') go(m.action === 'next' ? 1 : -1);
+        else if (m.action === 'seek') pauseAndSeek(m.ns);
+        else setKnobs((k) => applySet(k, m));
+      });
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [channel, ready, finished, seeking, setPlaying, pauseAndSeek, go, stepNs, setKnobs]);
+  }, [channel, run]);
 
   // Events to the host: ready once, then status, time and lesson step as they change.
   const stepNow = lessonSteps.filter((st) => st.atNs <= nowNs).length;
   const sentReady = useRef(false);
   useEffect(() => {
-    if (embed.embed && ready && !sentReady.current) {
+    if (embed.embed && idle && !sentReady.current) {
       sentReady.current = true;
       channel.ready();
     }
-  }, [embed.embed, ready, channel]);
+  }, [embed.embed, idle, channel]);
   const hs = hostStatus(status);
   const lessonEvent = () =>
     lessonSteps.length > 0 && channel.send({ event: 'lesson', step: stepNow, of: lessonSteps.length, caption: stepNow > 0 ? lessonSteps[stepNow - 1]!.caption : null });

@@ -56,11 +56,13 @@ export function useKernelRuns(setup: Setup) {
     setKernelRuns([]);
     setKernelError(null);
   };
-  return { kernelRuns, setKernelRuns, kernelError, loadKernel: (files: File[]) => loadKernel.current(files), loadKernelRef: loadKernel, clear };
+  /** Set by the page: kernel run files were dropped (it opens the panel that shows them). */
+  const onFilesDropped = useRef<() => void>(() => {});
+  return { kernelRuns, setKernelRuns, kernelError, loadKernel: (files: File[]) => loadKernel.current(files), loadKernelRef: loadKernel, onFilesDropped, clear };
 }
 
 /** Files dropped onto the full page: kernel runs to the overlay, a figure's link opened. */
-export function useDrop(enabled: boolean, loadKernel: { current: (files: File[]) => void }, onError: (text: string) => void) {
+export function useDrop(enabled: boolean, loadKernel: { current: (files: File[]) => void }, onKernelFiles: { current: () => void }, onError: (text: string) => void) {
   const error = useRef(onError);
   error.current = onError;
   useEffect(() => {
@@ -76,7 +78,7 @@ export function useDrop(enabled: boolean, loadKernel: { current: (files: File[])
       const files = [...(e.dataTransfer?.files ?? [])];
       if (files.some(isJsonFile)) {
         loadKernel.current(files);
-        document.querySelector('[data-testid="kernel-overlay"]')?.scrollIntoView({ block: 'nearest' });
+        onKernelFiles.current();
         return;
       }
       linkOfImage(f)
@@ -96,5 +98,5 @@ export function useDrop(enabled: boolean, loadKernel: { current: (files: File[])
       window.removeEventListener('dragover', over);
       window.removeEventListener('drop', drop);
     };
-  }, [enabled, loadKernel]);
+  }, [enabled, loadKernel, onKernelFiles]);
 }

@@ -73,7 +73,8 @@ export function useSetup(state: EngineState) {
           ? [variant]
           : [];
   const wantedKey = wanted.join('\u0000');
-  const runFlags = compare ? sideFlags : [sideFlags[0]];
+  // A knob comparison runs both sides with side A's flag overrides: the pair differs in swappiness only.
+  const runFlags = compare ? sideFlags : swapPair ? [sideFlags[0], sideFlags[0]] : [sideFlags[0]];
   const flagsKey = JSON.stringify(runFlags);
 
   return {
