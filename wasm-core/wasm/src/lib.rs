@@ -118,9 +118,19 @@ pub struct WasmSimulation {
     base_flags: reclaim_core::variant::Flags,
     /// vm.swappiness as the scenario asked for it (a capped kernel may have refused it).
     swappiness_asked: u32,
+    /// For a checkpoint (`snapshot`): the bytes cloning the run allocated; 0 for a run built
+    /// from a scenario.
+    snapshot_bytes: usize,
 }
 
 impl WasmSimulation {
+    /// The engine's message when the run ended early, as a thrown Error.
+    fn ended_early(&self) -> Result<(), JsError> {
+        match self.inner.error() {
+            Some(e) => Err(JsError::new(e)),
+            None => Ok(()),
+        }
+    }
     fn with_flags(
         scn: &reclaim_core::scenario::Scenario,
         variant: &str,
@@ -140,6 +150,7 @@ impl WasmSimulation {
             inner,
             base_flags,
             swappiness_asked: scn.swappiness_for(variant),
+            snapshot_bytes: 0,
         })
     }
 }
@@ -160,6 +171,7 @@ impl WasmSimulation {
             base_flags: inner.flags(),
             swappiness_asked: inner.swappiness(),
             inner,
+            snapshot_bytes: 0,
         }
     }
     /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
@@ -201,13 +213,39 @@ impl WasmSimulation {
     pub fn swappiness(&self) -> u32 {
         self.inner.swappiness()
     }
-    /// Advance by `ns` virtual nanoseconds (or to the end of the run).
-    pub fn step(&mut self, ns: f64) {
-        self.inner.step(ns.max(0.0) as u64)
+    /// A checkpoint of this run: an independent copy in its present state, which steps on
+    /// exactly as this run would (the engine is deterministic; tests/checkpoint.rs). A seek
+    /// restores a run by taking a snapshot of a checkpoint, so the checkpoint stays usable.
+    pub fn snapshot(&self) -> WasmSimulation {
+        let before = wasm_alloc::live_bytes();
+        let inner = self.inner.clone();
+        let snapshot_bytes = wasm_alloc::live_bytes() - before + std::mem::size_of::<Self>();
+        WasmSimulation {
+            inner,
+            base_flags: self.base_flags,
+            swappiness_asked: self.swappiness_asked,
+            snapshot_bytes,
+        }
     }
-    /// Run to the end and return the report as JSON (the CLI's `run --json` document).
-    pub fn run_to_end_json(&mut self) -> String {
-        serde_json::to_string(&self.inner.run_to_end()).unwrap_or_default()
+    /// The memory a snapshot holds: the bytes cloning the run allocated on the wasm heap (the
+    /// allocator's count of live bytes before and after, dlmalloc's per-block headers aside)
+    /// plus the handle itself. 0 for a run built from a scenario.
+    pub fn snapshot_bytes(&self) -> f64 {
+        self.snapshot_bytes as f64
+    }
+    /// Advance by `ns` virtual nanoseconds (or to the end of the run); throws an Error with
+    /// the engine's message when the run ends early (its progress guard: virtual time stopped
+    /// advancing).
+    pub fn step(&mut self, ns: f64) -> Result<(), JsError> {
+        self.inner.step(ns.max(0.0) as u64);
+        self.ended_early()
+    }
+    /// Run to the end and return the report as JSON (the CLI's `run --json` document); throws
+    /// as `step` does.
+    pub fn run_to_end_json(&mut self) -> Result<String, JsError> {
+        let report = self.inner.run_to_end();
+        self.ended_early()?;
+        Ok(serde_json::to_string(&report).unwrap_or_default())
     }
     pub fn report_json(&self) -> String {
         serde_json::to_string(&self.inner.report()).unwrap_or_default()

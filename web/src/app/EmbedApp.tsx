@@ -7,21 +7,11 @@ import { GenerationsView } from '../components/GenerationsView';
 import { LruView } from '../components/LruView';
 import { MemcgLruView } from '../components/MemcgLruView';
 import { ResultsPanel } from '../components/ResultsPanel';
+import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
-import type { Seek } from './useSeek';
-
-/** A seek's progress (a link's time, a clicker step, a host's seek): commands wait for it. */
-function SeekProgress({ seek, nowNs }: { seek: Seek; nowNs: number }) {
-  const done = Math.min(1, Math.max(0, (nowNs - seek.from) / Math.max(1, seek.ns - seek.from)));
-  return (
-    <span className="seek-progress" role="status" data-testid="seek-progress">
-      to {formatNs(seek.ns)} <progress max={1} value={done} aria-label={`Going to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
-    </span>
-  );
-}
 
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
@@ -47,10 +37,12 @@ export function EmbedApp({ m }: { m: AppModel }) {
             +{formatNs(stepNs)}
           </button>
           <strong data-testid="virtual-time">{formatNs(nowNs)}</strong>
-          <span className="status" data-testid="status">
+          {/* For tests: whether the next lesson step's state is computed in the background, and
+              where the latest seek replayed from. */}
+          <span className="status" data-testid="status" data-ahead={state.ahead ? (state.ahead.done ? `ready ${state.ahead.toNs}` : 'computing') : 'none'} data-seek-from-ns={state.seekFromNs ?? undefined}>
             {m.status}
           </span>
-          {m.seek && <SeekProgress seek={m.seek} nowNs={nowNs} />}
+          {m.seek && <SeekProgress seek={m.seek} className="seek-progress" testId="seek-progress" />}
           <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
             Reclaim Lab ↗
           </a>
