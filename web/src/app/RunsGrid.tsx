@@ -27,7 +27,7 @@ export function RunsGrid({ m }: { m: AppModel }) {
               </span>
             </h2>
             <div className="run-body">
-              <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+              <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [])} testPrefix={`run-${i}-`} theme={theme} />
               <BalanceView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
               {frames[i]!.refault && <RefaultView info={run} view={frames[i]!.refault!} testPrefix={`run-${i}-`} />}
               {frames[i]!.gens && <GenerationsView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} theme={theme} />}

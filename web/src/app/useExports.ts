@@ -86,7 +86,7 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
     download(`${base.replace(/-\d+ms$/, '')}-${Math.round(fromNs / 1e6)}-${Math.round(toNs / 1e6)}ms.webm`, blob);
   };
   const exporters: Exporters = {
-    csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
+    csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series), 'text/csv'),
     json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
     markdown: () => downloadText(`${stem}-results.md`, resultsMarkdown(title, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown'),
     toml: () => downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
