@@ -79,6 +79,54 @@ impl ScanControl {
     }
 }
 
+/// Which of a reclaim pass's vmstat items to count: pages scanned or reclaimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reclaimed {
+    Scanned,
+    Stolen,
+}
+
+impl ScanControl {
+    /// `PGSCAN_KSWAPD + reclaimer_offset()` / `PGSTEAL_KSWAPD + reclaimer_offset()` (mm/vmscan.c
+    /// v6.3; `current_is_kswapd()` picked the item before): the item of who reclaims.
+    fn reclaimer_item(&self, what: Reclaimed) -> C {
+        match (what, self.kswapd) {
+            (Reclaimed::Scanned, true) => C::pgscan_kswapd,
+            (Reclaimed::Scanned, false) => C::pgscan_direct,
+            (Reclaimed::Stolen, true) => C::pgsteal_kswapd,
+            (Reclaimed::Stolen, false) => C::pgsteal_direct,
+        }
+    }
+}
+
+impl Mm {
+    /// The scan and steal accounting of `shrink_inactive_list` and MGLRU's `scan_folios` /
+    /// `evict_folios` (4.x-6.x): the memcg always counts the item; the node's vmstat only for
+    /// global reclaim (`if (!cgroup_reclaim(sc))`); then PGSCAN_ANON/FILE or PGSTEAL_ANON/FILE
+    /// (5.8+ items, kept by every variant here).
+    pub(crate) fn count_reclaim(
+        &mut self,
+        sc: &ScanControl,
+        lv: usize,
+        what: Reclaimed,
+        file: bool,
+        n: u64,
+    ) {
+        let item = sc.reclaimer_item(what);
+        if !sc.cgroup_reclaim() {
+            self.counters.add(item, n);
+        }
+        self.count_memcg(lv, item, n);
+        let by_type = match (what, file) {
+            (Reclaimed::Scanned, false) => C::pgscan_anon,
+            (Reclaimed::Scanned, true) => C::pgscan_file,
+            (Reclaimed::Stolen, false) => C::pgsteal_anon,
+            (Reclaimed::Stolen, true) => C::pgsteal_file,
+        };
+        self.counters.add(by_type, n);
+    }
+}
+
 /// `sc->nr`: writeback state of the pages a `shrink_node` pass met.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NrStat {
@@ -291,19 +339,7 @@ impl Mm {
         if taken == 0 {
             return 0;
         }
-        // `shrink_inactive_list`: the memcg always counts the scan; the global kswapd/direct
-        // items only for global reclaim (`if (!cgroup_reclaim(sc))`, 4.x-6.x).
-        let item = if sc.kswapd {
-            C::pgscan_kswapd
-        } else {
-            C::pgscan_direct
-        };
-        if sc.target_memcg.is_none() {
-            self.counters.add(item, taken);
-        }
-        self.count_memcg(lv, item, taken);
-        self.counters
-            .add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
+        self.count_reclaim(sc, lv, Reclaimed::Scanned, file, taken);
         self.note_reclaim_stat(lv, file, taken, 0);
         let mut stat = NrStat {
             taken,
@@ -338,23 +374,7 @@ impl Mm {
             }
         }
         sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS) * self.scale;
-        let item = if sc.kswapd {
-            C::pgsteal_kswapd
-        } else {
-            C::pgsteal_direct
-        };
-        if sc.target_memcg.is_none() {
-            self.counters.add(item, reclaimed);
-        }
-        self.count_memcg(lv, item, reclaimed);
-        self.counters.add(
-            if file {
-                C::pgsteal_file
-            } else {
-                C::pgsteal_anon
-            },
-            reclaimed,
-        );
+        self.count_reclaim(sc, lv, Reclaimed::Stolen, file, reclaimed);
         // <= 5.7: pages put back on the active list count as rotated (`putback_inactive_pages`).
         self.note_reclaim_stat(lv, file, 0, nr_activated);
         // RFC 2016 07/10 (`putback_inactive_pages`): the same pages, as CPU cost.

@@ -8,7 +8,7 @@ use crate::mm::mm_types::*;
 use crate::mm::mmzone::{Mm, MoveReason};
 use crate::mm::vmscan::balance::DEF_PRIORITY;
 use crate::mm::vmscan::memcg_lru::{MemcgLruOp, Seg};
-use crate::mm::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
+use crate::mm::vmscan::{NrStat, Reclaimed, ScanControl, SCAN_INACTIVE_NS};
 use crate::mm::vmstat::C;
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
@@ -1027,25 +1027,11 @@ impl Mm {
                 break;
             }
         }
-        let item = if sc.kswapd {
-            C::pgscan_kswapd
-        } else {
-            C::pgscan_direct
-        };
         if !sc.cgroup_reclaim() {
-            self.counters.add(item, isolated);
             self.counters.add(C::pgrefill, sorted);
         }
-        self.count_memcg(lv, item, isolated);
         self.count_memcg(lv, C::pgrefill, sorted);
-        self.counters.add(
-            if ty == FILE {
-                C::pgscan_file
-            } else {
-                C::pgscan_anon
-            },
-            isolated,
-        );
+        self.count_reclaim(sc, lv, Reclaimed::Scanned, ty == FILE, isolated);
         sc.cpu_ns += sorted * SORT_NS * self.scale;
         if ty == FILE {
             nr.file_taken += isolated;
@@ -1145,23 +1131,7 @@ impl Mm {
                 + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
             sc.nr_reclaimed += reclaimed;
-            let item = if sc.kswapd {
-                C::pgsteal_kswapd
-            } else {
-                C::pgsteal_direct
-            };
-            if !sc.cgroup_reclaim() {
-                self.counters.add(item, reclaimed);
-            }
-            self.count_memcg(lv, item, reclaimed);
-            self.counters.add(
-                if ty == FILE {
-                    C::pgsteal_file
-                } else {
-                    C::pgsteal_anon
-                },
-                reclaimed,
-            );
+            self.count_reclaim(sc, lv, Reclaimed::Stolen, ty == FILE, reclaimed);
             if nr_pageout > 0 {
                 sc.nr_anon_pageout += nr_pageout;
             }
