@@ -1,27 +1,17 @@
 // The embed (`?embed`): one view of the runs, a small bar, and the lesson caption, fitted to
 // the iframe.
 import { BalanceView } from '../components/BalanceView';
-import { CounterCharts } from '../components/Charts';
+import { CounterCharts, RoundsChart } from '../components/Charts';
 import { FitFrame } from '../components/FitFrame';
 import { GenerationsView } from '../components/GenerationsView';
 import { LruView } from '../components/LruView';
 import { MemcgLruView } from '../components/MemcgLruView';
 import { ResultsPanel } from '../components/ResultsPanel';
+import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
-import type { Seek } from './useSeek';
-
-/** A seek's progress (a link's time, a clicker step, a host's seek): commands wait for it. */
-function SeekProgress({ seek, nowNs }: { seek: Seek; nowNs: number }) {
-  const done = Math.min(1, Math.max(0, (nowNs - seek.from) / Math.max(1, seek.ns - seek.from)));
-  return (
-    <span className="seek-progress" role="status" data-testid="seek-progress">
-      to {formatNs(seek.ns)} <progress max={1} value={done} aria-label={`Going to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
-    </span>
-  );
-}
 
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
@@ -40,17 +30,19 @@ export function EmbedApp({ m }: { m: AppModel }) {
             </div>
           ))}
         <div className="embed-bar">
-          <button type="button" data-testid="play-toggle" onClick={m.transport.togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
+          <button type="button" className="primary" data-testid="play-toggle" onClick={m.transport.togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
             {state.playing ? 'Pause' : 'Play'}
           </button>
           <button type="button" data-testid="step" onClick={() => m.engine.step(stepNs)} disabled={!ready || finished || seeking} aria-keyshortcuts="ArrowRight" aria-label={`Step ${formatNs(stepNs)}`}>
             +{formatNs(stepNs)}
           </button>
           <strong data-testid="virtual-time">{formatNs(nowNs)}</strong>
-          <span className="status" data-testid="status">
+          {/* For tests: whether the next lesson step's state is computed in the background, and
+              where the latest seek replayed from. */}
+          <span className="status" data-testid="status" data-ahead={state.ahead ? (state.ahead.done ? `ready ${state.ahead.toNs}` : 'computing') : 'none'} data-seek-from-ns={state.seekFromNs ?? undefined}>
             {m.status}
           </span>
-          {m.seek && <SeekProgress seek={m.seek} nowNs={nowNs} />}
+          {m.seek && <SeekProgress seek={m.seek} className="seek-progress" testId="seek-progress" />}
           <a className="muted small" href={`${location.pathname}${location.hash}`} target="_blank" rel="noreferrer">
             Reclaim Lab ↗
           </a>
@@ -59,8 +51,12 @@ export function EmbedApp({ m }: { m: AppModel }) {
         {ready && embedView !== 'results' && (
           <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
             {embedView === 'charts' ? (
-              <section className="charts" aria-label="Charts">
-                <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} />
+              <section className={m.embed.chart ? 'charts one-chart' : 'charts'} aria-label="Charts">
+                {m.embed.chart === 'rounds' ? (
+                  m.reportsFit && <RoundsChart reports={m.reports.reports} />
+                ) : (
+                  <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={m.embed.chart ?? undefined} />
+                )}
               </section>
             ) : (
               state.runs.map((run, i) => (

@@ -24,8 +24,9 @@ function Intro() {
   return (
     <p className="intro" data-testid="intro">
       <span>
-        <strong>New here?</strong> This page simulates how Linux decides which memory pages to free when RAM runs out. Press <strong>Play</strong> (or Space) and
-        follow the captions of this first lesson. Underlined terms explain themselves on hover; <strong>Tools</strong> holds the knobs, the scenario&apos;s file, sharing and more.
+        <strong>New here?</strong> <span className="intro-more">This page simulates how Linux decides which memory pages to free when RAM runs out. </span>Press{' '}
+        <strong>Play</strong> (or Space) and follow the captions of this first lesson.{' '}
+        <span className="intro-more">Underlined terms explain themselves on hover; <strong>Tools</strong> holds the knobs, the scenario&apos;s file, sharing and more.</span>
       </span>{' '}
       <button
         type="button"

@@ -35,7 +35,8 @@ export function timeEvents(m: AppModel): TimeEvent[] {
     const who = m.state.runs.length > 1 ? `${run.variant}: ` : '';
     for (const k of reportOf(m, i)?.oom_kills ?? []) {
       const ns = Math.round(k.time_s * 1e9);
-      if (ns <= frame.nowNs) out.push({ ns, kind: 'oom', run: i, label: `${who}OOM kill of ${k.task} at ${formatNs(ns)}` });
+      // (A finished run shows all: the report's float seconds may round past its last frame.)
+      if (frame.finished || ns <= frame.nowNs) out.push({ ns, kind: 'oom', run: i, label: `${who}OOM kill of ${k.task} at ${formatNs(ns)}` });
     }
     if (frame.finished) out.push({ ns: frame.nowNs, kind: 'end', run: i, label: `${who}run ended at ${formatNs(frame.nowNs)}` });
   });
@@ -49,7 +50,7 @@ export function RunBanner({ m, i }: { m: AppModel; i: number }) {
   const report = reportOf(m, i);
   const others = m.frames.some((f, j) => j !== i && !f.finished);
   if (kills > 0) {
-    const known = (report?.oom_kills ?? []).filter((k) => k.time_s * 1e9 <= frame.nowNs);
+    const known = (report?.oom_kills ?? []).filter((k) => frame.finished || k.time_s * 1e9 <= frame.nowNs);
     return (
       <div className="run-banner oom" role="alert" data-testid={`run-${i}-oom`}>
         <strong>Out of memory: {kills === 1 ? 'a task was' : `${kills} tasks were`} killed.</strong>{' '}

@@ -162,6 +162,8 @@ export function Stage({ m, view, onView, intro }: Props) {
         </Tabs.Root>
         <div className="stage-caption" data-testid="stage-caption">
           {intro}
+          {/* The lesson's place, kept while the engine loads, so the stage does not move when it comes. */}
+          {!m.ready && /^\[\[lesson\]\]/m.test(m.setup.file?.text ?? '') && <div className="lesson-placeholder" aria-hidden="true" />}
           <Lesson m={m} onView={(h) => onView(LESSON_STAGE[h] ?? 'lists')} />
         </div>
       </section>

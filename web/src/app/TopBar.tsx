@@ -62,7 +62,7 @@ export function TopBar({ m, toolsOpen, onTools }: Props) {
           </button>
         </TopControls>
       </div>
-      <Scrubber nowNs={m.nowNs} maxNs={m.scrubMax} seek={seek && { ns: seek.ns, from: seek.from }} enabled={ready || seeking} onSeek={m.transport.pauseAndSeek} events={timeEvents(m)} />
+      <Scrubber nowNs={m.nowNs} maxNs={m.scrubMax} seek={seek} seekFromNs={m.state.seekFromNs} enabled={ready || seeking} onSeek={m.transport.pauseAndSeek} events={timeEvents(m)} />
     </header>
   );
 }

@@ -13,7 +13,7 @@ import { useCommands } from './useCommands';
 import { useKeys } from './useKeys';
 import { useDrop, useKernelRuns } from './useKernelRuns';
 import { useLink } from './useLink';
-import { runPhase, useSeek } from './useSeek';
+import { runPhase, useAhead, useSeek } from './useSeek';
 import { useSetup } from './useSetup';
 import { useTransport } from './useTransport';
 
@@ -25,7 +25,7 @@ export function useApp() {
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const setup = useSetup(state);
   const { frames, broken, ready, finished, nowNs } = runPhase(state);
-  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, step, reset);
+  const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
@@ -63,6 +63,7 @@ export function useApp() {
     }
   }, [embed, ready, seeking, finished, boot, setPlaying]);
   const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
+  useAhead(state, lessonSteps, seeking, engine.ahead);
   // The counters the caption of the step shown names (the stage shows each of them).
   const caption = lessonSteps[currentStep(lessonSteps, nowNs)]?.caption ?? '';
   const namedCounters = useMemo(() => countersNamed(caption, state.counterNames), [caption, state.counterNames]);
@@ -85,7 +86,7 @@ export function useApp() {
   const furthest = useRef({ key: '', loads: 0, ns: 0 });
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
-  const scrubMax = Math.max(furthest.current.ns, seek?.ns ?? 0);
+  const scrubMax = Math.max(furthest.current.ns, seek?.toNs ?? 0);
   const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   useHostApi({ embed, idle, run: commands.run, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go: transport.go, pauseAndSeek: transport.pauseAndSeek, setKnobs: setup.setKnobs });

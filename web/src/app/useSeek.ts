@@ -1,18 +1,19 @@
-// Going to a virtual time (a restored link, a host's seek, a lesson step, the scrubber): the
-// runs step until they are there, paused. Stepping is exact whatever the step sizes, so the
-// state equals the one linked. Seeking back replays from the start.
-import { useCallback, useEffect, useState } from 'react';
+// Going to a virtual time (a restored link, a host's seek, a lesson step, the scrubber): one
+// `seek` to the worker, which restores its nearest checkpoint at or before that time and
+// replays only from there (engine/checkpoints.ts), saying how far it is (state.seek); the runs
+// are paused there. A paused lesson's next step is computed ahead in the background, so that
+// a clicker's next lands at once.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineState } from '../engine/useEngine';
+import { lessonTarget } from '../lib/hostApi';
+import type { LessonStep } from '../lib/lesson';
 
-/** A seek goes in this many steps at most, so a long replay shows its progress. */
-const SEEK_PARTS = 20;
-
-/** Where to go in virtual time, once the engine has done `load` loads. */
+/** A seek under way (the worker's progress; from and now null until it says), or one waiting
+ *  for the first load. */
 export interface Seek {
-  ns: number;
-  load: number;
-  /** Virtual time the seek started from (0 for a replay), for its progress. */
-  from: number;
+  fromNs: number | null;
+  toNs: number;
+  nowNs: number | null;
 }
 
 /** Whether the runs can be shown and driven: loaded, not refused, one frame per run. */
@@ -27,27 +28,32 @@ export function runPhase(state: EngineState) {
   return { frames, broken, ready, finished, nowNs: frames[0]?.nowNs ?? 0 };
 }
 
-export function useSeek(state: EngineState, step: (ns: number) => void, reset: () => void) {
-  const { frames, ready, finished } = runPhase(state);
-  const [seek, setSeek] = useState<Seek | null>(null);
+export function useSeek(state: EngineState, engineSeek: (ns: number) => void) {
+  const { ready } = runPhase(state);
+  // A time to go to once the first load is in place (a restored link's).
+  const [pending, setPending] = useState<number | null>(null);
   useEffect(() => {
-    if (!seek || !ready || state.loads < seek.load) return;
-    const now = frames[0]!.nowNs;
-    if (finished || now >= seek.ns) setSeek(null);
-    else step(Math.min(seek.ns - now, Math.max(1_000_000, Math.ceil((seek.ns - seek.from) / SEEK_PARTS))));
-  }, [seek, ready, finished, state.loads, state.seq, frames, step]);
-  const seekTo = useCallback(
-    (ns: number) => {
-      const now = frames[0]?.nowNs ?? 0;
-      if (ns >= now) setSeek({ ns, load: state.loads, from: now });
-      else {
-        reset();
-        setSeek({ ns, load: state.loads + 1, from: 0 });
-      }
-    },
-    [frames, state.loads, reset],
-  );
-  /** A restored link's time, reached after the first load. */
-  const seekAfterLoad = useCallback((ns: number) => setSeek({ ns, load: 1, from: 0 }), []);
+    if (pending === null || !ready || state.loads < 1) return;
+    setPending(null);
+    engineSeek(pending);
+  }, [pending, ready, state.loads, engineSeek]);
+  // Before the first load there are no runs to seek: wait for it. After it the worker takes
+  // messages in order, so a seek sent while a reload is on its way applies to the new runs.
+  const seekTo = useCallback((ns: number) => (state.loads < 1 ? setPending(ns) : engineSeek(ns)), [state.loads, engineSeek]);
+  const seekAfterLoad = useCallback((ns: number) => setPending(ns), []);
+  const seek: Seek | null = state.seek ?? (pending !== null ? { fromNs: null, toNs: pending, nowNs: null } : null);
   return { seek, seeking: seek !== null, seekTo, seekAfterLoad };
+}
+
+/** While a lesson is paused, have the worker compute its next step's state in the background
+ *  (engine `ahead`); stop when it plays. */
+export function useAhead(state: EngineState, lessonSteps: LessonStep[], seeking: boolean, ahead: (ns: number | null) => void) {
+  const { ready, finished, nowNs } = runPhase(state);
+  const next = ready && !finished && !seeking && !state.playing ? lessonTarget(lessonSteps, nowNs, 1) : null;
+  const sent = useRef<number | null>(null);
+  useEffect(() => {
+    if (next === sent.current) return;
+    sent.current = next;
+    ahead(next !== null && next > nowNs ? next : null);
+  }, [next, nowNs, ahead]);
 }

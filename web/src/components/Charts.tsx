@@ -24,9 +24,11 @@ interface Props {
   counterNames: string[];
   /** Real kernel runs: each one whose variant runs here draws its end-of-run totals. */
   kernels?: KernelRun[];
+  /** Only this chart (a slide embed shows one, large). */
+  only?: 'counters' | 'free' | 'cost';
 }
 
-export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS }: Props) {
+export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS, only }: Props) {
   const counterSeries = useMemo(() => {
     const out: Series[] = [];
     runs.forEach((run, r) => {
@@ -120,9 +122,10 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     [wm?.[0], wm?.[1], wm?.[2]], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
+  const shows = (c: 'counters' | 'free' | 'cost') => only === undefined || only === c;
   return (
     <>
-      <LineChart
+      {shows('counters') && <LineChart
         title="Counters (pages, cumulative)"
         series={counterSeries}
         xFormat={secs}
@@ -130,8 +133,8 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-counters"
-      />
-      <LineChart
+      />}
+      {shows('free') && <LineChart
         title="Free memory and watermarks (pages, log)"
         series={freeSeries}
         refLines={refLines}
@@ -141,8 +144,8 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-free"
-      />
-      <LineChart
+      />}
+      {shows('cost') && <LineChart
         title={costTitle}
         series={costSeries}
         xFormat={secs}
@@ -150,7 +153,7 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-cost"
-      />
+      />}
     </>
   );
 }

@@ -3,9 +3,10 @@
 // real wasm engine (web/pkg, built by `npm run wasm`).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assess, engine_version, initSync, kernel_info, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
-import { EngineHost, type EngineModule } from './host';
+import { EngineHost } from './host';
+import { initWasm, wasmEngine as engine } from './nodeEngine';
 import { parseFromWorker, type FromWorker } from './protocol';
 import { stepTo } from './stepTo';
 
@@ -15,18 +16,7 @@ const s000 = readFileSync(new URL('scenarios/s000-thrash.toml', root), 'utf8');
 const small = s000.replace('[machine]', '[machine]\nframe_scale = 64');
 const scenario = { name: 's000-thrash.toml', text: small };
 
-const engine: EngineModule = {
-  engineVersion: () => engine_version(),
-  scenarioInfo: (t) => scenario_info(t),
-  create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
-  kernelInfo: () => kernel_info(),
-  scenarioCheck: (t) => scenario_check(t),
-  assess: (t, r) => assess(t, r),
-};
-
-beforeAll(() => {
-  initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', root)) });
-});
+beforeAll(initWasm);
 
 // ---------------------------------------------------------------- the store
 

@@ -48,14 +48,16 @@ describe('useEngine reducer', () => {
   it('shows a seek from where the runs are until the seek ends, and its progress meanwhile', () => {
     let s = at(loaded, 10, 0, [[0, 1]]);
     s = reducer(s, { type: 'seeking', toNs: 500 });
-    expect(s.seek).toEqual({ fromNs: 10, toNs: 500, nowNs: 10 });
+    expect(s.seek).toEqual({ fromNs: null, toNs: 500, nowNs: null }); // where from: the worker says
     s = reducer(s, { type: 'message', msg: { type: 'seekProgress', fromNs: 100, toNs: 500, nowNs: 300 } });
     expect(s.seek).toEqual({ fromNs: 100, toNs: 500, nowNs: 300 });
+    expect(s.seekFromNs).toBe(100);
     // A frame alone does not end it (a step's frame may come before the seek's answer).
     s = at(s, 11, 1, []);
     expect(s.seek).not.toBeNull();
     s = reducer(s, { type: 'seeked' });
     expect(s.seek).toBeNull();
+    expect(s.seekFromNs).toBe(100); // kept after it landed
     // Progress of a seek the page no longer waits for (a load came between) is ignored.
     s = reducer(s, { type: 'message', msg: { type: 'seekProgress', fromNs: 0, toNs: 5, nowNs: 1 } });
     expect(s.seek).toBeNull();

@@ -28,8 +28,11 @@ export interface EngineState extends LoadedInfo {
   /** The worker has not answered a `load` or `step` within WATCHDOG_MS (the page offers Stop). */
   stalled: boolean;
   /** A seek under way: replaying from `fromNs` to `toNs`, at `nowNs` (the worker's
-   *  seekProgress); null when none is. */
-  seek: { fromNs: number; toNs: number; nowNs: number } | null;
+   *  seekProgress; null until its first one); null when none is. */
+  seek: { fromNs: number | null; toNs: number; nowNs: number | null } | null;
+  /** Where the latest seek replayed from, as the worker said (a checkpoint's time, where the
+   *  runs were, or 0): kept after it lands (tests read it; a restore may never be drawn). */
+  seekFromNs: number | null;
   /** The background computation of a virtual time (a paused lesson's next step): where it is,
    *  and whether the state there is kept (a seek there is then a restore). */
   ahead: { toNs: number; nowNs: number; done: boolean } | null;
@@ -58,6 +61,7 @@ export const initialState: EngineState = {
   loads: 0,
   stalled: false,
   seek: null,
+  seekFromNs: null,
   ahead: null,
 };
 
@@ -87,11 +91,9 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'playing':
       return { ...state, playing: action.playing };
     case 'loading':
-      return { ...state, error: null, playing: false, seek: null, ahead: null };
-    case 'seeking': {
-      const now = state.frames[0]?.nowNs ?? 0;
-      return { ...state, playing: false, seek: { fromNs: now, toNs: action.toNs, nowNs: now } };
-    }
+      return { ...state, error: null, playing: false, seek: null, seekFromNs: null, ahead: null };
+    case 'seeking':
+      return { ...state, playing: false, seek: { fromNs: null, toNs: action.toNs, nowNs: null } };
     case 'seeked':
       return { ...state, seek: null };
   }
@@ -136,7 +138,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
       return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
     case 'seekProgress':
-      return state.seek ? { ...state, seek: { fromNs: msg.fromNs, toNs: msg.toNs, nowNs: msg.nowNs } } : state;
+      return state.seek ? { ...state, seek: { fromNs: msg.fromNs, toNs: msg.toNs, nowNs: msg.nowNs }, seekFromNs: msg.fromNs } : state;
     case 'aheadProgress':
       return { ...state, ahead: { toNs: msg.toNs, nowNs: msg.nowNs, done: msg.done } };
     case 'reports':
