@@ -149,6 +149,10 @@ pub enum IoReq {
 
 #[derive(Clone)]
 pub struct Mm {
+    /// 6.11+ (`memcg_incremental_walk`): per reclaim target memcg, the memcg its last partial
+    /// walk stopped at (`mem_cgroup_reclaim_iter.position` of the target's per-node info);
+    /// None: the next walk starts at the target.
+    pub memcg_reclaim_pos: Vec<Option<u16>>,
     pub frames: Frames,
     pub free: Vec<u32>,
     pub lruvecs: Vec<Lruvec>,
@@ -298,6 +302,7 @@ impl Mm {
             current: Current::default(),
             last_balance: None,
             last_scan: None,
+            memcg_reclaim_pos: Vec::new(),
             forced_scan_pages: 0,
             last_refault: None,
             kswapd: crate::mm::vmscan::Kswapd {
