@@ -205,11 +205,11 @@ describe('EngineHost with the wasm engine', () => {
     await host.handle({ type: 'load', scenario: { name: 'lesson-two-list-lru.toml', text: lessonText }, variants: [] });
     const [loaded] = all(posted, 'loaded');
     expect(loaded!.lesson.map((s) => [s.atNs, s.pause, s.highlight])).toEqual([
-      [50_000_000, false, 'lru'],
+      [50_000_000, true, 'lru'],
       [750_000_000, true, 'lru'],
       [1_250_000_000, true, 'lru'],
-      [1_300_000_000, false, 'lru'],
-      [2_080_000_000, false, 'charts'],
+      [1_300_000_000, true, 'lru'],
+      [2_080_000_000, true, 'charts'],
     ]);
     expect(loaded!.lesson[0]!.caption).toMatch(/^Linux keeps file pages on two lists/);
     const noLesson = small.slice(0, small.indexOf('\n[[lesson]]'));
