@@ -67,16 +67,36 @@ def _knobs(overrides: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def run(scenario: Scenario, variant: Optional[str] = None, **overrides: Any) -> dict:
+MaxCpu = Union[None, int, float, str]
+
+#: A sweep's CPU-time limit per run unless `max_cpu=` says otherwise (seconds).
+DEFAULT_SWEEP_MAX_CPU: float = _core.DEFAULT_SWEEP_MAX_CPU_S
+
+
+def _max_cpu(v: MaxCpu) -> Optional[str]:
+    """`max_cpu=` as the engine takes it: seconds (a number) or a duration such as "60s",
+    "5min"; None or "none": no limit."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise TypeError(f"max_cpu: {v!r} is not seconds, a duration such as '60s', or None")
+    return v if isinstance(v, str) else repr(float(v))
+
+
+def run(scenario: Scenario, variant: Optional[str] = None, *, max_cpu: MaxCpu = None,
+        **overrides: Any) -> dict:
     """Run one variant (default: the scenario's first) with knobs; the `reclaim run --json`
-    document as a dict."""
-    return json.loads(_core.run_json(_text(scenario), variant, _knobs(overrides)))
+    document as a dict. max_cpu: CPU time the run may use (seconds, or a duration such as
+    "60s"; default no limit). A run that ends early (past max_cpu, or stopped by the
+    engine's progress guard) raises RuntimeError with the engine's message."""
+    return json.loads(_core.run_json(_text(scenario), variant, _knobs(overrides), _max_cpu(max_cpu)))
 
 
-def compare(scenario: Scenario, **overrides: Any) -> dict:
+def compare(scenario: Scenario, *, max_cpu: MaxCpu = None, **overrides: Any) -> dict:
     """Run every variant with the same knobs; `reclaim compare --json` as a dict
-    (`{"variants": [report, ...], "headline": [...], "verdicts": [...]}`)."""
-    return json.loads(_core.compare_json(_text(scenario), _knobs(overrides)))
+    (`{"variants": [report, ...], "headline": [...], "verdicts": [...]}`). max_cpu: as for
+    `run`, per variant."""
+    return json.loads(_core.compare_json(_text(scenario), _knobs(overrides), _max_cpu(max_cpu)))
 
 
 def _seeds(seeds: Union[None, int, str, Iterable[int]]) -> list[int]:
@@ -125,6 +145,7 @@ def sweep(
     jobs: Optional[int] = None,
     variants: Union[str, Sequence[str]] = "all",
     backend: str = "local",
+    max_cpu: MaxCpu = DEFAULT_SWEEP_MAX_CPU,
 ):
     """Run a grid and return the tidy table as a pandas DataFrame (one row per run).
 
@@ -134,14 +155,17 @@ def sweep(
     backend: "local" (threads, `jobs` of them, default every core) or "ray" (one Ray task
              per run on the cluster at RAY_ADDRESS, or a local Ray started in-process;
              `jobs` then caps the runs in flight). Both give the same frame.
+    max_cpu: CPU time each run may use (seconds or a duration such as "60s"; default
+             DEFAULT_SWEEP_MAX_CPU, 600 s; None: no limit): a run past it, or stopped by the
+             engine's progress guard, has the engine's message in its row's error column.
     """
     text, columns, points = _plan(scenario, axes, seeds, variants)
     if backend == "local":
-        rows = _core.run_points(text, points, int(jobs or _core.default_jobs()))
+        rows = _core.run_points(text, points, int(jobs or _core.default_jobs()), _max_cpu(max_cpu))
     elif backend == "ray":
         from ._ray import run_points as ray_run_points
 
-        rows = ray_run_points(text, points, jobs)
+        rows = ray_run_points(text, points, jobs, _max_cpu(max_cpu))
     else:
         raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     return _frame(columns, rows)

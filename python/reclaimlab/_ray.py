@@ -20,13 +20,14 @@ def _ray():
     return ray
 
 
-def _run_point(text: str, point: str) -> list:
+def _run_point(text: str, point: str, max_cpu: Optional[str]) -> list:
     from reclaimlab import _core
 
-    return _core.run_point(text, point)
+    return _core.run_point(text, point, max_cpu)
 
 
-def run_points(text: str, points: Sequence[str], jobs: Optional[int] = None) -> list:
+def run_points(text: str, points: Sequence[str], jobs: Optional[int] = None,
+               max_cpu: Optional[str] = None) -> list:
     ray = _ray()
     if not ray.is_initialized():
         # address=None: RAY_ADDRESS if set, else a new local Ray.
@@ -39,7 +40,7 @@ def run_points(text: str, points: Sequence[str], jobs: Optional[int] = None) -> 
     nxt = 0
     while nxt < len(points) or pending:
         while nxt < len(points) and len(pending) < limit:
-            pending[task.remote(text_ref, points[nxt])] = nxt
+            pending[task.remote(text_ref, points[nxt], max_cpu)] = nxt
             nxt += 1
         done, _ = ray.wait(list(pending), num_returns=1)
         for ref in done:

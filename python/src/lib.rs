@@ -1,6 +1,7 @@
 //! `reclaimlab._core`: the engine and the sweep runner for Python. The Python package
 //! (`reclaimlab/__init__.py`) turns paths into text and results into dicts and DataFrames;
-//! everything here takes and returns plain strings and lists. Bad input raises ValueError.
+//! everything here takes and returns plain strings and lists. Bad input raises ValueError; an
+//! engine error (a run that cannot be built or ends early) RuntimeError.
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -25,10 +26,25 @@ fn canonical_knobs(knobs: Vec<(String, String)>) -> PyResult<Vec<(String, String
         .collect()
 }
 
+/// `max_cpu=` as the CLI's `--max-cpu` takes it (seconds or a duration; "none": no limit).
+fn max_cpu(v: Option<&str>) -> PyResult<Option<std::time::Duration>> {
+    v.map_or(Ok(None), |v| {
+        reclaim_core::sweep::parse_max_cpu(v)
+            .map_err(|e| bad(e.replacen("--max-cpu", "max_cpu=", 1)))
+    })
+}
+
+/// An engine error: the run could not be built, or ended early (the progress guard, the CPU
+/// limit).
+fn engine_error(variant: &str, e: String) -> PyErr {
+    PyRuntimeError::new_err(format!("variant {variant}: {e}"))
+}
+
 fn run_report(
     text: &str,
     variant: Option<&str>,
     knobs: &[(String, String)],
+    limit: Option<std::time::Duration>,
 ) -> Result<reclaim_core::report::RunReport, PyErr> {
     let base = reclaim_core::scenario::parse(text).map_err(|e| {
         bad(format!(
@@ -40,9 +56,8 @@ fn run_report(
     })?;
     let name = reclaim_core::scenario::pick_variant(&base, variant).map_err(bad)?;
     let scn = knobs::scenario_with(text, knobs, &name).map_err(bad)?;
-    let mut sim = Simulation::new(&scn, &name)
-        .map_err(|e| PyRuntimeError::new_err(format!("variant {name}: {e}")))?;
-    Ok(sim.run_to_end())
+    let mut sim = Simulation::new(&scn, &name).map_err(|e| engine_error(&name, e))?;
+    run::run_limited(&mut sim, limit, "max_cpu=").map_err(|e| engine_error(&name, e))
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> PyResult<String> {
@@ -55,24 +70,34 @@ fn knob_names() -> Vec<&'static str> {
     knobs::knob_names()
 }
 
-/// `reclaim run --json` of one variant (None: the first) with knobs applied.
+/// `reclaim run --json` of one variant (None: the first) with knobs applied, within `max_cpu`
+/// of CPU time (None: no limit).
 #[pyfunction]
-#[pyo3(signature = (text, variant, knobs))]
+#[pyo3(signature = (text, variant, knobs, max_cpu=None))]
 fn run_json(
     py: Python<'_>,
     text: &str,
     variant: Option<&str>,
     knobs: Vec<(String, String)>,
+    max_cpu: Option<&str>,
 ) -> PyResult<String> {
     let knobs = canonical_knobs(knobs)?;
-    let report = py.detach(|| run_report(text, variant, &knobs))?;
+    let limit = self::max_cpu(max_cpu)?;
+    let report = py.detach(|| run_report(text, variant, &knobs, limit))?;
     to_json(&report)
 }
 
-/// `reclaim compare --json` with knobs applied to every variant.
+/// `reclaim compare --json` with knobs applied to every variant, each within `max_cpu`.
 #[pyfunction]
-fn compare_json(py: Python<'_>, text: &str, knobs: Vec<(String, String)>) -> PyResult<String> {
+#[pyo3(signature = (text, knobs, max_cpu=None))]
+fn compare_json(
+    py: Python<'_>,
+    text: &str,
+    knobs: Vec<(String, String)>,
+    max_cpu: Option<&str>,
+) -> PyResult<String> {
     let knobs = canonical_knobs(knobs)?;
+    let limit = self::max_cpu(max_cpu)?;
     let base = reclaim_core::scenario::parse(text).map_err(|e| {
         bad(format!(
             "line {}, column {}: {}",
@@ -85,7 +110,7 @@ fn compare_json(py: Python<'_>, text: &str, knobs: Vec<(String, String)>) -> PyR
     let variants = py.detach(|| {
         names
             .iter()
-            .map(|n| run_report(text, Some(n), &knobs))
+            .map(|n| run_report(text, Some(n), &knobs, limit))
             .collect::<Result<Vec<_>, _>>()
     })?;
     to_json(&CompareReport::new(&base, variants))
@@ -120,28 +145,38 @@ fn plan(
     Ok((p.columns, points))
 }
 
-/// One run of a grid (a point from `plan`): its row, as text cells. Never raises for a run
-/// that fails: the row holds the error.
+/// One run of a grid (a point from `plan`) within `max_cpu`: its row, as text cells. Never
+/// raises for a run that fails: the row holds the error.
 #[pyfunction]
-fn run_point(py: Python<'_>, text: &str, point: &str) -> PyResult<Vec<String>> {
+#[pyo3(signature = (text, point, max_cpu=None))]
+fn run_point(
+    py: Python<'_>,
+    text: &str,
+    point: &str,
+    max_cpu: Option<&str>,
+) -> PyResult<Vec<String>> {
     let point: grid::Point = serde_json::from_str(point).map_err(bad)?;
-    Ok(py.detach(|| run::point_row(text, &point)))
+    let limit = self::max_cpu(max_cpu)?;
+    Ok(py.detach(|| run::point_row(text, &point, limit)))
 }
 
-/// Every point of a grid on `jobs` threads; the rows in grid order.
+/// Every point of a grid on `jobs` threads, each within `max_cpu`; the rows in grid order.
 #[pyfunction]
+#[pyo3(signature = (text, points, jobs, max_cpu=None))]
 fn run_points(
     py: Python<'_>,
     text: &str,
     points: Vec<String>,
     jobs: usize,
+    max_cpu: Option<&str>,
 ) -> PyResult<Vec<Vec<String>>> {
+    let limit = self::max_cpu(max_cpu)?;
     let points: Vec<grid::Point> = points
         .iter()
         .map(|p| serde_json::from_str(p).map_err(bad))
         .collect::<PyResult<_>>()?;
     let mut rows: Vec<Option<Vec<String>>> = vec![None; points.len()];
-    py.detach(|| run::run_all(text, &points, jobs, |i, row, _| rows[i] = Some(row)));
+    py.detach(|| run::run_all(text, &points, jobs, limit, |i, row, _| rows[i] = Some(row)));
     Ok(rows.into_iter().map(|r| r.unwrap_or_default()).collect())
 }
 
@@ -160,6 +195,10 @@ fn default_jobs() -> usize {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VERSION", reclaim_core::VERSION)?;
+    m.add(
+        "DEFAULT_SWEEP_MAX_CPU_S",
+        run::DEFAULT_MAX_CPU.as_secs_f64(),
+    )?;
     m.add_function(wrap_pyfunction!(knob_names, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(compare_json, m)?)?;

@@ -148,3 +148,32 @@ def test_ray_backend_gives_the_local_frame(ray_local):
     pd.testing.assert_frame_equal(local, remote)
     # jobs caps the tasks in flight; the frame is the same.
     pd.testing.assert_frame_equal(local, rl.sweep(SMALL, axes=axes, seeds=[1, 2], backend="ray", jobs=1))
+
+
+STALL = ROOT / "wasm-core" / "tests" / "hostile" / "stall-replicas.toml"
+STALL_MESSAGE = r'MAX_STALLED_EVENTS.*task "t\d", op tasks\[0\]\.program\[2\] \(loop\)'
+
+
+def test_a_run_the_progress_guard_stops_raises_runtime_error_naming_task_and_op():
+    with pytest.raises(RuntimeError, match=STALL_MESSAGE):
+        rl.run(STALL)
+
+
+def test_max_cpu_stops_a_run_with_runtime_error_naming_the_limit():
+    with pytest.raises(RuntimeError, match=r"CPU time limit of 0\.001 s.*max_cpu="):
+        rl.run(S000, max_cpu=0.001)
+    with pytest.raises(RuntimeError, match=r"CPU time limit of 0\.001 s"):
+        rl.compare(S000, max_cpu="1ms")
+    with pytest.raises(ValueError, match="max_cpu= soon"):
+        rl.run(S000, max_cpu="soon")
+    with pytest.raises(TypeError, match="max_cpu"):
+        rl.run(S000, max_cpu=[60])
+    assert rl.DEFAULT_SWEEP_MAX_CPU == 600
+
+
+def test_sweep_rows_hold_the_guard_and_cpu_limit_errors():
+    stalled = rl.sweep(STALL)
+    assert stalled["error"].str.contains(STALL_MESSAGE).all(), stalled["error"].tolist()
+    limited = rl.sweep(S000, max_cpu="1ms")
+    assert len(limited) == 2
+    assert limited["error"].str.contains("CPU time limit of 0.001 s").all(), limited["error"].tolist()

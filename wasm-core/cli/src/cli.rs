@@ -2,7 +2,9 @@
 //! (`src/main.rs`) does the reading, the running and the printing.
 use reclaim_core::report::{memcg_pgsteal_spread, reclaim_accuracy};
 use reclaim_core::report::{Percentiles, RunReport, TaskReport};
+use reclaim_core::sweep::parse_max_cpu;
 use reclaim_core::variant::{FLAG_NAMES, PRESETS};
+use std::time::Duration;
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,11 +14,15 @@ pub enum Command {
         file: String,
         variant: Option<String>,
         json: bool,
+        /// CPU time the run may use (None: no limit).
+        max_cpu: Option<Duration>,
     },
     /// Run every variant and compare them.
     Compare {
         file: String,
         json: bool,
+        /// CPU time each variant's run may use (None: no limit).
+        max_cpu: Option<Duration>,
     },
     /// Run a grid of knobs, variants and seeds (arguments parsed by `sweep::parse_args`).
     Sweep {
@@ -43,6 +49,8 @@ usage:
   reclaim version                             show the version
 
 --no-budget (run, compare): lift the resource budget's soft limits for a big native run (docs/scenarios.md)
+--max-cpu 60s (run, compare, sweep): stop a run that uses more CPU time, exit 1 (sweep: default
+  600s, the run's row holds the error; none: no limit)
 
 exit status: 0 on success, 1 on an engine error, 2 on bad arguments or a bad scenario file
 "
@@ -59,11 +67,11 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
     match command.as_str() {
         "run" => {
             let o = options(rest, "run", true)?;
-            Ok(Command::Run { file: o.file, variant: o.variant, json: o.json })
+            Ok(Command::Run { file: o.file, variant: o.variant, json: o.json, max_cpu: o.max_cpu })
         }
         "compare" => {
             let o = options(rest, "compare", false)?;
-            Ok(Command::Compare { file: o.file, json: o.json })
+            Ok(Command::Compare { file: o.file, json: o.json, max_cpu: o.max_cpu })
         }
         "sweep" => Ok(Command::Sweep { args: rest.to_vec() }),
         "presets" => no_arguments(rest, "presets").map(|_| Command::Presets),
@@ -80,16 +88,27 @@ struct Options {
     file: String,
     variant: Option<String>,
     json: bool,
+    max_cpu: Option<Duration>,
 }
 
-/// `FILE [--variant NAME] [--json]`, in any order.
+/// `FILE [--variant NAME] [--json] [--max-cpu 60s]`, in any order.
 fn options(args: &[String], command: &str, takes_variant: bool) -> Result<Options, String> {
     let (mut file, mut variant, mut json) = (None::<String>, None::<String>, false);
+    let mut max_cpu = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let name = match arg.as_str() {
             "--json" => {
                 json = true;
+                continue;
+            }
+            "--max-cpu" => {
+                let v = args.next().map_or("", String::as_str);
+                max_cpu = parse_max_cpu(v)?;
+                continue;
+            }
+            a if a.starts_with("--max-cpu=") => {
+                max_cpu = parse_max_cpu(&a["--max-cpu=".len()..])?;
                 continue;
             }
             "--variant" if takes_variant => args.next().cloned().unwrap_or_default(),
@@ -120,6 +139,7 @@ fn options(args: &[String], command: &str, takes_variant: bool) -> Result<Option
         file,
         variant,
         json,
+        max_cpu,
     })
 }
 
@@ -818,6 +838,7 @@ mod tests {
             file: "s.toml".into(),
             variant: variant.map(String::from),
             json,
+            max_cpu: None,
         };
         assert_eq!(parse_args(&args("run s.toml")), Ok(run(None, false)));
         assert_eq!(
@@ -832,7 +853,25 @@ mod tests {
             parse_args(&args("compare s.toml --json")),
             Ok(Command::Compare {
                 file: "s.toml".into(),
-                json: true
+                json: true,
+                max_cpu: None,
+            })
+        );
+        assert_eq!(
+            parse_args(&args("compare s.toml --max-cpu 1.5")),
+            Ok(Command::Compare {
+                file: "s.toml".into(),
+                json: false,
+                max_cpu: Some(Duration::from_millis(1500)),
+            })
+        );
+        assert_eq!(
+            parse_args(&args("run s.toml --max-cpu=60s")),
+            Ok(Command::Run {
+                file: "s.toml".into(),
+                variant: None,
+                json: false,
+                max_cpu: Some(Duration::from_secs(60)),
             })
         );
         assert_eq!(parse_args(&args("presets")), Ok(Command::Presets));
@@ -857,6 +896,9 @@ mod tests {
         assert!(err("run s.toml --variant a --variant b").contains("twice"));
         assert!(err("run a.toml b.toml").contains("one scenario file"));
         assert!(err("presets extra").contains("takes no arguments"));
+        assert!(err("run s.toml --max-cpu").contains("--max-cpu"));
+        assert!(err("run s.toml --max-cpu 5fortnights").contains("unknown time unit"));
+        assert!(err("run s.toml --max-cpu 0s").contains("must be > 0"));
     }
 
     #[test]

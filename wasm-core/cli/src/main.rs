@@ -74,23 +74,28 @@ fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
             file,
             variant,
             json,
+            max_cpu,
         } => {
             let scenario = load(&file, budget)?;
             let name = reclaim_core::scenario::pick_variant(&scenario, variant.as_deref())
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
-            let report = simulate(&scenario, &name)?;
+            let report = simulate(&scenario, &name, max_cpu)?;
             if json {
                 println!("{}", to_json(&report)?);
             } else {
                 print!("{}", cli::run_text(&report));
             }
         }
-        Command::Compare { file, json } => {
+        Command::Compare {
+            file,
+            json,
+            max_cpu,
+        } => {
             let scenario = load(&file, budget)?;
             let reports = scenario
                 .variants
                 .iter()
-                .map(|v| simulate(&scenario, &v.name))
+                .map(|v| simulate(&scenario, &v.name, max_cpu))
                 .collect::<Result<Vec<_>, _>>()?;
             if json {
                 println!("{}", to_json(&CompareReport::new(&scenario, reports))?);
@@ -120,13 +125,19 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
     let plan = sweep::grid::plan(&text, &spec)
         .map_err(|e| bad_input(format!("reclaim sweep: {}: {e}", scenario.display())))?;
     let jobs = args.jobs.unwrap_or_else(sweep::run::default_jobs);
-    let summary =
-        sweep::execute(&text, &plan, &csv, jobs, args.parquet, !args.quiet).map_err(|e| {
-            Failure {
-                code: 1,
-                message: format!("reclaim sweep: {e}"),
-            }
-        })?;
+    let summary = sweep::execute(
+        &text,
+        &plan,
+        &csv,
+        jobs,
+        args.max_cpu,
+        args.parquet,
+        !args.quiet,
+    )
+    .map_err(|e| Failure {
+        code: 1,
+        message: format!("reclaim sweep: {e}"),
+    })?;
     print!("{}", summary.text());
     if summary.failed > 0 {
         return Err(Failure {
@@ -147,14 +158,19 @@ fn load(file: &str, budget: &scenario::Budget) -> Result<Scenario, Failure> {
         .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))
 }
 
-fn simulate(scenario: &Scenario, variant: &str) -> Result<RunReport, Failure> {
+/// Run a variant to its end: an engine error (exit 1) when it cannot be built or ends early
+/// (the progress guard, the CPU limit).
+fn simulate(
+    scenario: &Scenario,
+    variant: &str,
+    max_cpu: Option<std::time::Duration>,
+) -> Result<RunReport, Failure> {
     let engine_error = |e: String| Failure {
         code: 1,
         message: format!("reclaim: variant {variant}: {e}"),
     };
-    Ok(Simulation::new(scenario, variant)
-        .map_err(engine_error)?
-        .run_to_end())
+    let mut sim = Simulation::new(scenario, variant).map_err(engine_error)?;
+    reclaim_core::sweep::run::run_limited(&mut sim, max_cpu, "--max-cpu").map_err(engine_error)
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {

@@ -30,8 +30,16 @@ fn corpus() -> Vec<(String, String)> {
 
 /// What a corpus file says must happen.
 enum Expect {
-    Error { field: String, words: String },
+    Error {
+        field: String,
+        words: String,
+    },
     Run,
+    /// Valid, but the engine's progress guard ends the run with an error naming its words,
+    /// the task and the op.
+    Stall {
+        words: String,
+    },
 }
 
 fn expectation(path: &str, text: &str) -> Expect {
@@ -41,6 +49,11 @@ fn expectation(path: &str, text: &str) -> Expect {
         .unwrap_or_else(|| panic!("{path}: no `# expect:` line"));
     if line == "run" {
         return Expect::Run;
+    }
+    if let Some(words) = line.strip_prefix("stall ") {
+        return Expect::Stall {
+            words: words.into(),
+        };
     }
     let rest = line
         .strip_prefix("error ")
@@ -72,7 +85,18 @@ fn every_reproducer_gets_an_error_naming_field_and_limit_or_a_bounded_run() {
                 assert!(sim.finished(), "{path}");
                 assert!(report.virtual_s > 0.0, "{path}");
             }
-            (Expect::Run, Err(e)) => panic!("{path}: expected a run, got {e}"),
+            (Expect::Stall { words }, Ok(scn)) => {
+                let mut sim = Simulation::new(&scn, "v").unwrap_or_else(|e| panic!("{path}: {e}"));
+                let e = sim.try_run_to_end().expect_err(&path);
+                assert!(
+                    e.contains(&words) && e.contains("task") && e.contains("op tasks["),
+                    "{path}: {e}"
+                );
+                assert!(sim.finished(), "{path}");
+            }
+            (Expect::Run | Expect::Stall { .. }, Err(e)) => {
+                panic!("{path}: expected a run, got {e}")
+            }
         }
         let took = started.elapsed().as_secs_f64();
         assert!(took < 30.0, "{path}: took {took:.1} s");
@@ -96,7 +120,35 @@ fn the_cli_reports_each_reproducer_with_exit_2_or_runs_it_never_101() {
                 );
             }
             Expect::Run => assert_eq!(out.status.code(), Some(0), "{path}: {err}"),
+            Expect::Stall { words } => {
+                assert_eq!(out.status.code(), Some(1), "{path}: {err}");
+                assert!(
+                    err.contains(&words) && err.contains("task"),
+                    "{path}: {err}"
+                );
+            }
         }
+    }
+}
+
+/// `--max-cpu`: a run past its CPU time is stopped with exit 1 and a message naming the limit.
+#[test]
+fn the_cli_stops_a_run_at_its_cpu_limit() {
+    let s000 = format!(
+        "{}/../../scenarios/s000-thrash.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for command in ["run", "compare"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_reclaim"))
+            .args([command, &s000, "--max-cpu", "1ms"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {err}");
+        assert!(
+            err.contains("CPU time limit of 0.001 s") && err.contains("--max-cpu"),
+            "{command}: {err}"
+        );
     }
 }
 

@@ -270,3 +270,56 @@ fn a_sweep_file_names_the_scenario_axes_and_output() {
     assert_eq!(rows[4][col], "100");
     assert!(!Path::new(&dir.file("g.parquet")).exists());
 }
+
+/// A run the engine's progress guard stops, and a run past `--max-cpu`, are rows with the
+/// engine's message in the error column (exit 1); the rest of the grid runs.
+#[test]
+fn a_stalled_run_and_a_run_past_its_cpu_limit_are_rows_with_their_error() {
+    let dir = TempDir::new("limits");
+    let stall = format!(
+        "{}/../tests/hostile/stall-replicas.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out_csv = dir.file("stall.csv");
+    let out = reclaim(&[
+        "sweep",
+        &stall,
+        "--out",
+        &out_csv,
+        "--no-parquet",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let table = std::fs::read_to_string(&out_csv).unwrap();
+    let row = table.lines().nth(1).unwrap();
+    assert!(
+        row.contains("MAX_STALLED_EVENTS") && row.contains("op tasks[0].program[2] (loop)"),
+        "{row}"
+    );
+
+    let s000 = format!(
+        "{}/../../scenarios/s000-thrash.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out_csv = dir.file("cpu.csv");
+    let out = reclaim(&[
+        "sweep",
+        &s000,
+        "--max-cpu",
+        "1ms",
+        "--out",
+        &out_csv,
+        "--no-parquet",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let table = std::fs::read_to_string(&out_csv).unwrap();
+    let row = table.lines().nth(1).unwrap();
+    assert!(
+        row.contains("CPU time limit of 0.001 s") && row.contains("--max-cpu"),
+        "{row}"
+    );
+    let bad = reclaim(&["sweep", &s000, "--max-cpu", "soon"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--max-cpu soon"));
+}

@@ -6,6 +6,7 @@ pub mod lesson;
 pub mod ops;
 pub mod overrides;
 pub mod parse;
+pub mod progress;
 pub mod schema;
 pub mod units;
 

@@ -80,23 +80,27 @@ impl Op {
         op
     }
 
-    /// Whether every run of the op is sure to let virtual time pass.
-    pub(super) fn takes_time(&self) -> bool {
+    /// Whether every run of the op is sure to let virtual time pass, each access of a touch,
+    /// read or write (CPU time, or a rate that spaces accesses after the rounding of
+    /// `progress::access_interval_ns`), each iteration of a loop (see `progress`).
+    pub(super) fn takes_time(&self, cx: &Checker<'_>, walk: &Walk<'_, '_>) -> bool {
         match self {
             Op::Sleep(Sleep { duration }) => duration.ns() > 0,
             Op::Touch(Touch { cpu, rate, .. })
             | Op::Read(Read { cpu, rate, .. })
-            | Op::Write(Write { cpu, rate, .. }) => cpu.ns() > 0 || *rate > 0.0,
-            Op::Loop(l) => l.takes_time(),
+            | Op::Write(Write { cpu, rate, .. }) => cpu.ns() > 0 || cx.paced(*rate),
+            Op::Loop(l) => l.takes_time(walk),
             _ => false,
         }
     }
 }
 
 impl Loop {
-    /// Whether every run of the loop is sure to let virtual time pass.
-    pub(super) fn takes_time(&self) -> bool {
-        self.count != Some(0) && self.body.iter().any(Op::takes_time)
+    /// Whether every iteration of the loop is sure to let virtual time pass.
+    pub(super) fn takes_time(&self, walk: &Walk<'_, '_>) -> bool {
+        walk.loop_times
+            .get(&(self as *const Loop))
+            .is_some_and(|t| t.min_ns > 0)
     }
 }
 
@@ -338,7 +342,7 @@ impl OpRules for Touch {
             ..
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || *rate > 0.0)?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
         cx.ensure(!regions.is_empty(), &at("regions"), || {
             "touch needs at least one region".into()
         })?;
@@ -422,7 +426,7 @@ impl OpRules for Read {
             ..
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || *rate > 0.0)?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
         file_range(cx, path, file, *pattern, *offset, *size)?;
         match buffer {
             Some(region) => {
@@ -502,7 +506,7 @@ impl OpRules for Write {
             drop_behind,
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || *rate > 0.0)?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
         file_range(cx, path, file, *pattern, *offset, *size)?;
         if let Some(b) = bytes {
             cx.ensure(b.bytes() >= 1 && b.bytes() <= 4096, &at("bytes"), || {
@@ -741,20 +745,24 @@ impl OpRules for Loop {
              task's program; add count = N or duration = \"10s\""
                 .into()
         })?;
-        // Guaranteed progress: an iteration that may take no virtual time would let the loop
-        // repeat ~10^9 times a virtual second (the engine lets 1 ns pass after an empty
-        // iteration), so a loop bounded by time only would not end in any wall time; a
-        // counted one is bounded by what it does at one instant.
-        cx.ensure(
-            count.is_some() || body.iter().any(Op::takes_time),
-            &at("body"),
-            || {
-                "an iteration of this loop may take no virtual time, so it could repeat \
-                 without end at one instant: give a touch, read or write in its body \
-                 cpu > 0 or rate > 0, or add a sleep (or give the loop a count)"
-                    .into()
-            },
-        )?;
+        // Guaranteed progress: an iteration that may take no virtual time would let a loop
+        // bounded by time only repeat without end at one instant; a counted one is bounded by
+        // what it does at one instant (below).
+        if count.is_none() {
+            let time = walk.loop_times.get(&(self as *const Loop));
+            if let Some(t) = time.filter(|t| t.min_ns == 0) {
+                return Err(cx.error_at(
+                    &at("body"),
+                    format!(
+                        "one iteration of this loop may take no virtual time (0 ns at the \
+                         least), so it could repeat without end at one instant: {}. Give a \
+                         touch, read or write in its body cpu > 0 (or a rate and a count of \
+                         at least 2 accesses), or add a sleep (or give the loop a count)",
+                        t.why.join("; ")
+                    ),
+                ));
+            }
+        }
         cx.program(body, &at("body"), false, walk)?;
         let work = cx.loop_instant_work(self, walk);
         let limit = cx.budget.free_accesses;

@@ -14,6 +14,7 @@ use toml::Spanned;
 use super::budget::Budget;
 use super::lesson;
 use super::ops::{Loop, Op, Read, Touch, Write};
+use super::progress;
 use super::schema::{DeviceKind, FileSpec, Scenario};
 use super::units::Size;
 use crate::variant;
@@ -426,7 +427,9 @@ impl<'a> Checker<'a> {
         let frame = PAGE_SIZE * u64::from(s.machine.frame_scale.max(1));
         let frames = |size: Size| size.bytes().div_ceil(frame);
         let over = |what: &str, n: u64, limit: u64, name: &str| {
-            format!("{what} {n}; the limit is {limit} ({name}, see docs/scenarios.md, resource budget)")
+            format!(
+                "{what} {n}; the limit is {limit} ({name}, see docs/scenarios.md, resource budget)"
+            )
         };
         // Memcgs: each entry's replicas, then the total.
         let mut memcgs = 0u64;
@@ -868,6 +871,11 @@ impl<'a> Checker<'a> {
                 segments: &mut segments,
                 replicas,
                 pages: HashMap::new(),
+                loop_times: progress::loop_times(
+                    &t.program,
+                    self.scenario.machine.frame_scale,
+                    &self.scenario.files,
+                ),
             };
             self.program(&t.program, &format!("tasks[{i}].program"), true, &mut walk)?;
         }
@@ -927,6 +935,16 @@ impl<'a> Checker<'a> {
         op.rules().check(self, path, may_run_forever, walk)
     }
 
+    /// Whether `rate` spaces accesses apart on this machine (see `progress::access_interval_ns`).
+    pub(super) fn paced(&self, rate: f64) -> bool {
+        let scale = u64::from(self.scenario.machine.frame_scale.max(1));
+        progress::access_interval_ns(rate, scale) > 0
+    }
+
+    pub(super) fn error_at(&self, path: &str, message: String) -> ScenarioError {
+        self.index.error_at(path, message)
+    }
+
     /// A touch, read or write with `count` accesses that may each take no virtual time
     /// (`takes_time` false) stays within the budget of accesses at one instant.
     pub(super) fn free_accesses(&self, path: &str, count: Option<u64>, takes_time: bool) -> Check {
@@ -936,9 +954,11 @@ impl<'a> Checker<'a> {
         let limit = self.budget.free_accesses;
         self.ensure(takes_time || n <= limit, &format!("{path}.count"), || {
             format!(
-                "count is {n} accesses that may each take no virtual time (cpu = 0, rate = 0), \
-                 so all could happen at one instant; the limit is {limit} (MAX_FREE_ACCESSES, \
-                 see docs/scenarios.md, resource budget): give cpu > 0 or rate > 0"
+                "count is {n} accesses that may each take no virtual time (cpu = 0, and no \
+                 rate or one above 10^9 x frame_scale a second, which spaces them less than \
+                 1 ns apart), so all could happen at one instant; the limit is {limit} \
+                 (MAX_FREE_ACCESSES, see docs/scenarios.md, resource budget): give cpu > 0 \
+                 or a lower rate"
             )
         })
     }
@@ -946,7 +966,7 @@ impl<'a> Checker<'a> {
     /// Accesses and ops `op` may make at one instant of virtual time (0 when each of them is
     /// sure to take time; saturating): a touch without `count` accesses its regions once.
     fn instant_work(&self, op: &Op, walk: &Walk<'_, 'a>) -> u64 {
-        if op.takes_time() {
+        if op.takes_time(self, walk) {
             return 0;
         }
         match op {
@@ -983,7 +1003,7 @@ impl<'a> Checker<'a> {
 
     /// [`Self::instant_work`] of a loop: count x its body's.
     pub(super) fn loop_instant_work(&self, l: &Loop, walk: &Walk<'_, 'a>) -> u64 {
-        if l.takes_time() {
+        if l.takes_time(walk) {
             return 0;
         }
         let per_iteration = l
@@ -1118,6 +1138,8 @@ pub(super) struct Walk<'w, 'a> {
     pub(super) replicas: u32,
     /// Each region's size in 4 KiB pages: what a touch without `count` accesses.
     pub(super) pages: HashMap<&'a str, u64>,
+    /// The least virtual time of an iteration of each loop of the program.
+    pub(super) loop_times: progress::LoopTimes,
 }
 
 /// A program's ops (loop bodies included), and the frames of its private and shared anon

@@ -12,7 +12,7 @@ use crate::mm::page_alloc::{default_min_free_kbytes, Watermarks};
 use crate::mm::space::{Space, SpaceKind};
 use crate::mm::swapfile::Swap;
 use crate::rng::{Rng, Zipf};
-use crate::scenario::{DeviceKind, Op, Pattern, Scenario};
+use crate::scenario::{progress, DeviceKind, Op, Pattern, Scenario};
 use crate::sim::workloads::{Access, Instr, Task, TaskState};
 use crate::variant;
 
@@ -63,7 +63,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.
-    mm.young_fault_ns = per_frame(scn.machine.young_fault.ns(), scale);
+    mm.young_fault_ns = progress::per_frame(scn.machine.young_fault.ns(), scale);
     mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
@@ -164,6 +164,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         check_invariants: false,
         cpus: scn.machine.cpus,
         first_live: Default::default(),
+        op_paths: Vec::new(),
+        guard: Default::default(),
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {
@@ -173,6 +175,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             memcgs: &memcg_ids,
             regions: BTreeMap::new(),
             out: Vec::new(),
+            paths: Vec::new(),
         };
         c.ops(&spec.program, &format!("tasks[{orig}].program"))?;
         let memcg = memcg_ids
@@ -180,6 +183,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             .copied()
             .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
         let prog: Rc<[Instr]> = c.out.into();
+        sim.op_paths.push(c.paths);
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
             let ti = sim.tasks.len() as u32;
@@ -226,13 +230,6 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     Ok(sim)
 }
 
-/// A per-4-KiB-page cost for a frame of `pages` pages, capped at the longest duration a
-/// scenario may write, so that sums of a clock and a few costs stay within 64 bits.
-fn per_frame(ns: u64, pages: u64) -> u64 {
-    ns.saturating_mul(pages)
-        .min(crate::scenario::units::MAX_DURATION_NS)
-}
-
 /// Each client's random stream: the scenario seed and the client's identity mixed through
 /// SplitMix64, so that different seeds give unrelated streams (XOR alone would only permute the
 /// same set of streams among identical clients).
@@ -255,11 +252,13 @@ struct Compiler<'a> {
     /// Region name -> (index, size in frames).
     regions: BTreeMap<String, (usize, u64)>,
     out: Vec<Instr>,
+    /// The scenario path of each instruction's op (a loop's start and end: the loop's).
+    paths: Vec<String>,
 }
 
 impl Compiler<'_> {
     fn frames(&self, bytes: u64) -> u64 {
-        bytes.div_ceil(PAGE_BYTES * self.scale)
+        progress::frames(bytes, self.scale)
     }
 
     fn region(&self, name: &str, at: &str) -> Result<(usize, u64), String> {
@@ -300,14 +299,13 @@ impl Compiler<'_> {
         rate: f64,
     ) -> (Option<Rc<Zipf>>, Option<u64>, u64) {
         let zipf = (pattern == Pattern::Zipf).then(|| Rc::new(Zipf::new(pages.max(1), theta)));
-        // `rate` is in 4 KiB pages per second and an access touches one frame of `scale`
-        // pages, so accesses are `scale` times further apart (like `count`, which is divided).
-        let interval = if rate > 0.0 {
-            (1e9 * self.scale as f64 / rate) as u64
-        } else {
-            0
-        };
-        (zipf, count.map(|c| c.div_ceil(self.scale)), interval)
+        // `rate` and `count` are in 4 KiB pages and an access touches one frame of `scale`
+        // pages: the scenario check reckons with the same rounding (`scenario::progress`).
+        (
+            zipf,
+            progress::access_count(count, self.scale),
+            progress::access_interval_ns(rate, self.scale),
+        )
     }
 
     fn op(&mut self, op: &Op, at: &str) -> Result<(), String> {
@@ -391,7 +389,7 @@ impl Compiler<'_> {
                     pattern: *pattern,
                     count,
                     write: *write,
-                    cpu_ns: per_frame(cpu.ns(), self.scale),
+                    cpu_ns: progress::per_frame(cpu.ns(), self.scale),
                     zipf,
                     interval_ns,
                     hint: Default::default(),
@@ -409,7 +407,7 @@ impl Compiler<'_> {
                 write,
                 ..
             }) => {
-                let mut a = self.file_access(op, per_frame(cpu.ns(), self.scale), at)?;
+                let mut a = self.file_access(op, progress::per_frame(cpu.ns(), self.scale), at)?;
                 a.hint = *hint;
                 a.write = *write;
                 if let Some(name) = buffer {
@@ -443,7 +441,7 @@ impl Compiler<'_> {
                     a.bytes = b.bytes().clamp(1, PAGE_BYTES * self.scale);
                 }
                 // `cpu` is per 4 KiB page the write covers.
-                a.cpu_ns = per_frame(cpu.ns(), a.bytes.div_ceil(PAGE_BYTES));
+                a.cpu_ns = progress::per_frame(cpu.ns(), a.bytes.div_ceil(PAGE_BYTES));
                 self.out.push(Instr::Write(Rc::new(a)));
             }
             Op::Sleep(Sleep { duration }) => self.out.push(Instr::Sleep { ns: duration.ns() }),
@@ -483,6 +481,7 @@ impl Compiler<'_> {
                     duration: duration.map(|d| d.ns()),
                     record: *record,
                 });
+                self.paths.push(at.to_string());
                 self.ops(body, &format!("{at}.body"))?;
                 let end = self.out.len() + 1;
                 self.out.push(Instr::LoopEnd { start });
@@ -491,6 +490,7 @@ impl Compiler<'_> {
                 }
             }
         }
+        self.paths.resize(self.out.len(), at.to_string());
         Ok(())
     }
 

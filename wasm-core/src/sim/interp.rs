@@ -1,6 +1,7 @@
 //! The task interpreter: runs a task's program until it blocks on IO, sleeps, or passes the
 //! next pending event (so that events stay in time order), and the OOM killer.
 use super::events::Event;
+use super::guard::CPU_CHECK_ACCESSES;
 use super::Simulation;
 use crate::mm::memory::{Access as Acc, FaultOutcome, MAP_FAULT_NS, READ_COPY_NS};
 use crate::mm::mm_types::*;
@@ -224,6 +225,11 @@ impl Simulation {
                         *r -= 1;
                     }
                     let over = l.remaining == Some(0) || l.deadline.is_some_and(|d| t.clock >= d);
+                    if !self.guard_iteration(ti, took) {
+                        return;
+                    }
+                    let t = &mut self.tasks[ti];
+                    let l = t.loops.last_mut().expect("loop end without start");
                     if over {
                         let end = l.end;
                         t.loops.pop();
@@ -231,10 +237,6 @@ impl Simulation {
                     } else {
                         l.iter_start = t.clock;
                         t.pc = l.start + 1;
-                        if took == 0 {
-                            // An empty iteration: let time pass rather than spin.
-                            t.clock = t.clock.saturating_add(1);
-                        }
                     }
                     continue;
                 }
@@ -441,6 +443,11 @@ impl Simulation {
             return Step::Yield;
         }
         loop {
+            if self.tasks[ti].progress & CPU_CHECK_ACCESSES == CPU_CHECK_ACCESSES
+                && !self.guard_accesses(ti)
+            {
+                return Step::Yield;
+            }
             let t = &mut self.tasks[ti];
             if t.progress >= total {
                 return Step::Next;

@@ -7,6 +7,8 @@ pub mod stats;
 pub mod workloads;
 
 mod build;
+mod guard;
+pub use guard::{CpuLimit, MAX_STALLED_EVENTS};
 // The per-client random stream, shared with `reclaim kernel`'s guest runner and the anchors
 // of benches/anchors.rs (native only).
 #[cfg(not(target_arch = "wasm32"))]
@@ -79,6 +81,10 @@ pub struct Simulation {
     pub(crate) cpus: Option<u32>,
     /// Tasks before this index are over (see `all_tasks_finished`).
     pub(crate) first_live: std::cell::Cell<usize>,
+    /// Per task spec, the scenario path of the op of each instruction (for error messages).
+    pub(crate) op_paths: Vec<Vec<String>>,
+    /// The progress guard and the CPU limit (`guard.rs`).
+    pub(crate) guard: guard::Guard,
 }
 
 /// Events one `step` processes at most (see [`Simulation::step`]).
@@ -164,6 +170,9 @@ impl Simulation {
     /// same instant (validation bounds what one instant holds); virtual time moves to `t`
     /// only when every event before it was processed.
     pub fn run_events(&mut self, t: u64, max_events: u64) {
+        if self.guard.error.is_some() {
+            return;
+        }
         let t = t.min(self.end_ns);
         let mut budget = max_events;
         let mut last = None;
@@ -180,7 +189,15 @@ impl Simulation {
             self.prefetch_next();
             self.mm.now = et;
             self.now = self.now.max(et);
+            if !self.guard_event(et, ev) {
+                self.finish();
+                return;
+            }
             self.dispatch(et, ev);
+            if self.guard.error.is_some() {
+                self.finish();
+                return;
+            }
             if self.check_invariants {
                 if let Err(e) = self.mm.check_invariants() {
                     panic!("invariant violated at t={et} after {ev:?}: {e}");
@@ -335,7 +352,7 @@ impl Simulation {
 
     /// Has the run ended (duration reached or every task done)?
     pub fn finished(&self) -> bool {
-        self.now >= self.end_ns || self.all_tasks_finished()
+        self.now >= self.end_ns || self.all_tasks_finished() || self.guard.error.is_some()
     }
 
     fn take_sample(&mut self, t: u64) {

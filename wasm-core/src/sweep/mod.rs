@@ -23,6 +23,8 @@ pub const USAGE: &str = "usage: reclaim sweep FILE [options]
   --variant all|A,B         the variants to run (default: all)
   --seeds 1..5              seeds (also 1,2,7); default: the scenario's seed
   --jobs N                  runs in parallel (default: every core)
+  --max-cpu 60s             CPU time a run may use before it is stopped with an error in its
+                            row (default: 600s; none: no limit)
   --out PATH.csv            the table (default: sweeps/SCENARIO.csv); Parquet next to it
   --no-parquet              write the CSV only
   --quiet                   no progress on stderr
@@ -34,6 +36,8 @@ pub struct Args {
     pub file: String,
     pub spec: Spec,
     pub jobs: Option<usize>,
+    /// CPU time per run (None: no limit); default [`run::DEFAULT_MAX_CPU`].
+    pub max_cpu: Option<Duration>,
     pub out: Option<String>,
     pub parquet: bool,
     pub quiet: bool,
@@ -45,6 +49,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         file: String::new(),
         spec: Spec::default(),
         jobs: None,
+        max_cpu: Some(run::DEFAULT_MAX_CPU),
         out: None,
         parquet: true,
         quiet: false,
@@ -78,6 +83,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                 a.jobs =
                     Some(n.ok_or_else(|| format!("--jobs {v}: expected a whole number >= 1"))?);
             }
+            "--max-cpu" => a.max_cpu = parse_max_cpu(&value()?)?,
             "--out" | "-o" => a.out = Some(value()?),
             "--no-parquet" => a.parquet = false,
             "--quiet" | "-q" => a.quiet = true,
@@ -97,6 +103,22 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         return Err("`sweep` needs a scenario or sweep file: reclaim sweep FILE".to_string());
     }
     Ok(a)
+}
+
+/// A CPU-time limit: a duration ("60s", "1.5", "250ms"), or "none" for no limit.
+pub fn parse_max_cpu(v: &str) -> Result<Option<Duration>, String> {
+    if v == "none" {
+        return Ok(None);
+    }
+    match crate::scenario::Duration::parse(v) {
+        Ok(d) if d.ns() > 0 => Ok(Some(Duration::from_nanos(d.ns()))),
+        Ok(_) => Err(format!(
+            "--max-cpu {v}: the limit must be > 0 (none: no limit)"
+        )),
+        Err(e) => Err(format!(
+            "--max-cpu {v}: {e}; expected a CPU time such as 60s, 5min or 1.5, or none"
+        )),
+    }
 }
 
 /// What a sweep did.
@@ -216,6 +238,7 @@ pub fn execute(
     plan: &Plan,
     csv: &Path,
     jobs: usize,
+    max_cpu: Option<Duration>,
     parquet: bool,
     progress: bool,
 ) -> Result<Summary, String> {
@@ -245,7 +268,7 @@ pub fn execute(
     let mut meter = Meter::new(todo.len(), progress);
     let (mut ok, mut failed) = (0, 0);
     let mut write_error = None;
-    run::run_all(text, &todo, jobs, |_, row, good| {
+    run::run_all(text, &todo, jobs, max_cpu, |_, row, good| {
         if good {
             ok += 1;
         } else {
@@ -405,6 +428,13 @@ mod tests {
         assert_eq!(a.spec.seeds, vec![1, 2, 3]);
         assert_eq!(a.spec.variants, vec!["after"]);
         assert_eq!(a.jobs, Some(2));
+        assert_eq!(a.max_cpu, Some(run::DEFAULT_MAX_CPU));
+        let limited = |v: &str| args(&["f", "--max-cpu", v]).map(|a| a.max_cpu);
+        assert_eq!(limited("90s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(limited("1.5"), Ok(Some(Duration::from_millis(1500))));
+        assert_eq!(limited("none"), Ok(None));
+        assert!(limited("0").unwrap_err().contains("must be > 0"));
+        assert!(limited("soon").unwrap_err().contains("--max-cpu soon"));
         assert!(args(&[]).unwrap_err().contains("needs a scenario"));
         assert!(args(&["f", "--jobs", "0"])
             .unwrap_err()

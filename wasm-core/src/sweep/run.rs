@@ -2,16 +2,66 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
 
 use super::grid::Point;
 use super::table;
 use crate::report::RunReport;
 use crate::scenario::knobs;
+use crate::sim::CpuLimit;
 use crate::Simulation;
 
-/// Run one point of a grid over the scenario `text`: its preset, and its report or what
-/// went wrong (a bad combination of knobs, an engine error, an engine panic).
-pub fn run_point(text: &str, point: &Point) -> (String, Result<RunReport, String>) {
+/// A sweep's CPU-time limit per run when none is given: 50 times what the heaviest shipped
+/// scenario takes (S003 at its original size, ~6 s a variant), so that a grid of untrusted
+/// scenarios cannot hold a machine.
+pub const DEFAULT_MAX_CPU: Duration = Duration::from_secs(600);
+
+/// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): a run's cost whatever
+/// else the machine does, and per run when a sweep runs several on threads.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant of this OS.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A run of `sim` to its end within `max_cpu` of the thread's CPU time (None: no limit): its
+/// report, or why it ended early (the progress guard, the limit). `option` names the limit
+/// for the message (`--max-cpu`, `max_cpu=`).
+pub fn run_limited(
+    sim: &mut Simulation,
+    max_cpu: Option<Duration>,
+    option: &str,
+) -> Result<RunReport, String> {
+    if let Some(max) = max_cpu {
+        sim.set_cpu_limit(CpuLimit {
+            max,
+            clock: thread_cpu_time,
+        });
+    }
+    sim.try_run_to_end().map_err(|e| {
+        if e.contains("CPU time limit") {
+            format!("{e} (set by {option})")
+        } else {
+            e
+        }
+    })
+}
+
+/// Run one point of a grid over the scenario `text` with `max_cpu` of CPU time at most: its
+/// preset, and its report or what went wrong (a bad combination of knobs, an engine error,
+/// the CPU limit, an engine panic).
+pub fn run_point(
+    text: &str,
+    point: &Point,
+    max_cpu: Option<Duration>,
+) -> (String, Result<RunReport, String>) {
     let scn = match knobs::scenario_with(text, &point.knobs(), &point.variant) {
         Ok(s) => s,
         Err(e) => return (preset_of(text, &point.variant), Err(e)),
@@ -23,7 +73,8 @@ pub fn run_point(text: &str, point: &Point) -> (String, Result<RunReport, String
         .map(|v| v.preset.clone())
         .unwrap_or_default();
     let result = catch_unwind(AssertUnwindSafe(|| {
-        Simulation::new(&scn, &point.variant).map(|mut s| s.run_to_end())
+        let mut sim = Simulation::new(&scn, &point.variant)?;
+        run_limited(&mut sim, max_cpu, "the sweep's --max-cpu or max_cpu=")
     }))
     .unwrap_or_else(|panic| {
         let what = panic
@@ -37,8 +88,8 @@ pub fn run_point(text: &str, point: &Point) -> (String, Result<RunReport, String
 }
 
 /// The row of one point (see `table::row`).
-pub fn point_row(text: &str, point: &Point) -> Vec<String> {
-    let (preset, result) = run_point(text, point);
+pub fn point_row(text: &str, point: &Point, max_cpu: Option<Duration>) -> Vec<String> {
+    let (preset, result) = run_point(text, point, max_cpu);
     table::row(point, &preset, &result)
 }
 
@@ -61,6 +112,7 @@ pub fn run_all(
     text: &str,
     points: &[Point],
     jobs: usize,
+    max_cpu: Option<Duration>,
     mut each: impl FnMut(usize, Vec<String>, bool),
 ) {
     let jobs = jobs.clamp(1, points.len().max(1));
@@ -73,7 +125,7 @@ pub fn run_all(
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(point) = points.get(i) else { break };
-                let (preset, result) = run_point(text, point);
+                let (preset, result) = run_point(text, point, max_cpu);
                 let ok = result.is_ok();
                 if tx
                     .send((i, table::row(point, &preset, &result), ok))

@@ -121,6 +121,13 @@ pub struct WasmSimulation {
 }
 
 impl WasmSimulation {
+    /// The engine's message when the run ended early, as a thrown Error.
+    fn ended_early(&self) -> Result<(), JsError> {
+        match self.inner.error() {
+            Some(e) => Err(JsError::new(e)),
+            None => Ok(()),
+        }
+    }
     fn with_flags(
         scn: &reclaim_core::scenario::Scenario,
         variant: &str,
@@ -201,13 +208,19 @@ impl WasmSimulation {
     pub fn swappiness(&self) -> u32 {
         self.inner.swappiness()
     }
-    /// Advance by `ns` virtual nanoseconds (or to the end of the run).
-    pub fn step(&mut self, ns: f64) {
-        self.inner.step(ns.max(0.0) as u64)
+    /// Advance by `ns` virtual nanoseconds (or to the end of the run); throws an Error with
+    /// the engine's message when the run ends early (its progress guard: virtual time stopped
+    /// advancing).
+    pub fn step(&mut self, ns: f64) -> Result<(), JsError> {
+        self.inner.step(ns.max(0.0) as u64);
+        self.ended_early()
     }
-    /// Run to the end and return the report as JSON (the CLI's `run --json` document).
-    pub fn run_to_end_json(&mut self) -> String {
-        serde_json::to_string(&self.inner.run_to_end()).unwrap_or_default()
+    /// Run to the end and return the report as JSON (the CLI's `run --json` document); throws
+    /// as `step` does.
+    pub fn run_to_end_json(&mut self) -> Result<String, JsError> {
+        let report = self.inner.run_to_end();
+        self.ended_early()?;
+        Ok(serde_json::to_string(&report).unwrap_or_default())
     }
     pub fn report_json(&self) -> String {
         serde_json::to_string(&self.inner.report()).unwrap_or_default()

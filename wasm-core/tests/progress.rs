@@ -1,0 +1,149 @@
+//! Guaranteed progress (issue #49): the scenario check refuses a loop bounded only by time
+//! whose iteration may take no virtual time (`scenario::progress`), and the engine's own
+//! progress guard (`sim::MAX_STALLED_EVENTS`) ends any run that stalls anyway, naming the task
+//! and the op.
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use reclaim_core::scenario::parse;
+use reclaim_core::Simulation;
+
+/// One op of a generated loop body, as TOML.
+fn op() -> impl Strategy<Value = String> {
+    let count = prop_oneof![
+        Just(String::new()),
+        (0u64..4).prop_map(|c| format!(", count = {c}")),
+        Just(", count = 64".to_string()),
+    ];
+    let rate = prop_oneof![
+        Just(String::new()),
+        prop::sample::select(vec!["1e-9", "1", "1e6", "1e9", "4e9", "1e12", "1e300"])
+            .prop_map(|r| format!(", rate = {r}")),
+    ];
+    let cpu = prop_oneof![
+        Just(String::new()),
+        prop::sample::select(vec!["0ns", "1ns", "3us"]).prop_map(|c| format!(", cpu = \"{c}\"")),
+    ];
+    let access = (
+        prop::sample::select(vec![
+            "op = \"touch\", regions = [\"a\"]",
+            "op = \"touch\", regions = [\"b\"]",
+            "op = \"touch\", regions = [\"a\", \"b\"]",
+            "op = \"read\", file = \"f\"",
+            "op = \"read\", file = \"f\", size = \"4KiB\"",
+            "op = \"write\", file = \"f\"",
+            "op = \"write\", file = \"f\", bytes = \"100B\"",
+        ]),
+        count,
+        rate,
+        cpu,
+    )
+        .prop_map(|(what, count, rate, cpu)| format!("{{ {what}{count}{rate}{cpu} }}"));
+    let other = prop::sample::select(vec![
+        "{ op = \"sleep\", duration = \"0ns\" }",
+        "{ op = \"sleep\", duration = \"1ns\" }",
+        "{ op = \"mark\", name = \"m\" }",
+        "{ op = \"free\", name = \"b\" }",
+        "{ op = \"anon\", name = \"b\", size = \"4KiB\" }",
+    ])
+    .prop_map(str::to_string);
+    let leaf = prop_oneof![3 => access, 2 => other];
+    leaf.prop_recursive(2, 6, 3, |inner| {
+        (0u64..3, prop::collection::vec(inner, 1..3)).prop_map(|(count, body)| {
+            format!(
+                "{{ op = \"loop\", count = {count}, body = [ {} ] }}",
+                body.join(", ")
+            )
+        })
+    })
+}
+
+fn scenario(scale: u32, body: &[String]) -> String {
+    format!(
+        r#"title = "generated loop"
+[machine]
+ram = "64MiB"
+frame_scale = {scale}
+
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+
+[[devices]]
+name = "d"
+kind = "ssd"
+
+[[files]]
+name = "f"
+size = "1MiB"
+device = "d"
+
+[[tasks]]
+name = "t"
+program = [
+  {{ op = "anon", name = "a", size = "1MiB" }},
+  {{ op = "anon", name = "b", size = "4KiB" }},
+  {{ op = "touch", regions = ["a", "b"], write = true }},
+  {{ op = "loop", duration = "20us", record = "rounds", body = [ {} ] }},
+]
+
+[run]
+duration = "10ms"
+"#,
+        body.join(", ")
+    )
+}
+
+/// Every loop the check accepts advances virtual time on every iteration when run; the
+/// generated bodies are refused often enough, and accepted often enough, to show both sides.
+#[test]
+fn every_accepted_loop_advances_virtual_time() {
+    let (accepted, refused) = (std::cell::Cell::new(0u32), std::cell::Cell::new(0u32));
+    // Accepted loops that finished an iteration within the run (a slow one may not).
+    let iterated = std::cell::Cell::new(0u32);
+    let mut runner = TestRunner::new(Config {
+        cases: 400,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (
+        prop::sample::select(vec![1u32, 4, 64]),
+        prop::collection::vec(op(), 1..4),
+    );
+    runner
+        .run(&strategy, |(scale, body)| {
+            let text = scenario(scale, &body);
+            let scn = match parse(&text) {
+                Ok(scn) => scn,
+                Err(e) => {
+                    refused.set(refused.get() + 1);
+                    prop_assert!(
+                        e.message.contains("virtual time") || e.message.contains("count"),
+                        "{e}\n{text}"
+                    );
+                    return Ok(());
+                }
+            };
+            accepted.set(accepted.get() + 1);
+            let mut sim = Simulation::new(&scn, "v").map_err(TestCaseError::fail)?;
+            // A stalled loop ends at once rather than after 2^26 iterations.
+            sim.set_stall_limit(10_000);
+            let report = sim.run_to_end();
+            prop_assert!(sim.error().is_none(), "{:?}\n{text}", sim.error());
+            let rounds = report.tasks[0].rounds_s.clone().unwrap_or_default();
+            if !rounds.is_empty() {
+                iterated.set(iterated.get() + 1);
+            }
+            prop_assert!(
+                rounds.iter().all(|&r| r > 0.0),
+                "an iteration took no virtual time: {rounds:?}\n{text}"
+            );
+            Ok(())
+        })
+        .unwrap();
+    let (accepted, refused, iterated) = (accepted.get(), refused.get(), iterated.get());
+    println!("{accepted} loops accepted and run ({iterated} iterated), {refused} refused");
+    assert!(
+        iterated >= 40 && refused >= 40,
+        "{accepted} accepted ({iterated} iterated), {refused} refused"
+    );
+}
