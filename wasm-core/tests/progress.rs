@@ -147,3 +147,81 @@ fn every_accepted_loop_advances_virtual_time() {
         "{accepted} accepted ({iterated} iterated), {refused} refused"
     );
 }
+
+/// The engine's guard, whatever the check: a valid scenario that stalls at one instant (five
+/// replicas of a counted loop that each fit the budget) ends with the guard's error, naming
+/// the task and the op.
+#[test]
+fn the_progress_guard_ends_a_run_stalled_in_loop_iterations() {
+    let scn = parse(include_str!("hostile/stall-replicas.toml")).unwrap();
+    let mut sim = Simulation::new(&scn, "v").unwrap();
+    let e = sim.try_run_to_end().unwrap_err();
+    assert!(
+        e.contains("MAX_STALLED_EVENTS")
+            && e.contains("67108864 consecutive events")
+            && e.contains("task \"t4\", op tasks[0].program[2] (loop)"),
+        "{e}"
+    );
+    assert!(sim.finished());
+    // The run stopped there: nothing ran past the instant.
+    assert_eq!(sim.now_ns(), 0);
+}
+
+/// Events dispatched at one instant count too: a loop of zero-length sleeps parks the task
+/// and wakes it at the same instant, over and over.
+#[test]
+fn the_progress_guard_counts_events_at_one_instant() {
+    let text = r#"title = "sleeps of 0 ns"
+[machine]
+ram = "64MiB"
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "sleeper"
+program = [
+  { op = "sleep", duration = "1ms" },
+  { op = "loop", count = 100000, body = [ { op = "sleep", duration = "0ns" } ] },
+]
+[run]
+duration = "1s"
+"#;
+    let scn = parse(text).unwrap();
+    let mut sim = Simulation::new(&scn, "v").unwrap();
+    assert!(sim.try_run_to_end().is_ok(), "{:?}", sim.error());
+    assert!(sim.longest_stall() >= 100_000, "{}", sim.longest_stall());
+    let mut sim = Simulation::new(&scn, "v").unwrap();
+    sim.set_stall_limit(1000);
+    let e = sim.try_run_to_end().unwrap_err();
+    assert!(
+        e.contains("at 0.001 s") && e.contains("task \"sleeper\", op tasks[0].program[1]"),
+        "{e}"
+    );
+}
+
+static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A clock that advances 10 ms each time it is read.
+fn ticking_clock() -> std::time::Duration {
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::time::Duration::from_millis(10 * n)
+}
+
+/// The CPU limit reads the caller's clock, at bounded intervals, and ends the run with an
+/// error naming the limit.
+#[test]
+fn the_cpu_limit_ends_a_run_once_the_clock_passes_it() {
+    let scn = parse(include_str!("../../scenarios/s000-thrash.toml")).unwrap();
+    let name = scn.variants[0].name.clone();
+    let mut sim = Simulation::new(&scn, &name).unwrap();
+    sim.set_cpu_limit(reclaim_core::sim::CpuLimit {
+        max: std::time::Duration::from_millis(50),
+        clock: ticking_clock,
+    });
+    let e = sim.try_run_to_end().unwrap_err();
+    assert!(e.contains("CPU time limit of 0.05 s"), "{e}");
+    let reads = CALLS.load(std::sync::atomic::Ordering::Relaxed);
+    // Read when the limit was set (0 ms), then at 10, 20, ... 60 ms: past 50 ms, stop.
+    assert_eq!(reads, 7, "readings of the clock");
+    assert!(sim.finished());
+}

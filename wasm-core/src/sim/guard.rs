@@ -14,10 +14,10 @@ use crate::sim::workloads::Instr;
 /// The progress guard's N: a run in which virtual time does not advance over this many
 /// consecutive events ends with an error. An event here is one the queue dispatches at the
 /// instant of the one before, or an iteration of a task's loop that takes no virtual time.
-/// The most any shipped scenario does at one instant is 2,560 (S003 at 128 memcgs, measured
-/// by `tests/progress.rs`; the others at most 17); the resource budget lets one counted loop
-/// of a valid scenario make up to `MAX_FREE_ACCESSES` (2^24) iterations at one instant, so N
-/// is four times that: ~0.5 s of CPU natively before the guard ends a stalled run.
+/// The resource budget lets one counted loop of a valid scenario make up to
+/// `MAX_FREE_ACCESSES` (2^24) iterations at one instant, so N is four times that (~1 s of CPU
+/// natively before the guard ends a stalled run: 80 M empty iterations took 1.6 s). `Simulation::longest_stall` gives the
+/// longest such run of a scenario (the shipped ones: see docs/scenarios.md).
 pub const MAX_STALLED_EVENTS: u64 = 1 << 26;
 
 /// Events or loop iterations between two readings of the CPU clock (a reading costs ~50 ns).
