@@ -16,8 +16,8 @@ use crate::sim::workloads::Instr;
 /// instant of the one before, or an iteration of a task's loop that takes no virtual time.
 /// The resource budget lets one counted loop of a valid scenario make up to
 /// `MAX_FREE_ACCESSES` (2^24) iterations at one instant, so N is four times that (~1 s of CPU
-/// natively before the guard ends a stalled run: 80 M empty iterations took 1.6 s). `Simulation::longest_stall` gives the
-/// longest such run of a scenario (the shipped ones: see docs/scenarios.md).
+/// natively before the guard ends a stalled run: 80 M empty iterations took 1.6 s).
+/// `Simulation::longest_stall` gives the longest such run of a scenario.
 pub const MAX_STALLED_EVENTS: u64 = 1 << 26;
 
 /// Events or loop iterations between two readings of the CPU clock (a reading costs ~50 ns).
