@@ -40,7 +40,7 @@ usage:
   reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
   reclaim compare FILE [--json]               run every variant and print a before/after table
   reclaim sweep FILE [--set KNOB=V1,V2]...     run a grid of knobs, variants and seeds into a table
-  reclaim kernel FILE --kernel debian-6.1|debian-6.12 [--variant NAME] [--json]
+  reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
   reclaim validate FILE [--kernel K] [--variant NAME] [--json]
                                               model and real kernel side by side

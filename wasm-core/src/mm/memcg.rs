@@ -215,7 +215,11 @@ impl Memcgs {
     pub fn stat_hier(&self, id: u16) -> Counters {
         let mut out = Counters::default();
         for m in self.preorder(id) {
-            for (o, v) in out.0.iter_mut().zip(self.list[m as usize].stat.0.iter()) {
+            let stat = &self.list[m as usize].stat;
+            for (o, v) in out.0.iter_mut().zip(stat.0.iter()) {
+                *o += v;
+            }
+            for (o, v) in out.2.iter_mut().zip(stat.2.iter()) {
                 *o += v;
             }
         }

@@ -79,6 +79,46 @@ impl ScanControl {
     }
 }
 
+/// Which of a reclaimer's two items a count is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reclaimed {
+    /// pgscan_*: pages isolated.
+    Scanned,
+    /// pgsteal_*: pages reclaimed.
+    Stolen,
+}
+
+impl Mm {
+    /// `reclaimer_offset` with the counting of `shrink_inactive_list`, `scan_folios` and
+    /// `evict_folios` (4.x-6.18): the batch counts as kswapd's, as direct reclaim's or, from
+    /// 6.15 (`proactive_counters`), as memory.reclaim's own item; /proc/vmstat only for global
+    /// reclaim (`if (!cgroup_reclaim(sc))`), memory.stat always.
+    pub fn count_reclaimer(&mut self, lv: usize, sc: &ScanControl, what: Reclaimed, n: u64) {
+        use crate::mm::vmstat::Proactive;
+        if sc.proactive && !sc.kswapd && self.flags.proactive_counters {
+            let item = match what {
+                Reclaimed::Scanned => Proactive::pgscan_proactive,
+                Reclaimed::Stolen => Proactive::pgsteal_proactive,
+            };
+            if !sc.cgroup_reclaim() {
+                self.counters.add_proactive(item, n);
+            }
+            self.memcgs.list[lv].stat.add_proactive(item, n);
+            return;
+        }
+        let item = match (what, sc.kswapd) {
+            (Reclaimed::Scanned, true) => C::pgscan_kswapd,
+            (Reclaimed::Scanned, false) => C::pgscan_direct,
+            (Reclaimed::Stolen, true) => C::pgsteal_kswapd,
+            (Reclaimed::Stolen, false) => C::pgsteal_direct,
+        };
+        if !sc.cgroup_reclaim() {
+            self.counters.add(item, n);
+        }
+        self.count_memcg(lv, item, n);
+    }
+}
+
 /// `sc->nr`: writeback state of the pages a `shrink_node` pass met.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NrStat {
@@ -293,15 +333,7 @@ impl Mm {
         }
         // `shrink_inactive_list`: the memcg always counts the scan; the global kswapd/direct
         // items only for global reclaim (`if (!cgroup_reclaim(sc))`, 4.x-6.x).
-        let item = if sc.kswapd {
-            C::pgscan_kswapd
-        } else {
-            C::pgscan_direct
-        };
-        if sc.target_memcg.is_none() {
-            self.counters.add(item, taken);
-        }
-        self.count_memcg(lv, item, taken);
+        self.count_reclaimer(lv, sc, Reclaimed::Scanned, taken);
         self.counters
             .add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
         self.note_reclaim_stat(lv, file, taken, 0);
@@ -338,15 +370,7 @@ impl Mm {
             }
         }
         sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS) * self.scale;
-        let item = if sc.kswapd {
-            C::pgsteal_kswapd
-        } else {
-            C::pgsteal_direct
-        };
-        if sc.target_memcg.is_none() {
-            self.counters.add(item, reclaimed);
-        }
-        self.count_memcg(lv, item, reclaimed);
+        self.count_reclaimer(lv, sc, Reclaimed::Stolen, reclaimed);
         self.counters.add(
             if file {
                 C::pgsteal_file

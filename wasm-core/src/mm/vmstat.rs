@@ -70,16 +70,33 @@ pub const RFC2016_COUNTER_NAMES: &[&str] = &[
     "refault_nodereclaim",
 ];
 
-/// The /proc/vmstat event counters, and the 2016 series' own items.
+/// The proactive reclaimer's items (6.15, `proactive_counters`): memory.reclaim's scans and
+/// steals, which older kernels count as direct reclaim's. Kept apart from `C` for the same
+/// reason as `Rfc2016`: only kernels that have them report them.
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Proactive {
+    pgscan_proactive,
+    pgsteal_proactive,
+}
+pub const PROACTIVE_COUNTER_NAMES: &[&str] = &["pgscan_proactive", "pgsteal_proactive"];
+
+/// The /proc/vmstat event counters, the 2016 series' own items and 6.15's proactive items.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counters(
     pub [u64; NR_COUNTERS],
     pub [u64; RFC2016_COUNTER_NAMES.len()],
+    pub [u64; PROACTIVE_COUNTER_NAMES.len()],
 );
 
 impl Default for Counters {
     fn default() -> Self {
-        Counters([0; NR_COUNTERS], [0; RFC2016_COUNTER_NAMES.len()])
+        Counters(
+            [0; NR_COUNTERS],
+            [0; RFC2016_COUNTER_NAMES.len()],
+            [0; PROACTIVE_COUNTER_NAMES.len()],
+        )
     }
 }
 
@@ -91,6 +108,14 @@ impl Counters {
     #[inline]
     pub fn get(&self, c: C) -> u64 {
         self.0[c as usize]
+    }
+    #[inline]
+    pub fn add_proactive(&mut self, c: Proactive, n: u64) {
+        self.2[c as usize] += n;
+    }
+    #[inline]
+    pub fn get_proactive(&self, c: Proactive) -> u64 {
+        self.2[c as usize]
     }
 }
 

@@ -661,8 +661,50 @@ impl OpRules for Mark {
 pub struct MemoryReclaim {
     pub memcg: String,
     pub amount: Size,
-    #[serde(default)]
+    /// 0..=200, or `"max"` (6.16+: anon only), held as `SWAPPINESS_MAX`.
+    #[serde(
+        default,
+        deserialize_with = "reclaim_swappiness::de",
+        serialize_with = "reclaim_swappiness::ser"
+    )]
     pub swappiness: Option<u32>,
+}
+
+/// memory.reclaim's `swappiness=max` (`SWAPPINESS_ANON_ONLY`, MAX_SWAPPINESS + 1).
+pub const SWAPPINESS_MAX: u32 = 201;
+
+/// `swappiness = 60` or `swappiness = "max"`, as memory.reclaim reads the key.
+mod reclaim_swappiness {
+    use super::SWAPPINESS_MAX;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        N(i64),
+        S(String),
+    }
+
+    pub fn de<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+        match Raw::deserialize(d)? {
+            Raw::N(n) if (0..=200).contains(&n) => Ok(Some(n as u32)),
+            Raw::N(n) => Err(serde::de::Error::custom(format!(
+                "swappiness must be 0..=200 or \"max\", got {n}"
+            ))),
+            Raw::S(s) if s == "max" => Ok(Some(SWAPPINESS_MAX)),
+            Raw::S(s) => Err(serde::de::Error::custom(format!(
+                "swappiness must be 0..=200 or \"max\", got {s:?}"
+            ))),
+        }
+    }
+
+    pub fn ser<S: Serializer>(v: &Option<u32>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(SWAPPINESS_MAX) => s.serialize_str("max"),
+            Some(n) => s.serialize_u32(*n),
+            None => s.serialize_none(),
+        }
+    }
 }
 
 impl OpRules for MemoryReclaim {
@@ -689,11 +731,11 @@ impl OpRules for MemoryReclaim {
             format!("memory_reclaim needs an amount of at least one page (4KiB), got {amount}")
         })?;
         cx.ensure(
-            swappiness.is_none_or(|s| s <= 200),
+            swappiness.is_none_or(|s| s <= 200 || s == SWAPPINESS_MAX),
             &at("swappiness"),
             || {
                 format!(
-                    "swappiness must be 0..=200, got {}",
+                    "swappiness must be 0..=200 or \"max\", got {}",
                     swappiness.unwrap_or(0)
                 )
             },

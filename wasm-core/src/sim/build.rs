@@ -170,6 +170,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {
             scale,
+            anon_only_reclaim: sim.mm.flags.swappiness_anon_only,
+            preset: &v.preset,
             files: &file_space,
             spaces: &sim.mm.spaces,
             memcgs: &memcg_ids,
@@ -246,6 +248,9 @@ use crate::scenario::ops::{
 
 struct Compiler<'a> {
     scale: u64,
+    /// memory.reclaim accepts `swappiness=max` (6.16+, `swappiness_anon_only`).
+    anon_only_reclaim: bool,
+    preset: &'a str,
     files: &'a BTreeMap<String, u32>,
     spaces: &'a [Space],
     memcgs: &'a BTreeMap<String, u16>,
@@ -462,6 +467,14 @@ impl Compiler<'_> {
                     .get(memcg)
                     .copied()
                     .ok_or_else(|| format!("{at}: unknown memcg {memcg:?}"))?;
+                if *swappiness == Some(crate::scenario::ops::SWAPPINESS_MAX) && !self.anon_only_reclaim
+                {
+                    return Err(format!(
+                        "{at}: memory_reclaim swappiness = \"max\" needs a kernel with \
+                         swappiness_anon_only (6.16+); {} refuses it (-EINVAL)",
+                        self.preset
+                    ));
+                }
                 self.out.push(Instr::MemoryReclaim {
                     memcg: id,
                     bytes: amount.bytes(),

@@ -21,7 +21,9 @@ use crate::mm::mm_types::*;
 use crate::mm::mmzone::{Mm, Wakeup};
 #[cfg(test)]
 use crate::mm::vmstat::C;
-use crate::mm::vmstat::{Counters, COUNTER_NAMES, NR_COUNTERS, RFC2016_COUNTER_NAMES};
+use crate::mm::vmstat::{
+    Counters, COUNTER_NAMES, NR_COUNTERS, PROACTIVE_COUNTER_NAMES, RFC2016_COUNTER_NAMES,
+};
 use events::{Event, EventQueue};
 
 use crate::report::{OomKill, RunReport, TaskReport};
@@ -398,11 +400,7 @@ impl Simulation {
     }
     /// Counters in pages by name.
     pub fn counters(&self) -> BTreeMap<String, u64> {
-        to_map(
-            &self.mm.counters,
-            self.mm.scale,
-            self.mm.flags.rfc2016_refault_cost,
-        )
+        to_map(&self.mm.counters, self.mm.scale, &self.mm.flags)
     }
     /// List sizes in pages: inactive_anon, active_anon, inactive_file, active_file,
     /// unevictable, free.
@@ -626,8 +624,8 @@ impl Simulation {
     /// The run's report (valid at any time; final after `run_to_end`).
     pub fn report(&self) -> RunReport {
         let scale = self.mm.scale;
-        let rfc = self.mm.flags.rfc2016_refault_cost;
-        let counters = to_map(&self.mm.counters, scale, rfc);
+        let flags = self.mm.flags;
+        let counters = to_map(&self.mm.counters, scale, &flags);
         let (measured, measure_t0) =
             match self.measure_from.as_ref().and_then(|m| self.marks.get(m)) {
                 Some((t0, base)) => {
@@ -638,7 +636,10 @@ impl Simulation {
                     for i in 0..RFC2016_COUNTER_NAMES.len() {
                         d.1[i] = self.mm.counters.1[i] - base.1[i];
                     }
-                    (to_map(&d, scale, rfc), *t0)
+                    for i in 0..PROACTIVE_COUNTER_NAMES.len() {
+                        d.2[i] = self.mm.counters.2[i] - base.2[i];
+                    }
+                    (to_map(&d, scale, &flags), *t0)
                 }
                 None => (counters.clone(), 0),
             };
@@ -721,13 +722,26 @@ impl Simulation {
                     .collect();
                 let get = |c: crate::mm::vmstat::C| stat.get(c) * scale;
                 use crate::mm::vmstat::C;
+                // 6.15+: memory.stat's pgscan / pgsteal include the proactive items.
+                use crate::mm::vmstat::Proactive as P;
+                let (scan_p, steal_p) = if self.mm.flags.proactive_counters {
+                    let (a, b) = (
+                        stat.get_proactive(P::pgscan_proactive) * scale,
+                        stat.get_proactive(P::pgsteal_proactive) * scale,
+                    );
+                    map.insert("pgscan_proactive".into(), a);
+                    map.insert("pgsteal_proactive".into(), b);
+                    (a, b)
+                } else {
+                    (0, 0)
+                };
                 map.insert(
                     "pgscan".into(),
-                    get(C::pgscan_kswapd) + get(C::pgscan_direct),
+                    get(C::pgscan_kswapd) + get(C::pgscan_direct) + scan_p,
                 );
                 map.insert(
                     "pgsteal".into(),
-                    get(C::pgsteal_kswapd) + get(C::pgsteal_direct),
+                    get(C::pgsteal_kswapd) + get(C::pgsteal_direct) + steal_p,
                 );
                 let events = crate::mm::memcg::MEMCG_EVENT_NAMES
                     .iter()
@@ -746,15 +760,21 @@ impl Simulation {
     }
 }
 
-/// Counters by name, in pages; the 2016 series' items only for a kernel that has them.
-fn to_map(c: &Counters, scale: u64, rfc2016: bool) -> BTreeMap<String, u64> {
+/// Counters by name, in pages; the 2016 series' and the proactive items only for a kernel
+/// that has them.
+fn to_map(c: &Counters, scale: u64, flags: &crate::variant::Flags) -> BTreeMap<String, u64> {
     let mut m: BTreeMap<String, u64> = COUNTER_NAMES
         .iter()
         .zip(c.0.iter())
         .map(|(n, v)| (n.to_string(), v * scale))
         .collect();
-    if rfc2016 {
+    if flags.rfc2016_refault_cost {
         for (n, v) in RFC2016_COUNTER_NAMES.iter().zip(c.1.iter()) {
+            m.insert(n.to_string(), v * scale);
+        }
+    }
+    if flags.proactive_counters {
+        for (n, v) in PROACTIVE_COUNTER_NAMES.iter().zip(c.2.iter()) {
             m.insert(n.to_string(), v * scale);
         }
     }

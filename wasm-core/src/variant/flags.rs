@@ -412,6 +412,50 @@ flag_table! {
         commit: "",
         doc: "memory.reclaim asks for a quarter of the remainder per call",
     }
+    // ---- since the 6.12 LTS (checked in the 7.3 tree, dated by the 6.18 boot) ----
+    /// 6.15 (the proactive reclaimer of `reclaimer_offset`, mm/vmscan.c; the items in
+    /// include/linux/vm_event_item.h and mm/vmstat.c): reclaim run by memory.reclaim counts
+    /// its scans and steals as pgscan_proactive / pgsteal_proactive, not pgscan_direct /
+    /// pgsteal_direct, in /proc/vmstat (global reclaim only, as for the other items until the
+    /// counters became lruvec state after 6.18) and in memory.stat, whose pgscan / pgsteal
+    /// include them. Read in the 7.3 tree (`reclaimer_offset` takes `sc` and returns the
+    /// proactive offset when `sc->proactive`); not in 6.12 (`reclaimer_offset(void)`: kswapd,
+    /// khugepaged or direct); the 6.18 image's /proc/vmstat lists both items (booted
+    /// 2026-12-02). Before, these counters do not exist: a preset without the flag does not
+    /// report them.
+    proactive_counters {
+        era: Since("6.15"),
+        function: "reclaimer_offset",
+        commit: "",
+        doc: "memory.reclaim's scans and steals count as pgscan_proactive / pgsteal_proactive, not _direct",
+    }
+    /// 6.16 (`SWAPPINESS_ANON_ONLY`, mm/vmscan.c `get_scan_count`, `get_swappiness`,
+    /// `get_nr_to_scan`; the key parsed by `user_proactive_reclaim`, memcontrol.c
+    /// `memory_reclaim` before 6.17): memory.reclaim accepts `swappiness=max`, which reclaims
+    /// anon only: the classic LRU scans anon alone (nothing when anon cannot be reclaimed),
+    /// MGLRU evicts and ages anon alone, even where its swappiness would be 0 for want of
+    /// may_swap. Before, `max` is refused (-EINVAL), as the engine refuses the scenario. Read
+    /// in the 7.3 tree; absent in 6.12 (`get_scan_count` has no anon-only case).
+    swappiness_anon_only {
+        era: Since("6.16"),
+        function: "get_scan_count, get_swappiness",
+        commit: "",
+        doc: "memory.reclaim accepts swappiness=max: anon only (classic SCAN_ANON; MGLRU evicts and ages anon alone)",
+    }
+    /// 6.17 (MGLRU `get_nr_to_scan` calling `apply_proportional_protection`, mm/vmscan.c):
+    /// the multi-gen LRU scales a protected memcg's scan by its usage above memory.min / .low
+    /// (at least SWAP_CLUSTER_MAX pages, and memory.low ignored by a retry that overrides it)
+    /// before shifting by the priority, as the classic LRU does since 5.4. Before, MGLRU
+    /// scanned a memcg that was above its effective protection as if unprotected. Read in
+    /// the 7.3 tree; in 6.12 `get_nr_to_scan` shifts the evictable size alone. In 6.18:
+    /// `apply_proportional_protection` is its own function in the 6.18 image's kallsyms (two
+    /// callers, classic and MGLRU), as in 7.3; 6.12's classic LRU computes it inline.
+    mglru_proportional_protection {
+        era: Since("6.17"),
+        function: "get_nr_to_scan, apply_proportional_protection",
+        commit: "",
+        doc: "MGLRU scales a protected memcg's scan by its usage above memory.min/low, as the classic LRU does",
+    }
     // ---- swap-in ----
     /// 3.14 ("swap: add a simple detector for inappropriate swapin readahead",
     /// `swapin_nr_pages`): the swap readahead window follows the readahead hits since the last

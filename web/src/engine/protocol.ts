@@ -373,7 +373,7 @@ export function parseKernelInfo(v: unknown): KernelInfo {
 
 const ERAS = ['rotation', 'cost', 'mglru', 'cost2016'];
 const BALANCES = ['SCAN_EQUAL', 'SCAN_FRACT', 'SCAN_FILE', 'SCAN_ANON'];
-const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction'];
+const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction', 'anon_only'];
 
 function numbers(o: Obj, key: string, len: number, where = 'balance', nullable = false): void {
   const a = field(o, key);

@@ -20,6 +20,7 @@ export const REASON_WORDS: Record<ScanReason, string> = {
   swappiness_zero: 'swappiness is 0, which gives anon a weight of 0: anon is not scanned',
   swappiness_max: 'swappiness is 200, which gives file a weight of 0: file is not scanned',
   fraction: 'anon and file are scanned in proportion to their weights',
+  anon_only: 'memory.reclaim was written with swappiness=max, so only anon is scanned',
 };
 
 /** Shares of the scan [anon, file] in [0, 1] of the last decision (as the engine reports them). */

@@ -9,7 +9,7 @@ use reclaim_core::scenario::{self, Scenario};
 use reclaim_core::Simulation;
 
 pub const USAGE: &str = "\
-  reclaim kernel FILE --kernel debian-6.1|debian-6.12 [--variant NAME] [--json]
+  reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
   reclaim validate FILE [--kernel K] [--variant NAME] [--json]
                                               model and kernel side by side (default kernel debian-6.1,

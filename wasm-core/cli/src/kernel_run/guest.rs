@@ -966,8 +966,10 @@ impl TaskState<'_> {
             }) => {
                 let path = format!("{}/memory.reclaim", memcg_path(self.s, memcg));
                 let mut v = amount.bytes().to_string();
-                if let Some(sw) = swappiness {
-                    v.push_str(&format!(" swappiness={sw}"));
+                match swappiness {
+                    Some(ops::SWAPPINESS_MAX) => v.push_str(" swappiness=max"),
+                    Some(sw) => v.push_str(&format!(" swappiness={sw}")),
+                    None => {}
                 }
                 self.result.reclaim_requested_pages += amount.bytes() / PAGE as u64;
                 // EAGAIN: the kernel reclaimed less than asked, as the model's loop may.

@@ -8,7 +8,7 @@ use reclaim_core::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
 use reclaim_core::variant;
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
-pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12"];
+pub const KERNELS: &[&str] = &["debian-6.1", "debian-6.12", "debian-6.18", "debian-7.3"];
 
 /// The model's preset for a kernel of `KERNELS`: the mainline tag the Debian package is built
 /// from, with MGLRU when the variant's own preset has it. `reclaim validate` runs the model at
@@ -20,6 +20,10 @@ pub fn model_preset(kernel: &str, lru_gen: bool) -> Option<&'static str> {
         ("debian-6.1", true) => "linux-6.1-mglru",
         ("debian-6.12", false) => "linux-6.12",
         ("debian-6.12", true) => "linux-6.12-mglru",
+        ("debian-6.18", false) => "linux-6.18",
+        ("debian-6.18", true) => "linux-6.18-mglru",
+        ("debian-7.3", false) => "linux-7.3",
+        ("debian-7.3", true) => "linux-7.3-mglru",
         _ => return None,
     })
 }
@@ -307,6 +311,8 @@ program = [{ op = "read", file = "data" }]"#;
         };
         assert_eq!(presets("debian-6.1"), ["linux-6.1", "linux-6.1-mglru"]);
         assert_eq!(presets("debian-6.12"), ["linux-6.12", "linux-6.12-mglru"]);
+        assert_eq!(presets("debian-6.18"), ["linux-6.18", "linux-6.18-mglru"]);
+        assert_eq!(presets("debian-7.3"), ["linux-7.3", "linux-7.3-mglru"]);
         assert!(at_kernel(&s, "debian-5").unwrap_err().contains("debian-5"));
     }
 

@@ -54,6 +54,9 @@ pub enum ScanReason {
     SwappinessMax,
     /// SCAN_FRACT: both types scanned in proportion to the two weights.
     Fraction,
+    /// 6.16+ memory.reclaim `swappiness=max` (`SWAPPINESS_ANON_ONLY`): anon only (SCAN_ANON),
+    /// and nothing at all when anon cannot be reclaimed.
+    AnonOnly,
 }
 
 /// Which statistics a kernel's `get_scan_count` balances on.
@@ -258,6 +261,10 @@ impl Mm {
     pub fn scan_balance_why(&self, lv: usize, sc: &ScanControl) -> (ScanBalance, ScanReason) {
         use ScanReason as R;
         let l = &self.lruvecs[lv];
+        // 6.16 (`swappiness_anon_only`): checked first, before may_swap.
+        if sc.swappiness == Some(crate::mm::vmscan::lru_gen::SWAPPINESS_ANON_ONLY) {
+            return (ScanBalance::Anon, R::AnonOnly);
+        }
         if !sc.may_swap {
             return (ScanBalance::File, R::MayNotSwap);
         }
@@ -380,6 +387,12 @@ impl Mm {
                         0
                     }
                 }
+            };
+            // Anon only with no swap to reclaim it into: nothing is scanned.
+            let pages = if reason == ScanReason::AnonOnly && self.swap_free() == 0 {
+                0
+            } else {
+                pages
             };
             targets[lru] = pages;
             *out = self.lruvecs[lv].scan_frames(lru, pages, scale);

@@ -8,7 +8,7 @@ use crate::mm::mm_types::*;
 use crate::mm::mmzone::{Mm, MoveReason};
 use crate::mm::vmscan::balance::DEF_PRIORITY;
 use crate::mm::vmscan::memcg_lru::{MemcgLruOp, Seg};
-use crate::mm::vmscan::{NrStat, ScanControl, SCAN_INACTIVE_NS};
+use crate::mm::vmscan::{NrStat, Reclaimed, ScanControl, SCAN_INACTIVE_NS};
 use crate::mm::vmstat::C;
 
 /// `MIN_NR_GENS`: generations a type keeps; the two youngest count as "active" for vmstat.
@@ -26,7 +26,8 @@ pub const MAX_LRU_BATCH: u64 = MIN_LRU_BATCH * 64;
 /// MAX_SWAPPINESS + 1 (which the lru_gen debugfs interface accepts; the name is 6.16's)
 /// leaves file out of `for_each_evictable_type`; at 200 file stays evictable and type
 /// selection takes anon first. (The Dec-2024 rework's first posting had excluded file at 200.)
-/// Scenarios accept 0..=200, so the engine never runs at 201.
+/// Scenarios accept 0..=200 and, for memory.reclaim on 6.16+ (`swappiness_anon_only`),
+/// `swappiness = "max"`, which is 201 here as in the kernel.
 pub const MAX_SWAPPINESS: u32 = 200;
 pub const SWAPPINESS_ANON_ONLY: u32 = MAX_SWAPPINESS + 1;
 pub const ANON: usize = 0;
@@ -859,6 +860,10 @@ impl Mm {
     /// `get_swappiness`: 0 without may_swap or with fewer than MIN_LRU_BATCH free swap slots;
     /// the proactive (`memory.reclaim swappiness=`) value if given; else vm.swappiness.
     pub fn lru_gen_swappiness(&self, sc: &ScanControl) -> u32 {
+        // 6.16 (`swappiness_anon_only`): memory.reclaim's `swappiness=max` before any check.
+        if sc.swappiness == Some(SWAPPINESS_ANON_ONLY) {
+            return SWAPPINESS_ANON_ONLY;
+        }
         if !sc.may_swap || self.swap_free() < self.refs_batch() {
             return 0;
         }
@@ -881,6 +886,10 @@ impl Mm {
     /// `first`: the pass's first call, which moves the frame carry (`Lruvec::scan_frames`);
     /// the loop's later calls recompute the same target without moving it.
     fn get_nr_to_scan(&mut self, lv: usize, sc: &mut ScanControl, s: u32, first: bool) -> i64 {
+        // 6.16 anon only (`swappiness=max`) with no swap to reclaim anon into: nothing to scan.
+        if s == SWAPPINESS_ANON_ONLY && self.swap_free() == 0 {
+            return 0;
+        }
         if self
             .memcgs
             .below_min(sc.target_memcg.unwrap_or(0), lv as u16)
@@ -890,7 +899,25 @@ impl Mm {
         let (age, size) = self.should_run_aging(lv, s);
         // In pages, as the kernel computes it; frames when it is used (`Lruvec::scan_frames`).
         let scale = self.scale;
-        let pages = (size * scale) >> sc.priority;
+        let mut evictable = size * scale;
+        if self.flags.mglru_proportional_protection {
+            // 6.17 `apply_proportional_protection`: the classic LRU's scaling by the protected
+            // share of the memcg's usage (memory.low unless this is the retry overriding it).
+            let (emin, elow) = self
+                .memcgs
+                .protection(sc.target_memcg.unwrap_or(0), lv as u16);
+            let (scan, low_applied) = crate::mm::memcg::protected_scan(
+                evictable,
+                self.memcgs.list[lv].usage * scale,
+                emin * scale,
+                elow * scale,
+                sc.memcg_low_reclaim,
+                crate::mm::vmscan::balance::SWAP_CLUSTER_MAX,
+            );
+            evictable = scan;
+            sc.memcg_low_skipped |= low_applied;
+        }
+        let pages = evictable >> sc.priority;
         if !age || sc.priority == DEF_PRIORITY {
             if !self.flags.mglru_rework {
                 // 6.1-6.13: without cold generations there is nothing to scan.
@@ -1027,16 +1054,10 @@ impl Mm {
                 break;
             }
         }
-        let item = if sc.kswapd {
-            C::pgscan_kswapd
-        } else {
-            C::pgscan_direct
-        };
+        self.count_reclaimer(lv, sc, Reclaimed::Scanned, isolated);
         if !sc.cgroup_reclaim() {
-            self.counters.add(item, isolated);
             self.counters.add(C::pgrefill, sorted);
         }
-        self.count_memcg(lv, item, isolated);
         self.count_memcg(lv, C::pgrefill, sorted);
         self.counters.add(
             if ty == FILE {
@@ -1145,15 +1166,7 @@ impl Mm {
                 + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
             sc.nr_reclaimed += reclaimed;
-            let item = if sc.kswapd {
-                C::pgsteal_kswapd
-            } else {
-                C::pgsteal_direct
-            };
-            if !sc.cgroup_reclaim() {
-                self.counters.add(item, reclaimed);
-            }
-            self.count_memcg(lv, item, reclaimed);
+            self.count_reclaimer(lv, sc, Reclaimed::Stolen, reclaimed);
             self.counters.add(
                 if ty == FILE {
                     C::pgsteal_file

@@ -3,7 +3,7 @@
 
 export type ScanBalance = "SCAN_EQUAL" | "SCAN_FRACT" | "SCAN_FILE" | "SCAN_ANON";
 
-export type ScanReason = "may_not_swap" | "no_swap" | "priority_zero" | "file_is_tiny" | "file_below_high" | "cache_trim" | "plenty_inactive_file" | "swappiness_zero" | "swappiness_max" | "fraction";
+export type ScanReason = "may_not_swap" | "no_swap" | "priority_zero" | "file_is_tiny" | "file_below_high" | "cache_trim" | "plenty_inactive_file" | "swappiness_zero" | "swappiness_max" | "fraction" | "anon_only";
 
 export type BalanceEra = "rotation" | "cost" | "mglru" | "cost2016";
 
