@@ -1,6 +1,8 @@
 //! `reclaim kernel FILE --kernel K [--variant NAME] [--json]` and
 //! `reclaim validate FILE [--kernel K] [--variant NAME] [--json]`.
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use std::path::{Path, PathBuf};
 
 use super::host::{self, KernelReport};
 use super::plan;
@@ -11,9 +13,14 @@ use reclaim_core::Simulation;
 pub const USAGE: &str = "\
   reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
-  reclaim validate FILE [--kernel K] [--variant NAME] [--json]
+  reclaim validate FILE [--kernel K] [--variant NAME] [--boots N] [--deadline UNIX_S] [--json]
                                               model and kernel side by side (default kernel debian-6.1,
-                                              every variant); needs scripts/setup-kernel
+                                              every variant, N boots each, their median compared);
+                                              kernel runs are cached by scenario, variant, kernel and
+                                              runner, so a rerun boots only what is missing; no boot
+                                              starts after --deadline; needs scripts/setup-kernel
+  reclaim validate-report DIR                 docs/validation.md's body from the `validate --json`
+                                              files in DIR: the agreement score, then every section
 ";
 
 #[derive(Debug, PartialEq)]
@@ -23,11 +30,33 @@ pub struct Args {
     pub kernel: Option<String>,
     pub variant: Option<String>,
     pub json: bool,
+    /// Boots per variant (validate).
+    pub boots: u32,
+    /// Unix seconds after which no boot starts (validate); cached runs are still used.
+    pub deadline: Option<u64>,
 }
 
 /// Handles `kernel` and `validate`; None for every other command.
 pub fn dispatch(args: &[String]) -> Option<u8> {
     let cmd = args.first()?.as_str();
+    if cmd == "validate-report" {
+        return Some(match args.get(1) {
+            Some(dir) if args.len() == 2 => match super::score::report_dir(dir) {
+                Ok(md) => {
+                    print!("{md}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("reclaim validate-report: {e}");
+                    1
+                }
+            },
+            _ => {
+                eprintln!("reclaim: validate-report needs one directory\n\nusage:\n{USAGE}");
+                2
+            }
+        });
+    }
     if cmd != "kernel" && cmd != "validate" {
         return None;
     }
@@ -55,6 +84,8 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         kernel: None,
         variant: None,
         json: false,
+        boots: 1,
+        deadline: None,
     };
     let mut it = args[1..].iter();
     while let Some(x) = it.next() {
@@ -65,6 +96,21 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
             }
             "--variant" => {
                 a.variant = Some(it.next().ok_or("--variant needs a name")?.clone());
+            }
+            "--boots" if validate => {
+                let n = it.next().ok_or("--boots needs a number")?;
+                a.boots = n
+                    .parse()
+                    .ok()
+                    .filter(|b| (1..=9).contains(b))
+                    .ok_or_else(|| format!("--boots takes 1 to 9, got {n:?}"))?;
+            }
+            "--deadline" if validate => {
+                let n = it.next().ok_or("--deadline needs unix seconds")?;
+                a.deadline = Some(
+                    n.parse()
+                        .map_err(|_| format!("--deadline takes unix seconds, got {n:?}"))?,
+                );
             }
             f if f.starts_with('-') => return Err(format!("unknown option {f}")),
             f if a.file.is_empty() => a.file = f.to_string(),
@@ -135,15 +181,46 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     }
     // The model runs the presets of the kernel that boots (plan::model_preset).
     let sm = plan::at_kernel(&s, &kernel).map_err(|e| (2, format!("{}: {e}", a.file)))?;
-    let mut pairs = Vec::new();
+    // Every variant's model is built before the first boot: a preset that refuses the
+    // scenario (an op its kernel does not have) stops here, nothing booted.
+    let mut models = Vec::new();
     for v in &variants {
-        let model = Simulation::new(&sm, v)
-            .map_err(|e| (1, format!("reclaim: variant {v}: {e}")))?
-            .run_to_end();
-        let kernel = boot(v)?;
-        pairs.push(Pair { model, kernel });
+        models.push(
+            Simulation::new(&sm, v).map_err(|e| (2, format!("{}: variant {v}: {e}", a.file)))?,
+        );
     }
-    let v = validation(&s.title, &pairs);
+    let runner = runner_version().map_err(|e| (1, format!("reclaim validate: {e}")))?;
+    let mut pairs = Vec::new();
+    let mut missing = 0;
+    for (v, mut model) in variants.iter().zip(models) {
+        let model = model.run_to_end();
+        let mut kernels = Vec::new();
+        for i in 0..a.boots {
+            let path = cached_run_path(&text, v, &kernel, &runner, i);
+            if let Some(r) = load_cached(&path) {
+                kernels.push(r);
+                continue;
+            }
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            if a.deadline.is_some_and(|d| now >= d) {
+                missing += 1;
+                continue;
+            }
+            eprintln!("reclaim validate: booting {kernel} for variant {v}, run {}", i + 1);
+            let r = boot(v)?;
+            store_cached(&path, &r);
+            kernels.push(r);
+        }
+        pairs.push(Pair { model, kernels });
+    }
+    let mut v = validation(&s.title, &pairs);
+    v.file = a.file.clone();
+    v.kernel_name = kernel.clone();
+    v.boots_wanted = a.boots;
+    v.boots_missing = missing;
     if a.json {
         println!(
             "{}",
@@ -152,21 +229,97 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     } else {
         print!("{}", markdown(&v));
     }
+    // 3: incomplete (the deadline stopped some boots); the cached ones are kept.
+    if missing > 0 {
+        return Err((3, format!("reclaim validate: {missing} boot(s) not run before the deadline")));
+    }
     Ok(())
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// What identifies the guest side of a run besides the scenario: the runner's source (the
+/// guest program, the plan it follows and the host side that boots it) and this crate's
+/// version. Not the binary's bytes: those change with every engine change, which does not
+/// change what the guest does.
+fn runner_version() -> Result<String, String> {
+    let src = [
+        include_str!("guest.rs"),
+        include_str!("plan.rs"),
+        include_str!("host.rs"),
+    ];
+    Ok(format!(
+        "{}-{:016x}",
+        env!("CARGO_PKG_VERSION"),
+        fnv(src.iter().flat_map(|s| s.bytes()))
+    ))
+}
+
+/// FNV-1a over bytes: a cache key, not a security boundary.
+fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Where one kernel run is cached: keyed by the scenario's text, the variant, the kernel (name,
+/// release and Debian version, read from the set-up cache), the runner and the boot's index.
+pub fn cached_run_path(text: &str, variant: &str, kernel: &str, runner: &str, i: u32) -> PathBuf {
+    let kdir = host::cache_dir().join(kernel);
+    let read = |f: &str| std::fs::read_to_string(kdir.join(f)).unwrap_or_default();
+    let key = format!(
+        "{text}\u{0}{variant}\u{0}{kernel}\u{0}{}\u{0}{}\u{0}{runner}\u{0}{i}",
+        read("release").trim(),
+        read("version").trim()
+    );
+    host::cache_dir().join("results").join(kernel).join(format!(
+        "{variant}-{i}-{:016x}.json",
+        fnv(key.bytes())
+    ))
+}
+
+fn load_cached(path: &Path) -> Option<KernelReport> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// Written whole to a temporary name, then renamed: an interrupted run leaves no half file.
+fn store_cached(path: &Path, r: &KernelReport) {
+    let Some(dir) = path.parent() else { return };
+    let tmp = path.with_extension("tmp");
+    let ok = std::fs::create_dir_all(dir).is_ok()
+        && serde_json::to_string(r)
+            .ok()
+            .is_some_and(|j| std::fs::write(&tmp, j).is_ok())
+        && std::fs::rename(&tmp, path).is_ok();
+    if !ok {
+        eprintln!("reclaim validate: could not cache {}", path.display());
+    }
+}
+
+/// One variant: the model's run and the kernel's boots of it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Pair {
     pub model: RunReport,
-    pub kernel: KernelReport,
+    pub kernels: Vec<KernelReport>,
 }
 
 /// `reclaim validate --json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Validation {
     pub scenario: String,
+    /// The scenario file and the `--kernel` name (for `validate-report`).
+    #[serde(default)]
+    pub file: String,
+    #[serde(default)]
+    pub kernel_name: String,
     pub kernel: String,
     pub accelerator: String,
+    /// Boots asked per variant, and how many of all were not run (deadline).
+    #[serde(default)]
+    pub boots_wanted: u32,
+    #[serde(default)]
+    pub boots_missing: u32,
     pub rows: Vec<Row>,
     /// Per metric, from the first variant to each other one: does the change go the same way?
     pub directions: Vec<Direction>,
@@ -174,17 +327,34 @@ pub struct Validation {
     pub runs: Vec<Pair>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     pub variant: String,
     pub metric: String,
     pub model: f64,
+    /// The median of the boots (the lower middle of an even count); 0 without a boot.
     pub kernel: f64,
+    /// Every boot's value, in boot order.
+    #[serde(default)]
+    pub kernel_boots: Vec<f64>,
     /// kernel / model (None when the model's value is 0).
     pub ratio: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+impl Row {
+    /// (max - min) / median of the boots, in percent; None with fewer than two boots or a
+    /// zero median.
+    pub fn spread_pct(&self) -> Option<f64> {
+        if self.kernel_boots.len() < 2 || self.kernel == 0.0 {
+            return None;
+        }
+        let lo = self.kernel_boots.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = self.kernel_boots.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        Some((hi - lo) * 100.0 / self.kernel.abs())
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Direction {
     pub metric: String,
     pub from: String,
@@ -268,32 +438,60 @@ fn sign(metric: &str, x: f64, base: f64) -> i8 {
     }
 }
 
+/// The lower median (the middle value; of an even count, the lower of the two middle ones,
+/// so that it is always a value some boot gave).
+pub fn median(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v[(v.len() - 1) / 2]
+}
+
+/// Per metric, every boot's value of a variant.
+fn kernel_boots(p: &Pair) -> std::collections::BTreeMap<String, Vec<f64>> {
+    let mut out: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for k in &p.kernels {
+        for (m, v) in metrics(&k.run) {
+            out.entry(m).or_default().push(v);
+        }
+    }
+    out
+}
+
 pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
     let mut rows = Vec::new();
     for p in pairs {
-        let km: std::collections::BTreeMap<_, _> = metrics(&p.kernel.run).into_iter().collect();
+        let kb = kernel_boots(p);
         for (m, mv) in metrics(&p.model) {
-            let kv = km.get(&m).copied().unwrap_or(0.0);
+            let boots = kb.get(&m).cloned().unwrap_or_default();
+            let kv = median(&boots);
             rows.push(Row {
                 variant: p.model.variant.clone(),
                 metric: m,
                 model: mv,
                 kernel: kv,
+                kernel_boots: boots,
                 ratio: (mv != 0.0).then_some(kv / mv),
             });
         }
     }
     let mut directions = Vec::new();
     if let Some((first, rest)) = pairs.split_first() {
-        let (m0, k0): (
-            std::collections::BTreeMap<_, _>,
-            std::collections::BTreeMap<_, _>,
-        ) = (
-            metrics(&first.model).into_iter().collect(),
-            metrics(&first.kernel.run).into_iter().collect(),
-        );
+        let medians = |p: &Pair| -> std::collections::BTreeMap<String, f64> {
+            kernel_boots(p)
+                .into_iter()
+                .map(|(m, b)| (m, median(&b)))
+                .collect()
+        };
+        let m0: std::collections::BTreeMap<_, _> = metrics(&first.model).into_iter().collect();
+        let k0 = medians(first);
         for p in rest {
-            let km: std::collections::BTreeMap<_, _> = metrics(&p.kernel.run).into_iter().collect();
+            if p.kernels.is_empty() || first.kernels.is_empty() {
+                continue;
+            }
+            let km = medians(p);
             for (m, mv) in metrics(&p.model) {
                 let (Some(mb), Some(kb), Some(kv)) = (m0.get(&m), k0.get(&m), km.get(&m)) else {
                     continue;
@@ -310,19 +508,25 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
             }
         }
     }
+    let first_boot = pairs.iter().find_map(|p| p.kernels.first());
     Validation {
         scenario: title.to_string(),
-        kernel: pairs
-            .first()
-            .map(|p| format!("{} ({})", p.kernel.kernel.name, p.kernel.kernel.release))
+        file: String::new(),
+        kernel_name: first_boot.map(|k| k.kernel.name.clone()).unwrap_or_default(),
+        kernel: first_boot
+            .map(|k| format!("{} ({})", k.kernel.name, k.kernel.release))
             .unwrap_or_default(),
-        accelerator: pairs
-            .first()
-            .map(|p| p.kernel.accelerator.clone())
+        accelerator: first_boot
+            .map(|k| k.accelerator.clone())
             .unwrap_or_default(),
+        boots_wanted: pairs.iter().map(|p| p.kernels.len() as u32).max().unwrap_or(0),
+        boots_missing: 0,
         rows,
         directions,
-        wall_s: pairs.iter().map(|p| p.kernel.wall_s).sum(),
+        wall_s: pairs
+            .iter()
+            .flat_map(|p| p.kernels.iter().map(|k| k.wall_s))
+            .sum(),
         runs: pairs.to_vec(),
     }
 }
@@ -342,30 +546,46 @@ fn num(x: f64) -> String {
 /// The side-by-side tables as Markdown (docs/validation.md is made of these).
 pub fn markdown(v: &Validation) -> String {
     let mut s = format!(
-        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s.\n\n",
+        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s (all boots, cached ones included).\n\n",
         v.scenario, v.kernel, v.accelerator, v.wall_s
     );
-    for p in &v.runs {
-        let g = &p.kernel.guest;
+    if v.boots_missing > 0 {
         s.push_str(&format!(
-            "- {}: model preset {}; guest {} MiB, {} kB reserved by the kernel, free memory trimmed {} -> {} kB ({} huge pages), lru_gen {}, swappiness {}, boot {:.1} s, run {:.1} s\n",
-            p.model.variant, p.model.preset, g.ram_mib, g.kernel_reserved_kb, g.mem_free_before_trim_kb,
-            g.mem_free_kb, g.hugetlb_trim_pages, g.lru_gen_enabled, p.kernel.run.swappiness,
-            g.boot_s, p.kernel.run_s
+            "**Incomplete**: {} boot(s) of {} per variant not run yet (the run's deadline); a rerun boots only those.\n\n",
+            v.boots_missing, v.boots_wanted
+        ));
+    }
+    for p in &v.runs {
+        let Some(k) = p.kernels.first() else {
+            s.push_str(&format!(
+                "- {}: model preset {}; no kernel run yet\n",
+                p.model.variant, p.model.preset
+            ));
+            continue;
+        };
+        let g = &k.guest;
+        s.push_str(&format!(
+            "- {}: model preset {}; {} boot(s); guest {} MiB, {} kB reserved by the kernel, free memory trimmed {} -> {} kB ({} huge pages), lru_gen {}, swappiness {}, first boot {:.1} s, run {:.1} s\n",
+            p.model.variant, p.model.preset, p.kernels.len(), g.ram_mib, g.kernel_reserved_kb,
+            g.mem_free_before_trim_kb, g.mem_free_kb, g.hugetlb_trim_pages, g.lru_gen_enabled,
+            k.run.swappiness, g.boot_s, k.run_s
         ));
     }
     s.push_str(
-        "\n| variant | metric | model | kernel | kernel/model |\n|---|---|---:|---:|---:|\n",
+        "\n| variant | metric | model | kernel (median) | kernel/model | boot spread |\n|---|---|---:|---:|---:|---:|\n",
     );
     for r in &v.rows {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             r.variant,
             r.metric,
             num(r.model),
             num(r.kernel),
             r.ratio
                 .map(|x| format!("{x:.2}"))
+                .unwrap_or_else(|| "-".into()),
+            r.spread_pct()
+                .map(|x| format!("{x:.0}%"))
                 .unwrap_or_else(|| "-".into())
         ));
     }
@@ -415,7 +635,9 @@ mod tests {
                 file: "s.toml".into(),
                 kernel: Some("debian-6.1".into()),
                 variant: None,
-                json: true
+                json: true,
+                boots: 1,
+                deadline: None,
             }
         );
         assert!(parse(&args("kernel s.toml"))

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::guest::{GuestResult, RESULT_BEGIN, RESULT_END};
 use super::plan::{self, GuestPlan};
@@ -21,12 +21,12 @@ use reclaim_core::scenario::Scenario;
 const GUEST_MARGIN_MIB: u64 = 160;
 
 /// `reclaim kernel --json`: the `reclaim run` contract plus where it ran.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KernelReport {
     #[serde(flatten)]
     pub run: RunReport,
     /// Always "kernel": this run is a real kernel's, not the model's.
-    pub source: &'static str,
+    pub source: String,
     pub kernel: KernelInfo,
     /// "tcg" (software emulation, multi-threaded) or "kvm".
     pub accelerator: String,
@@ -38,7 +38,7 @@ pub struct KernelReport {
     pub notes: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KernelInfo {
     /// The `--kernel` name, e.g. "debian-6.1".
     pub name: String,
@@ -47,7 +47,7 @@ pub struct KernelInfo {
     pub package_version: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GuestInfo {
     pub ram_mib: u64,
     pub cpus: u32,
@@ -559,7 +559,7 @@ pub fn run_kernel(
     }
     Ok(KernelReport {
         run: to_report(s, &p, &res),
-        source: "kernel",
+        source: "kernel".into(),
         kernel: KernelInfo {
             release: if res.release.is_empty() {
                 info.release

@@ -8,3 +8,5 @@ pub mod cli;
 pub mod guest;
 #[cfg(target_os = "linux")]
 pub mod host;
+#[cfg(target_os = "linux")]
+pub mod score;

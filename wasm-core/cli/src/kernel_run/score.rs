@@ -1,0 +1,174 @@
+//! The agreement score of docs/validation.md: per kernel, the share of (scenario, variant,
+//! counter) cells whose kernel median is within 1.25x and within 2x of the model, and the share
+//! of directions (classic vs MGLRU, knob against knob) that agree.
+use std::collections::BTreeMap;
+
+use super::cli::{markdown, Row, Validation};
+
+/// Counters that moved by fewer pages than this in both columns are left out of the score:
+/// run-to-run noise of a real kernel, as `cli::NOISE_PAGES` for directions.
+pub const MIN_PAGES: f64 = 100.0;
+
+/// A row the score counts: a page counter (not a time, a rate or a percentage) that reached
+/// MIN_PAGES in the kernel's median or the model, with at least one boot.
+pub fn scored(r: &Row) -> bool {
+    let counter = !(r.metric.ends_with(" s") || r.metric.ends_with("ops/s") || r.metric.contains('%'));
+    counter && !r.kernel_boots.is_empty() && r.kernel.max(r.model) >= MIN_PAGES
+}
+
+/// Whether kernel / model lies within [1/x, x] (a zero model is within nothing).
+pub fn within(r: &Row, x: f64) -> bool {
+    r.model > 0.0 && {
+        let q = r.kernel / r.model;
+        q >= 1.0 / x && q <= x
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Score {
+    pub scenarios: usize,
+    pub cells: usize,
+    pub within_1_25: usize,
+    pub within_2: usize,
+    pub directions: usize,
+    pub agree: usize,
+    pub incomplete: usize,
+}
+
+pub fn score(vs: &[&Validation]) -> Score {
+    let mut s = Score::default();
+    for v in vs {
+        s.scenarios += 1;
+        s.incomplete += (v.boots_missing > 0) as usize;
+        for r in v.rows.iter().filter(|r| scored(r)) {
+            s.cells += 1;
+            s.within_1_25 += within(r, 1.25) as usize;
+            s.within_2 += within(r, 2.0) as usize;
+        }
+        s.directions += v.directions.len();
+        s.agree += v.directions.iter().filter(|d| d.agree).count();
+    }
+    s
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 {
+        "-".into()
+    } else {
+        format!("{:.0}% ({n}/{d})", n as f64 * 100.0 / d as f64)
+    }
+}
+
+/// The score table and every section, from the `validate --json` files in `dir`, grouped by
+/// kernel in the order debian-6.1, 6.12, 6.18, 7.3 (others after, by name).
+pub fn report_dir(dir: &str) -> Result<String, String> {
+    let mut vs = Vec::new();
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{dir}: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    for p in names {
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let v: Validation =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+        vs.push(v);
+    }
+    Ok(report(&vs))
+}
+
+pub fn report(vs: &[Validation]) -> String {
+    let order = |k: &str| {
+        super::plan::KERNELS
+            .iter()
+            .position(|x| *x == k)
+            .unwrap_or(usize::MAX)
+    };
+    let mut by_kernel: BTreeMap<(usize, String), Vec<&Validation>> = BTreeMap::new();
+    for v in vs {
+        by_kernel
+            .entry((order(&v.kernel_name), v.kernel_name.clone()))
+            .or_default()
+            .push(v);
+    }
+    let mut out = String::from(
+        "## Agreement score\n\n\
+         Per kernel: of the (scenario, variant, counter) cells where the kernel's median or the \
+         model reached 100 pages, the share whose kernel/model ratio lies within 1.25x and within \
+         2x; and the share of directions (first variant to the others) that agree. Times, rates \
+         and percentages are not scored. A scenario marked incomplete lacks some boots.\n\n\
+         | kernel | scenarios (incomplete) | cells | within 1.25x | within 2x | directions agree |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+    );
+    for ((_, k), v) in &by_kernel {
+        let s = score(v);
+        out.push_str(&format!(
+            "| {k} | {} ({}) | {} | {} | {} | {} |\n",
+            s.scenarios,
+            s.incomplete,
+            s.cells,
+            pct(s.within_1_25, s.cells),
+            pct(s.within_2, s.cells),
+            pct(s.agree, s.directions)
+        ));
+    }
+    out.push('\n');
+    for ((_, k), v) in &by_kernel {
+        out.push_str(&format!("## {k}\n\n"));
+        for x in v {
+            out.push_str(&markdown(x));
+            if !x.file.is_empty() {
+                out.push_str(&format!("Scenario file: `{}`.\n\n", x.file));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(metric: &str, model: f64, boots: &[f64]) -> Row {
+        let kernel = super::super::cli::median(boots);
+        Row {
+            variant: "classic".into(),
+            metric: metric.into(),
+            model,
+            kernel,
+            kernel_boots: boots.to_vec(),
+            ratio: (model != 0.0).then_some(kernel / model),
+        }
+    }
+
+    #[test]
+    fn cells_are_counters_of_at_least_100_pages_with_a_boot() {
+        assert!(scored(&row("pswpout", 1000.0, &[900.0])));
+        assert!(!scored(&row("pswpout", 50.0, &[60.0])), "under 100 pages");
+        assert!(scored(&row("pswpout", 50.0, &[600.0])), "the kernel reached 100");
+        assert!(!scored(&row("pswpout", 1000.0, &[])), "no boot yet");
+        assert!(!scored(&row("thrash rounds total s", 1000.0, &[900.0])));
+        assert!(!scored(&row("reclaim accuracy % (pgsteal / requested)", 300.0, &[200.0])));
+        assert!(!scored(&row("fio0 ops/s", 3000.0, &[2000.0])));
+    }
+
+    #[test]
+    fn within_bounds_both_ways() {
+        assert!(within(&row("x", 1000.0, &[1250.0]), 1.25));
+        assert!(within(&row("x", 1000.0, &[800.0]), 1.25));
+        assert!(!within(&row("x", 1000.0, &[790.0]), 1.25));
+        assert!(within(&row("x", 1000.0, &[500.0]), 2.0));
+        assert!(!within(&row("x", 1000.0, &[2100.0]), 2.0));
+        assert!(!within(&row("x", 0.0, &[500.0]), 2.0), "a zero model is within nothing");
+    }
+
+    #[test]
+    fn the_median_is_a_boots_value_and_the_spread_is_its_range() {
+        let r = row("pswpout", 1000.0, &[900.0, 1200.0, 1000.0]);
+        assert_eq!(r.kernel, 1000.0);
+        assert_eq!(r.spread_pct(), Some(30.0));
+        assert_eq!(super::super::cli::median(&[4.0, 1.0]), 1.0);
+        assert_eq!(row("x", 1.0, &[5.0]).spread_pct(), None);
+    }
+}
