@@ -48,6 +48,16 @@ describe('parseKernelRuns', () => {
     expect(err(text({ ...v, runs: [] }))).toBe('run.json: runs is empty: the validation holds no kernel run');
   });
 
+  it('reads the first boot of each variant of a validation with several boots (`runs[].kernels`)', () => {
+    const second = { ...fixture(), measured: { ...(fixture().measured as object), pswpout: 1 } };
+    const v = { scenario: TITLE, runs: [{ model: {}, kernels: [fixture(), second] }] };
+    const [r, ...rest] = parseKernelRuns(text(v), 'v.json');
+    expect(rest).toHaveLength(0);
+    expect(r!.report.measured.pswpout).toBe(11583);
+    expect(err(text({ ...v, runs: [{ model: {}, kernels: [] }] }))).toBe('run.json: runs[0].kernels is empty: this variant has no kernel run yet');
+    expect(err(text({ ...v, runs: [{ model: {}, kernels: [{ ...fixture(), variant: 3 }] }] }))).toBe('run.json: runs[0].kernels[0].variant must be text, found 3');
+  });
+
   it('names what is wrong and where', () => {
     expect(err('')).toBe('run.json is empty');
     expect(err('{"source": "kernel",\n  "variant": oops}')).toMatch(/^run\.json is not JSON at line 2, column 14: /);

@@ -1,7 +1,7 @@
 // A real kernel's run, loaded into the page to overlay the model (issue #27 §2): the JSON that
 // `reclaim kernel FILE --kernel K --json` prints (the RunReport contract plus `source: "kernel"`,
 // the kernel build, the accelerator and the guest; KernelReport in wasm-core/cli/src/kernel_run/
-// host.rs), or `reclaim validate --json` (its `runs[].kernel`). Checked field by field so a bad
+// host.rs), or `reclaim validate --json` (its `runs[].kernels[0]`, the first boot; `runs[].kernel` before). Checked field by field so a bad
 // file gets a message naming the field; the page shows only what the file reports.
 import type { RunReport, TableRow } from './report';
 
@@ -292,7 +292,14 @@ export function parseKernelRuns(text: string, file: string): KernelRun[] {
     // `reclaim validate --json`: the kernel half of each model/kernel pair.
     const runs = f.list(v.runs, 'runs', MAX_KERNEL_RUNS);
     if (runs.length === 0) f.fail('runs', 'is empty: the validation holds no kernel run');
-    return runs.map((r, i) => kernelReport(f.obj(r, `runs[${i}]`).kernel, f, `runs[${i}].kernel`, file));
+    return runs.map((r, i) => {
+      const pair = f.obj(r, `runs[${i}]`);
+      if (!('kernels' in pair)) return kernelReport(pair.kernel, f, `runs[${i}].kernel`, file);
+      // Since validate boots a variant several times (`runs[].kernels`), the first boot stands for it.
+      const boots = f.list(pair.kernels, `runs[${i}].kernels`, MAX_KERNEL_RUNS);
+      if (boots.length === 0) f.fail(`runs[${i}].kernels`, 'is empty: this variant has no kernel run yet');
+      return kernelReport(boots[0], f, `runs[${i}].kernels[0]`, file);
+    });
   }
   return [kernelReport(v, f, '', file)];
 }
