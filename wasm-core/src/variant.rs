@@ -316,6 +316,34 @@ mod tests {
     }
 
     #[test]
+    fn the_7_3_presets_are_6_18_in_what_the_engine_models() {
+        // Nothing after 6.17 is a flag yet (docs/model.md lists what 7.3 changes and why it is
+        // not modelled), so 7.3 runs as 6.18; a flag dated 6.18-7.3 must change this test.
+        for (a, b) in [
+            ("linux-6.18", "linux-7.3"),
+            ("linux-6.18-mglru", "linux-7.3-mglru"),
+        ] {
+            assert_eq!(
+                preset(a).unwrap().flags,
+                preset(b).unwrap().flags,
+                "{a} vs {b}"
+            );
+        }
+        let lts = preset("linux-6.12-mglru").unwrap().flags;
+        let new = preset("linux-6.18-mglru").unwrap().flags;
+        assert_eq!(
+            Flags {
+                mglru_rework: true,
+                proactive_counters: true,
+                swappiness_anon_only: true,
+                mglru_proportional_protection: true,
+                ..lts
+            },
+            new
+        );
+    }
+
+    #[test]
     fn unknown_names_are_errors() {
         assert!(preset("linux-9.9").unwrap_err().contains("linux-5.8"));
         let mut o = std::collections::BTreeMap::new();

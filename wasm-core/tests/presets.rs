@@ -77,12 +77,14 @@ const ROWS: &[(&str, &str)] = &[
     ("lru_gen",                       "...........x.x.xx.x.x"),
     ("mglru_retry_clean",             "............xxxxxxxxx"),
     ("mglru_retry_counts_twice",      "..............xxxxxxx"),
+    ("mglru_activate_at_refault",     "..............xxxxxxx"),
     ("memcg_lru",                     "............xxxxxxxxx"),
     ("vma_has_recency",               "............xxxxxxxxx"),
     ("mglru_rework",                  "................xxxxx"),
     ("memcg_lru_gen_once",            "..............xxxxxxx"),
     ("reclaim_batch_cluster",         "..............xxxxxxx"),
     ("reclaim_batch_quarter",         "..............xxxxxxx"),
+    ("memcg_incremental_walk",        "..............xxxxxxx"),
     ("proactive_counters",            ".................xxxx"),
     ("swappiness_anon_only",          ".................xxxx"),
     ("mglru_proportional_protection", ".................xxxx"),
@@ -176,7 +178,9 @@ fn column_kernel(col: &str) -> (Vec<u32>, bool, bool) {
     if col == "rfc-2016-lru-cost" {
         return (version_parts("4.7"), false, true);
     }
-    let rest = col.strip_prefix("linux-").expect("a column is linux-<version>[-mglru]");
+    let rest = col
+        .strip_prefix("linux-")
+        .expect("a column is linux-<version>[-mglru]");
     let (v, mglru) = match rest.strip_suffix("-mglru") {
         Some(v) => (v, true),
         None => (rest, false),
@@ -208,7 +212,11 @@ fn every_mark_follows_its_flags_date() {
             }
         }
     }
-    assert!(wrong.is_empty(), "marks against dates:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "marks against dates:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -217,5 +225,8 @@ fn a_changed_date_is_caught() {
     let (v618, _, _) = column_kernel("linux-6.18");
     assert!(version_parts("6.17") <= v618);
     assert!(!(version_parts("6.19") <= v618));
-    assert!(version_parts("6.9") < version_parts("6.12"), "numeric, not textual");
+    assert!(
+        version_parts("6.9") < version_parts("6.12"),
+        "numeric, not textual"
+    );
 }

@@ -148,6 +148,10 @@ pub enum IoReq {
 }
 
 pub struct Mm {
+    /// 6.11+ (`memcg_incremental_walk`): per reclaim target memcg, the memcg its last partial
+    /// walk stopped at (`mem_cgroup_reclaim_iter.position` of the target's per-node info);
+    /// None: the next walk starts at the target.
+    pub memcg_reclaim_pos: Vec<Option<u16>>,
     pub frames: Frames,
     pub free: Vec<u32>,
     pub lruvecs: Vec<Lruvec>,
@@ -297,6 +301,7 @@ impl Mm {
             current: Current::default(),
             last_balance: None,
             last_scan: None,
+            memcg_reclaim_pos: Vec::new(),
             forced_scan_pages: 0,
             last_refault: None,
             kswapd: crate::mm::vmscan::Kswapd {

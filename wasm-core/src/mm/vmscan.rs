@@ -61,6 +61,8 @@ pub struct ScanControl {
     pub memcg_low_skipped: bool,
     /// `sc->proactive` (memory.reclaim).
     pub proactive: bool,
+    /// `sc->memcg_full_walk` (6.11+): the retry that walks every memcg without a cookie.
+    pub memcg_full_walk: bool,
     /// `sc->proactive_swappiness` (memory.reclaim's `swappiness=`); None: vm.swappiness.
     pub swappiness: Option<u32>,
     /// Anon pages written to swap during this reclaim (MGLRU 6.1's "need_swapping").
@@ -888,16 +890,41 @@ impl Mm {
 
     /// `shrink_node_memcgs` (4.x up to 6.10, `mem_cgroup_iter` without a shared cursor): a full
     /// pre-order walk of the reclaim target's subtree (the root for global reclaim) with no
-    /// early exit; per memcg the effective protection is computed top-down, below-min memcgs
-    /// are skipped, below-low ones skipped unless this is the low-reclaim retry (then a `low`
-    /// event is counted), and the rest get a full `shrink_lruvec`.
+    /// early exit; from 6.11 (`memcg_incremental_walk`) direct and memcg reclaim walk on from
+    /// where the target's last walk stopped and stop at the goal; per memcg the effective
+    /// protection is computed top-down, below-min memcgs are skipped, below-low ones skipped
+    /// unless this is the low-reclaim retry (then a `low` event is counted), and the rest get a
+    /// full `shrink_lruvec`.
     fn shrink_node_memcgs(&mut self, sc: &mut ScanControl) {
         if self.memcgs.only_root() {
             self.shrink_lruvec(0, sc);
             return;
         }
         let target = sc.target_memcg.unwrap_or(0);
-        for m in self.memcgs.preorder(target) {
+        let order = self.memcgs.preorder(target);
+        // 6.11+ (`memcg_incremental_walk`): a reclaim cookie unless kswapd or the full-walk
+        // retry; the walk goes on from where the target's last walk stopped, to the end of
+        // the subtree, and stops once the goal is met.
+        let partial = self.flags.memcg_incremental_walk && !sc.kswapd && !sc.memcg_full_walk;
+        let start = if partial {
+            if self.memcg_reclaim_pos.len() < self.memcgs.len() {
+                self.memcg_reclaim_pos.resize(self.memcgs.len(), None);
+            }
+            match self.memcg_reclaim_pos[target as usize] {
+                Some(pos) => order.iter().position(|&m| m == pos).map_or(0, |i| i + 1),
+                None => 0,
+            }
+        } else {
+            0
+        };
+        if partial {
+            // Reaching the end of the subtree starts the next walk at the target again.
+            self.memcg_reclaim_pos[target as usize] = None;
+        }
+        for &m in &order[start..] {
+            if partial {
+                self.memcg_reclaim_pos[target as usize] = Some(m);
+            }
             self.memcgs.calculate_protection(target, m);
             if self.memcgs.below_min(target, m) {
                 continue;
@@ -910,6 +937,12 @@ impl Mm {
                 self.memcgs.event(m, crate::mm::memcg::MemcgEvent::Low);
             }
             self.shrink_lruvec(m as usize, sc);
+            if partial && sc.nr_reclaimed >= sc.nr_to_reclaim {
+                return;
+            }
+        }
+        if partial {
+            self.memcg_reclaim_pos[target as usize] = None;
         }
     }
 
@@ -947,6 +980,13 @@ impl Mm {
                 }
             }
             if sc.priority == 0 {
+                // 6.11+: a reclaim that freed nothing on partial walks first walks every memcg.
+                if sc.nr_reclaimed == 0 && self.flags.memcg_incremental_walk && !sc.memcg_full_walk
+                {
+                    sc.priority = DEF_PRIORITY;
+                    sc.memcg_full_walk = true;
+                    continue;
+                }
                 // 5.5+ ("mm: vmscan: enforce inactive:active ratio at the reclaim root"): a
                 // whole pass that freed nothing while it left active lists alone for their
                 // ratios is retried with forced deactivation.

@@ -317,7 +317,9 @@ impl Mm {
         } else {
             (C::workingset_activate_anon, C::workingset_restore_anon)
         };
-        if !rework || self.current.in_lru_fault {
+        // 6.5-6.13: every recent refault counts as an activation; 6.14 only in a fault; 6.1-6.4
+        // none here (`sort_folio` counts protections instead).
+        if self.flags.mglru_activate_at_refault && (!rework || self.current.in_lru_fault) {
             self.counters.add(act, 1);
             self.count_memcg(lv, act, 1);
         }

@@ -467,7 +467,8 @@ impl Compiler<'_> {
                     .get(memcg)
                     .copied()
                     .ok_or_else(|| format!("{at}: unknown memcg {memcg:?}"))?;
-                if *swappiness == Some(crate::scenario::ops::SWAPPINESS_MAX) && !self.anon_only_reclaim
+                if *swappiness == Some(crate::scenario::ops::SWAPPINESS_MAX)
+                    && !self.anon_only_reclaim
                 {
                     return Err(format!(
                         "{at}: memory_reclaim swappiness = \"max\" needs a kernel with \

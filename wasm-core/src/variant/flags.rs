@@ -334,6 +334,20 @@ flag_table! {
         commit: "8b671fe1a879",
         doc: "MGLRU: a retried folio counts in sc->nr_scanned on both passes; before, once",
     }
+    /// 6.5 ("Multi-gen LRU: fix workingset accounting", `lru_gen_refault`, `sort_folio`):
+    /// WORKINGSET_ACTIVATE counts the recent refaults `lru_gen_refault` finds (6.14's
+    /// `mglru_rework` then only those in a fault). Before (6.1-6.4) `lru_gen_refault` counts
+    /// none, and `sort_folio` counts one for every folio it protects by its tier at eviction.
+    /// Read in the Debian 6.1.192 tree (mm/vmscan.c `sort_folio`, the protected branch;
+    /// mm/workingset.c `lru_gen_refault` counts only WORKINGSET_REFAULT) and the 6.12.117 tree
+    /// (the count in `lru_gen_refault`, none in `sort_folio`). Counting only: nothing in the
+    /// multi-gen LRU reads the item back.
+    mglru_activate_at_refault {
+        era: Since("6.5"),
+        function: "lru_gen_refault, sort_folio",
+        commit: "",
+        doc: "MGLRU: workingset_activate counts recent refaults, not the folios sort_folio protects",
+    }
     /// Seed 003, 6.3 ("mm: multi-gen LRU: memcg LRU", `shrink_many`, `lru_gen_rotate_memcg`):
     /// global (root) reclaim under MGLRU picks memcgs from a per-node LRU of memcgs (old/young
     /// generations x 8 random bins) and stops as soon as the goal is met, starting at
@@ -411,6 +425,23 @@ flag_table! {
         function: "memory_reclaim",
         commit: "",
         doc: "memory.reclaim asks for a quarter of the remainder per call",
+    }
+    /// 6.11 ("mm: vmscan: restore incremental cgroup iteration", 6be5e186fd65, with "mm:
+    /// vmscan: reset sc->priority on retry"; mm/vmscan.c `shrink_node_memcgs`,
+    /// `do_try_to_free_pages`): direct and memcg reclaim walk the memcg tree with a reclaim
+    /// cookie, so each walk goes on from the memcg the target's last walk stopped at, and
+    /// stops once `nr_reclaimed >= nr_to_reclaim`; kswapd and a retry (`memcg_full_walk`, the
+    /// first retry when a pass freed nothing) walk every memcg. Before (6.1), every walk visits
+    /// every memcg of the target's subtree at each priority. Read in the Debian 6.12.117 tree
+    /// (`shrink_node_memcgs`: the cookie unless `current_is_kswapd() || sc->memcg_full_walk`,
+    /// the break after `shrink_lruvec`; `do_try_to_free_pages`: the `memcg_full_walk` retry)
+    /// and absent from the 6.1.192 tree (`mem_cgroup_iter(target_memcg, NULL, NULL)`); the
+    /// 7.3 tree keeps it.
+    memcg_incremental_walk {
+        era: Since("6.11"),
+        function: "shrink_node_memcgs, do_try_to_free_pages",
+        commit: "6be5e186fd65",
+        doc: "direct and memcg reclaim walk on from the last memcg visited and stop at the goal; kswapd and a retry walk all",
     }
     // ---- since the 6.12 LTS (checked in the 7.3 tree, dated by the 6.18 boot) ----
     /// 6.15 (the proactive reclaimer of `reclaimer_offset`, mm/vmscan.c; the items in

@@ -993,6 +993,16 @@ impl Mm {
             if count {
                 self.lruvecs[lv].lrugen.protected[ty][tier] += 1;
             }
+            // 6.1-6.4: a protection counts as a workingset activation (vmstat only).
+            if !self.flags.mglru_activate_at_refault {
+                let act = if ty == FILE {
+                    C::workingset_activate_file
+                } else {
+                    C::workingset_activate_anon
+                };
+                self.counters.add(act, 1);
+                self.count_memcg(lv, act, 1);
+            }
             return true;
         }
         let dirty = flags & PG_DIRTY != 0;
