@@ -190,10 +190,10 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
         );
     }
     let runner = runner_version().map_err(|e| (1, format!("reclaim validate: {e}")))?;
-    let mut pairs = Vec::new();
+    // The kernel side first (cache, then boots while the deadline allows), then the models.
+    let mut boots_of = Vec::new();
     let mut missing = 0;
-    for (v, mut model) in variants.iter().zip(models) {
-        let model = model.run_to_end();
+    for v in &variants {
         let mut kernels = Vec::new();
         for i in 0..a.boots {
             let path = cached_run_path(&text, v, &kernel, &runner, i);
@@ -209,12 +209,32 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
                 missing += 1;
                 continue;
             }
-            eprintln!("reclaim validate: booting {kernel} for variant {v}, run {}", i + 1);
+            eprintln!(
+                "reclaim validate: booting {kernel} for variant {v}, run {}",
+                i + 1
+            );
             let r = boot(v)?;
             store_cached(&path, &r);
             kernels.push(r);
         }
-        pairs.push(Pair { model, kernels });
+        boots_of.push(kernels);
+    }
+    // 4: nothing to compare yet (no boot cached, none allowed); the models are not run.
+    if boots_of.iter().all(|k| k.is_empty()) {
+        return Err((
+            4,
+            format!(
+                "reclaim validate: {}: no kernel run on {kernel} yet",
+                a.file
+            ),
+        ));
+    }
+    let mut pairs = Vec::new();
+    for (mut model, kernels) in models.into_iter().zip(boots_of) {
+        pairs.push(Pair {
+            model: model.run_to_end(),
+            kernels,
+        });
     }
     let mut v = validation(&s.title, &pairs);
     v.file = a.file.clone();
@@ -231,7 +251,10 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     }
     // 3: incomplete (the deadline stopped some boots); the cached ones are kept.
     if missing > 0 {
-        return Err((3, format!("reclaim validate: {missing} boot(s) not run before the deadline")));
+        return Err((
+            3,
+            format!("reclaim validate: {missing} boot(s) not run before the deadline"),
+        ));
     }
     Ok(())
 }
@@ -273,10 +296,10 @@ pub fn cached_run_path(text: &str, variant: &str, kernel: &str, runner: &str, i:
         read("release").trim(),
         read("version").trim()
     );
-    host::cache_dir().join("results").join(kernel).join(format!(
-        "{variant}-{i}-{:016x}.json",
-        fnv(key.bytes())
-    ))
+    host::cache_dir()
+        .join("results")
+        .join(kernel)
+        .join(format!("{variant}-{i}-{:016x}.json", fnv(key.bytes())))
 }
 
 fn load_cached(path: &Path) -> Option<KernelReport> {
@@ -348,8 +371,16 @@ impl Row {
         if self.kernel_boots.len() < 2 || self.kernel == 0.0 {
             return None;
         }
-        let lo = self.kernel_boots.iter().cloned().fold(f64::INFINITY, f64::min);
-        let hi = self.kernel_boots.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let lo = self
+            .kernel_boots
+            .iter()
+            .cloned()
+            .fold(f64::INFINITY, f64::min);
+        let hi = self
+            .kernel_boots
+            .iter()
+            .cloned()
+            .fold(f64::NEG_INFINITY, f64::max);
         Some((hi - lo) * 100.0 / self.kernel.abs())
     }
 }
@@ -512,14 +543,20 @@ pub fn validation(title: &str, pairs: &[Pair]) -> Validation {
     Validation {
         scenario: title.to_string(),
         file: String::new(),
-        kernel_name: first_boot.map(|k| k.kernel.name.clone()).unwrap_or_default(),
+        kernel_name: first_boot
+            .map(|k| k.kernel.name.clone())
+            .unwrap_or_default(),
         kernel: first_boot
             .map(|k| format!("{} ({})", k.kernel.name, k.kernel.release))
             .unwrap_or_default(),
         accelerator: first_boot
             .map(|k| k.accelerator.clone())
             .unwrap_or_default(),
-        boots_wanted: pairs.iter().map(|p| p.kernels.len() as u32).max().unwrap_or(0),
+        boots_wanted: pairs
+            .iter()
+            .map(|p| p.kernels.len() as u32)
+            .max()
+            .unwrap_or(0),
         boots_missing: 0,
         rows,
         directions,

@@ -12,7 +12,8 @@ pub const MIN_PAGES: f64 = 100.0;
 /// A row the score counts: a page counter (not a time, a rate or a percentage) that reached
 /// MIN_PAGES in the kernel's median or the model, with at least one boot.
 pub fn scored(r: &Row) -> bool {
-    let counter = !(r.metric.ends_with(" s") || r.metric.ends_with("ops/s") || r.metric.contains('%'));
+    let counter =
+        !(r.metric.ends_with(" s") || r.metric.ends_with("ops/s") || r.metric.contains('%'));
     counter && !r.kernel_boots.is_empty() && r.kernel.max(r.model) >= MIN_PAGES
 }
 
@@ -146,10 +147,17 @@ mod tests {
     fn cells_are_counters_of_at_least_100_pages_with_a_boot() {
         assert!(scored(&row("pswpout", 1000.0, &[900.0])));
         assert!(!scored(&row("pswpout", 50.0, &[60.0])), "under 100 pages");
-        assert!(scored(&row("pswpout", 50.0, &[600.0])), "the kernel reached 100");
+        assert!(
+            scored(&row("pswpout", 50.0, &[600.0])),
+            "the kernel reached 100"
+        );
         assert!(!scored(&row("pswpout", 1000.0, &[])), "no boot yet");
         assert!(!scored(&row("thrash rounds total s", 1000.0, &[900.0])));
-        assert!(!scored(&row("reclaim accuracy % (pgsteal / requested)", 300.0, &[200.0])));
+        assert!(!scored(&row(
+            "reclaim accuracy % (pgsteal / requested)",
+            300.0,
+            &[200.0]
+        )));
         assert!(!scored(&row("fio0 ops/s", 3000.0, &[2000.0])));
     }
 
@@ -160,7 +168,10 @@ mod tests {
         assert!(!within(&row("x", 1000.0, &[790.0]), 1.25));
         assert!(within(&row("x", 1000.0, &[500.0]), 2.0));
         assert!(!within(&row("x", 1000.0, &[2100.0]), 2.0));
-        assert!(!within(&row("x", 0.0, &[500.0]), 2.0), "a zero model is within nothing");
+        assert!(
+            !within(&row("x", 0.0, &[500.0]), 2.0),
+            "a zero model is within nothing"
+        );
     }
 
     #[test]
