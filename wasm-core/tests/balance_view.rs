@@ -28,7 +28,9 @@ fn check_consistent(sim: &Simulation, rotation_flags: (bool, bool)) {
         | ScanReason::NoSwap
         | ScanReason::CacheTrim
         | ScanReason::PlentyInactiveFile => ScanBalance::File,
-        ScanReason::FileIsTiny | ScanReason::FileBelowHigh => ScanBalance::Anon,
+        ScanReason::FileIsTiny | ScanReason::FileBelowHigh | ScanReason::AnonOnly => {
+            ScanBalance::Anon
+        }
         ScanReason::PriorityZero => ScanBalance::Equal,
         ScanReason::Fraction | ScanReason::SwappinessZero | ScanReason::SwappinessMax => {
             ScanBalance::Fract

@@ -34,10 +34,18 @@ describe('validation scenarios, model side', () => {
     for (const f of ['thrash-hdd.toml', 'thrash-swappiness-100.toml', 'memcg-reclaim-16.toml', 'memcg-reclaim-64.toml', 's000-scaled.toml']) expect(FILES).toContain(f);
   });
 
+  // The one scenario that asks whether the OOM killer fires (anon as large as RAM at
+  // swappiness 0: the kernel was seen to kill) may end in a kill; every other one runs through.
+  const MAY_KILL = ['anon-at-ram-swappiness-0.toml'];
   it.each(FILES)('%s: every variant runs its workload to the end, nothing killed', (f) => {
     const t = text(f);
     for (const v of variantNames(t)) {
       const r = run(f, v);
+      if (MAY_KILL.includes(f)) {
+        // A kill there must be the OOM killer's, reported as such.
+        expect(r.tasks.filter((x) => x.killed).length, `${f} ${v}`).toBeLessThanOrEqual(r.oom_kills.length);
+        continue;
+      }
       expect(r.oom_kills, `${f} ${v}`).toEqual([]);
       expect(r.tasks.filter((x) => x.killed).map((x) => x.name), `${f} ${v}`).toEqual([]);
       // Round workloads finish every round within run.duration.
