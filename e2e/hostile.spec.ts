@@ -41,7 +41,7 @@ test('a run the progress guard stops shows the engine\'s message naming the task
   await ready(page);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('engine-error')).toContainText(
-    /The engine failed: virtual time stopped advancing.*MAX_STALLED_EVENTS.*task "t\d", op tasks\[0\]\.program\[2\] \(loop\)/,
+    /The engine failed: (Error: )?virtual time stopped advancing.*MAX_STALLED_EVENTS.*task "t\d", op tasks\[0\]\.program\[2\] \(loop\)/,
     { timeout: 60_000 },
   );
   await shot(page, testInfo, 'hostile-stall');

@@ -172,7 +172,7 @@ impl Simulation {
     fn stall(&mut self, who: String) {
         self.guard.error = Some(format!(
             "virtual time stopped advancing at {} s: {} consecutive events at one instant \
-             (MAX_STALLED_EVENTS, see the README's resource budget), in {who}",
+             (MAX_STALLED_EVENTS, see docs/scenarios.md, resource budget), in {who}",
             self.now as f64 / 1e9,
             self.guard.stalled,
         ));
