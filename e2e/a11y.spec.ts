@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { encodeLink } from '../web/src/lib/link';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 import { openEditor } from './support/editor';
 import { openScenario } from './support/views';
 
@@ -64,10 +64,12 @@ test('axe-core finds no violations on the page: one run, compare, dark theme, ed
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.screenshot({ path: test.info().outputPath('page-1920x1080-compare.png') });
   await openEditor(page);
+  await tools(page, 'setup');
   await page.getByTestId('flags-panel').locator('summary').click();
   await axe(page, 'the page, editor and flags open');
   await page.getByTestId('theme-toggle').click();
   await axe(page, 'the page, dark theme');
+  await tools(page, 'share');
   await page.getByTestId('embed-open').click();
   await expect(page.getByTestId('embed-dialog')).toBeVisible();
   await axe(page, 'the embed dialog');

@@ -4,12 +4,13 @@
 // the CSV header carries units.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 import { openScenario } from './support/views';
 
 failOnPageErrors();
 
 async function download(page: Page, id: string): Promise<{ name: string; body: Buffer }> {
+  await tools(page, 'share');
   const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
   return { name: d.suggestedFilename(), body: readFileSync((await d.path())!) };
 }
@@ -116,6 +117,7 @@ test('a clip of a time range records to WebM with a progress bar, and Cancel sto
   test.setTimeout(120_000);
   await page.goto('/');
   await ready(page);
+  await tools(page, 'share');
   await page.getByTestId('clip-from').fill('0.2');
   await page.getByTestId('clip-to').fill('0.6');
   const [d] = await Promise.all([

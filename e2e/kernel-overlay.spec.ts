@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
 
 failOnPageErrors();
@@ -43,6 +43,7 @@ const num = (s: string | null) => Number((s ?? '').replace(/,/g, '').trim().spli
 
 test('a kernel run opened from a file: a labelled kernel column beside the model, dashed kernel lines in the charts', async ({ page }, testInfo) => {
   await openScenario(page, SCENARIO);
+  await tools(page, 'kernel');
   await page.getByTestId('kernel-file').setInputFiles(FIXTURE_PATH.pathname);
   const item = page.getByTestId('kernel-run-0');
   await expect(item).toBeVisible();
@@ -95,6 +96,7 @@ test('a kernel run opened from a file: a labelled kernel column beside the model
 
   // The results exported as Markdown carry the kernel column too; a validation scenario's
   // folder becomes part of the file name.
+  await tools(page, 'share');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-md').click()]);
   expect(download.suggestedFilename()).toBe('validation-thrash-small-results.md');
   const md = readFileSync((await download.path())!, 'utf8');

@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { readdirSync } from 'node:fs';
 import { decodeLink } from '../web/src/lib/link';
-import { failOnPageErrors, pause } from './support/page';
+import { failOnPageErrors, pause, tools } from './support/page';
 import { openScenario, shotsAtSizes } from './support/views';
 
 failOnPageErrors();
@@ -14,6 +14,7 @@ test.setTimeout(240_000);
 
 test('the swappiness slider works at once, without a checkbox', async ({ page }) => {
   await openScenario(page, 'lesson-swappiness.toml');
+  await tools(page, 'setup');
   const slider = page.getByTestId('knob-swappiness');
   await expect(slider).toBeEnabled();
   await expect(slider).toHaveValue('60'); // the scenario's [sysctl] value
@@ -27,6 +28,7 @@ test('the swappiness slider works at once, without a checkbox', async ({ page })
 
 test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results of both, and the cost differs', async ({ page }, testInfo) => {
   await openScenario(page, 'lesson-swappiness.toml');
+  await tools(page, 'setup');
   await page.getByTestId('compare-swappiness-toggle').check();
   await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 0');
   await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 200');
@@ -68,6 +70,7 @@ test('swappiness lesson: one kernel at swappiness 0 and 200 in lockstep, results
 
 test('the knob comparison is in the URL: a reload reopens both runs', async ({ page }) => {
   await openScenario(page, 'lesson-swappiness.toml');
+  await tools(page, 'setup');
   await page.getByTestId('compare-swappiness-toggle').check();
   await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 200');
   // The address bar follows the state (written a moment after it changes).
@@ -75,5 +78,6 @@ test('the knob comparison is in the URL: a reload reopens both runs', async ({ p
   await page.reload();
   await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 0', { timeout: 30_000 });
   await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'linux-6.1 · swappiness 200');
+  await tools(page, 'setup');
   await expect(page.getByTestId('compare-swappiness-toggle')).toBeChecked();
 });

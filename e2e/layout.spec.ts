@@ -2,7 +2,7 @@
 // slide embed): labels that ran into each other or were crossed by lines, run-on wording.
 import { expect, test, type Locator } from '@playwright/test';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { failOnPageErrors } from './support/page';
+import { failOnPageErrors, tools } from './support/page';
 
 failOnPageErrors();
 
@@ -87,6 +87,7 @@ test('results with a kernel run: a figure the model runs do not have is a dash, 
   await page.goto('/');
   await page.getByTestId('scenario-select').selectOption('validation/thrash-small.toml');
   await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await tools(page, 'kernel');
   await page.getByTestId('kernel-file').setInputFiles(new URL('./fixtures/kernel-thrash-small-classic.shape.json', import.meta.url).pathname);
   const results = page.getByTestId('results');
   await expect(results).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
@@ -121,6 +122,7 @@ test('on a phone the two compare checkboxes sit close, with no empty row between
   await page.goto('/');
   await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
   const a = (await page.getByTestId('compare-toggle').boundingBox())!;
+  await tools(page, 'setup');
   const b = (await page.getByTestId('compare-swappiness-toggle').boundingBox())!;
   // One control row's gap (8 px) plus the box's own height: not the 18 px padding on top.
   expect(b.y - (a.y + a.height)).toBeLessThan(24);
@@ -130,6 +132,7 @@ test('applying a swappiness a kernel refuses shows its note without moving the k
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/#${await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true })}`);
   await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 20_000 });
+  await tools(page, 'setup');
   await page.getByTestId('knob-swappiness').fill('150');
   const apply = page.getByTestId('knobs-apply');
   const before = { apply: (await apply.boundingBox())!, ram: (await page.getByTestId('knob-ram').boundingBox())! };

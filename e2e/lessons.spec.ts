@@ -1,6 +1,6 @@
 // Lessons (a scenario's [[lesson]] steps) and the scenario editor's inline errors.
 import { expect, test } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, tools } from './support/page';
 import { lineOf, openEditor, scenarioFile, setEditorText } from './support/editor';
 
 failOnPageErrors();
@@ -19,17 +19,21 @@ test('a lesson advances its captions while playing, pauses where a step says so,
   await expect(lesson).toHaveAttribute('data-step', '0');
   await expect(page.getByTestId('lesson-progress')).toHaveText(/^5 steps/);
 
-  await page.getByTestId('speed-slider').fill('9'); // slower than the default: step 1 is short
   await page.getByTestId('play-toggle').click();
-  // Step 1 (50 ms): its caption, and the LRU view outlined.
-  await expect(lesson).toHaveAttribute('data-step', '1');
+  // Step 1 (50 ms): every step pauses for its caption to be read; the LRU view is on the stage,
+  // outlined.
+  await expect(lesson).toHaveAttribute('data-step', '1', { timeout: 20_000 });
+  await expect(page.getByTestId('status')).toHaveText('paused');
+  await expect(page.getByTestId('virtual-time')).toHaveText('50.000 ms');
   await expect(caption).toContainText('Linux keeps file pages on two lists');
   await expect(page.locator('html')).toHaveAttribute('data-lesson-highlight', 'lru');
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-view', 'lists');
   await expect(page.locator('.lru-view').first()).toHaveCSS('outline-style', 'solid');
   await expect(page.locator('.balance').first()).toHaveCSS('outline-style', 'none');
 
   // Step 2 (750 ms) pauses the run exactly at its time.
   await page.getByTestId('speed-slider').fill('12');
+  await page.getByTestId('play-toggle').click();
   await expect(lesson).toHaveAttribute('data-step', '2', { timeout: 20_000 });
   await expect(page.getByTestId('status')).toHaveText('paused');
   await expect(page.getByTestId('virtual-time')).toHaveText('750.000 ms');
@@ -40,7 +44,7 @@ test('a lesson advances its captions while playing, pauses where a step says so,
   expect(await caption.evaluate((el) => [...el.children].every((c) => c.classList.contains('term')))).toBe(true);
   await shot(page, testInfo, 'lesson-caption');
 
-  // Play on: the next pausing step (1250 ms) stops it again.
+  // Play on: the next step (1250 ms) stops it again.
   await page.getByTestId('play-toggle').click();
   await expect(lesson).toHaveAttribute('data-step', '3', { timeout: 20_000 });
   await expect(page.getByTestId('status')).toHaveText('paused');
@@ -54,15 +58,19 @@ test('a lesson advances its captions while playing, pauses where a step says so,
   await expect(caption).toContainText('Deactivation');
   await page.getByTestId('lesson-next').click();
   await expect(lesson).toHaveAttribute('data-step', '5');
+  // Step 5 points at the charts: they take the stage, outlined and in sight, beside the caption.
   await expect(page.locator('html')).toHaveAttribute('data-lesson-highlight', 'charts');
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-view', 'charts');
   await expect(page.locator('.charts').first()).toHaveCSS('outline-style', 'solid');
-  await expect(page.locator('.charts').first()).not.toBeInViewport(); // below the fold at 1280x720
-  await page.getByTestId('lesson-show').click(); // brings the outlined view into sight
   await expect(page.locator('.charts').first()).toBeInViewport();
+  await expect(caption).toBeInViewport();
   await expect(page.getByTestId('lesson-next')).toBeDisabled();
+  // The last step points to the next lesson.
+  await expect(page.getByTestId('lesson-open-next')).toContainText('swappiness');
   await page.getByTestId('lesson-prev').click();
   await expect(lesson).toHaveAttribute('data-step', '4');
   await expect(page.getByTestId('virtual-time')).toHaveText('1.300 s');
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-view', 'lists');
 });
 
 test('a lesson shows in embed mode, and its next button works there', async ({ page }, testInfo) => {
@@ -70,6 +78,7 @@ test('a lesson shows in embed mode, and its next button works there', async ({ p
   await ready(page);
   await page.getByTestId('scenario-select').selectOption(LESSON);
   await ready(page);
+  await tools(page, 'share');
   await page.getByTestId('copy-link').click();
   const link = await page.getByTestId('link-field').inputValue();
   await page.goto(`/?embed&view=lru${new URL(link).hash}`);

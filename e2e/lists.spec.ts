@@ -21,9 +21,12 @@ test('S000: the small file lists fill a readable strip; log and RAM scales, head
   const width = (await canvas.boundingBox())!.width;
   await expect(canvas).toHaveAttribute('data-flying', '0'); // the dots of the last step have landed
 
-  // The default is the log scale: half-way across the strip the inactive file list still has
-  // cells (not the empty strip).
-  await expect(page.getByTestId('run-0-lru-scale-select')).toHaveValue('log');
+  // The default is linear in RAM, as the exported figures draw the lists (#44 item 8).
+  await expect(page.getByTestId('run-0-lru-scale-select')).toHaveValue('ram');
+  await expect(page.getByTestId('run-0-lru-scale')).toContainText('linear in RAM');
+  // On the log scale half-way across the strip the inactive file list still has cells (not the
+  // empty strip).
+  await page.getByTestId('run-0-lru-scale-select').selectOption('log');
   const [mid] = await canvasPixels(page, 'run-0-lru-canvas', [[width / 2, stripMid(INACTIVE_FILE_ROW)]]);
   expect(hueSat(mid!).sat, `pixel ${mid} half-way along inactive file`).toBeGreaterThan(0.3);
   await expect(page.getByTestId('run-0-lru-scale')).toContainText('log');

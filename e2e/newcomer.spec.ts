@@ -4,7 +4,7 @@
 // cannot keep up; the time bar ends where the run really ends; the results show their progress.
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 import { scenarioFile } from './support/editor';
 import { openScenario, shotsAtSizes, stepUntil } from './support/views';
 
@@ -51,6 +51,7 @@ test('kernel terms explain themselves on hover and on keyboard focus', async ({ 
   await refilled.blur();
   await page.mouse.move(0, 0);
   await expect(refilled.getByRole('tooltip')).toBeHidden();
+  await tools(page, 'setup'); // the knobs are in the tools panel
   const swappiness = page.locator('.knobs .term[data-term="swappiness"]');
   await swappiness.focus();
   await expect(swappiness.getByRole('tooltip')).toBeVisible();

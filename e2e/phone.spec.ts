@@ -2,7 +2,7 @@
 // mode, compare stacks the runs, the charts and the scenario picker fit the width.
 import { expect, test, type Page } from '@playwright/test';
 import { openEditor } from './support/editor';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 
 failOnPageErrors();
 test.use({ viewport: { width: 390, height: 844 } });
@@ -55,9 +55,11 @@ test('at 390 px: no horizontal overflow in one run, compare, flags and editor; c
   await page.evaluate(() => scrollTo(0, 0));
   await page.screenshot({ path: testInfo.outputPath('phone-390x844-top.png') });
 
+  await tools(page, 'setup');
   await page.getByTestId('flags-panel').locator('summary').click();
   await openEditor(page);
   expect(await overflow(page)).toEqual({ scrollWidth: 390, out: [] });
+  await tools(page, 'share');
   await page.getByTestId('embed-open').click();
   await expect(page.getByTestId('embed-dialog')).toBeVisible();
   expect(await overflow(page)).toEqual({ scrollWidth: 390, out: [] });

@@ -3,7 +3,7 @@
 // bad link explains itself over a working default page.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Download, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, tools } from './support/page';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { baseURL } from './support/base';
 import { encodeLink } from '../web/src/lib/link';
@@ -30,6 +30,7 @@ async function shown(page: Page) {
 test('a shared link opened in a fresh browser context reproduces the same state', async ({ page, browser }, testInfo) => {
   await page.goto('/');
   await ready(page);
+  await tools(page, 'setup');
   await page.getByTestId('knob-swappiness').fill('120');
   await page.getByTestId('knobs-apply').click();
   await page.getByTestId('compare-toggle').check();
@@ -40,6 +41,7 @@ test('a shared link opened in a fresh browser context reproduces the same state'
     await page.getByTestId('step').click();
     await expect(page.getByTestId('virtual-time')).not.toHaveText(before!);
   }
+  await tools(page, 'share');
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('link-field')).toHaveValue(/#v1=[A-Za-z0-9_-]+$/);
   const link = await page.getByTestId('link-field').inputValue();
@@ -243,6 +245,7 @@ test('a link carries hand-edited scenario text, and the embed dialog writes an i
   await ready(page);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
+  await tools(page, 'share');
   await page.getByTestId('copy-link').click();
   const link = await page.getByTestId('link-field').inputValue();
   const time = await page.getByTestId('virtual-time').textContent();

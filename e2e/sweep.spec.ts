@@ -1,7 +1,7 @@
 // The sweep table: a CSV of `reclaim sweep` opened on the page shows a heatmap over two axes,
 // the other axes as selectors, and a cell opens its run with that run's knobs and variant.
 import { expect, test } from '@playwright/test';
-import { failOnPageErrors, ready, shot } from './support/page';
+import { failOnPageErrors, ready, shot, tools } from './support/page';
 
 failOnPageErrors();
 
@@ -20,6 +20,7 @@ function table(): string {
 test('a sweep CSV becomes a heatmap whose cells open their runs', async ({ page }, testInfo) => {
   await page.goto('/');
   await ready(page);
+  await tools(page, 'sweeps');
   await page.getByTestId('sweep-panel').locator('summary').click();
   await page.getByTestId('sweep-file').setInputFiles({ name: 's000-thrash.csv', mimeType: 'text/csv', buffer: Buffer.from(table()) });
   await expect(page.getByTestId('sweep-scenario')).toHaveValue('s000-thrash.toml');
@@ -55,6 +56,7 @@ test('a sweep CSV becomes a heatmap whose cells open their runs', async ({ page 
 test('a file that is no sweep table says why', async ({ page }) => {
   await page.goto('/');
   await ready(page);
+  await tools(page, 'sweeps');
   await page.getByTestId('sweep-panel').locator('summary').click();
   await page.getByTestId('sweep-file').setInputFiles({ name: 'x.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
   await expect(page.getByTestId('sweep-error')).toHaveText(/x\.csv: not a sweep table: no column "variant"/);

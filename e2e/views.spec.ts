@@ -2,7 +2,7 @@
 // against the same engine run independently here in Node.
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { failOnPageErrors, ready, shot, pause } from './support/page';
+import { failOnPageErrors, ready, shot, pause, tools } from './support/page';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
@@ -61,6 +61,7 @@ for (const file of scenarioFiles) {
     await ready(page);
     await page.getByTestId('scenario-select').selectOption({ label: titleOf(text) });
     const description = /^description\s*=\s*"(.*)"/m.exec(text)![1]!;
+    await tools(page, 'scenario');
     await expect(page.getByTestId('scenario-description')).toHaveText(description);
     await ready(page);
     const variant = /\[\[variants\]\]\s*\nname\s*=\s*"([^"]+)"\s*\npreset\s*=\s*"([^"]+)"/.exec(text)!;
@@ -158,7 +159,7 @@ test('compare mode runs two variants in lockstep and highlights differences', as
   await expect(page.getByTestId('run-0')).toHaveAttribute('data-variant', 'before');
   await expect(page.getByTestId('run-1')).toHaveAttribute('data-variant', 'after');
   await ready(page);
-  // 178 ms/s: 2.5 s of play stays well before S000's first pausing lesson step (800 ms).
+  // 200 ms/s: a few samples come well before S000's later lesson steps.
   await page.getByTestId('speed-slider').fill('9');
   await page.getByTestId('play-toggle').click();
   // Play until both runs have a few samples, whatever the machine's speed.
@@ -195,6 +196,7 @@ test('a knob change alters the result (swappiness 0 stops swapping in S000)', as
   await page.getByTestId('scenario-select').selectOption({ label: titleOf(scenarioText('s000-thrash.toml')) });
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
   const before = await page.getByTestId('result-pswpout-1').textContent();
+  await tools(page, 'setup');
   await page.getByTestId('knob-swappiness').fill('0');
   await page.getByTestId('knobs-apply').click();
   await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });

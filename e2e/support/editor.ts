@@ -1,5 +1,6 @@
 // The scenario editor (CodeMirror) from a test: open it, replace its text, and
 // read the scenario files the page bundles.
+import { tools } from './page';
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
@@ -16,6 +17,7 @@ export function lineOf(text: string, snippet: string): number {
 
 /** Open the "Scenario text" panel and wait for the editor. */
 export async function openEditor(page: Page) {
+  await tools(page, 'scenario');
   await page.getByText('Scenario text').click();
   await expect(page.getByTestId('scenario-text')).toBeVisible();
 }

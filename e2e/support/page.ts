@@ -32,3 +32,19 @@ export async function pause(page: Page) {
     await expect(page.getByTestId('status')).toHaveText(/paused|finished/, { timeout: 5_000 });
   }).toPass({ timeout: 60_000 });
 }
+
+/** Open the tools panel (closed by default) on one of its tabs: knobs and flags (`setup`),
+ *  the scenario text, share and export, real kernel runs, sweeps. */
+export async function tools(page: Page, tab: 'setup' | 'scenario' | 'share' | 'kernel' | 'sweeps') {
+  const toggle = page.getByTestId('tools-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await page.getByTestId(`tools-tab-${tab}`).click();
+  await expect(page.getByTestId(`tools-${tab}`)).toBeVisible();
+}
+
+/** Put a view on the stage (its tab): `lists`, `balance`, `refaults`, `gens`, `memcg`,
+ *  `charts`, `diff` or `results`. Every other view is below the stage. */
+export async function stage(page: Page, view: string) {
+  await page.getByTestId(`stage-tab-${view}`).click();
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-view', view);
+}

@@ -295,3 +295,135 @@ fn a_fact_since_an_earlier_time_is_the_change_since_then() {
     )
     .is_empty());
 }
+
+/// The engine's counters a caption names (a word that is a /proc/vmstat name the engine
+/// reports), as the page finds them (web/src/lib/lesson.ts `countersNamed`).
+fn counters_named(caption: &str) -> Vec<&'static str> {
+    use reclaim_core::mm::vmstat::COUNTER_NAMES;
+    let words: Vec<&str> = caption
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    COUNTER_NAMES
+        .iter()
+        .copied()
+        .filter(|n| words.contains(n))
+        .collect()
+}
+
+/// get_scan_count's branches a caption names.
+fn branches_named(caption: &str) -> Vec<&'static str> {
+    reclaim_core::scenario::expect::LIVE_BALANCES
+        .iter()
+        .copied()
+        .filter(|b| caption.contains(b))
+        .collect()
+}
+
+/// What is wrong with one step's claims about the view it shows: a counter or a balance branch
+/// it names with no fact about it (the page shows every counter a caption names on the stage,
+/// so each must be checked), a step on the balance view with no fact on the branch that view
+/// shows (`balance.last.*`), a word that looks like a counter the engine does not report
+/// (nobody could see it), or a step that points at a view and does not pause (its caption must
+/// be read).
+fn unchecked_claims(file: &str, i: usize, step: &LessonStep) -> Vec<String> {
+    let stated: Vec<&str> = step
+        .facts
+        .iter()
+        .chain(&step.facts_since)
+        .map(|c| c.metric.as_str())
+        .collect();
+    let states = |term: &str| {
+        stated
+            .iter()
+            .any(|m| m.split(" + ").any(|t| t.trim() == term))
+    };
+    let at = format!("{file} lesson step {} (at {} s)", i + 1, step.at.secs_f64());
+    let mut out = Vec::new();
+    for c in counters_named(&step.caption) {
+        if !states(c) {
+            out.push(format!("{at} names {c} and states no fact about it"));
+        }
+    }
+    for b in branches_named(&step.caption) {
+        if !states(&format!("balance.last.{b}")) && !states(&format!("balance.{b}")) {
+            out.push(format!("{at} names {b} and states no fact about it"));
+        }
+    }
+    let shows_balance = step.highlight == Some(reclaim_core::scenario::lesson::View::Balance);
+    if shows_balance && !stated.iter().any(|m| m.contains("balance.last.")) {
+        out.push(format!(
+            "{at} points at the balance view and states no fact on the branch it shows (balance.last.*)"
+        ));
+    }
+    let known = reclaim_core::mm::vmstat::COUNTER_NAMES;
+    // Words, each with whether a '(' follows it (a kernel function, not a counter).
+    let text = &step.caption;
+    let words = text
+        .match_indices(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .scan(0, |start, (i, sep)| {
+            let w = (&text[*start..i], sep == "(");
+            *start = i + sep.len();
+            Some(w)
+        });
+    for (w, call) in words {
+        if call {
+            continue;
+        }
+        let counter_like = ["pg", "pswp", "workingset_", "allocstall", "oom_", "thp_"]
+            .iter()
+            .any(|p| w.starts_with(p))
+            && w.contains('_');
+        if counter_like && !known.contains(&w) {
+            out.push(format!("{at} names {w}, which the engine does not report"));
+        }
+    }
+    if step.highlight.is_some() && !step.pause {
+        out.push(format!("{at} points at a view and does not pause"));
+    }
+    out
+}
+
+#[test]
+fn every_caption_states_what_it_names_and_pauses_to_be_read() {
+    let mut bad = Vec::new();
+    for (file, scn) in lessons() {
+        for (i, step) in scn.lesson.iter().enumerate() {
+            bad.extend(unchecked_claims(&file, i, step));
+        }
+    }
+    assert!(bad.is_empty(), "captions with unchecked claims:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn an_unchecked_claim_is_caught() {
+    let scn = common::load("s000-thrash.toml");
+    let mut step = scn.lesson[4].clone();
+    step.caption = "get_scan_count picks SCAN_FRACT; watch workingset_activate_file and pgfoo_bar climb.".into();
+    step.facts = vec![fact(serde_json::json!({"metric": "balance.SCAN_FRACT", "above": 0.0}))];
+    step.pause = false;
+    step.caption += " SCAN_ANON is not stated.";
+    let bad = unchecked_claims("s000", 4, &step);
+    assert_eq!(bad.len(), 5, "{bad:#?}");
+    assert!(bad[0].contains("workingset_activate_file"), "{bad:?}");
+    assert!(bad[1].contains("SCAN_ANON"), "{bad:?}");
+    assert!(bad[2].contains("balance.last.*"), "{bad:?}");
+    assert!(bad[3].contains("pgfoo_bar"), "{bad:?}");
+    assert!(bad[4].contains("does not pause"), "{bad:?}");
+}
+
+#[test]
+fn the_branch_the_balance_view_shows_is_a_fact() {
+    // S000 at 10.5 s, as the caption was first written: "5.3 falls through to SCAN_FRACT" while
+    // the balance view showed SCAN_FILE. The claim on the shown branch must fail for one of them.
+    let (step, figures, variants) = one_step(
+        "s000-thrash.toml",
+        10_500_000_000,
+        vec![
+            fact(serde_json::json!({"metric": "balance.last.SCAN_FRACT", "min": 1.0})),
+            fact(serde_json::json!({"metric": "balance.last.SCAN_FRACT + balance.last.SCAN_FILE + balance.last.SCAN_ANON + balance.last.SCAN_EQUAL", "min": 1.0, "max": 1.0})),
+        ],
+    );
+    let bad = failures("s000", &variants, &figures, 4, &step, &step.facts);
+    // Exactly one branch is shown, in each variant; it is not SCAN_FRACT in at least one.
+    assert!(!bad.is_empty() && bad.iter().all(|b| b.contains("balance.last.SCAN_FRACT")), "{bad:#?}");
+}

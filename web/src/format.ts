@@ -9,6 +9,13 @@ export function formatNs(ns: number): string {
   return `${(ns / 1e9).toFixed(3)} s`;
 }
 
+/** A round duration without trailing zeros, for labels: "30 ms", "1 s", "2.5 s". */
+export function formatShortNs(ns: number): string {
+  if (!Number.isFinite(ns) || ns < 0) return '—';
+  const [v, unit] = ns >= 1e9 ? [ns / 1e9, 's'] : ns >= 1e6 ? [ns / 1e6, 'ms'] : ns >= 1e3 ? [ns / 1e3, 'µs'] : [ns, 'ns'];
+  return `${Number(v.toPrecision(3))} ${unit}`;
+}
+
 const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** A counter value with thousands separators: 1234567 -> "1,234,567". */
@@ -25,11 +32,13 @@ export function formatSpeed(nsPerSecond: number): string {
   return `${Number((s * 1e6).toPrecision(3))} µs/s`;
 }
 
-/** Speed slider: position 0..SPEED_STEPS maps logarithmically from 1 ms/s to 1000 s/s. */
+/** Speed slider: position 0..SPEED_STEPS goes from 1 ms/s to 1000 s/s, four nice numbers a
+ *  decade (1, 2, 3, 5: about evenly spaced on a log scale), so speeds and steps read plainly. */
 export const SPEED_STEPS = 24;
+const NICE = [1, 2, 3, 5];
 export function speedAt(step: number): number {
   const clamped = Math.min(SPEED_STEPS, Math.max(0, Math.round(step)));
-  return Math.round(1e6 * 10 ** ((clamped * 6) / SPEED_STEPS));
+  return 1e6 * NICE[clamped % 4]! * 10 ** Math.floor(clamped / 4);
 }
 
 /** Change relative to a base as text: "+12.3%", "-50.0%", "0.0%", "new" when the base is 0. */

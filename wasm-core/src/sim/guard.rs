@@ -35,7 +35,7 @@ pub struct CpuLimit {
 }
 
 /// The guards' state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Guard {
     /// The instant of the last event dispatched.
     at: u64,

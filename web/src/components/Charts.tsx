@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
 import { formatCount } from '../format';
-import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from '../lib/palette';
+import { NEUTRAL, SERIES_COLORS, TYPE_COLORS, WATERMARK_DASHES } from '../lib/palette';
 import type { RunReport } from '../lib/report';
 import { COUNTER_GROUPS } from '../lib/figure';
 import { groupTotals, type KernelRun } from '../lib/kernelRun';
@@ -24,9 +24,11 @@ interface Props {
   counterNames: string[];
   /** Real kernel runs: each one whose variant runs here draws its end-of-run totals. */
   kernels?: KernelRun[];
+  /** Only this chart (a slide embed shows one, large). */
+  only?: 'counters' | 'free' | 'cost';
 }
 
-export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS }: Props) {
+export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS, only }: Props) {
   const counterSeries = useMemo(() => {
     const out: Series[] = [];
     runs.forEach((run, r) => {
@@ -66,7 +68,7 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     () =>
       runs.map((run, r) => ({
         name: runs.length > 1 ? `free (${run.variant})` : 'free',
-        color: OKABE_ITO[4]!,
+        color: NEUTRAL,
         dash: DASHES[r],
         points: (series[r] ?? []).map((row) => [row[0]!, row[6]! * run.scale] as [number, number]),
       })),
@@ -112,17 +114,18 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     () =>
       wm
         ? [
-            { name: 'min', y: wm[0]!, color: OKABE_ITO[5]! },
-            { name: 'low', y: wm[1]!, color: OKABE_ITO[6]! },
-            { name: 'high', y: wm[2]!, color: OKABE_ITO[2]! },
+            { name: 'min', y: wm[0]!, color: NEUTRAL, dash: WATERMARK_DASHES.min },
+            { name: 'low', y: wm[1]!, color: NEUTRAL, dash: WATERMARK_DASHES.low },
+            { name: 'high', y: wm[2]!, color: NEUTRAL, dash: WATERMARK_DASHES.high },
           ]
         : [],
     [wm?.[0], wm?.[1], wm?.[2]], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
+  const shows = (c: 'counters' | 'free' | 'cost') => only === undefined || only === c;
   return (
     <>
-      <LineChart
+      {shows('counters') && <LineChart
         title="Counters (pages, cumulative)"
         series={counterSeries}
         xFormat={secs}
@@ -130,8 +133,8 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-counters"
-      />
-      <LineChart
+      />}
+      {shows('free') && <LineChart
         title="Free memory and watermarks (pages, log)"
         series={freeSeries}
         refLines={refLines}
@@ -141,8 +144,8 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-free"
-      />
-      <LineChart
+      />}
+      {shows('cost') && <LineChart
         title={costTitle}
         series={costSeries}
         xFormat={secs}
@@ -150,7 +153,7 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         yFormat={formatCount}
         minXSpan={1e8}
         testId="chart-cost"
-      />
+      />}
     </>
   );
 }

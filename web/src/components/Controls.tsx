@@ -1,8 +1,9 @@
-// The control bar: scenario and variant pickers, compare mode, play / pause /
-// step / reset, speed, progress, and the knobs that rewrite the scenario text.
+// The top bar's controls (scenario and kernel pickers, compare mode, play / pause / step /
+// reset, time, speed) and the setup panel (a knob comparison, the knobs that rewrite the
+// scenario text, the kernel flag overrides).
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { VariantInfo } from '../engine/protocol';
-import { formatNs, formatSpeed, SPEED_STEPS } from '../format';
+import { formatNs, formatShortNs, formatSpeed, SPEED_STEPS } from '../format';
 import { GlossaryTerm } from './GlossaryTerm';
 import { deviceNames, sysctlSwappiness, type Overrides } from '../lib/scenarioText';
 import type { ScenarioFile } from '../scenarios';
@@ -12,7 +13,7 @@ export type Knobs = Overrides;
 const RAM_CHOICES = ['512MiB', '1GiB', '2GiB', '3GiB', '4GiB', '7GiB', '8GiB', '16GiB'];
 const SCALE_CHOICES = [1, 2, 4, 8, 16, 32, 64];
 
-interface Props {
+interface TopProps {
   scenarios: ScenarioFile[];
   scenarioName: string;
   onScenario(name: string): void;
@@ -24,6 +25,8 @@ interface Props {
   onCompare(on: boolean): void;
   variantB: string | null;
   onVariantB(name: string): void;
+  /** Compare mode turns a knob comparison off. */
+  onSwapPair(pair: [number, number] | null): void;
   ready: boolean;
   playing: boolean;
   finished: boolean;
@@ -41,32 +44,23 @@ interface Props {
    *  of the run); null while unknown. */
   realEndNs: number | null;
   status: string;
-  /** Compare one kernel at two swappiness values (null: off). */
-  swapPair: [number, number] | null;
-  onSwapPair(pair: [number, number] | null): void;
-  scenarioText: string;
-  knobs: Knobs;
-  onKnobs(k: Knobs): void;
-  /** Slots filled by the page: the time scrubber, the per-flag toggles, and the note shown
-   *  beside the swappiness knob when a kernel refused the value. */
-  scrubber?: ReactNode;
-  flagPanel?: ReactNode;
-  swappinessNote?: ReactNode;
+  /** More buttons beside Reset (the page's Tools). */
+  children?: ReactNode;
 }
 
 function VariantSelect({ id, label, variants, value, onChange }: { id: string; label: string; variants: VariantInfo[]; value: string | null; onChange(v: string): void }) {
   const preset = variants.find((v) => v.name === value)?.preset;
   return (
-    <label className="field">
+    <label className="field kernel-field">
       <span>{label}</span>
-      <select data-testid={id} aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)} disabled={variants.length === 0}>
+      <select data-testid={id} aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)} disabled={variants.length === 0} title={preset ? `kernel ${preset}` : undefined}>
         {variants.map((v) => (
           <option key={v.name} value={v.name}>
             {v.name} ({v.preset})
           </option>
         ))}
       </select>
-      <span className="muted small" data-testid={`${id}-preset`}>
+      <span className="sr-only" data-testid={`${id}-preset`}>
         kernel {preset ?? '—'}
       </span>
     </label>
@@ -95,30 +89,29 @@ function useReachedSpeed(nowNs: number, playing: boolean): number | null {
   return reached;
 }
 
-export function Controls(p: Props) {
+/** The top bar's controls: scenario, kernel(s), Play (the one primary button), step, reset,
+ *  time and speed. Everything else is in the tools panel. */
+export function TopControls(p: TopProps) {
   const end = p.realEndNs ?? p.endNs;
   const progress = p.finished ? 1 : end > 0 ? Math.min(1, p.nowNs / end) : 0;
   const reached = useReachedSpeed(p.nowNs, p.playing && !p.finished);
   // The machine cannot keep up when it reaches clearly less than the speed asked for.
   const behind = reached !== null && reached < p.speed * 0.85;
   return (
-    <section className="controls" aria-label="Simulation controls">
-      <div className="control-row">
-        <label className="field scenario-field">
-          <span>Scenario</span>
-          <select data-testid="scenario-select" aria-label="Scenario" value={p.scenarioName} onChange={(e) => p.onScenario(e.target.value)}>
-            {p.scenarios.map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.title}
-              </option>
-            ))}
-          </select>
-          <span className="muted small" data-testid="scenario-description">
-            {p.description}
-          </span>
-        </label>
-        <VariantSelect id="variant-select" label="Variant" variants={p.variants} value={p.variant} onChange={p.onVariant} />
-        <label className="field checkbox">
+    <div className="top-controls" role="group" aria-label="Simulation controls">
+      <label className="field scenario-field">
+        <span>Scenario</span>
+        <select data-testid="scenario-select" aria-label="Scenario" value={p.scenarioName} onChange={(e) => p.onScenario(e.target.value)} title={p.description}>
+          {p.scenarios.map((s) => (
+            <option key={s.name} value={s.name}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="kernels">
+        <VariantSelect id="variant-select" label="Kernel" variants={p.variants} value={p.variant} onChange={p.onVariant} />
+        <label className="field checkbox compare-check">
           <input
             type="checkbox"
             data-testid="compare-toggle"
@@ -128,9 +121,89 @@ export function Controls(p: Props) {
               p.onCompare(e.target.checked);
             }}
           />
-          <span>Compare two variants in lockstep</span>
+          <span>Compare</span>
         </label>
-        {p.compare && <VariantSelect id="variant-b-select" label="Against" variants={p.variants} value={p.variantB} onChange={p.onVariantB} />}
+        {p.compare && <VariantSelect id="variant-b-select" label="against" variants={p.variants} value={p.variantB} onChange={p.onVariantB} />}
+      </div>
+      <div className="transport">
+        <button type="button" className="primary play" data-testid="play-toggle" onClick={p.onPlay} disabled={!p.ready || p.finished} aria-keyshortcuts="Space">
+          {p.playing ? 'Pause' : 'Play'}
+        </button>
+        <button type="button" className="ghost" data-testid="step" onClick={p.onStep} disabled={!p.ready || p.finished} aria-keyshortcuts="ArrowRight" data-step-ns={p.stepNs} title="One step of virtual time (→)">
+          +{formatShortNs(p.stepNs)}
+        </button>
+        <button type="button" className="ghost" data-testid="reset" onClick={p.onReset} disabled={!p.ready} aria-keyshortcuts="r" title="Back to the start (r)">
+          Reset
+        </button>
+        {p.children}
+      </div>
+      <div className="progress-box">
+        <div className="facts">
+          <span>
+            <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> <span className="muted">/</span>{' '}
+            <span
+              className="muted"
+              data-testid="end-time"
+              data-known={p.realEndNs !== null}
+              title={p.realEndNs !== null ? 'where the run ends (every task has exited, or the duration cap)' : 'the run ends here at the latest (its duration cap), or earlier when every task has exited; the real end is known once the results are in'}
+            >
+              {p.realEndNs !== null ? formatNs(p.realEndNs) : `≤ ${formatNs(p.endNs)}`}
+            </span>
+          </span>
+          <span className="status" data-testid="status">
+            {p.status}
+          </span>
+        </div>
+        <progress max={1} value={progress} aria-label="Progress through the run" data-testid="progress" />
+      </div>
+      <label className="field speed">
+        <span>
+          Speed <strong data-testid="speed">{formatSpeed(p.speed)}</strong>
+          {behind && (
+            <span className="speed-reached" data-testid="speed-reached" data-ns-per-s={Math.round(reached!)} title="This machine cannot simulate as fast as asked; this is the speed it reaches">
+              {' '}
+              · reaching <strong>{formatSpeed(reached!)}</strong> (the machine cannot keep up)
+            </span>
+          )}
+        </span>
+        <input
+          type="range"
+          min={0}
+          max={SPEED_STEPS}
+          step={1}
+          value={p.speedStep}
+          onChange={(e) => p.onSpeedStep(Number(e.target.value))}
+          aria-label="Speed: virtual time per wall second"
+          aria-valuetext={formatSpeed(p.speed)}
+          aria-keyshortcuts="+ -"
+          data-testid="speed-slider"
+        />
+      </label>
+    </div>
+  );
+}
+
+interface SetupProps {
+  /** Compare one kernel at two swappiness values (null: off). */
+  swapPair: [number, number] | null;
+  onSwapPair(pair: [number, number] | null): void;
+  onCompare(on: boolean): void;
+  /** The kernel's cap on swappiness (100 before 5.8, else 200). */
+  swappinessMax: number;
+  scenarioText: string;
+  knobs: Knobs;
+  onKnobs(k: Knobs): void;
+  /** Slots filled by the page: the per-flag toggles, and the note shown beside the swappiness
+   *  knob when a kernel refused the value. */
+  flagPanel?: ReactNode;
+  swappinessNote?: ReactNode;
+}
+
+/** The tools panel's setup tab: a knob comparison, the knobs, the kernel flag overrides. */
+export function SetupPanel(p: SetupProps) {
+  return (
+    <section className="controls setup-panel" aria-label="Knobs and flags">
+      <div className="control-row">
         <label className="field checkbox">
           <input
             type="checkbox"
@@ -138,70 +211,18 @@ export function Controls(p: Props) {
             checked={p.swapPair !== null}
             onChange={(e) => {
               if (e.target.checked) p.onCompare(false);
-              p.onSwapPair(e.target.checked ? [0, 200] : null);
+              p.onSwapPair(e.target.checked ? [0, p.swappinessMax] : null);
             }}
           />
           <span>
             Compare this kernel at two <GlossaryTerm term="swappiness">swappiness</GlossaryTerm> values
           </span>
         </label>
-        {p.swapPair && <SwapPairFields pair={p.swapPair} onPair={p.onSwapPair} />}
+        {p.swapPair && <SwapPairFields pair={p.swapPair} max={p.swappinessMax} onPair={p.onSwapPair} />}
       </div>
-      <div className="control-row transport">
-        <button type="button" data-testid="play-toggle" onClick={p.onPlay} disabled={!p.ready || p.finished} aria-keyshortcuts="Space">
-          {p.playing ? 'Pause' : 'Play'}
-        </button>
-        <button type="button" data-testid="step" onClick={p.onStep} disabled={!p.ready || p.finished} aria-keyshortcuts="ArrowRight" data-step-ns={p.stepNs}>
-          Step +{formatNs(p.stepNs)}
-        </button>
-        <button type="button" data-testid="reset" onClick={p.onReset} disabled={!p.ready} aria-keyshortcuts="r">
-          Reset
-        </button>
-        <label className="field speed">
-          <span>
-            Speed <strong data-testid="speed">{formatSpeed(p.speed)}</strong> <span className="muted small">virtual per wall second</span>
-            {behind && (
-              <span className="speed-reached" data-testid="speed-reached" data-ns-per-s={Math.round(reached!)} title="This machine cannot simulate as fast as asked; this is the speed it reaches">
-                {' '}
-                · reaching <strong>{formatSpeed(reached!)}</strong> (the machine cannot keep up)
-              </span>
-            )}
-          </span>
-          <input
-            type="range"
-            min={0}
-            max={SPEED_STEPS}
-            step={1}
-            value={p.speedStep}
-            onChange={(e) => p.onSpeedStep(Number(e.target.value))}
-            aria-label="Speed (logarithmic)"
-            aria-valuetext={formatSpeed(p.speed)}
-            aria-keyshortcuts="+ -"
-            data-testid="speed-slider"
-          />
-        </label>
-        <div className="progress-box">
-          <div className="facts">
-            <span>
-              <span className="muted">virtual time</span> <strong data-testid="virtual-time">{formatNs(p.nowNs)}</strong> / <span
-                data-testid="end-time"
-                data-known={p.realEndNs !== null}
-                title={p.realEndNs !== null ? 'where the run ends (every task has exited, or the duration cap)' : 'the run ends here at the latest (its duration cap), or earlier when every task has exited; the real end is known once the results below are in'}
-              >
-                {p.realEndNs !== null ? formatNs(p.realEndNs) : `≤ ${formatNs(p.endNs)}`}
-              </span>
-            </span>
-            <span className="status" data-testid="status">
-              {p.status}
-            </span>
-          </div>
-          <progress max={1} value={progress} aria-label="Progress through the run" data-testid="progress" />
-        </div>
-      </div>
-      {p.scrubber}
+      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} max={p.swappinessMax} />
       {p.flagPanel}
-      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} />
-      <p className="muted small keys">Keys: Space play/pause · → step · + / − speed · r reset</p>
+      <p className="muted small keys">Keys: Space play/pause · → step · PageDown/PageUp next/previous lesson step · + / − speed · r reset</p>
     </section>
   );
 }
@@ -223,7 +244,7 @@ function KnobSelect(p: { label: string; ariaLabel?: string; testId: string; valu
   );
 }
 
-function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void; note?: ReactNode }) {
+function KnobsPanel({ text, knobs, onKnobs, note, max }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void; note?: ReactNode; max: number }) {
   const [draft, setDraft] = useState<Knobs>(knobs);
   useEffect(() => setDraft(knobs), [knobs]);
   const devices = deviceNames(text);
@@ -251,7 +272,7 @@ function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs
         <input
           type="range"
           min={0}
-          max={200}
+          max={max}
           value={draft.swappiness ?? scenarioSwappiness}
           onChange={(e) => set({ swappiness: Number(e.target.value) })}
           aria-label="swappiness"
@@ -286,8 +307,8 @@ function KnobsPanel({ text, knobs, onKnobs, note }: { text: string; knobs: Knobs
   );
 }
 
-/** The two swappiness values of a knob comparison (each 0..200; a kernel before 5.8 caps at 100). */
-function SwapPairFields({ pair, onPair }: { pair: [number, number]; onPair(p: [number, number]): void }) {
+/** The two swappiness values of a knob comparison (each 0..max: a kernel before 5.8 caps at 100). */
+function SwapPairFields({ pair, max, onPair }: { pair: [number, number]; max: number; onPair(p: [number, number]): void }) {
   const [draft, setDraft] = useState(pair);
   useEffect(() => setDraft(pair), [pair]);
   const field = (i: 0 | 1) => (
@@ -296,13 +317,13 @@ function SwapPairFields({ pair, onPair }: { pair: [number, number]; onPair(p: [n
       <input
         type="number"
         min={0}
-        max={200}
+        max={max}
         value={draft[i]}
         className="seed"
         aria-label={i === 0 ? 'swappiness A' : 'swappiness B'}
         data-testid={`swap-pair-${i}`}
         onChange={(e) => {
-          const v = Math.min(200, Math.max(0, Math.round(Number(e.target.value) || 0)));
+          const v = Math.min(max, Math.max(0, Math.round(Number(e.target.value) || 0)));
           setDraft(i === 0 ? [v, draft[1]] : [draft[0], v]);
         }}
       />

@@ -1,8 +1,9 @@
 // A scenario's lesson: the caption of the step the run has reached (plain text,
 // rendered as a text node), step n/N with previous/next (which seek the run to
-// that step's time), the view the step points at outlined, and play stopping at
-// steps that say pause (through `onPauseAt`, which the play loop honours).
-import { useEffect, useState } from 'react';
+// that step's time), the view the step points at put on the stage (`onView`) and
+// outlined, play stopping at steps that say pause (through `onPauseAt`, which the
+// play loop honours), and at the last step a pointer to the next lesson.
+import { useEffect, useRef, useState } from 'react';
 import './lesson.css';
 import { formatNs } from '../format';
 import { currentStep, nextPauseNs, type LessonStep } from '../lib/lesson';
@@ -21,6 +22,10 @@ interface Props {
   compareOn?: boolean;
   /** Knobs differ from the scenario's: the captions were written for its defaults. */
   knobsChanged?: boolean;
+  /** A step pointing at a view: the stage shows it. */
+  onView?(view: LessonStep['highlight'] & string): void;
+  /** The lesson after this one, offered at the last step. */
+  nextLesson?: { title: string; open(): void } | null;
 }
 
 const OFF_KEY = 'reclaim-lesson-off';
@@ -33,25 +38,6 @@ function storedOff(): boolean {
   }
 }
 
-/** Scroll so that the view's top sits just below the sticky lesson panel, which stays in sight. */
-function show(selector: string): void {
-  const el = document.querySelector(selector);
-  if (!el) return;
-  const panel = document.querySelector('.lesson');
-  const below = panel ? panel.getBoundingClientRect().bottom : 0;
-  const top = el.getBoundingClientRect().top + window.scrollY - below - 8;
-  window.scrollTo({ top: Math.max(0, top), behavior: 'smooth' });
-}
-
-/** The root element of each view a step can point at (the selectors of lesson.css). */
-const VIEW_SELECTORS: Record<string, string> = {
-  lru: '.lru-view',
-  balance: '.balance',
-  charts: '.charts',
-  diff: '.diff',
-  results: '.results',
-};
-
 const VIEW_NAMES: Record<string, string> = {
   lru: 'the LRU lists',
   balance: 'the balance view',
@@ -60,13 +46,9 @@ const VIEW_NAMES: Record<string, string> = {
   results: 'the results',
 };
 
-export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, compareOn = false, knobsChanged = false }: Props) {
+export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, compareOn = false, knobsChanged = false, onView, nextLesson = null }: Props) {
   const [off, setOff] = useState(storedOff);
-  // "Show" pins the panel (sticky at the top) so the caption stays in sight beside the view
-  // it scrolls to; the next step unpins it.
-  const [pinned, setPinned] = useState(false);
   const k = currentStep(steps, nowNs);
-  useEffect(() => setPinned(false), [k]);
   const step = k >= 0 ? steps[k]! : null;
   // A lesson turned off neither pauses the run nor outlines views.
   const pauseNs = off ? null : nextPauseNs(steps, nowNs);
@@ -83,6 +65,12 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
   useEffect(() => {
     onPauseAt(pauseNs);
   }, [pauseNs, onPauseAt]);
+  // Each step that points at a view puts it on the stage once (the user may pick another).
+  const viewOf = useRef(onView);
+  viewOf.current = onView;
+  useEffect(() => {
+    if (highlight) viewOf.current?.(highlight);
+  }, [k, highlight]);
   useEffect(() => () => onPauseAt(null), [onPauseAt]);
 
   // The highlighted view is outlined by a style rule keyed on this attribute (styles.css).
@@ -116,7 +104,7 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
   }
 
   return (
-    <section className={`lesson${compact ? ' compact' : ''}${pinned ? ' pinned' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''} data-pinned={pinned}>
+    <section className={`lesson${compact ? ' compact' : ''}`} aria-label="Lesson" data-testid="lesson" data-step={k + 1} data-highlight={highlight ?? ''}>
       <div className="lesson-bar">
         <strong>Lesson</strong>
         <span className="muted" data-testid="lesson-progress">
@@ -145,24 +133,16 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
       )}
       {step && (highlight || step.pause) && (
         <p className="muted small lesson-note" data-testid="lesson-note">
-          {highlight && (
-            <>
-              Look at {VIEW_NAMES[highlight]} (outlined){' '}
-              <button
-                type="button"
-                className="ghost lesson-show"
-                onClick={() => {
-                  setPinned(true);
-                  // After the pinned panel is laid out, so the view lands just below it.
-                  requestAnimationFrame(() => show(VIEW_SELECTORS[highlight]!));
-                }}
-                data-testid="lesson-show"
-              >
-                Show
-              </button>{' '}
-            </>
-          )}
+          {highlight && (compact ? <>Look at {VIEW_NAMES[highlight]} (outlined). </> : <>The stage shows {VIEW_NAMES[highlight]} (outlined). </>)}
           {step.pause && nowNs === step.atNs && <>Paused here: press Play to go on.</>}
+        </p>
+      )}
+      {next === null && step && nextLesson && (
+        <p className="lesson-next-lesson" data-testid="lesson-next-lesson">
+          That was the last step.{' '}
+          <button type="button" className="primary" onClick={nextLesson.open} data-testid="lesson-open-next">
+            Next lesson: {nextLesson.title} ›
+          </button>
         </p>
       )}
     </section>

@@ -15,6 +15,8 @@ export interface RefLine {
   name: string;
   y: number;
   color: string;
+  /** Lines of one colour differ by their dash (and their label). */
+  dash?: string;
 }
 
 interface Props {
@@ -104,7 +106,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .attr('y1', (d) => y(d.y))
       .attr('y2', (d) => y(d.y))
       .attr('stroke', (d) => d.color)
-      .attr('stroke-dasharray', '4 3');
+      .attr('stroke-dasharray', (d) => d.dash ?? '4 3');
     svg
       .selectAll<SVGTextElement, RefLine>('text.ref')
       .data(refLines, (d) => d.name)

@@ -3,10 +3,11 @@
 // that keys its majority owner (legend below, name on hover); head on the left, tail at the
 // strip's end; the sampled page moves of the last step fly between strips as haloed dots.
 //
-// Strip length follows a chosen scale: log of the size (the default: a longer strip always
+// Strip length follows a chosen scale: proportional to RAM (the default, as in the exported
+// figures: lengths compare as the page counts do), log of the size (a longer strip always
 // holds more pages, and a 7-page list of a 524k-page machine still shows), per list (each list
 // fills the width: readable, but a 7-page list looks as big as a 474k-page one, so the sizes are
-// written at the strips' ends), or proportional to RAM; and the view can zoom into the head or
+// written at the strips' ends); and the view can zoom into the head or
 // the tail of every list. The scale in use is stated above the strips, and an axis under them
 // marks page counts on the log and RAM scales.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -104,7 +105,8 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const raf = useRef(0);
   const frameRef = useRef(frame);
   frameRef.current = frame;
-  const [scale, setScale] = useState<StripScale>('log');
+  // Linear in RAM by default: lengths a newcomer reads right, as the exported figures draw them.
+  const [scale, setScale] = useState<StripScale>('ram');
   const [zoom, setZoom] = useState<StripZoom>('all');
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
   /** Per type, the shade index of each owner, in order of first appearance (stable for the run). */
@@ -387,7 +389,8 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
               {formatCount(frame.lru[l.index]!)}
             </span>{' '}
             pages
-            {Number.isFinite(rates.scan[l.index]) && (
+            {/* pgrefill counts both active lists together: the rate is shown once, on the first. */}
+            {Number.isFinite(rates.scan[l.index]) && l.index !== 3 && (
               <span className="muted">
                 {' '}
                 · <GlossaryTerm term={l.index === 0 || l.index === 2 ? 'scanned' : 'refilled'}>{l.index === 0 || l.index === 2 ? 'scanned' : 'refilled (both)'}</GlossaryTerm> {formatRate(rates.scan[l.index]!)}/s

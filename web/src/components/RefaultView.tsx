@@ -4,7 +4,7 @@
 import type { RunInfo } from '../engine/protocol';
 import type { RefaultView as Refault } from '../engine/generated/views';
 import { formatCount, formatNs } from '../format';
-import { OKABE_ITO } from '../lib/palette';
+import { SERIES_COLORS } from '../lib/palette';
 
 export function RefaultView({ info, view, testPrefix }: { info: RunInfo; view: Refault; testPrefix: string }) {
   const r = view.last;
@@ -29,9 +29,9 @@ export function RefaultView({ info, view, testPrefix }: { info: RunInfo; view: R
       <svg viewBox={`0 0 ${W} 64`} width={W} height={64} style={{ maxWidth: '100%', height: 'auto' }} role="img" aria-label={`distance ${r.distance} pages, workingset ${r.workingsetSize} pages, ${verdict}`}>
         <line x1={x(0)} x2={x(0)} y1={4} y2={60} stroke="currentColor" />
         <text x={x(0) + 3} y={12} fontSize={10} fill="currentColor">evicted (shadow entry)</text>
-        <rect x={x(0)} y={18} width={Math.max(1, x(r.distance) - x(0))} height={14} fill={OKABE_ITO[1]} />
+        <rect x={x(0)} y={18} width={Math.max(1, x(r.distance) - x(0))} height={14} fill={SERIES_COLORS[2]} />
         <text x={x(0) + 3} y={29} fontSize={10} fill="#fff">distance {formatCount(r.distance)}</text>
-        <rect x={x(0)} y={38} width={Math.max(1, x(r.workingsetSize) - x(0))} height={14} fill={OKABE_ITO[2]} />
+        <rect x={x(0)} y={38} width={Math.max(1, x(r.workingsetSize) - x(0))} height={14} fill={SERIES_COLORS[0]} />
         <text x={x(0) + 3} y={49} fontSize={10} fill="#000">workingset {formatCount(r.workingsetSize)}</text>
         <line x1={x(r.distance)} x2={x(r.distance)} y1={14} y2={60} stroke="currentColor" strokeDasharray="3 2" />
       </svg>

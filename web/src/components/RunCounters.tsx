@@ -1,19 +1,21 @@
-// A few /proc/vmstat counters of one run as numbers (pages), beside its lists: what a flag
-// or knob change does shows here at once, in the kernel's names.
+// A few /proc/vmstat counters of one run as numbers (pages), under the stage's view: what a
+// flag or knob change does shows here at once, in the kernel's names. A counter the lesson's
+// caption names is shown too, marked, so a caption never names a counter nobody can see.
 import { formatCount } from '../format';
 import type { RunFrame } from '../engine/protocol';
 import './extra.css';
 
 const SHOWN = ['pgscan_anon', 'pgscan_file', 'pgsteal_anon', 'pgsteal_file', 'workingset_refault_anon', 'workingset_refault_file', 'pswpin', 'pswpout', 'pgmajfault'];
+const NONE: string[] = [];
 
-export function RunCounters({ frame, counterNames, testPrefix }: { frame: RunFrame; counterNames: string[]; testPrefix: string }) {
-  const shown = SHOWN.filter((n) => counterNames.includes(n));
+export function RunCounters({ frame, counterNames, testPrefix, named = NONE, only = false }: { frame: RunFrame; counterNames: string[]; testPrefix: string; named?: string[]; only?: boolean }) {
+  const shown = (only ? named : [...named.filter((n) => !SHOWN.includes(n)), ...SHOWN]).filter((n) => counterNames.includes(n));
   return (
     <dl className="run-counters" aria-label="Counters (pages)">
       {shown.map((n) => {
         const v = frame.counters[counterNames.indexOf(n)]!;
         return (
-          <div key={n}>
+          <div key={n} className={named.includes(n) ? 'named' : undefined} data-named={named.includes(n) || undefined}>
             <dt>{n}</dt>
             <dd data-testid={`${testPrefix}counter-${n}`} data-pages={v}>
               {formatCount(v)}

@@ -1,19 +1,24 @@
-// The time scrubber: a slider over the virtual time reached so far. Moving it back replays the runs
-// from the start to the chosen time in the worker (the engine is deterministic and step-size
-// independent, so the replayed state is exactly the one a fresh run reaches); a long replay
-// shows its progress. Forward moves simply run on.
+// The time scrubber: a slider over the virtual time reached so far. Moving it back restores the
+// worker's nearest checkpoint before the chosen time and replays from there (the engine is
+// deterministic and step-size independent, so the state is exactly the one a fresh run
+// reaches); a long replay shows its progress. Forward moves run on from where the runs are.
 import { useRef, useState } from 'react';
 import { formatNs } from '../format';
+import { SeekProgress, type SeekState } from './SeekProgress';
 import './extra.css';
 
 interface Props {
   nowNs: number;
   /** The slider's end: the furthest time reached (play runs further). */
   maxNs: number;
-  /** A seek in progress: where it goes and where it started (0 for a replay). */
-  seek: { ns: number; from: number } | null;
+  /** A seek in progress: where it replays from, where it goes and how far it is. */
+  seek: SeekState | null;
+  /** Where the latest seek replayed from, as the worker said (a data attribute, for tests). */
+  seekFromNs?: number | null;
   enabled: boolean;
   onSeek(ns: number): void;
+  /** Terminal events to mark on the bar (an OOM kill, a run's end). */
+  events?: { ns: number; kind: string; label: string }[];
 }
 
 /** At least this many positions on the slider: its step is the power of ten that gives them
@@ -24,22 +29,22 @@ export function scrubStep(maxNs: number): number {
   return 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, maxNs) / SCRUB_STEPS)));
 }
 
-export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
+export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek, events = [] }: Props) {
   const [draft, setDraft] = useState<number | null>(null);
   const dragging = useRef(false);
   const step = scrubStep(maxNs);
-  const value = draft ?? seek?.ns ?? nowNs;
+  const value = draft ?? seek?.toNs ?? nowNs;
   const commit = (ns: number) => {
     setDraft(null);
     if (ns !== nowNs || seek) onSeek(ns);
   };
-  const done = seek ? Math.min(1, Math.max(0, (nowNs - seek.from) / Math.max(1, seek.ns - seek.from))) : 1;
   return (
-    <div className="scrubber" data-testid="scrubber" data-now-ns={nowNs}>
+    <div className="scrubber" data-testid="scrubber" data-now-ns={nowNs} data-seek-from-ns={seekFromNs ?? undefined}>
       <label className="field scrub-field">
         <span>
-          Time reached <span className="muted small">· drag back to replay from the start to that moment (keys ← → PageUp PageDown Home End)</span>
+          Time reached <span className="muted small">· drag back to go back to that moment (keys ← → PageUp PageDown Home End)</span>
         </span>
+        <span className="scrub-track">
         <input
           type="range"
           min={0}
@@ -64,19 +69,26 @@ export function Scrubber({ nowNs, maxNs, seek, enabled, onSeek }: Props) {
             else commit(ns);
           }}
         />
+        {events.map((e, i) => (
+          <span
+            key={i}
+            className={`scrub-event ${e.kind}`}
+            style={{ left: `${(100 * Math.min(e.ns, maxNs)) / Math.max(maxNs, step)}%` }}
+            title={e.label}
+            aria-label={e.label}
+            role="img"
+            data-testid={`scrub-event-${e.kind}`}
+          >
+            {e.kind === 'oom' ? '✕' : '▮'}
+          </span>
+        ))}
+        </span>
       </label>
       <span className="scrub-time" data-testid="scrub-target">
         {formatNs(value)}
       </span>
       {/* The space is kept while no seek runs, so the slider does not jump under the pointer. */}
-      <span className="scrub-progress-box">
-        {seek && (
-          <span className="scrub-progress" role="status" data-testid="scrub-progress">
-            {seek.from === 0 ? 'replaying from the start' : 'running on'} to {formatNs(seek.ns)}{' '}
-            <progress max={1} value={done} aria-label={`Replay to ${formatNs(seek.ns)}`} /> {Math.round(done * 100)}%
-          </span>
-        )}
-      </span>
+      <span className="scrub-progress-box">{seek && <SeekProgress seek={seek} className="scrub-progress" testId="scrub-progress" />}</span>
     </div>
   );
 }

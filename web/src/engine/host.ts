@@ -20,6 +20,8 @@ import {
   type VariantInfo,
 } from './protocol';
 import { parseLessonSteps } from '../lib/lesson';
+import { CheckpointStore, type Checkpoint } from './checkpoints';
+import { stepTo } from './stepTo';
 
 function refaultOf(sim: EngineSimulation): { refault?: RunFrame['refault'] } {
   if (!sim.refault_view) return {};
@@ -51,6 +53,10 @@ export interface EngineSimulation {
   series_width(): number;
   series_from(from: number): Float64Array;
   set_move_trace(capacity: number): void;
+  /** A checkpoint: an independent copy of the run as it is now (clone of the simulation). */
+  snapshot?(): EngineSimulation;
+  /** Bytes a snapshot holds on the wasm heap (0 for a run built from a scenario). */
+  snapshot_bytes?(): number;
   drain_moves(): Float64Array;
   /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations as JSON (views::GensView;
    *  "null" for no such lruvec). */
@@ -91,6 +97,10 @@ export interface HostDeps {
   /** Load (instantiate) the wasm engine. */
   load(): Promise<EngineModule>;
   post(message: FromWorker, transfer?: Transferable[]): void;
+  /** The seek checkpoints' budget and spacing (checkpoints.ts; defaults there). */
+  checkpoints?: { budgetBytes?: number; spacingMs?: number };
+  /** Let other messages in between two slices of background work (default: a macrotask). */
+  yieldNow?(): Promise<void>;
 }
 
 /** Cells per LRU strip when one list holds all of memory: a bucket is frames / CELLS frames. */
@@ -103,6 +113,10 @@ export const REPORT_PROGRESS_MS = 250;
 export const MOVE_CAPACITY = 4096;
 /** Page moves sent per run per frame (sampled evenly from those recorded). */
 export const MOVES_PER_FRAME = 160;
+/** A seek says how far it is at most this often (wall ms). */
+export const SEEK_PROGRESS_MS = 100;
+/** Background work (`ahead`) runs in slices of about this much wall time between messages. */
+export const AHEAD_SLICE_MS = 40;
 
 interface Run {
   sim: EngineSimulation;
@@ -110,13 +124,41 @@ interface Run {
   seriesSent: number;
 }
 
+/** Runs on their way to a virtual time: the live runs during a seek, or copies of them that
+ *  compute ahead. `workMs`: engine work from t=0 along their timeline (checkpoints.ts). */
+interface Timeline {
+  sims: EngineSimulation[];
+  workMs: number;
+  /** Virtual ns per ms of work lately, to size the next chunk (0: not known yet). */
+  rate: number;
+}
+
+/** Background work towards `toNs` on copies of the runs (`ahead`). */
+interface AheadJob extends Timeline {
+  toNs: number;
+}
+
+/** The runs' virtual time: the latest of them (runs in lockstep; a finished one stays at its end). */
+function timeOf(sims: EngineSimulation[]): number {
+  return Math.max(...sims.map((s) => s.now_ns()));
+}
 export class EngineHost {
   private engine: EngineModule | null = null;
   private ready: Promise<boolean> | null = null;
   private runs: Run[] = [];
   private seq = 0;
+  /** What the runs were built from, to build them again at t=0 (a seek before every checkpoint). */
+  private built: { text: string; names: string[]; flags: FlagOverrides[] } | null = null;
+  /** Engine work (wall ms) of the live runs from t=0, and their virtual ns per ms lately. */
+  private live: Timeline = { sims: [], workMs: 0, rate: 0 };
+  /** Lesson step times: checkpoints there are pinned, and play stops there to take them. */
+  private pins: number[] = [];
+  private readonly checkpoints: CheckpointStore<EngineSimulation>;
+  private ahead: AheadJob | null = null;
 
-  constructor(private readonly deps: HostDeps) {}
+  constructor(private readonly deps: HostDeps) {
+    this.checkpoints = new CheckpointStore(deps.checkpoints?.budgetBytes, deps.checkpoints?.spacingMs);
+  }
 
   /** Load the engine and send `ready`, or an `init` error. Idempotent. */
   start(): Promise<boolean> {
@@ -163,6 +205,17 @@ export class EngineHost {
     return this.runs.length;
   }
 
+  /** The checkpoints held: their times, bytes and the budget (tests, bench). */
+  get checkpointStats(): { times: number[]; bytes: number; budgetBytes: number; evicted: number; copyMs: number } {
+    const c = this.checkpoints;
+    return { times: c.times(), bytes: c.bytes, budgetBytes: c.budgetBytes, evicted: c.evicted, copyMs: c.copyMs };
+  }
+
+  /** Resolves when no background work is under way (tests). */
+  async aheadSettled(): Promise<void> {
+    while (this.ahead) await this.yieldNow();
+  }
+
   private dispatch(msg: ToWorker): void {
     switch (msg.type) {
       case 'load':
@@ -172,10 +225,20 @@ export class EngineHost {
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
         {
           const t0 = performance.now();
-          for (const r of this.runs) if (!r.sim.finished()) r.sim.step(msg.ns);
-          this.lockstep();
-          this.sendFrame(performance.now() - t0);
+          this.stepLive(msg.ns);
+          const stepMs = performance.now() - t0;
+          this.live.workMs += stepMs;
+          this.checkpoint(this.live, false);
+          this.sendFrame(stepMs);
         }
+        return;
+      case 'seek':
+        if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
+        this.seek(msg.ns);
+        return;
+      case 'ahead':
+        if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
+        this.startAhead(msg.ns);
         return;
       case 'report':
         this.report(msg.scenario);
@@ -188,6 +251,21 @@ export class EngineHost {
         this.deps.post({ type: 'assessed', id: msg.id, assessment: this.engine!.assess(msg.text, msg.reports) });
         return;
     }
+  }
+
+  /** Play's step: `ns` further, bounded work per run. A lesson step's time on the way is
+   *  stopped at first and kept as a pinned checkpoint (results do not depend on where a run
+   *  stops: the engine stops between instants only). */
+  private stepLive(ns: number): void {
+    const now = timeOf(this.live.sims);
+    const pin = this.pins.find((t) => t > now && t <= now + ns && !this.checkpoints.has(t));
+    if (pin !== undefined && this.runs.some((r) => r.sim.snapshot)) {
+      for (const r of this.runs) stepTo(r.sim, pin);
+      this.checkpoint(this.live, true);
+      ns -= pin - now;
+    }
+    if (ns > 0) for (const r of this.runs) if (!r.sim.finished()) r.sim.step(ns);
+    this.lockstep();
   }
 
   /** A step does bounded work, so a busy run may stop short of the others: bring the runs
@@ -248,9 +326,14 @@ export class EngineHost {
       this.deps.post(encodeError('scenario', err));
       return;
     }
+    this.stopAhead();
+    this.checkpoints.clear();
     for (const r of this.runs) r.sim.free();
     this.runs = runs;
     this.seq = 0;
+    this.built = { text: scenario.text, names, flags };
+    this.live = { sims: runs.map((r) => r.sim), workMs: 0, rate: 0 };
+    this.pins = parseLessonSteps(info.lesson).map((st) => st.atNs);
     const first = runs[0]!.sim;
     this.deps.post({
       type: 'loaded',
@@ -306,6 +389,161 @@ export class EngineHost {
     );
     this.deps.post(out.message, out.transfer);
   }
+
+  // ------------------------------------------------------------------ seeking, checkpoints
+
+  private yieldNow(): Promise<void> {
+    return this.deps.yieldNow ? this.deps.yieldNow() : new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
+  /** Keep a checkpoint of `line` where it is, when one is due there (or `pinned`: a lesson
+   *  step's time). Only runs in lockstep (every live run at the same time) are kept. */
+  private checkpoint(line: Timeline, pinned: boolean): void {
+    const sims = line.sims;
+    if (!sims.every((s) => s.snapshot && s.snapshot_bytes)) return;
+    const ns = timeOf(sims);
+    if (ns === 0 || !sims.every((s) => s.finished() || s.now_ns() === ns)) return;
+    if (pinned ? this.checkpoints.has(ns) : !this.checkpoints.due(ns, line.workMs)) return;
+    const t0 = performance.now();
+    const runs = sims.map((s) => s.snapshot!());
+    this.checkpoints.copyMs = performance.now() - t0;
+    const bytes = runs.reduce((b, r) => b + r.snapshot_bytes!(), 0);
+    this.checkpoints.add({ ns, workMs: line.workMs, runs, bytes, pinned });
+  }
+
+  /** Step `line` towards `toNs` for about `sliceMs` of wall time (Infinity: until there), in
+   *  chunks of virtual time sized by its rate so that a due checkpoint is taken between them
+   *  and lesson step times are stopped at (pinned). Returns whether it got there (or every
+   *  run finished). */
+  private advance(line: Timeline, toNs: number, sliceMs: number): boolean {
+    const t0 = performance.now();
+    for (;;) {
+      const now = timeOf(line.sims);
+      if (now >= toNs || line.sims.every((s) => s.finished())) return true;
+      if (performance.now() - t0 >= sliceMs) return false;
+      const chunkMs = Math.min(sliceMs, this.checkpoints.spacingMs) / 2;
+      const chunk = line.rate > 0 ? Math.max(1_000_000, Math.round(line.rate * chunkMs)) : 10_000_000;
+      const pin = this.pins.find((t) => t > now && t <= toNs);
+      const stop = Math.min(toNs, now + chunk, pin ?? Infinity);
+      const c0 = performance.now();
+      for (const s of line.sims) stepTo(s, stop);
+      const ms = performance.now() - c0;
+      line.workMs += ms;
+      line.rate = (timeOf(line.sims) - now) / Math.max(ms, 0.1);
+      this.checkpoint(line, stop === pin);
+    }
+  }
+
+  /** Where to replay to `toNs` from: the live runs, the background copies or a checkpoint,
+   *  whichever is latest at or before it (null: only a new run at t=0 is). */
+  private sourceFor(toNs: number): { kind: 'live' | 'ahead'; line: Timeline } | { kind: 'checkpoint'; cp: Checkpoint<EngineSimulation> } | null {
+    const liveNs = timeOf(this.live.sims);
+    const cp = this.checkpoints.atOrBefore(toNs);
+    const aheadNs = this.ahead ? timeOf(this.ahead.sims) : -1;
+    let best: { kind: 'live' | 'ahead'; line: Timeline } | { kind: 'checkpoint'; cp: Checkpoint<EngineSimulation> } | null = null;
+    let bestNs = -1;
+    if (liveNs <= toNs) [best, bestNs] = [{ kind: 'live', line: this.live }, liveNs];
+    if (this.ahead && aheadNs <= toNs && aheadNs > bestNs) [best, bestNs] = [{ kind: 'ahead', line: this.ahead }, aheadNs];
+    if (cp && cp.ns > bestNs) best = { kind: 'checkpoint', cp };
+    return best;
+  }
+
+  /** New copies of the runs at a checkpoint, or built afresh at t=0 (null). */
+  private restore(cp: Checkpoint<EngineSimulation> | null): Timeline {
+    if (cp) return { sims: cp.runs.map((s) => s.snapshot!()), workMs: cp.workMs, rate: this.live.rate };
+    const b = this.built!;
+    const sims = b.names.map((name, i) => {
+      const sim = this.engine!.create(b.text, name, b.flags[i] ?? {});
+      sim.set_move_trace(MOVE_CAPACITY);
+      return sim;
+    });
+    return { sims, workMs: 0, rate: this.live.rate };
+  }
+
+  /** Make `line` the live runs (freeing the ones it replaces). */
+  private adopt(line: Timeline): void {
+    if (line === this.live) return;
+    for (const r of this.runs) if (!line.sims.includes(r.sim)) r.sim.free();
+    this.runs.forEach((r, i) => (r.sim = line.sims[i]!));
+    this.live = line;
+  }
+
+  /** `seek`: the runs at `toNs`, from the latest state at or before it; progress while it
+   *  replays, then a frame. */
+  private seek(toNs: number): void {
+    const src = this.sourceFor(toNs);
+    let line: Timeline;
+    if (src?.kind === 'ahead') {
+      line = src.line; // the background copies become the runs
+      this.ahead = null;
+    } else if (src?.kind === 'live') line = this.live;
+    else line = this.restore(src?.kind === 'checkpoint' ? src.cp : null);
+    this.adopt(line);
+    const fromNs = timeOf(line.sims);
+    const progress = () => this.deps.post({ type: 'seekProgress', fromNs, toNs, nowNs: timeOf(line.sims) });
+    progress();
+    while (!this.advance(line, toNs, SEEK_PROGRESS_MS)) progress();
+    // Moves recorded on the way are not a frame's worth of animation: drop them.
+    for (const s of line.sims) s.drain_moves();
+    this.sendFrame(0);
+  }
+
+  /** `ahead`: compute the state at `toNs` on copies, in slices between messages. */
+  private startAhead(toNs: number | null): void {
+    if (toNs === null || !this.runs.every((r) => r.sim.snapshot)) return this.stopAhead();
+    if (this.ahead?.toNs === toNs) return;
+    const at = this.checkpoints.atOrBefore(toNs);
+    if (at?.ns === toNs || timeOf(this.live.sims) >= toNs) {
+      this.stopAhead();
+      this.deps.post({ type: 'aheadProgress', toNs, nowNs: toNs, done: true });
+      return;
+    }
+    // Keep the copies on their way if they are still before the new goal.
+    if (this.ahead && timeOf(this.ahead.sims) <= toNs) {
+      this.ahead.toNs = toNs;
+      return;
+    }
+    this.stopAhead();
+    const src = this.sourceFor(toNs);
+    const line: Timeline =
+      src?.kind === 'live' ? { sims: this.live.sims.map((s) => s.snapshot!()), workMs: this.live.workMs, rate: this.live.rate } : this.restore(src?.kind === 'checkpoint' ? src.cp : null);
+    const job: AheadJob = { ...line, toNs };
+    this.ahead = job;
+    void this.runAhead(job);
+  }
+
+  private async runAhead(job: AheadJob): Promise<void> {
+    let last = performance.now();
+    for (;;) {
+      await this.yieldNow();
+      if (this.ahead !== job) return; // stopped, replaced, or taken over by a seek
+      let done: boolean;
+      try {
+        done = this.advance(job, job.toNs, AHEAD_SLICE_MS);
+      } catch (err) {
+        this.stopAhead();
+        this.deps.post(encodeError('engine', err));
+        return;
+      }
+      if (done) {
+        this.checkpoint(job, true);
+        this.ahead = null;
+        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: timeOf(job.sims), done: true });
+        for (const s of job.sims) s.free();
+        return;
+      }
+      if (performance.now() - last >= REPORT_PROGRESS_MS) {
+        last = performance.now();
+        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: timeOf(job.sims), done: false });
+      }
+    }
+  }
+
+  private stopAhead(): void {
+    const job = this.ahead;
+    this.ahead = null;
+    if (job) for (const s of job.sims) s.free();
+  }
 }
 
 /** The compact state of one run: LRU cells by majority owner, sampled moves, new series rows. */
@@ -334,7 +572,9 @@ export function frameOf(run: Run): RunFrame {
     moves.set([from, to, raw[j + 4]!, fromIdx, toIdx], k * 5);
   }
 
-  const series = sim.series_from(run.seriesSent);
+  // After a seek back the run has fewer rows than the page holds: it keeps the common ones.
+  const seriesStart = Math.min(run.seriesSent, sim.series_len());
+  const series = sim.series_from(seriesStart);
   run.seriesSent = sim.series_len();
 
   const memcg = info.memcgNames && sim.memcg_lru_view ? (JSON.parse(sim.memcg_lru_view()) as RunFrame['memcg']) : undefined;
@@ -357,6 +597,7 @@ export function frameOf(run: Run): RunFrame {
     movesSeen: seen,
     spaceNames: sim.space_names(),
     series,
+    seriesStart,
     ...(gens ? { gens } : {}),
     ...(gens && gensLv > 0 ? { gensMemcg: gensLv } : {}),
     // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
@@ -369,3 +610,4 @@ function memcgInfo(sim: EngineSimulation): Pick<RunInfo, 'memcgNames'> {
   const names = sim.memcg_names?.() ?? [];
   return names.length > 1 ? { memcgNames: names } : {};
 }
+

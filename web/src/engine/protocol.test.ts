@@ -27,6 +27,7 @@ function frame(over: Partial<RunFrame> = {}): RunFrame {
     movesSeen: 1,
     spaceNames: ['heap'],
     series: new Float64Array(0),
+    seriesStart: 0,
     ...over,
   };
 }
@@ -40,6 +41,10 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
     expect(parseToWorker({ type: 'check', id: 0, text: 'x' })).toEqual({ type: 'check', id: 0, text: 'x' });
     expect(parseToWorker({ type: 'assess', id: 3, text: 'x', reports: ['{}'] })).toEqual({ type: 'assess', id: 3, text: 'x', reports: ['{}'] });
+    expect(parseToWorker({ type: 'seek', ns: 0 })).toEqual({ type: 'seek', ns: 0 });
+    expect(parseToWorker({ type: 'seek', ns: 7_100_000_000_000 })).toEqual({ type: 'seek', ns: 7_100_000_000_000 });
+    expect(parseToWorker({ type: 'ahead', ns: 1_000_000 })).toEqual({ type: 'ahead', ns: 1_000_000 });
+    expect(parseToWorker({ type: 'ahead', ns: null })).toEqual({ type: 'ahead', ns: null });
   });
 
   it.each([
@@ -64,6 +69,10 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
     ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
     ['a malformed flag name', { type: 'load', scenario, variants: [], flags: [{ 'x y': true }] }, /malformed flag name "x y"/],
+    ['a seek to a negative time', { type: 'seek', ns: -1 }, /'ns' must be between 0/],
+    ['a seek to a fractional nanosecond', { type: 'seek', ns: 0.5 }, /must be an integer/],
+    ['an ahead without a time', { type: 'ahead' }, /'ahead' message is missing 'ns'/],
+    ['an ahead to a string', { type: 'ahead', ns: '5' }, /'ns' must be a finite number/],
   ])('rejects %s', (_what, data, message) => {
     expect(() => parseToWorker(data)).toThrow(ProtocolError);
     expect(() => parseToWorker(data)).toThrow(message);
@@ -98,6 +107,12 @@ describe('parseFromWorker (messages the page accepts)', () => {
     expect(f.type === 'frame' && f.runs[0]!.cells.length).toBe(3);
     expect(parseFromWorker({ type: 'reports', scenario: 's', reports: ['{}'] }).type).toBe('reports');
     expect(parseFromWorker({ type: 'error', phase: 'scenario', message: 'line 3' })).toEqual({ type: 'error', phase: 'scenario', message: 'line 3' });
+    const progress = { type: 'seekProgress', fromNs: 1e9, toNs: 2e9, nowNs: 1.5e9 };
+    expect(parseFromWorker(progress)).toEqual(progress);
+    expect(() => parseFromWorker({ ...progress, toNs: -1 })).toThrow(/'toNs' must be between 0/);
+    const ahead = { type: 'aheadProgress', toNs: 2e9, nowNs: 2e9, done: true };
+    expect(parseFromWorker(ahead)).toEqual(ahead);
+    expect(() => parseFromWorker({ ...ahead, done: 1 })).toThrow(/'done' must be true or false/);
   });
 
   it('rejects a frame whose arrays do not fit together', () => {
@@ -110,6 +125,10 @@ describe('parseFromWorker (messages the page accepts)', () => {
     // The worker's step time sizes play steps: it must be there and be a time.
     expect(() => parseFromWorker({ type: 'frame', seq: 0, runs: [frame()] })).toThrow(/'frame' message is missing 'stepMs'/);
     expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: -1, runs: [frame()] })).toThrow(/'stepMs' must be between 0/);
+    // Where the rows start: a count of rows the page holds.
+    const { seriesStart: _, ...noStart } = frame();
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [noStart] })).toThrow(/missing 'seriesStart'/);
+    expect(() => parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame({ seriesStart: 1.5 })] })).toThrow(/'seriesStart' must be an integer/);
   });
 
   it('checks the balance view against its generated type', () => {

@@ -9,7 +9,11 @@
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports),
 //                    check (validate scenario text for the editor; answered by checked),
-//                    assess (the engine's figures over given reports, e.g. a real kernel's; answered by assessed)
+//                    assess (the engine's figures over given reports, e.g. a real kernel's; answered by assessed),
+//                    seek (bring every run to a virtual time, from the nearest checkpoint; answered by
+//                    seekProgress while it replays, then a frame),
+//                    ahead (compute the runs' state at a virtual time in the background, e.g. a paused
+//                    lesson's next step, so that a seek there restores it; answered by aheadProgress)
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
@@ -17,7 +21,8 @@
 //                    (balance, refault, MGLRU generations, memcg LRU) as the engine's typed
 //                    objects, generated/views.ts),
 //                    reports (the CLI's RunReport JSON per variant), checked (the problem
-//                    of a checked text, with its line and column, or null), assessed, error
+//                    of a checked text, with its line and column, or null), assessed,
+//                    seekProgress, aheadProgress, error
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
@@ -25,7 +30,7 @@
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
 import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
 
-export const PROTOCOL_VERSION = 7; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs
+export const PROTOCOL_VERSION = 8; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -46,6 +51,13 @@ export type ToWorker =
   | { type: 'load'; scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[] }
   /** Advance every run `ns` of virtual time (runs that finished stay put), then send a frame. */
   | { type: 'step'; ns: number }
+  /** Bring every run to virtual time `ns` (forwards or back; runs that finish first stay at
+   *  their end): restore the nearest checkpoint at or before it and replay from there, saying
+   *  how far with `seekProgress`; then send a frame. */
+  | { type: 'seek'; ns: number }
+  /** Compute the runs' state at `ns` in the background, between other messages, and keep it
+   *  as a checkpoint (a paused lesson's next step); null stops it. */
+  | { type: 'ahead'; ns: number | null }
   /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
   | { type: 'report'; scenario: ScenarioSource }
   /** Validate scenario text (the editor's lint); answer `checked` with the same id. */
@@ -124,10 +136,13 @@ export interface RunFrame {
   moves: Float64Array;
   /** Owner space names so far (spaces appear as tasks map memory); cell owner k names spaceNames[k - 1]. */
   spaceNames: string[];
-  /** Moves recorded since the previous frame (before sampling). */
+  /** Moves recorded since the previous frame (before sampling; none after a seek). */
   movesSeen: number;
   /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
   series: Float64Array;
+  /** The index of `series`' first row in the run's series: the rows the page holds from the
+   *  previous frames, which after a seek back are fewer than it has (it drops the rest). */
+  seriesStart: number;
   /** The generations and PID controller of the root lruvec, or of the largest memcg's (the
    *  engine's `lru_gen_view`); absent when the run does not use the multi-gen LRU. */
   gens?: GensView;
@@ -166,6 +181,11 @@ export type FromWorker =
   | { type: 'reports'; scenario: string; reports: string[]; /** JSON Assessment (generated/views.ts) */ assessment?: string }
   /** A `report` request on its way: variant `index` of `count` has reached `nowNs` of at most `endNs`. */
   | { type: 'reportProgress'; scenario: string; index: number; count: number; nowNs: number; endNs: number }
+  /** A `seek` on its way: replaying from `fromNs` (a checkpoint's time, or where the runs were)
+   *  to `toNs`, at `nowNs`. Sent when it starts and at most every SEEK_PROGRESS_MS of wall time. */
+  | { type: 'seekProgress'; fromNs: number; toNs: number; nowNs: number }
+  /** The `ahead` computation at `nowNs` of `toNs`; `done` once the state at `toNs` is kept. */
+  | { type: 'aheadProgress'; toNs: number; nowNs: number; done: boolean }
   /** The answer to `check`: null when the text is a valid scenario. */
   | { type: 'checked'; id: number; problem: ScenarioProblem | null }
   /** The answer to `assess`: JSON Assessment (generated/views.ts). */
@@ -280,6 +300,12 @@ export function parseToWorker(data: unknown): ToWorker {
     case 'step':
       onlyKeys(m, ['type', 'ns']);
       return { type: 'step', ns: num(m, 'ns', 1, MAX_STEP_NS, true) };
+    case 'seek':
+      onlyKeys(m, ['type', 'ns']);
+      return { type: 'seek', ns: num(m, 'ns', 0, BIG, true) };
+    case 'ahead':
+      onlyKeys(m, ['type', 'ns']);
+      return { type: 'ahead', ns: field(m, 'ns') === null ? null : num(m, 'ns', 0, BIG, true) };
     case 'report':
       onlyKeys(m, ['type', 'scenario']);
       return { type: 'report', scenario: parseScenario(field(m, 'scenario')) };
@@ -534,7 +560,7 @@ function parseRefaultView(v: unknown): RefaultView {
 
 function parseRunFrame(v: unknown): RunFrame {
   if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'refault']);
+  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'seriesStart', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'refault']);
   const f: RunFrame = {
     nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
     finished: bool(v, 'finished'),
@@ -549,6 +575,7 @@ function parseRunFrame(v: unknown): RunFrame {
     movesSeen: num(v, 'movesSeen', 0, BIG, true),
     spaceNames: strings(v, 'spaceNames'),
     series: typed(v, 'series', Float64Array),
+    seriesStart: num(v, 'seriesStart', 0, BIG, true),
   };
   if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
   if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
@@ -618,6 +645,12 @@ export function parseFromWorker(data: unknown): FromWorker {
         nowNs: num(m, 'nowNs', 0, BIG),
         endNs: num(m, 'endNs', 0, BIG),
       };
+    case 'seekProgress':
+      onlyKeys(m, ['type', 'fromNs', 'toNs', 'nowNs']);
+      return { type: 'seekProgress', fromNs: num(m, 'fromNs', 0, BIG), toNs: num(m, 'toNs', 0, BIG), nowNs: num(m, 'nowNs', 0, BIG) };
+    case 'aheadProgress':
+      onlyKeys(m, ['type', 'toNs', 'nowNs', 'done']);
+      return { type: 'aheadProgress', toNs: num(m, 'toNs', 0, BIG), nowNs: num(m, 'nowNs', 0, BIG), done: bool(m, 'done') };
     case 'assessed':
       onlyKeys(m, ['type', 'id', 'assessment']);
       return { type: 'assessed', id: num(m, 'id', 0, BIG, true), assessment: str(m, 'assessment') };

@@ -1,4 +1,4 @@
-// Stepping a reference engine (in Node tests) to a virtual time, as the worker gets there.
+// Stepping an engine run to a virtual time: the worker's seeks, and reference runs in Node tests.
 
 /** Step `sim` to virtual time `ns` (an integer), as the page's worker gets there: one `step`
  *  processes a bounded number of events (the core's STEP_EVENTS) and may stop short of the time

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import { Pace } from './pace';
-import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource } from './protocol';
+import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource, type ToWorker } from './protocol';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
@@ -27,6 +27,15 @@ export interface EngineState extends LoadedInfo {
   loads: number;
   /** The worker has not answered a `load` or `step` within WATCHDOG_MS (the page offers Stop). */
   stalled: boolean;
+  /** A seek under way: replaying from `fromNs` to `toNs`, at `nowNs` (the worker's
+   *  seekProgress; null until its first one); null when none is. */
+  seek: { fromNs: number | null; toNs: number; nowNs: number | null } | null;
+  /** Where the latest seek replayed from, as the worker said (a checkpoint's time, where the
+   *  runs were, or 0): kept after it lands (tests read it; a restore may never be drawn). */
+  seekFromNs: number | null;
+  /** The background computation of a virtual time (a paused lesson's next step): where it is,
+   *  and whether the state there is kept (a seek there is then a restore). */
+  ahead: { toNs: number; nowNs: number; done: boolean } | null;
 }
 
 /** How long the worker may take to answer before the page says so and offers Stop (ms). */
@@ -51,6 +60,9 @@ export const initialState: EngineState = {
   playing: false,
   loads: 0,
   stalled: false,
+  seek: null,
+  seekFromNs: null,
+  ahead: null,
 };
 
 type Action =
@@ -58,6 +70,8 @@ type Action =
   | { type: 'error'; message: string; fatal: boolean }
   | { type: 'playing'; playing: boolean }
   | { type: 'stalled'; stalled: boolean }
+  | { type: 'seeking'; toNs: number }
+  | { type: 'seeked' }
   | { type: 'loading' };
 
 function rows(flat: Float64Array, width: number): Float64Array[] {
@@ -77,7 +91,11 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'playing':
       return { ...state, playing: action.playing };
     case 'loading':
-      return { ...state, error: null, playing: false };
+      return { ...state, error: null, playing: false, seek: null, seekFromNs: null, ahead: null };
+    case 'seeking':
+      return { ...state, playing: false, seek: { fromNs: null, toNs: action.toNs, nowNs: null } };
+    case 'seeked':
+      return { ...state, seek: null };
   }
   const msg = action.msg;
   switch (msg.type) {
@@ -104,17 +122,25 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'frame': {
       if (msg.runs.length !== state.runs.length) return state;
       // A new series array only when rows arrived, so the charts redraw only then.
+      // After a seek back the worker sends from an earlier row (`seriesStart`): rows after it
+      // belong to the later time the runs left.
       let grew = false;
       const next = state.series.map((s, i) => {
-        const add = rows(msg.runs[i]!.series, state.seriesWidth);
-        if (add.length === 0) return s;
+        const run = msg.runs[i]!;
+        const add = rows(run.series, state.seriesWidth);
+        const kept = run.seriesStart < s.length ? s.slice(0, run.seriesStart) : s;
+        if (add.length === 0 && kept === s) return s;
         grew = true;
-        return s.concat(add);
+        return kept.concat(add);
       });
       const series = grew ? next : state.series;
       const finished = msg.runs.every((r) => r.finished);
       return { ...state, frames: msg.runs, series, seq: msg.seq, playing: state.playing && !finished };
     }
+    case 'seekProgress':
+      return state.seek ? { ...state, seek: { fromNs: msg.fromNs, toNs: msg.toNs, nowNs: msg.nowNs }, seekFromNs: msg.fromNs } : state;
+    case 'aheadProgress':
+      return { ...state, ahead: { toNs: msg.toNs, nowNs: msg.nowNs, done: msg.done } };
     case 'reports':
     case 'reportProgress':
     case 'checked':
@@ -138,6 +164,10 @@ export function useEngine() {
   // The size of play steps (pace.ts), and the play step in flight.
   const pace = useRef(new Pace());
   const inFlight = useRef<number | null>(null);
+  // A seek asked for while a step was in flight, sent when its frame arrives; and whether the
+  // next frame answers a seek (the worker says how far a seek is before its frame).
+  const queued = useRef<Extract<ToWorker, { type: 'seek' }> | null>(null);
+  const seekAnswering = useRef(false);
   // The watchdog: armed while a `load` or `step` awaits its answer. Stop replaces the worker
   // (a new generation) and reloads the scenario from its start.
   const watchdog = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -146,6 +176,12 @@ export function useEngine() {
     if (watchdog.current) clearTimeout(watchdog.current);
     watchdog.current = setTimeout(() => dispatch({ type: 'stalled', stalled: true }), WATCHDOG_MS);
     client.current?.send(msg);
+  }, []);
+  /** The worker says it is on its way (a seek's progress): it is not stuck. */
+  const alive = useCallback(() => {
+    if (!watchdog.current) return;
+    clearTimeout(watchdog.current);
+    watchdog.current = setTimeout(() => dispatch({ type: 'stalled', stalled: true }), WATCHDOG_MS);
   }, []);
   const answered = useCallback(() => {
     if (watchdog.current) clearTimeout(watchdog.current);
@@ -174,6 +210,10 @@ export function useEngine() {
     const c = startEngineWorker({
       onMessage: (msg) => {
         if (msg.type === 'frame' || msg.type === 'loaded') answered();
+        if (msg.type === 'seekProgress') {
+          alive();
+          seekAnswering.current = true;
+        }
         if (msg.type === 'frame' && inFlight.current !== null) pace.current.observe(inFlight.current, msg.stepMs);
         if (msg.type === 'loaded') pace.current.reset();
         if (msg.type === 'frame' || msg.type === 'loaded') {
@@ -182,6 +222,16 @@ export function useEngine() {
         }
         if (msg.type === 'frame' && msg.runs.every((r) => r.finished)) playing.current = false;
         dispatch({ type: 'message', msg });
+        if (msg.type === 'frame' && seekAnswering.current) {
+          seekAnswering.current = false;
+          dispatch({ type: 'seeked' });
+        }
+        if (msg.type === 'frame' && queued.current) {
+          waiting.current = true;
+          dispatch({ type: 'seeking', toNs: queued.current.ns });
+          send(queued.current);
+          queued.current = null;
+        }
         if (msg.type === 'frame') {
           // Runs that finished stay put; the others set the pace.
           const now = Math.max(...msg.runs.map((r) => r.nowNs));
@@ -197,12 +247,17 @@ export function useEngine() {
         answered();
         waiting.current = false;
         playing.current = false;
+        queued.current = null;
+        seekAnswering.current = false;
+        dispatch({ type: 'seeked' });
         dispatch({ type: 'error', message, fatal });
       },
     });
     client.current = c;
     waiting.current = false;
     inFlight.current = null;
+    queued.current = null;
+    seekAnswering.current = false;
     if (lastLoad.current) {
       dispatch({ type: 'loading' });
       send({ type: 'load', ...lastLoad.current });
@@ -215,7 +270,7 @@ export function useEngine() {
       c.dispose();
       client.current = null;
     };
-  }, [schedule, send, answered, generation]);
+  }, [schedule, send, answered, alive, generation]);
 
   /** The watchdog's Stop: terminate the stuck worker, start a new one, reload the scenario. */
   const stop = useCallback(() => {
@@ -228,6 +283,7 @@ export function useEngine() {
   const load = useCallback((scenario: ScenarioSource, variants: string[], flags?: FlagOverrides[]) => {
     playing.current = false;
     waiting.current = false;
+    queued.current = null;
     // Per-run flag overrides travel only when there are some (a plain load stays as it was).
     const hasFlags = !!flags && flags.some((f) => Object.keys(f).length > 0);
     lastLoad.current = hasFlags ? { scenario, variants, flags } : { scenario, variants };
@@ -253,6 +309,25 @@ export function useEngine() {
     send({ type: 'step', ns: Math.min(MAX_STEP_NS, Math.max(1, Math.round(ns))) });
   }, [send]);
 
+  /** Go to virtual time `ns`, paused: the worker restores its nearest checkpoint and replays
+   *  from there (state.seek says how far); done when the frame at `ns` arrives. */
+  const seek = useCallback((ns: number) => {
+    playing.current = false;
+    dispatch({ type: 'seeking', toNs: ns });
+    const msg = { type: 'seek', ns: Math.max(0, Math.round(ns)) } as const;
+    // A play step in flight: the seek follows its frame.
+    if (waiting.current) queued.current = msg;
+    else {
+      waiting.current = true;
+      send(msg);
+    }
+  }, [send]);
+
+  /** Compute the state at `ns` in the background (null: stop), e.g. a paused lesson's next step. */
+  const ahead = useCallback((ns: number | null) => {
+    client.current?.send({ type: 'ahead', ns: ns === null ? null : Math.max(0, Math.round(ns)) });
+  }, []);
+
   const setSpeed = useCallback((nsPerSecond: number) => {
     speed.current = nsPerSecond;
   }, []);
@@ -266,5 +341,5 @@ export function useEngine() {
     pauseAt.current = ns;
   }, []);
 
-  return { state, load, setPlaying, step, setSpeed, reset, setPauseAt, stop };
+  return { state, load, setPlaying, step, seek, ahead, setSpeed, reset, setPauseAt, stop };
 }

@@ -1,4 +1,5 @@
-// Embed mode: the query parameters (`?embed&view=lru&autoplay=1&lesson=1&host=ORIGIN`), the
+// Embed mode: the query parameters (`?embed&view=lru&autoplay=1&lesson=1&host=ORIGIN`, and
+// `chart=counters|free|cost|rounds` with `view=charts`), the
 // iframe snippet, and the postMessage API a host page drives the embed with (protocol v1;
 // `v: 1` may be given, any other version is refused):
 //   {type:'reclaimlab', action:'play'|'pause'|'next'|'prev'}
@@ -20,7 +21,13 @@ export interface EmbedParams {
   lesson: boolean;
   /** `host=ORIGIN`: commands only from, and events only to, this origin (null: see hostApi.ts). */
   host: string | null;
+  /** `view=charts&chart=NAME`: one chart, large, for a slide (null: every chart). */
+  chart: EmbedChart | null;
 }
+
+/** The charts an embed can show one of. */
+export const EMBED_CHARTS = ['counters', 'free', 'cost', 'rounds'] as const;
+export type EmbedChart = (typeof EMBED_CHARTS)[number];
 
 /** An origin as `new URL(x).origin` spells it, or null when `x` is not an http(s) origin. */
 function originOf(x: string | null): string | null {
@@ -42,6 +49,7 @@ export function parseEmbedParams(search: string): EmbedParams {
     autoplay: q.get('autoplay') === '1',
     lesson: q.get('lesson') !== '0',
     host: originOf(q.get('host')),
+    chart: EMBED_CHARTS.includes(q.get('chart') as EmbedChart) ? (q.get('chart') as EmbedChart) : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentStep, nextPauseNs, parseLessonSteps, type LessonStep } from './lesson';
+import { countersNamed, currentStep, nextPauseNs, parseLessonSteps, type LessonStep } from './lesson';
 import { problemRange } from './diagnostic';
 
 const step = (atNs: number, pause = false): LessonStep => ({ atNs, caption: `at ${atNs}`, pause, highlight: null });
@@ -54,5 +54,14 @@ describe("a problem's place in the editor", () => {
     expect(problemRange(text, 2, 40)).toEqual({ from: 6, to: 18, line: 2 });
     expect(problemRange(text, 3, 1)).toEqual({ from: 19, to: 19, line: 3 });
     expect(problemRange(text, 99, 1)).toEqual({ from: 20, to: 24, line: 4 });
+  });
+});
+
+describe('countersNamed', () => {
+  it('finds the engine counters a caption names, once each, not the words around them', () => {
+    const names = ['pgactivate', 'pgdeactivate', 'workingset_refault_file', 'pswpout'];
+    expect(countersNamed('moves it to the active list (pgactivate); pgdeactivate later, pgactivate again.', names)).toEqual(['pgactivate', 'pgdeactivate']);
+    expect(countersNamed('Those refaults (workingset_refault_file) and workingset_eviction() of the kernel.', names)).toEqual(['workingset_refault_file']);
+    expect(countersNamed('No counter here: activate, pswp.', names)).toEqual([]);
   });
 });

@@ -54,3 +54,10 @@ export function currentStep(steps: LessonStep[], nowNs: number): number {
 export function nextPauseNs(steps: LessonStep[], nowNs: number): number | null {
   return steps.find((s) => s.pause && s.atNs > nowNs)?.atNs ?? null;
 }
+
+/** The engine's counters a caption names, in the order it names them (a word of the caption
+ *  that is a counter's name, e.g. `pgactivate`, `workingset_refault_file`). */
+export function countersNamed(caption: string, counterNames: readonly string[]): string[] {
+  const words = caption.match(/[a-z][a-z0-9_]*/g) ?? [];
+  return [...new Set(words.filter((w) => counterNames.includes(w)))];
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { explainBalance, type BalanceView, type ScanDecision } from './explain';
-import { mix, ownerColor, OKABE_ITO } from './palette';
+import { mix, ownerColor, OWNER_HUES } from './palette';
 import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPEED_STEPS } from '../format';
 import { median, resultsTable, type RunReport } from './report';
 import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from './scenarioText';
@@ -80,11 +80,12 @@ describe('balance explanation', () => {
 });
 
 describe('formatting and scales', () => {
-  it('speed slider is logarithmic from 1 ms/s to 1000 s/s', () => {
+  it('speed slider goes from 1 ms/s to 1000 s/s in nice numbers, four a decade', () => {
     expect(speedAt(0)).toBe(1e6);
     expect(speedAt(SPEED_STEPS)).toBe(1e12);
     expect(speedAt(SPEED_STEPS / 2)).toBe(1e9);
-    expect(speedAt(10)).toBe(Math.round(1e6 * 10 ** 2.5));
+    expect(speedAt(10)).toBe(300e6);
+    expect([...Array(SPEED_STEPS + 1).keys()].map((i) => formatSpeed(speedAt(i))).slice(8, 14)).toEqual(['100 ms/s', '200 ms/s', '300 ms/s', '500 ms/s', '1 s/s', '2 s/s']);
     expect(formatSpeed(250e6)).toBe('250 ms/s');
     expect(formatSpeed(2e9)).toBe('2 s/s');
     expect(formatSpeed(1e5)).toBe('100 µs/s');
@@ -108,9 +109,9 @@ describe('formatting and scales', () => {
   });
 
   it('owner colours are Okabe-Ito, then tints', () => {
-    expect(ownerColor(0)).toBe(OKABE_ITO[0]);
+    expect(ownerColor(0)).toBe(OWNER_HUES[0]);
     expect(ownerColor(8)).toMatch(/^#[0-9a-f]{6}$/);
-    expect(ownerColor(8)).not.toBe(OKABE_ITO[0]);
+    expect(ownerColor(8)).not.toBe(OWNER_HUES[0]);
     expect(mix('#000000', '#ffffff', 0.5)).toBe('#808080');
   });
 });

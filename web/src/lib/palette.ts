@@ -31,12 +31,16 @@ export function typeShade(type: number, k: number): string {
 /** Type of LRU list `index` (engine order: inactive_anon, active_anon, inactive_file, active_file). */
 export const listType = (index: number): number => (index < 2 ? 0 : 1);
 
+/** Hues for owners keyed alone (memcgs), none near the anon orange or the file blue. */
+export const OWNER_HUES = ['#009E73', '#CC79A7', '#F0E442', '#6A3D9A', '#882255', '#999999', '#117733', '#44AA99'];
+
 /** Colour of owner space `id` (0-based); cycles with a lighter tint after the eight. For views
- *  that key by owner alone (memcgs), not by page type. */
+ *  that key by owner alone (memcgs), not by page type: no orange or sky blue, which mean anon
+ *  and file everywhere. */
 export function ownerColor(id: number): string {
-  const base = OKABE_ITO[id % OKABE_ITO.length]!;
-  if (id < OKABE_ITO.length) return base;
-  const round = Math.floor(id / OKABE_ITO.length);
+  const base = OWNER_HUES[id % OWNER_HUES.length]!;
+  if (id < OWNER_HUES.length) return base;
+  const round = Math.floor(id / OWNER_HUES.length);
   return mix(base, round % 2 ? '#ffffff' : '#000000', 0.45);
 }
 
@@ -48,9 +52,12 @@ export function mix(a: string, b: string, t: number): string {
   return out;
 }
 
-/** Lines that are neither anon nor file (counter sums, free memory): no orange or sky blue, so
- *  a line never reads as one type; the yellow is left out (too light on white for a line). */
-export const SERIES_COLORS = [OKABE_ITO[2]!, OKABE_ITO[6]!, OKABE_ITO[5]!, OKABE_ITO[4]!, OKABE_ITO[7]!, '#8C6BB1'];
+/** Lines that are neither anon nor file (counter sums): no orange, vermillion or blue of any
+ *  shade, so a line never reads as one type; the yellow is left out (too light on white). */
+export const SERIES_COLORS = ['#009E73', '#CC79A7', '#6A3D9A', '#808000', '#7F7F7F', '#882255'];
+/** Free memory and the watermarks: one neutral grey; the watermarks differ by dash and label. */
+export const NEUTRAL = '#7F7F7F';
+export const WATERMARK_DASHES = { min: '2 3', low: '6 3', high: '12 4' } as const;
 
 /** Reasons of `drain_moves`: 0 add, 1 activate, 2 deactivate, 3 rotate, 4 evict, 5 refault, 6 free. */
 export const MOVE_REASONS = ['add', 'activate', 'deactivate', 'rotate', 'evict', 'refault', 'free'] as const;

@@ -6,8 +6,10 @@ import { resultsMarkdown, seriesCsv } from './exports';
 
 describe('embed', () => {
   it('reads the query parameters', () => {
-    expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true, lesson: true, host: null });
-    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false, lesson: true, host: null });
+    expect(parseEmbedParams('?embed&view=charts&autoplay=1')).toEqual({ embed: true, view: 'charts', autoplay: true, lesson: true, host: null, chart: null });
+    expect(parseEmbedParams('?view=nope')).toEqual({ embed: false, view: null, autoplay: false, lesson: true, host: null, chart: null });
+    expect(parseEmbedParams('?embed&view=charts&chart=rounds').chart).toBe('rounds');
+    expect(parseEmbedParams('?embed&view=charts&chart=nope').chart).toBeNull();
     expect(parseEmbedParams('?embed&lesson=0&host=https://slides.example:8443/deck')).toMatchObject({ lesson: false, host: 'https://slides.example:8443' });
     expect(parseEmbedParams('?embed&host=javascript:alert(1)').host).toBeNull();
   });

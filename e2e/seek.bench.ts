@@ -1,0 +1,153 @@
+// Seek times in Chromium (issue 44, item 7: any seek or clicker step in S000 < 300 ms, in the
+// S003 memcg embed < 2 s, with progress shown meanwhile). Writes the section "## Seeking" of
+// BENCHMARKS.md (only that section is replaced).
+//
+// Each time is taken in the page, from the key press (or the slider's input event) to the
+// first animation frame at which the page shows the target time, paused, with no seek
+// progress left on screen. Rounds run in fresh pages; medians are quoted with min-max.
+import { cpus, loadavg } from 'node:os';
+import { expect, test, type Page } from '@playwright/test';
+import { formatNs } from '../web/src/format';
+import { encodeLink, type LinkState } from '../web/src/lib/link';
+import { writeSection } from './support/benchDoc';
+
+const ROUNDS = 3;
+const S003_ROUNDS = 2;
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+const cell = (v: number[]) => (v.length ? `${Math.round(median(v))} ms (${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}, n=${v.length})` : '—');
+
+const link = (s: Partial<LinkState> & { scenario: string }) =>
+  encodeLink({ knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
+
+/** Start timing at the next `event` (keydown, or the slider's input): once this resolves, the
+ *  listener is in place. `landed(page)` then gives the wall ms until the page shows `text` in
+ *  `timeId`, paused, with no seek progress, and whether progress was shown meanwhile. */
+async function arm(page: Page, event: 'keydown' | 'input', timeId: string, text: string) {
+  await page.evaluate(
+    ([event, timeId, text]) => {
+      const w = window as unknown as { landed: Promise<{ ms: number; progress: boolean }> };
+      w.landed = new Promise((resolve) => {
+        let t0: number | null = null;
+        let progress = false;
+        addEventListener(event, () => (t0 ??= performance.now()), { capture: true, once: true });
+        const tick = () => {
+          const q = (id: string) => document.querySelector(`[data-testid="${id}"]`);
+          progress ||= !!(q('seek-progress') ?? q('scrub-progress'));
+          const shown = timeId === 'scrubber' ? (q('scrubber') as HTMLElement | null)?.dataset.nowNs : q(timeId)?.textContent;
+          const busy = q('seek-progress') ?? q('scrub-progress');
+          if (t0 !== null && shown === text && !busy && /paused|finished/.test(q('status')?.textContent ?? '')) resolve({ ms: performance.now() - t0, progress });
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      });
+    },
+    [event, timeId, text] as const,
+  );
+}
+const landed = (page: Page) => page.evaluate(() => (window as unknown as { landed: Promise<{ ms: number; progress: boolean }> }).landed);
+
+/** Press `key` and time it to landing at `ns` (embed). */
+async function press(page: Page, key: string, ns: number) {
+  await arm(page, 'keydown', 'virtual-time', formatNs(ns));
+  await page.keyboard.press(key);
+  const r = await landed(page);
+  expect(r.progress, `progress shown for ${key} to ${formatNs(ns)}`).toBe(true);
+  return r.ms;
+}
+
+const aheadReady = (page: Page, ns: number, timeout = 60_000) => expect(page.getByTestId('status')).toHaveAttribute('data-ahead', `ready ${ns}`, { timeout });
+
+test('seek times: S000 and the S003 memcg embed', async ({ browser }) => {
+  test.setTimeout(1_800_000);
+  const s000 = { nextAhead: [] as number[], nextCold: [] as number[], back: [] as number[], arrowBack: [] as number[], scrubBack: [] as number[] };
+  const steps = [200_000_000, 1_000_000_000, 2_500_000_000, 8_500_000_000, 10_500_000_000];
+  const s000Link = await link({ scenario: 's000-thrash.toml' });
+  for (let round = 0; round < ROUNDS; round++) {
+    const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+    await page.goto(`/?embed&view=lru#${s000Link}`);
+    await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 60_000 });
+    await page.getByTestId('virtual-time').click();
+    // Next, as soon as the page is paused (the background computation may not be done).
+    s000.nextCold.push(await press(page, 'PageDown', steps[0]!));
+    for (const ns of steps.slice(1)) {
+      await aheadReady(page, ns);
+      s000.nextAhead.push(await press(page, 'PageDown', ns));
+    }
+    for (const ns of steps.slice(0, -1).reverse()) s000.back.push(await press(page, 'PageUp', ns));
+    // One time step back (31.6 ms at the default speed): a checkpoint before it, then a replay.
+    s000.arrowBack.push(await press(page, 'ArrowLeft', steps[0]! - 31_622_777));
+    await page.close();
+  }
+  // The full page's time slider: back to times between checkpoints.
+  for (let round = 0; round < ROUNDS; round++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`/#${s000Link}`);
+    await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 60_000 });
+    await page.getByTestId('speed-slider').fill('16');
+    for (let k = 1; k <= 8; k++) {
+      await page.getByTestId('step').click();
+      await expect(page.getByTestId('scrubber')).toHaveAttribute('data-now-ns', String(k * 1_000_000_000), { timeout: 60_000 });
+    }
+    const scrub = page.getByTestId('scrub');
+    const step = Number(await scrub.getAttribute('step'));
+    for (const f of [0.73, 0.31, 0.55]) {
+      const target = Math.round((8_000_000_000 * f) / step) * step;
+      await arm(page, 'input', 'scrubber', String(target));
+      await scrub.fill(String(target));
+      const r = await landed(page);
+      expect(r.progress).toBe(true);
+      s000.scrubBack.push(r.ms);
+    }
+    await page.close();
+  }
+
+  // S003 at its original size, both variants, the memcg embed, opened at the lesson's 620 s.
+  const s003 = { open: [] as number[], ahead: [] as number[], nextAhead: [] as number[], back: [] as number[], nextAgain: [] as number[], nextCold: [] as number[] };
+  const at = 620_000_000_000;
+  const next = 1_200_000_000_000;
+  const s003Link = await link({ scenario: 's003-memcg-lru.toml', variants: ['before', 'after'], compare: true, view: 'memcg', timeNs: at });
+  for (let round = 0; round < S003_ROUNDS; round++) {
+    const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+    await page.goto(`/?embed&view=memcg#${s003Link}`);
+    await expect(page.getByTestId('virtual-time')).toHaveText(formatNs(at), { timeout: 300_000 });
+    await expect(page.getByTestId('status')).toHaveText('paused');
+    s003.open.push(await page.evaluate(() => performance.now()));
+    const t0 = Date.now();
+    if (round === 0) {
+      // The presenter presses at once: the background computation has only begun.
+      await page.getByTestId('virtual-time').click();
+      s003.nextCold.push(await press(page, 'PageDown', next));
+      await page.close();
+      continue;
+    }
+    await aheadReady(page, next, 300_000);
+    s003.ahead.push(Date.now() - t0);
+    await page.getByTestId('virtual-time').click();
+    s003.nextAhead.push(await press(page, 'PageDown', next));
+    s003.back.push(await press(page, 'PageUp', at));
+    s003.nextAgain.push(await press(page, 'PageDown', next));
+    await page.close();
+  }
+
+  const body = `Written by \`npm run bench:web\` (e2e/seek.bench.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the end. In the page, from the key press (or the slider's input) to the first frame showing the target time, paused, with the seek's progress gone; progress was shown during every one. Median (min–max, n).
+
+| seek | S000 embed (lru view, one run) |
+|---|---|
+| PageDown to the next lesson step, pressed as soon as paused at t=0 | ${cell(s000.nextCold)} |
+| PageDown, the next step computed ahead while paused | ${cell(s000.nextAhead)} |
+| PageUp to the previous lesson step (a checkpoint there) | ${cell(s000.back)} |
+| ← one time step back (31.6 ms of virtual time) | ${cell(s000.arrowBack)} |
+| full page, time slider back to a time between checkpoints (of 8 s reached) | ${cell(s000.scrubBack)} |
+
+| seek | S003 memcg embed (128 memcgs, before and after) |
+|---|---|
+| opening the link at 620 s (page load to landed) | ${cell(s003.open)} |
+| wait until 1,200 s is computed ahead (from landing at 620 s) | ${cell(s003.ahead)} |
+| PageDown 620 s → 1,200 s, computed ahead | ${cell(s003.nextAhead)} |
+| PageUp 1,200 s → 620 s (a checkpoint there) | ${cell(s003.back)} |
+| PageDown again (a checkpoint there) | ${cell(s003.nextAgain)} |
+| PageDown pressed at once on landing (replays the 580 s) | ${cell(s003.nextCold)} |
+`;
+  writeSection('## Seeking', body);
+  console.log(body);
+});

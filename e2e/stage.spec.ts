@@ -1,0 +1,138 @@
+// The stage (issue #44): the animation is the first thing a newcomer, a presenter or a phone
+// user sees, the lesson's caption is docked to it, each lesson step shows what its caption
+// names, the first screen does not shift, and an OOM kill is visible where it happens.
+import { expect, test, type Page } from '@playwright/test';
+import { encodeLink, type LinkState } from '../web/src/lib/link';
+import { failOnPageErrors, ready } from './support/page';
+import { scenarioFile } from './support/editor';
+
+failOnPageErrors();
+
+const link = (s: Partial<LinkState> & { scenario: string }) =>
+  encodeLink({ knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
+
+/** The box of an element in the viewport's coordinates. */
+const box = (page: Page, sel: string) => page.locator(sel).first().evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+
+/** The sum of layout shifts without recent input so far (Cumulative Layout Shift, roughly). */
+const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+
+for (const vp of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+  { width: 390, height: 844 },
+]) {
+  test(`first load at ${vp.width}x${vp.height}: the stage and the caption above the fold, no layout shift`, async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cls: number };
+      w.__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__cls += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.setViewportSize(vp);
+    await page.goto('/');
+    await ready(page);
+    // The LRU strips, the caption and Play are all on the first screen.
+    const canvas = await box(page, '[data-testid="run-0-lru-canvas"]');
+    expect(canvas.top, 'strips start on screen').toBeGreaterThan(0);
+    expect(canvas.bottom, 'strips end on screen').toBeLessThanOrEqual(vp.height);
+    const caption = await box(page, '[data-testid="lesson-caption"]');
+    expect(caption.bottom).toBeLessThanOrEqual(vp.height);
+    const play = await box(page, '[data-testid="play-toggle"]');
+    expect(play.bottom).toBeLessThanOrEqual(vp.height / 3);
+    // Play is the one primary button; knobs, the scenario text and sharing wait in the tools.
+    await expect(page.locator('button.primary:visible')).toHaveCount(1);
+    await expect(page.getByTestId('tools')).toBeHidden();
+    await expect(page.getByTestId('knob-swappiness')).toBeHidden();
+    // The results (the last thing the first screen waits for) are in: nothing has moved.
+    await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+    expect(await cls(page)).toBeLessThan(0.05);
+    await page.screenshot({ path: testInfo.outputPath(`stage-first-${vp.width}.png`) });
+  });
+}
+
+/** The caption as read, without the glossary explanations its terms carry. */
+const captionText = (page: Page) =>
+  page.getByTestId('lesson-caption').evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('[role="tooltip"]').forEach((t) => t.remove());
+    return copy.textContent ?? '';
+  });
+
+/** A lesson's steps as its file states them: the caption, the view and the counters named. */
+function lessonSteps(file: string) {
+  const text = scenarioFile(file);
+  return text
+    .split(/^\[\[lesson\]\]$/m)
+    .slice(1)
+    .map((block) => block.split(/^\[/m)[0]!)
+    .map((block) => ({
+      caption: /^caption = "(.*)"$/m.exec(block)![1]!,
+      highlight: /^highlight = "(\w+)"$/m.exec(block)?.[1] ?? null,
+    }));
+}
+
+const STAGE_OF: Record<string, string> = { lru: 'lists', balance: 'balance', charts: 'charts', diff: 'diff', results: 'results' };
+const ROOT_OF: Record<string, string> = { lru: '.lru-view', balance: '.balance', charts: '.charts', diff: '.diff', results: '.results' };
+
+for (const [file, compare] of [
+  ['lesson-two-list-lru.toml', false],
+  ['lesson-swappiness.toml', false],
+  ['lesson-refault-distance.toml', false],
+  ['s000-thrash.toml', true],
+] as const) {
+  test(`every step of ${file} shows, above the fold at 1280x800, what its caption names`, async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const hash = await link({ scenario: file, compare, variants: compare ? ['before', 'after'] : [] });
+    await page.goto(`/#${hash}`);
+    await ready(page);
+    const steps = lessonSteps(file);
+    for (let k = 0; k < steps.length; k++) {
+      const step = steps[k]!;
+      await page.getByTestId('lesson-next').click();
+      await expect(page.getByTestId('lesson')).toHaveAttribute('data-step', String(k + 1), { timeout: 120_000 });
+      await expect(page.getByTestId('status')).toHaveText('paused', { timeout: 120_000 });
+      // The caption is the step's, on screen, and says the run is paused for it.
+      await expect.poll(() => captionText(page)).toContain(step.caption.slice(0, 60));
+      await expect(page.getByTestId('lesson-caption')).toBeInViewport();
+      await expect(page.getByTestId('lesson-note')).toContainText('Paused here');
+      // The view it names is on the stage, outlined and in sight.
+      if (step.highlight) {
+        await expect(page.getByTestId('stage')).toHaveAttribute('data-view', STAGE_OF[step.highlight]!);
+        const root = page.getByTestId('stage-view').locator(ROOT_OF[step.highlight]!).first();
+        await expect(root).toHaveCSS('outline-style', 'solid');
+        await expect(root).toBeInViewport();
+      }
+      // Every counter it names is shown on the stage, marked.
+      // (A word followed by '(' is a kernel function, not a counter.)
+      for (const name of step.caption.match(/\b(pg|pswp|workingset_|allocstall|oom_)[a-z_]+\b(?!\()/g) ?? []) {
+        const shown = page.getByTestId('stage-view').locator(`[data-testid$="-counter-${name}"]`);
+        await expect(shown.first(), `${file} step ${k + 1} names ${name}`).toBeVisible();
+      }
+      await page.screenshot({ path: testInfo.outputPath(`${file}-step${k + 1}.png`) });
+    }
+    // The last step offers the next lesson (the seed experiments have one after them too).
+    await expect(page.getByTestId('lesson-open-next')).toBeVisible();
+  });
+}
+
+test('an OOM kill shows a banner in its run, and a mark on the time bar', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // S000 on 5.2 at swappiness 0: the OOM killer ends the reader at about 0.52 s.
+  const hash = await link({ scenario: 's000-thrash.toml', variants: ['before'], knobs: { swappiness: 0 }, timeNs: 700_000_000 });
+  await page.goto(`/#${hash}`);
+  // The killed run ends there: Play stays disabled, the banner says why.
+  const banner = page.getByTestId('run-0-oom');
+  await expect(banner).toBeVisible({ timeout: 60_000 });
+  await expect(banner).toBeInViewport();
+  await expect(banner).toContainText('Out of memory');
+  // The report of the same text names who was killed and when; the time bar marks it.
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
+  await expect(banner).toContainText(/\w+ at \d+\.\d+ ms \([\d,]+ pages freed\)/);
+  await expect(page.getByTestId('scrub-event-oom')).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath('oom-1280.png') });
+});

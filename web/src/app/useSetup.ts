@@ -1,0 +1,112 @@
+// The experiment as the user set it up: scenario, variants, compare mode, knobs, flag overrides,
+// hand-edited text and speed; and the scenario source and run names the engine loads from it.
+import { useMemo, useState } from 'react';
+import type { Knobs } from '../components/Controls';
+import type { EngineState } from '../engine/useEngine';
+import { speedAt } from '../format';
+import { NO_FLAGS, type SideFlags } from '../lib/flags';
+import type { LinkState } from '../lib/link';
+import { applyOverrides, pairName, swappinessPair, variantNames, variantPresets } from '../lib/scenarioText';
+import type { ScenarioSource } from '../engine/protocol';
+import { SCENARIOS } from '../scenarios';
+
+export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
+
+export function useSetup(state: EngineState) {
+  const [scenarioName, setScenarioName] = useState(SCENARIOS[0]?.name ?? '');
+  const [variant, setVariant] = useState<string | null>(null);
+  const [compare, setCompare] = useState(false);
+  const [variantB, setVariantB] = useState<string | null>(null);
+  const [knobs, setKnobs] = useState<Knobs>({});
+  /** Compare one kernel (the chosen variant) at two swappiness values (null: off). */
+  const [swapPair, setSwapPair] = useState<[number, number] | null>(null);
+  /** Flag overrides of side A (the run, or the first of two) and side B (its compare partner). */
+  const [sideFlags, setSideFlags] = useState<SideFlags>(NO_FLAGS);
+  /** The scenario text as edited by hand (null: the file as it is). */
+  const [edited, setEdited] = useState<string | null>(null);
+  const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
+
+  const file = SCENARIOS.find((s) => s.name === scenarioName) ?? null;
+  /** Another scenario, from its defaults. */
+  const open = (n: string) => {
+    setScenarioName(n);
+    setVariant(null);
+    setVariantB(null);
+    setKnobs({});
+    setEdited(null);
+    setSideFlags(NO_FLAGS);
+    setSwapPair(null);
+  };
+  /** A decoded link's setup. */
+  const restore = (s: LinkState) => {
+    setScenarioName(s.scenario);
+    setKnobs(s.knobs);
+    setEdited(s.edited);
+    setCompare(s.compare);
+    setVariant(s.variants[0] ?? null);
+    setVariantB(s.variants[1] ?? null);
+    setSpeedStep(s.speedStep);
+    setSideFlags([s.flags?.[0] ?? {}, s.flags?.[1] ?? {}]);
+    setSwapPair(s.swapPair ?? null);
+  };
+
+  const baseText = useMemo(() => (file ? applyOverrides(edited ?? file.text, knobs) : ''), [file, knobs, edited]);
+  // A knob comparison runs two copies of the chosen variant, each with its own swappiness.
+  const pairBase = swapPair ? (variant ?? variantNames(baseText)[0] ?? null) : null;
+  const pairText = useMemo(() => (swapPair && pairBase ? swappinessPair(baseText, pairBase, swapPair) : null), [baseText, pairBase, swapPair]);
+  const source: ScenarioSource | null = useMemo(() => (file ? { name: file.name, text: pairText ?? baseText } : null), [file, baseText, pairText]);
+
+  const loadedVariants = state.scenario === scenarioName ? state.variants : [];
+  // In a knob comparison the picker still offers the scenario's own variants.
+  const variants = pairText ? variantPresets(baseText) : loadedVariants;
+  const a = variant ?? variants[0]?.name ?? null;
+  const b = variantB ?? variants.find((v) => v.name !== a)?.name ?? a;
+  // Until the user picks, the engine runs the first variant (no reload when its name arrives).
+  const wanted =
+    pairText && pairBase && swapPair
+      ? swapPair.map((s) => pairName(pairBase, s))
+      : compare
+        ? a && b
+          ? [a, b]
+          : []
+        : variant
+          ? [variant]
+          : [];
+  const wantedKey = wanted.join('\u0000');
+  // A knob comparison runs both sides with side A's flag overrides: the pair differs in swappiness only.
+  const runFlags = compare ? sideFlags : swapPair ? [sideFlags[0], sideFlags[0]] : [sideFlags[0]];
+  const flagsKey = JSON.stringify(runFlags);
+
+  return {
+    scenarioName,
+    file,
+    variant,
+    setVariant,
+    variantB,
+    setVariantB,
+    compare,
+    setCompare,
+    knobs,
+    setKnobs,
+    swapPair,
+    setSwapPair,
+    sideFlags,
+    setSideFlags,
+    edited,
+    setEdited,
+    speedStep,
+    setSpeedStep,
+    speed: speedAt(speedStep),
+    open,
+    restore,
+    source,
+    variants,
+    a,
+    b,
+    wantedKey,
+    runFlags,
+    flagsKey,
+  };
+}
+
+export type Setup = ReturnType<typeof useSetup>;
