@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
-import { EngineHost } from './host';
+import { EngineHost, type EngineModule, type EngineSimulation } from './host';
 import { initWasm, wasmEngine as engine } from './nodeEngine';
 import { parseFromWorker, type FromWorker } from './protocol';
 import { stepTo } from './stepTo';
@@ -143,9 +143,39 @@ describe('WasmSimulation.snapshot', () => {
 
 // ---------------------------------------------------------------- the host's seeks
 
+/** What a snapshot costs on the work clock (ms). */
+const COPY_MS = 0.5;
+
+/** The real engine on a clock its work drives: a run's step costs 1 ms per virtual ms it
+ *  covers and a snapshot COPY_MS, so where checkpoints fall and how far a background slice
+ *  gets depend on the runs alone, never on how busy the machine is. */
+function workClock(): { engine: EngineModule; clock: () => number } {
+  let t = 0;
+  const timed = (sim: EngineSimulation): EngineSimulation =>
+    new Proxy(sim, {
+      get(target, prop) {
+        if (prop === 'step')
+          return (ns: number) => {
+            const before = target.now_ns();
+            target.step(ns);
+            t += (target.now_ns() - before) / 1e6;
+          };
+        if (prop === 'snapshot')
+          return () => {
+            t += COPY_MS;
+            return timed(target.snapshot!());
+          };
+        const v: unknown = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+  return { engine: { ...engine, create: (text, variant, flags) => timed(engine.create(text, variant, flags)) }, clock: () => t };
+}
+
 function harness(checkpoints?: { budgetBytes?: number; spacingMs?: number }) {
   const posted: FromWorker[] = [];
-  const host = new EngineHost({ load: async () => engine, post: (msg) => posted.push(parseFromWorker(msg)), checkpoints });
+  const { engine: timedEngine, clock } = workClock();
+  const host = new EngineHost({ load: async () => timedEngine, post: (msg) => posted.push(parseFromWorker(msg)), checkpoints, clock });
   return { host, posted };
 }
 
@@ -173,12 +203,13 @@ function reference(variant: string, ns: number) {
 
 describe('EngineHost seeks', () => {
   it('seeks back from a checkpoint, not from t=0, and lands on the state a fresh run has there', async () => {
-    // Every 1 ms of work is due a checkpoint: play keeps several.
+    // A checkpoint is due after 1 ms of work (8 copies' worth, 4 ms, on the work clock); a
+    // step covers 250 ms: play keeps one at every step's end.
     const { host, posted } = harness({ spacingMs: 1 });
     await host.handle({ type: 'load', scenario, variants: ['before', 'after'] });
     for (let k = 0; k < 12; k++) await host.handle({ type: 'step', ns: 250_000_000 });
     const stats = host.checkpointStats;
-    expect(stats.times.length).toBeGreaterThan(2);
+    for (let k = 1; k <= 12; k++) expect(stats.times).toContain(k * 250_000_000);
     expect(stats.bytes).toBeGreaterThan(0);
     const target = 2_100_000_000;
     const below = stats.times.filter((t) => t <= target).at(-1)!;

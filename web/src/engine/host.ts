@@ -101,6 +101,10 @@ export interface HostDeps {
   checkpoints?: { budgetBytes?: number; spacingMs?: number };
   /** Let other messages in between two slices of background work (default: a macrotask). */
   yieldNow?(): Promise<void>;
+  /** The clock (ms) that times engine work for the checkpoints' spacing and the background
+   *  slices (default: performance.now). Tests pass one the engine's work drives, so that
+   *  where checkpoints fall does not depend on how busy the machine is. */
+  clock?(): number;
 }
 
 /** Cells per LRU strip when one list holds all of memory: a bucket is frames / CELLS frames. */
@@ -224,9 +228,9 @@ export class EngineHost {
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
         {
-          const t0 = performance.now();
+          const t0 = this.now();
           this.stepLive(msg.ns);
-          const stepMs = performance.now() - t0;
+          const stepMs = this.now() - t0;
           this.live.workMs += stepMs;
           this.checkpoint(this.live, false);
           this.sendFrame(stepMs);
@@ -392,6 +396,10 @@ export class EngineHost {
 
   // ------------------------------------------------------------------ seeking, checkpoints
 
+  private now(): number {
+    return this.deps.clock ? this.deps.clock() : performance.now();
+  }
+
   private yieldNow(): Promise<void> {
     return this.deps.yieldNow ? this.deps.yieldNow() : new Promise((resolve) => setTimeout(resolve, 0));
   }
@@ -404,9 +412,9 @@ export class EngineHost {
     const ns = timeOf(sims);
     if (ns === 0 || !sims.every((s) => s.finished() || s.now_ns() === ns)) return;
     if (pinned ? this.checkpoints.has(ns) : !this.checkpoints.due(ns, line.workMs)) return;
-    const t0 = performance.now();
+    const t0 = this.now();
     const runs = sims.map((s) => s.snapshot!());
-    this.checkpoints.copyMs = performance.now() - t0;
+    this.checkpoints.copyMs = this.now() - t0;
     const bytes = runs.reduce((b, r) => b + r.snapshot_bytes!(), 0);
     this.checkpoints.add({ ns, workMs: line.workMs, runs, bytes, pinned });
   }
@@ -416,18 +424,18 @@ export class EngineHost {
    *  and lesson step times are stopped at (pinned). Returns whether it got there (or every
    *  run finished). */
   private advance(line: Timeline, toNs: number, sliceMs: number): boolean {
-    const t0 = performance.now();
+    const t0 = this.now();
     for (;;) {
       const now = timeOf(line.sims);
       if (now >= toNs || line.sims.every((s) => s.finished())) return true;
-      if (performance.now() - t0 >= sliceMs) return false;
+      if (this.now() - t0 >= sliceMs) return false;
       const chunkMs = Math.min(sliceMs, this.checkpoints.spacingMs) / 2;
       const chunk = line.rate > 0 ? Math.max(1_000_000, Math.round(line.rate * chunkMs)) : 10_000_000;
       const pin = this.pins.find((t) => t > now && t <= toNs);
       const stop = Math.min(toNs, now + chunk, pin ?? Infinity);
-      const c0 = performance.now();
+      const c0 = this.now();
       for (const s of line.sims) stepTo(s, stop);
-      const ms = performance.now() - c0;
+      const ms = this.now() - c0;
       line.workMs += ms;
       line.rate = (timeOf(line.sims) - now) / Math.max(ms, 0.1);
       this.checkpoint(line, stop === pin);
@@ -513,7 +521,7 @@ export class EngineHost {
   }
 
   private async runAhead(job: AheadJob): Promise<void> {
-    let last = performance.now();
+    let last = this.now();
     for (;;) {
       await this.yieldNow();
       if (this.ahead !== job) return; // stopped, replaced, or taken over by a seek
@@ -532,8 +540,8 @@ export class EngineHost {
         for (const s of job.sims) s.free();
         return;
       }
-      if (performance.now() - last >= REPORT_PROGRESS_MS) {
-        last = performance.now();
+      if (this.now() - last >= REPORT_PROGRESS_MS) {
+        last = this.now();
         this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: timeOf(job.sims), done: false });
       }
     }
