@@ -34,19 +34,36 @@ test('Space on a focused checkbox ticks it and does not play; every control is r
   await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('speed-slider')).toHaveValue('11');
   await expect(page.getByTestId('virtual-time')).toHaveText(time!);
-  // Tab reaches every enabled control of the bar and the share panel.
+  // Tab reaches every enabled control of the bar, then, as a keyboard user gets there, the
+  // share panel inside the tools (closed by default): Enter on Tools, Tab to its tabs, arrows
+  // to "Share & export", Tab into the panel.
   const reached = new Set<string>();
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+  /** Tab round the page (it wraps to the top) until `until` is focused or every id was reached. */
+  async function tabTo(ids: string[], until?: (id: string) => boolean) {
+    for (let i = 0; i < 400; i++) {
+      await page.keyboard.press('Tab');
+      const id = await focused();
+      if (id) reached.add(id);
+      if (until ? until(id) : ids.every((w) => reached.has(w))) return;
+    }
+  }
   await page.locator('body').focus();
-  const wanted = ['scenario-select', 'variant-select', 'compare-toggle', 'play-toggle', 'step', 'reset', 'speed-slider', 'copy-link', 'embed-open', 'export-csv', 'export-svg', 'export-png'];
-  // Tab round the whole page (it wraps to the top), until every control was reached.
-  for (let i = 0; i < 400 && !wanted.every((id) => reached.has(id)); i++) {
-    await page.keyboard.press('Tab');
-    const id = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
-    if (id) reached.add(id);
-  }
-  for (const id of wanted) {
-    expect(reached, `Tab reaches ${id}`).toContain(id);
-  }
+  const bar = ['scenario-select', 'variant-select', 'compare-toggle', 'play-toggle', 'step', 'reset', 'speed-slider', 'tools-toggle'];
+  await tabTo(bar);
+  for (const id of bar) expect(reached, `Tab reaches ${id}`).toContain(id);
+  await expect(page.getByTestId('tools')).toBeHidden();
+  await tabTo([], (id) => id === 'tools-toggle');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('tools')).toBeVisible();
+  await tabTo([], (id) => id.startsWith('tools-tab-'));
+  expect(await focused(), 'Tab reaches the tools tabs').toMatch(/^tools-tab-/);
+  for (let i = 0; i < 5 && (await focused()) !== 'tools-tab-share'; i++) await page.keyboard.press('ArrowRight');
+  expect(await focused(), 'the arrow keys reach the Share tab').toBe('tools-tab-share');
+  await expect(page.getByTestId('tools-share')).toBeVisible();
+  const share = ['copy-link', 'embed-open', 'export-csv', 'export-svg', 'export-png'];
+  await tabTo(share);
+  for (const id of share) expect(reached, `Tab reaches ${id}`).toContain(id);
 });
 
 test('axe-core finds no violations on the page: one run, compare, dark theme, editor open', async ({ page }) => {
