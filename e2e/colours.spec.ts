@@ -22,10 +22,13 @@ const HUES = { anon: [25, 55], file: [185, 220] } as const;
 for (const file of ['s000-thrash.toml', 'lesson-swappiness.toml']) {
   test(`${file}: LRU cells are coloured by type, as in the other views, in both themes`, async ({ page }, testInfo) => {
     await openScenario(page, file);
-    // Until both types have pages on a list (the swappiness lesson's anon is never activated).
+    // Until both types have pages on a list whose strip reaches past the sampled head pixel
+    // (the default strip scale is linear in RAM: a small list is a few pixels long; the
+    // swappiness lesson's anon is never activated).
     const nonEmpty = async () => {
+      const px = ((await page.getByTestId('run-0-lru-canvas').getAttribute('data-strip-px')) ?? '').split(',').map(Number);
       const out = [];
-      for (const r of ROWS) if ((await listPages(page, r.key)) > 0) out.push(r);
+      for (const r of ROWS) if ((await listPages(page, r.key)) > 0 && px[r.row]! >= 6) out.push(r);
       return out;
     };
     await stepUntil(page, async () => new Set((await nonEmpty()).map((r) => r.type)).size === 2);
