@@ -136,10 +136,10 @@ test('a flag toggle makes the kernel custom, changes what the engine reports, an
   await fresh.close();
 
   // Unticking it again is the variant as written; so is "Variant's flags".
+  await tools(page, 'setup');
   await box.uncheck();
   await expect(page.getByTestId('flags-0-custom')).toHaveCount(0);
   await expect(page.getByTestId('run-0-kernel')).toHaveAttribute('data-custom', 'false');
-  await tools(page, 'setup');
   await page.getByTestId('flag-0-refault_scan_anon').check();
   await expect(page.getByTestId('run-0-kernel')).toHaveText('(linux-5.2 + refault_scan_anon on)custom');
   await page.getByTestId('theme-toggle').click();
