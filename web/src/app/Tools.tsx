@@ -64,6 +64,7 @@ export function Tools({ m, open, tab, onTab, onClose }: Props) {
         // The knob reaches the highest cap of the runs shown: comparing a kernel capped at
         // 100 with one that takes 200, 115 is asked of both and the capped side's note says so.
         swappinessMax={Math.max(100, ...state.runs.map((r) => r.kernel?.swappiness.cap ?? 200))}
+        pairMax={state.runs[0]?.kernel?.swappiness.cap ?? 200}
         scenarioText={edited ?? file?.text ?? ''}
         knobs={knobs}
         onKnobs={setup.setKnobs}

@@ -188,8 +188,10 @@ interface SetupProps {
   swapPair: [number, number] | null;
   onSwapPair(pair: [number, number] | null): void;
   onCompare(on: boolean): void;
-  /** The kernel's cap on swappiness (100 before 5.8, else 200). */
+  /** The swappiness knob's top: the highest cap of the runs shown (100 before 5.8, else 200). */
   swappinessMax: number;
+  /** The cap of the kernel a knob comparison runs (the first run's): its default pair's top. */
+  pairMax: number;
   scenarioText: string;
   knobs: Knobs;
   onKnobs(k: Knobs): void;
@@ -211,14 +213,14 @@ export function SetupPanel(p: SetupProps) {
             checked={p.swapPair !== null}
             onChange={(e) => {
               if (e.target.checked) p.onCompare(false);
-              p.onSwapPair(e.target.checked ? [0, p.swappinessMax] : null);
+              p.onSwapPair(e.target.checked ? [0, p.pairMax] : null);
             }}
           />
           <span>
             Compare this kernel at two <GlossaryTerm term="swappiness">swappiness</GlossaryTerm> values
           </span>
         </label>
-        {p.swapPair && <SwapPairFields pair={p.swapPair} max={p.swappinessMax} onPair={p.onSwapPair} />}
+        {p.swapPair && <SwapPairFields pair={p.swapPair} max={p.pairMax} onPair={p.onSwapPair} />}
       </div>
       <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} max={p.swappinessMax} />
       {p.flagPanel}

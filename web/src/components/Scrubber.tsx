@@ -42,7 +42,7 @@ export function Scrubber({ nowNs, maxNs, seek, seekFromNs, enabled, onSeek, even
     <div className="scrubber" data-testid="scrubber" data-now-ns={nowNs} data-seek-from-ns={seekFromNs ?? undefined}>
       <label className="field scrub-field">
         <span>
-          Time reached <span className="muted small">· drag back to go back to that moment (keys ← → PageUp PageDown Home End)</span>
+          Time reached <span className="muted small">· drag back to see an earlier moment (keys ← → PageUp PageDown Home End)</span>
         </span>
         <span className="scrub-track">
         <input
