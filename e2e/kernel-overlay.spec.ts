@@ -111,6 +111,7 @@ test('a kernel run opened from a file: a labelled kernel column beside the model
   await expect(page.getByTestId('status')).toHaveText('finished', { timeout: 180_000 });
   await expect(swapLine).toHaveAttribute('data-points', '2');
   await shotsAtSizes(page, testInfo, 'kernel-overlay-charts', '[data-testid="chart-counters"]');
+  await tools(page, 'kernel');
   await shotsAtSizes(page, testInfo, 'kernel-overlay-panel', '[data-testid="kernel-overlay"]');
 
   // Removed, the page is the model's alone again.
@@ -152,6 +153,7 @@ test('a validate file dropped onto the page overlays both variants; a second ker
 
 test('bad uploads get a message naming what is wrong and where; the page keeps working', async ({ page }, testInfo) => {
   await openScenario(page, SCENARIO);
+  await tools(page, 'kernel');
   const error = page.getByTestId('kernel-error');
   // A good run first: a bad file afterwards does not take it away.
   await upload(page, 'good.json', FIXTURE);
@@ -192,6 +194,7 @@ test('bad uploads get a message naming what is wrong and where; the page keeps w
 
 test("a run of another scenario is refused with that scenario's name, and opens it on request", async ({ page }) => {
   await openScenario(page, 's000-thrash.toml');
+  await tools(page, 'kernel');
   await upload(page, 'run.json', FIXTURE);
   const error = page.getByTestId('kernel-error');
   await expect(error).toContainText('run.json is a run of the scenario "Validation: thrash (256 MiB, 192 MiB cold anon, 96 MiB re-read file)", but the page shows');
@@ -209,6 +212,7 @@ test("a run of another scenario is refused with that scenario's name, and opens 
 test("on a memcg scenario the engine's own figures (reclaim accuracy, spread) get a kernel value too", async ({ page }, testInfo) => {
   const file = 'validation/memcg-reclaim.toml';
   await openScenario(page, file);
+  await tools(page, 'kernel');
   // A kernel run of this scenario's shape: the model's classic run, its leaf memcgs' pgsteal
   // changed (so the kernel's figure differs), dressed as `reclaim kernel --json`.
   const sim = WasmSimulation.fromScenario(readFileSync(new URL(`../scenarios/${file}`, import.meta.url), 'utf8'), 'classic');
