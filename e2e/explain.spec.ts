@@ -140,25 +140,20 @@ test('§5 results: each expectation shows the engine’s verdict and figure; hea
   }
 });
 
-test('§4 lessons: the caption stays in sight on Show, Compare is not asked for when ticked, knob changes are flagged, lessons can be turned off', async ({ page }, testInfo) => {
+test('§4 lessons: the caption and the view it names are on the first screen, Compare is not asked for when ticked, knob changes are flagged, lessons can be turned off', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  // Two-list lesson, step 2 points at the LRU lists, which are below the fold at 1280x800.
+  // Two-list lesson, step 2 points at the LRU lists.
   await open(page, 'lesson-two-list-lru.toml', 750_000_000);
   const caption = page.getByTestId('lesson-caption');
   await expect(caption).toContainText('Second read of the same file', { timeout: 30_000 });
-  await page.getByTestId('lesson-show').click();
-  await expect(page.getByTestId('lesson')).toHaveAttribute('data-pinned', 'true');
-  await expect.poll(async () => (await page.locator('.lru-view').first().boundingBox())!.y).toBeLessThan(800);
-  const box = await caption.boundingBox();
-  expect(box!.y).toBeGreaterThanOrEqual(0);
-  expect(box!.y + box!.height).toBeLessThanOrEqual(800);
-  await expect(caption).toBeInViewport();
-  await expect(page.locator('.lru-view').first()).toBeInViewport();
+  // The step names the LRU lists: the stage shows them, with the caption docked to it, on the
+  // first screen at every size (no Show button to find, nothing to scroll to).
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-view', 'lists');
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await page.getByTestId('lesson-show').click();
     await expect(caption).toBeInViewport();
-    await page.screenshot({ path: testInfo.outputPath(`lesson-show-${size.width}x${size.height}.png`) });
+    await expect(page.locator('.lru-view').first()).toBeInViewport();
+    await page.screenshot({ path: testInfo.outputPath(`lesson-stage-${size.width}x${size.height}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -15,7 +15,8 @@ const KEYS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'f
 /** What the page shows, read in one JS turn: virtual time, list sizes of each run, the diff table. */
 async function shown(page: Page) {
   return page.evaluate((keys) => {
-    const runs = [...document.querySelectorAll('[data-testid^="run-"][data-variant]')].map((run, i) => ({
+    // The runs' panels (run-0, run-1), not the same runs' other views below the stage (run-0-more).
+    const runs = [...document.querySelectorAll('[data-testid^="run-"][data-variant]')].filter((e) => /^run-\d+$/.test(e.getAttribute('data-testid')!)).map((run, i) => ({
       variant: run.getAttribute('data-variant'),
       sizes: keys.map((k) => document.querySelector(`[data-testid="run-${i}-lru-size-${k}"]`)?.getAttribute('data-pages')),
     }));
@@ -81,7 +82,7 @@ test('an embed inside an iframe answers a key and postMessage play, pause and se
   // A key: focus the embed (click on the time, not a control), then step with the arrow key.
   await lab.getByTestId('virtual-time').click();
   await page.keyboard.press('ArrowRight');
-  await expect(lab.getByTestId('virtual-time')).toHaveText('31.623 ms'); // one step at speed step 10
+  await expect(lab.getByTestId('virtual-time')).toHaveText('30.000 ms'); // one step at speed step 10 (300 ms/s): a tenth of it
   await page.keyboard.press(' ');
   await expect(lab.getByTestId('status')).toHaveText('running');
   await page.keyboard.press(' ');
@@ -134,6 +135,7 @@ test('every export downloads a non-empty, well-formed file', async ({ page }) =>
     await page.getByTestId('step').click();
     await expect(page.getByTestId('virtual-time')).not.toHaveText(before!);
   }
+  await tools(page, 'share');
   const get = async (id: string) => {
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
     const body = await saved(d);
