@@ -2,7 +2,11 @@
 // user sees, the lesson's caption is docked to it, each lesson step shows what its caption
 // names, the first screen does not shift, and an OOM kill is visible where it happens.
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { formatNs } from '../web/src/format';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
+import { pairName, swappinessPair } from '../web/src/lib/scenarioText';
 import { failOnPageErrors, ready } from './support/page';
 import { scenarioFile } from './support/editor';
 
@@ -135,4 +139,39 @@ test('an OOM kill shows a banner in its run, and a mark on the time bar', async 
   await expect(banner).toContainText(/\w+ at \d+\.\d+ ms \([\d,]+ pages freed\)/);
   await expect(page.getByTestId('scrub-event-oom')).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath('oom-1280.png') });
+});
+
+test('a run the OOM killer ended beside one that goes on: no live rates on it, and the side-by-side table shows each side at its own time', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // 5.2 ("before") at swappiness 0 and 100: at 0 it is OOM-killed at about 0.52 s and its run
+  // ends; at 100 it runs on.
+  const hash = await link({ scenario: 's000-thrash.toml', variants: ['before'], swapPair: [0, 100], timeNs: 700_000_000 });
+  await page.goto(`/#${hash}`);
+  await expect(page.getByTestId('run-1-time')).toHaveText('700.000 ms', { timeout: 90_000 });
+  await expect(page.getByTestId('run-0-oom')).toBeVisible();
+  const [t0, t1] = [await page.getByTestId('run-0-time').textContent(), await page.getByTestId('run-1-time').textContent()];
+  expect(t1).toContain('700.000 ms');
+  expect(t0).not.toContain('700.000 ms');
+  // The ended run states no scan or refill rate; the run that goes on does.
+  await expect(page.getByTestId('run-1').locator('.term[data-term="refilled"], .term[data-term="scanned"]').first()).toBeVisible();
+  await expect(page.getByTestId('run-0').locator('.term[data-term="refilled"], .term[data-term="scanned"]')).toHaveCount(0);
+  // The banner's kill time is the one the engine reports for this text (run here in Node), and
+  // the time bar's mark says the same.
+  initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
+  const sim = WasmSimulation.fromScenario(swappinessPair(scenarioFile('s000-thrash.toml'), 'before', [0, 100])!, pairName('before', 0));
+  const killed = (JSON.parse(sim.run_to_end_json()) as { oom_kills: { task: string; time_s: number }[] }).oom_kills;
+  sim.free();
+  expect(killed.length).toBeGreaterThan(0);
+  const kill = `${killed[0]!.task} at ${formatNs(Math.round(killed[0]!.time_s * 1e9))}`;
+  await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
+  await expect(page.getByTestId('run-0-oom')).toContainText(kill);
+  await expect(page.getByTestId('scrub-event-oom')).toHaveAttribute('title', new RegExp(`OOM kill of ${kill}$`));
+  await page.getByTestId('stage-tab-diff').click();
+  const diff = page.getByTestId('diff-table');
+  await expect(diff).toHaveAttribute('data-same-time', 'false');
+  await expect(diff.getByTestId('diff-time')).toContainText('700.000 ms');
+  await expect(page.getByTestId('diff-ended')).toContainText(/^before · swappiness 0 ended at \d/);
+  await expect(diff.locator('tr[data-differs="true"]')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('oom-compare-diff-1280.png') });
 });

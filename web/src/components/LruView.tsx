@@ -24,6 +24,9 @@ const STRIP_H = 26;
 const LEFT = 40;
 const RIGHT = 46;
 const MOVE_MS = 700;
+/** The canvas's own text (head, tail, the axis), px before any scaling of the page; a page may
+ *  set it with the CSS variable --lru-font-px (the slide embed does: it is projected). */
+const FONT_PX = 11;
 /** The axis under the strips (page counts of the log and RAM scales). */
 const AXIS_H = 24;
 /** The share of a list a head or tail zoom shows. */
@@ -185,7 +188,9 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     const fg = css.getPropertyValue('--fg').trim() || '#1d2330';
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    ctx.font = '11px "Liberation Sans", sans-serif';
+    const fontPx = Number(css.getPropertyValue('--lru-font-px')) || FONT_PX;
+    el.dataset.fontPx = String(fontPx);
+    ctx.font = `${fontPx}px "Liberation Sans", sans-serif`;
     ctx.textBaseline = 'middle';
     let offset = 0;
     for (let index = 0; index < 4; index++) {
@@ -223,14 +228,14 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       // Per list, every strip is full: its size, in the strip, says how big it really is.
       if (scale === 'list' && len > 0) {
         const text = `${shortCount(f.lru[index]!)} pages`;
-        ctx.font = 'bold 11px "Liberation Sans", sans-serif';
+        ctx.font = `bold ${fontPx}px "Liberation Sans", sans-serif`;
         const w = ctx.measureText(text).width + 8;
         ctx.fillStyle = stripBg;
         ctx.fillRect(tailX - w - 2, y + 5, w, STRIP_H - 10);
         ctx.fillStyle = fg;
         ctx.textAlign = 'right';
         ctx.fillText(text, tailX - 6, y + STRIP_H / 2);
-        ctx.font = '11px "Liberation Sans", sans-serif';
+        ctx.font = `${fontPx}px "Liberation Sans", sans-serif`;
       }
     }
     // The axis: where 1, 10, 100 ... pages end on the log scale, quarters of RAM on the RAM scale.
@@ -389,8 +394,10 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
               {formatCount(frame.lru[l.index]!)}
             </span>{' '}
             pages
-            {/* pgrefill counts both active lists together: the rate is shown once, on the first. */}
-            {Number.isFinite(rates.scan[l.index]) && l.index !== 3 && (
+            {/* pgrefill counts both active lists together: the rate is shown once, on the first.
+                A run that has ended (its tasks exited, or the OOM killer ended it) scans nothing:
+                the last interval's rate would claim work that is not going on. */}
+            {Number.isFinite(rates.scan[l.index]) && l.index !== 3 && !frame.finished && (
               <span className="muted">
                 {' '}
                 · <GlossaryTerm term={l.index === 0 || l.index === 2 ? 'scanned' : 'refilled'}>{l.index === 0 || l.index === 2 ? 'scanned' : 'refilled (both)'}</GlossaryTerm> {formatRate(rates.scan[l.index]!)}/s
