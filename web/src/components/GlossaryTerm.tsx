@@ -6,10 +6,14 @@ import './extra.css';
 /** Widest explanation (px, as .term-tip's max-width) plus a margin. */
 const TIP_PX = 308;
 
-/** Anchor the explanation at the term's right end when it would run off the right of the page. */
+/** Anchor the explanation at the term's right end when it would run off the right of the page.
+ *  A term that wraps onto two lines anchors the explanation at its first line's start (or, flipped,
+ *  its last line's end): its bounding box, spanning both lines, starts further left than that. */
 function place(e: SyntheticEvent<HTMLSpanElement>) {
+  const lines = e.currentTarget.getClientRects();
   const r = e.currentTarget.getBoundingClientRect();
-  const flip = r.left + TIP_PX > document.documentElement.clientWidth && r.right - TIP_PX >= 0;
+  const [first, last] = [lines[0] ?? r, lines[lines.length - 1] ?? r];
+  const flip = first.left + TIP_PX > document.documentElement.clientWidth && last.right - TIP_PX >= 0;
   e.currentTarget.toggleAttribute('data-flip', flip);
 }
 
