@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { decodeLink } from '../web/src/lib/link';
 import { openScenario } from './support/views';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
-import { failOnPageErrors, ready } from './support/page';
+import { failOnPageErrors, ready, tools } from './support/page';
 
 failOnPageErrors();
 
@@ -62,6 +62,9 @@ test('unsaved scenario text survives a reload', async ({ page }) => {
   await expect(page.getByTestId('scenario-draft')).toBeVisible();
   await page.reload();
   await ready(page);
+  // The restored draft reopens the editor: the Scenario tab shows it.
+  await tools(page, 'scenario');
+  await expect(page.getByTestId('scenario-text')).toBeVisible();
   await expect(page.getByTestId('scenario-text')).toContainText('(typed, not run)');
   await expect(page.getByTestId('scenario-draft')).toBeVisible();
   // Reverting forgets it.
