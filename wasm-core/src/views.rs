@@ -437,6 +437,10 @@ pub fn live_metric(sim: &Simulation, metric: &str) -> Option<f64> {
                     // unevictable, free (pages).
                     let sizes = sim.lru_sizes();
                     (if i == 4 { sizes[5] } else { sizes[i] }) as f64
+                } else if let Some(branch) = l.strip_prefix("balance.last.") {
+                    let last = view.last.map(|d| serde_json::to_value(d.balance).ok());
+                    let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
+                    (name.as_deref() == Some(branch)) as u8 as f64
                 } else if let Some(reason) = l.strip_prefix("balance.reason.") {
                     let last = view.last.map(|d| serde_json::to_value(d.reason).ok());
                     let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));

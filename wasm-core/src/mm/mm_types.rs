@@ -135,6 +135,7 @@ pub struct Folio {
 }
 
 /// The frame table.
+#[derive(Clone)]
 pub struct Frames {
     pub folio: Vec<Folio>,
     /// Which list the frame is on (an LRU index, LIST_FREE or LIST_ISOLATED).

@@ -118,7 +118,7 @@ pub enum MoveReason {
 }
 
 /// A bounded record of page moves (sampled by the consumer; moves past `capacity` are not kept).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct MoveTrace {
     pub enabled: bool,
     pub capacity: usize,
@@ -147,6 +147,7 @@ pub enum IoReq {
     Write { frames: Vec<u32> },
 }
 
+#[derive(Clone)]
 pub struct Mm {
     /// 6.11+ (`memcg_incremental_walk`): per reclaim target memcg, the memcg its last partial
     /// walk stopped at (`mem_cgroup_reclaim_iter.position` of the target's per-node info);

@@ -51,6 +51,7 @@ pub fn pte_dirty_ok(flags: u16) -> bool {
     flags & (PG_SWAPBACKED | PG_DIRTY | PG_SWAPCACHE | PG_WRITEBACK) == PG_SWAPBACKED | PG_DIRTY
 }
 
+#[derive(Clone)]
 pub struct Space {
     pub name: String,
     pub kind: SpaceKind,

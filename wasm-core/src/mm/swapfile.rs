@@ -6,6 +6,7 @@ use super::mmzone::Mm;
 
 /// Swap slots on the swap device, allocated in clusters the way `get_swap_pages` scans
 /// forward from a cursor, so that pages evicted together are written contiguously.
+#[derive(Clone)]
 pub struct Swap {
     pub device: usize,
     pub used: Vec<bool>,

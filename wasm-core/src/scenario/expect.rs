@@ -92,8 +92,9 @@ pub const RUN_METRICS: &[(&str, &str)] = &[
 
 /// Figures of the run at a lesson step's time, for the facts a caption claims (`[[lesson]]
 /// facts`; not in `[[expect]]`, which is over whole runs): list sizes (`list.NAME`, pages), how
-/// often get_scan_count chose a balance (`balance.SCAN_FRACT`), and whether its last call had a
-/// reason (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them).
+/// often get_scan_count chose a balance (`balance.SCAN_FRACT`), whether its last call, the one
+/// the balance view shows, chose a balance (`balance.last.SCAN_FILE`, 1 or 0) and had a reason
+/// (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them).
 pub const LIVE_LISTS: &[&str] = &[
     "inactive_anon",
     "active_anon",
@@ -136,6 +137,8 @@ fn term(t: &str) -> Result<Term<'_>, String> {
         .is_some_and(|l| LIVE_LISTS.contains(&l))
         || t.strip_prefix("balance.")
             .is_some_and(|b| LIVE_BALANCES.contains(&b))
+        || t.strip_prefix("balance.last.")
+            .is_some_and(|b| LIVE_BALANCES.contains(&b))
         || t.strip_prefix("balance.reason.")
             .is_some_and(|r| LIVE_REASONS.contains(&r));
     if live {
@@ -143,8 +146,9 @@ fn term(t: &str) -> Result<Term<'_>, String> {
     }
     if t.starts_with("list.") || t.starts_with("balance.") {
         return Err(format!(
-            "unknown live figure '{t}': list.{{{}}}, balance.{{{}}} or balance.reason.{{{}}}",
+            "unknown live figure '{t}': list.{{{}}}, balance.{{{}}}, balance.last.{{{}}} or balance.reason.{{{}}}",
             LIVE_LISTS.join(","),
+            LIVE_BALANCES.join(","),
             LIVE_BALANCES.join(","),
             LIVE_REASONS.join(",")
         ));

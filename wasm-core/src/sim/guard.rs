@@ -59,7 +59,7 @@ impl std::fmt::Display for RunError {
 }
 
 /// The guards' state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Guard {
     /// The instant of the last event dispatched.
     at: u64,

@@ -46,6 +46,7 @@ pub struct Sample {
 }
 
 /// A running simulation of one scenario under one kernel variant.
+#[derive(Clone)]
 pub struct Simulation {
     pub(crate) mm: Mm,
     /// Virtual time's queue; the model's wakeups join it in the order it asked for them.

@@ -118,6 +118,9 @@ pub struct WasmSimulation {
     base_flags: reclaim_core::variant::Flags,
     /// vm.swappiness as the scenario asked for it (a capped kernel may have refused it).
     swappiness_asked: u32,
+    /// For a checkpoint (`snapshot`): the bytes cloning the run allocated; 0 for a run built
+    /// from a scenario.
+    snapshot_bytes: usize,
 }
 
 impl WasmSimulation {
@@ -147,6 +150,7 @@ impl WasmSimulation {
             inner,
             base_flags,
             swappiness_asked: scn.swappiness_for(variant),
+            snapshot_bytes: 0,
         })
     }
 }
@@ -167,6 +171,7 @@ impl WasmSimulation {
             base_flags: inner.flags(),
             swappiness_asked: inner.swappiness(),
             inner,
+            snapshot_bytes: 0,
         }
     }
     /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
@@ -207,6 +212,26 @@ impl WasmSimulation {
     /// The vm.swappiness the kernel runs with.
     pub fn swappiness(&self) -> u32 {
         self.inner.swappiness()
+    }
+    /// A checkpoint of this run: an independent copy in its present state, which steps on
+    /// exactly as this run would (the engine is deterministic; tests/checkpoint.rs). A seek
+    /// restores a run by taking a snapshot of a checkpoint, so the checkpoint stays usable.
+    pub fn snapshot(&self) -> WasmSimulation {
+        let before = wasm_alloc::live_bytes();
+        let inner = self.inner.clone();
+        let snapshot_bytes = wasm_alloc::live_bytes() - before + std::mem::size_of::<Self>();
+        WasmSimulation {
+            inner,
+            base_flags: self.base_flags,
+            swappiness_asked: self.swappiness_asked,
+            snapshot_bytes,
+        }
+    }
+    /// The memory a snapshot holds: the bytes cloning the run allocated on the wasm heap (the
+    /// allocator's count of live bytes before and after, dlmalloc's per-block headers aside)
+    /// plus the handle itself. 0 for a run built from a scenario.
+    pub fn snapshot_bytes(&self) -> f64 {
+        self.snapshot_bytes as f64
     }
     /// Advance by `ns` virtual nanoseconds (or to the end of the run); throws an Error with
     /// the engine's message when the run ends early (its progress guard: virtual time stopped

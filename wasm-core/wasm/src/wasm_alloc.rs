@@ -5,8 +5,11 @@
 //! a full-scale scenario made thousands of `memory.grow` calls of one 64 KiB page; Node pays for
 //! each (2.5 s of 4,800 grows on a cold S000 in Node 20, issue #28). Memory is never returned
 //! to the host either way (wasm memory cannot shrink), so at most one step is held unused.
+//!
+//! It also counts the bytes allocated and not yet freed (`live_bytes`), so that the page can
+//! size a seek checkpoint (a clone of a run) by what cloning allocated.
 use core::arch::wasm32;
-use core::cell::UnsafeCell;
+use core::cell::{Cell, UnsafeCell};
 use std::alloc::{GlobalAlloc, Layout};
 
 use dlmalloc::{Allocator, Dlmalloc};
@@ -49,25 +52,50 @@ unsafe impl Allocator for GrowInSteps {
     }
 }
 
-struct Global(UnsafeCell<Dlmalloc<GrowInSteps>>);
+/// The allocator and its count of live bytes (as requested, without dlmalloc's headers).
+struct Global(UnsafeCell<Dlmalloc<GrowInSteps>>, Cell<usize>);
 
 // The wasm build is single-threaded (no atomics, no shared memory): one caller at a time.
 unsafe impl Sync for Global {}
 
 #[global_allocator]
-static ALLOC: Global = Global(UnsafeCell::new(Dlmalloc::new_with_allocator(GrowInSteps)));
+static ALLOC: Global = Global(
+    UnsafeCell::new(Dlmalloc::new_with_allocator(GrowInSteps)),
+    Cell::new(0),
+);
+
+/// Bytes allocated and not yet freed, as requested of the allocator.
+pub fn live_bytes() -> usize {
+    ALLOC.1.get()
+}
+
+impl Global {
+    /// Count `size` bytes in (a successful allocation) or out.
+    #[inline]
+    fn count(&self, p: *mut u8, add: usize, sub: usize) -> *mut u8 {
+        if !p.is_null() {
+            self.1.set(self.1.get() + add - sub);
+        }
+        p
+    }
+}
 
 unsafe impl GlobalAlloc for Global {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        (*self.0.get()).malloc(layout.size(), layout.align())
+        let p = (*self.0.get()).malloc(layout.size(), layout.align());
+        self.count(p, layout.size(), 0)
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        (*self.0.get()).calloc(layout.size(), layout.align())
+        let p = (*self.0.get()).calloc(layout.size(), layout.align());
+        self.count(p, layout.size(), 0)
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        (*self.0.get()).free(ptr, layout.size(), layout.align())
+        (*self.0.get()).free(ptr, layout.size(), layout.align());
+        self.1.set(self.1.get() - layout.size());
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        (*self.0.get()).realloc(ptr, layout.size(), layout.align(), new_size)
+        let p = (*self.0.get()).realloc(ptr, layout.size(), layout.align(), new_size);
+        // On failure the old block stays allocated, and the count with it.
+        self.count(p, new_size, layout.size())
     }
 }

@@ -27,6 +27,7 @@ pub enum Lookup {
     Miss { buf: u32, dirty_victim: Option<Tag> },
 }
 
+#[derive(Clone)]
 pub struct BufferPool {
     tag: Vec<Option<Tag>>,
     usage: Vec<u8>,

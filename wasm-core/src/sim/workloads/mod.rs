@@ -260,6 +260,7 @@ pub struct DrawAhead {
 /// access (S003: 128) each task's step then misses on the struct's first few cache lines, not
 /// on lines spread over the struct by field size and a separate allocation.
 #[repr(C, align(64))]
+#[derive(Clone)]
 pub struct Task {
     pub clock: u64,
     pub prog: Rc<[Instr]>,
