@@ -32,16 +32,16 @@ for (const [what, change, message] of cases) {
   });
 }
 
-// A valid scenario the engine's progress guard stops (issue #49): five replicas each run a
+// A valid scenario the engine's progress guard stops (issue #49): five tasks each run a
 // counted loop that takes no virtual time, past MAX_STALLED_EVENTS at one instant. A step ends
 // with the engine's message, naming the task and the op, in the error banner.
 test('a run the progress guard stops shows the engine\'s message naming the task and the op', async ({ page }, testInfo) => {
-  const hash = await encodeLink({ ...base, edited: hostile('stall-replicas.toml') });
+  const hash = await encodeLink({ ...base, edited: hostile('stall-tasks.toml') });
   await page.goto(`/#${hash}`);
   await ready(page);
   await page.getByTestId('step').click();
   await expect(page.getByTestId('engine-error')).toContainText(
-    /The engine failed: (Error: )?virtual time stopped advancing.*MAX_STALLED_EVENTS.*task "t\d", op tasks\[0\]\.program\[2\] \(loop\)/,
+    /The engine failed: (Error: )?virtual time stopped advancing.*MAX_STALLED_EVENTS.*task "t\d", op tasks\[\d\]\.program\[2\] \(loop\)/,
     { timeout: 60_000 },
   );
   await shot(page, testInfo, 'hostile-stall');

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
@@ -80,7 +81,12 @@ def _max_cpu(v: MaxCpu) -> Optional[str]:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float, str)):
         raise TypeError(f"max_cpu: {v!r} is not seconds, a duration such as '60s', or None")
-    return v if isinstance(v, str) else repr(float(v))
+    if isinstance(v, str):
+        return v
+    # Whole nanoseconds, as the engine counts them (a float's repr may read "1e-05" or "inf").
+    if not math.isfinite(v) or v <= 0:
+        raise ValueError(f"max_cpu: {v!r} must be a finite number of seconds > 0 (None: no limit)")
+    return f"{max(1, round(v * 1e9))}ns"
 
 
 def run(scenario: Scenario, variant: Optional[str] = None, *, max_cpu: MaxCpu = None,

@@ -150,8 +150,8 @@ def test_ray_backend_gives_the_local_frame(ray_local):
     pd.testing.assert_frame_equal(local, rl.sweep(SMALL, axes=axes, seeds=[1, 2], backend="ray", jobs=1))
 
 
-STALL = ROOT / "wasm-core" / "tests" / "hostile" / "stall-replicas.toml"
-STALL_MESSAGE = r'MAX_STALLED_EVENTS.*task "t\d", op tasks\[0\]\.program\[2\] \(loop\)'
+STALL = ROOT / "wasm-core" / "tests" / "hostile" / "stall-tasks.toml"
+STALL_MESSAGE = r'MAX_STALLED_EVENTS.*task "t\d", op tasks\[\d\]\.program\[2\] \(loop\)'
 
 
 def test_a_run_the_progress_guard_stops_raises_runtime_error_naming_task_and_op():
@@ -168,6 +168,12 @@ def test_max_cpu_stops_a_run_with_runtime_error_naming_the_limit():
         rl.run(S000, max_cpu="soon")
     with pytest.raises(TypeError, match="max_cpu"):
         rl.run(S000, max_cpu=[60])
+    # Seconds whose repr is in exponent form, and numbers that are no limit at all.
+    with pytest.raises(RuntimeError, match=r"CPU time limit of 0\.00001 s"):
+        rl.run(S000, max_cpu=1e-5)
+    for bad in (float("inf"), float("nan"), -1, 0):
+        with pytest.raises(ValueError, match="max_cpu: .* must be a finite number of seconds > 0"):
+            rl.run(S000, max_cpu=bad)
     assert rl.DEFAULT_SWEEP_MAX_CPU == 600
 
 

@@ -55,6 +55,15 @@ fn golden_for(file: &str) -> Value {
             probes.push(json!({ "t_s": s, "lists": sim.lru_sizes() }));
         }
         let report = sim.run_to_end();
+        // The progress guard's N must stay far above what a real scenario does at one instant
+        // (issue #49): the longest run of events without virtual time advancing.
+        let stall = sim.longest_stall();
+        println!("{file} {}: longest stall {stall} events", v.name);
+        assert!(
+            stall < reclaim_core::sim::MAX_STALLED_EVENTS / 64,
+            "{file} {}: {stall} events at one instant, near the guard's N",
+            v.name
+        );
         let series = sim.series();
         let every = (series.len() / FULL_SAMPLES).max(1);
         let shown: Vec<Value> = series

@@ -276,49 +276,28 @@ fn a_sweep_file_names_the_scenario_axes_and_output() {
 #[test]
 fn a_stalled_run_and_a_run_past_its_cpu_limit_are_rows_with_their_error() {
     let dir = TempDir::new("limits");
-    let stall = format!(
-        "{}/../tests/hostile/stall-replicas.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out_csv = dir.file("stall.csv");
-    let out = reclaim(&[
-        "sweep",
-        &stall,
-        "--out",
-        &out_csv,
-        "--no-parquet",
-        "--quiet",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let table = std::fs::read_to_string(&out_csv).unwrap();
-    let row = table.lines().nth(1).unwrap();
+    // A sweep of `scenario` (with `extra` options) that exits 1: its first row.
+    let failed_row = |scenario: &str, name: &str, extra: &[&str]| {
+        let path = format!("{}/../{scenario}", env!("CARGO_MANIFEST_DIR"));
+        let out_csv = dir.file(name);
+        let mut args = vec!["sweep", path.as_str(), "--out", &out_csv, "--no-parquet", "--quiet"];
+        args.extend_from_slice(extra);
+        let out = reclaim(&args);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let table = std::fs::read_to_string(&out_csv).unwrap();
+        table.lines().nth(1).unwrap().to_string()
+    };
+    let row = failed_row("tests/hostile/stall-tasks.toml", "stall.csv", &[]);
     assert!(
-        row.contains("MAX_STALLED_EVENTS") && row.contains("op tasks[0].program[2] (loop)"),
+        row.contains("MAX_STALLED_EVENTS") && row.contains("op tasks[4].program[2] (loop)"),
         "{row}"
     );
-
-    let s000 = format!(
-        "{}/../../scenarios/s000-thrash.toml",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out_csv = dir.file("cpu.csv");
-    let out = reclaim(&[
-        "sweep",
-        &s000,
-        "--max-cpu",
-        "1ms",
-        "--out",
-        &out_csv,
-        "--no-parquet",
-        "--quiet",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let table = std::fs::read_to_string(&out_csv).unwrap();
-    let row = table.lines().nth(1).unwrap();
+    let row = failed_row("../scenarios/s000-thrash.toml", "cpu.csv", &["--max-cpu", "1ms"]);
     assert!(
         row.contains("CPU time limit of 0.001 s") && row.contains("--max-cpu"),
         "{row}"
     );
+    let s000 = format!("{}/../../scenarios/s000-thrash.toml", env!("CARGO_MANIFEST_DIR"));
     let bad = reclaim(&["sweep", &s000, "--max-cpu", "soon"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("--max-cpu soon"));

@@ -342,7 +342,7 @@ impl OpRules for Touch {
             ..
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate), walk.copies)?;
         cx.ensure(!regions.is_empty(), &at("regions"), || {
             "touch needs at least one region".into()
         })?;
@@ -426,7 +426,7 @@ impl OpRules for Read {
             ..
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate), walk.copies)?;
         file_range(cx, path, file, *pattern, *offset, *size)?;
         match buffer {
             Some(region) => {
@@ -506,7 +506,7 @@ impl OpRules for Write {
             drop_behind,
         } = self;
         let at = |f: &str| field(path, f);
-        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate))?;
+        cx.free_accesses(path, *count, cpu.ns() > 0 || cx.paced(*rate), walk.copies)?;
         file_range(cx, path, file, *pattern, *offset, *size)?;
         if let Some(b) = bytes {
             cx.ensure(b.bytes() >= 1 && b.bytes() <= 4096, &at("bytes"), || {
@@ -790,28 +790,31 @@ impl OpRules for Loop {
         // Guaranteed progress: an iteration that may take no virtual time would let a loop
         // bounded by time only repeat without end at one instant; a counted one is bounded by
         // what it does at one instant (below).
-        if count.is_none() {
-            let time = walk.loop_times.get(&(self as *const Loop));
-            if let Some(t) = time.filter(|t| t.min_ns == 0) {
-                return Err(cx.error_at(
-                    &at("body"),
-                    format!(
-                        "one iteration of this loop may take no virtual time (0 ns at the \
-                         least), so it could repeat without end at one instant: {}. Give a \
-                         touch, read or write in its body cpu > 0 (or a rate and a count of \
-                         at least 2 accesses), or add a sleep (or give the loop a count)",
-                        t.why.join("; ")
-                    ),
-                ));
-            }
+        // A loop whose time was not reckoned is refused too: the check fails closed.
+        if count.is_none() && !self.takes_time(walk) {
+            let why = walk
+                .loop_times
+                .get(&(self as *const Loop))
+                .map_or_else(|| "its time was not reckoned".to_string(), |t| t.why.join("; "));
+            return Err(cx.error_at(
+                &at("body"),
+                format!(
+                    "one iteration of this loop may take no virtual time (0 ns at the \
+                     least), so it could repeat without end at one instant: {why}. Give a \
+                     touch, read or write in its body cpu > 0 (or a rate and a count of \
+                     at least 2 accesses), or add a sleep (or give the loop a count)"
+                ),
+            ));
         }
         cx.program(body, &at("body"), false, walk)?;
-        let work = cx.loop_instant_work(self, walk);
+        // Every copy of the task (replicas x clients) may run the loop at the same instant.
+        let work = cx.loop_instant_work(self, walk).saturating_mul(walk.copies);
         let limit = cx.budget.free_accesses;
         cx.ensure(work <= limit, &at("count"), || {
             format!(
                 "the iterations of this loop may take no virtual time, and count x its \
-                 body makes {work} accesses and ops at one instant; the limit is {limit} \
+                 body x the task's replicas x clients makes {work} accesses and ops at one \
+                 instant; the limit is {limit} \
                  (MAX_FREE_ACCESSES, see docs/scenarios.md, resource budget): lower count, or \
                  give a touch, read or write in its body cpu > 0 or rate > 0"
             )

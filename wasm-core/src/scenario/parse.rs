@@ -870,6 +870,7 @@ impl<'a> Checker<'a> {
                 truncated: &mut truncated,
                 segments: &mut segments,
                 replicas,
+                copies: u64::from(replicas).saturating_mul(u64::from(t.clients)),
                 pages: HashMap::new(),
                 loop_times: progress::loop_times(
                     &t.program,
@@ -947,16 +948,25 @@ impl<'a> Checker<'a> {
 
     /// A touch, read or write with `count` accesses that may each take no virtual time
     /// (`takes_time` false) stays within the budget of accesses at one instant.
-    pub(super) fn free_accesses(&self, path: &str, count: Option<u64>, takes_time: bool) -> Check {
+    /// Every copy of the task (`copies`, replicas x clients) may make them at that instant.
+    pub(super) fn free_accesses(
+        &self,
+        path: &str,
+        count: Option<u64>,
+        takes_time: bool,
+        copies: u64,
+    ) -> Check {
         let Some(n) = count else {
             return Ok(());
         };
         let limit = self.budget.free_accesses;
-        self.ensure(takes_time || n <= limit, &format!("{path}.count"), || {
+        let all = n.saturating_mul(copies);
+        self.ensure(takes_time || all <= limit, &format!("{path}.count"), || {
             format!(
                 "count is {n} accesses that may each take no virtual time (cpu = 0, and no \
                  rate or one above 10^9 x frame_scale a second, which spaces them less than \
-                 1 ns apart), so all could happen at one instant; the limit is {limit} \
+                 1 ns apart), so all could happen at one instant, {all} with the task's \
+                 replicas x clients; the limit is {limit} \
                  (MAX_FREE_ACCESSES, see docs/scenarios.md, resource budget): give cpu > 0 \
                  or a lower rate"
             )
@@ -1136,6 +1146,8 @@ pub(super) struct Walk<'w, 'a> {
     pub(super) segments: &'w mut HashMap<&'a str, (u64, String)>,
     /// The task's replicas (`{i}` in memcg names takes each value below it).
     pub(super) replicas: u32,
+    /// The task's copies at run time (replicas x clients): each may run an op at one instant.
+    pub(super) copies: u64,
     /// Each region's size in 4 KiB pages: what a touch without `count` accesses.
     pub(super) pages: HashMap<&'a str, u64>,
     /// The least virtual time of an iteration of each loop of the program.

@@ -16,8 +16,9 @@ use crate::sim::workloads::Instr;
 /// instant of the one before, or an iteration of a task's loop that takes no virtual time.
 /// The resource budget lets one counted loop of a valid scenario make up to
 /// `MAX_FREE_ACCESSES` (2^24) iterations at one instant, so N is four times that (~1 s of CPU
-/// natively before the guard ends a stalled run: 80 M empty iterations took 1.6 s).
-/// `Simulation::longest_stall` gives the longest such run of a scenario.
+/// natively before the guard ends a stalled run: 80 M empty iterations took 1.6 s). The
+/// longest such run of any shipped scenario (`Simulation::longest_stall`, tests/golden.rs) is
+/// 1,032 events.
 pub const MAX_STALLED_EVENTS: u64 = 1 << 26;
 
 /// Events or loop iterations between two readings of the CPU clock (a reading costs ~50 ns).
@@ -34,6 +35,29 @@ pub struct CpuLimit {
     pub clock: fn() -> Duration,
 }
 
+/// Why a run ended early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The progress guard: virtual time stopped advancing.
+    Stalled(String),
+    /// The caller's CPU-time limit was reached.
+    CpuLimit(String),
+}
+
+impl RunError {
+    pub fn message(&self) -> &str {
+        match self {
+            RunError::Stalled(m) | RunError::CpuLimit(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
 /// The guards' state.
 #[derive(Debug, Clone)]
 pub(crate) struct Guard {
@@ -46,7 +70,7 @@ pub(crate) struct Guard {
     limit: u64,
     cpu: Option<(CpuLimit, Duration)>,
     countdown: u32,
-    pub(crate) error: Option<String>,
+    pub(crate) error: Option<RunError>,
 }
 
 impl Default for Guard {
@@ -67,14 +91,14 @@ impl Default for Guard {
 impl Simulation {
     /// Why the run ended early (the progress guard or the CPU limit), if it did.
     pub fn error(&self) -> Option<&str> {
-        self.guard.error.as_deref()
+        self.guard.error.as_ref().map(RunError::message)
     }
 
     /// Run to the end and report, or say why the run ended early.
-    pub fn try_run_to_end(&mut self) -> Result<RunReport, String> {
+    pub fn try_run_to_end(&mut self) -> Result<RunReport, RunError> {
         let report = self.run_to_end();
-        match self.error() {
-            Some(e) => Err(e.to_string()),
+        match &self.guard.error {
+            Some(e) => Err(e.clone()),
             None => Ok(report),
         }
     }
@@ -161,21 +185,21 @@ impl Simulation {
             return true;
         }
         let who = who(self);
-        self.guard.error = Some(format!(
+        self.guard.error = Some(RunError::CpuLimit(format!(
             "the run reached its CPU time limit of {} s at virtual time {} s, in {who}",
             limit.max.as_secs_f64(),
             self.now as f64 / 1e9,
-        ));
+        )));
         false
     }
 
     fn stall(&mut self, who: String) {
-        self.guard.error = Some(format!(
+        self.guard.error = Some(RunError::Stalled(format!(
             "virtual time stopped advancing at {} s: {} consecutive events at one instant \
              (MAX_STALLED_EVENTS, see docs/scenarios.md, resource budget), in {who}",
             self.now as f64 / 1e9,
             self.guard.stalled,
-        ));
+        )));
     }
 
     /// "task NAME, op PATH (KIND)" for task `ti` where it stands.

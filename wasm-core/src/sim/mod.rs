@@ -8,7 +8,7 @@ pub mod workloads;
 
 mod build;
 mod guard;
-pub use guard::{CpuLimit, MAX_STALLED_EVENTS};
+pub use guard::{CpuLimit, RunError, MAX_STALLED_EVENTS};
 // The per-client random stream, shared with `reclaim kernel`'s guest runner and the anchors
 // of benches/anchors.rs (native only).
 #[cfg(not(target_arch = "wasm32"))]

@@ -8,7 +8,7 @@ use super::grid::Point;
 use super::table;
 use crate::report::RunReport;
 use crate::scenario::knobs;
-use crate::sim::CpuLimit;
+use crate::sim::{CpuLimit, RunError};
 use crate::Simulation;
 
 /// A sweep's CPU-time limit per run when none is given: 50 times what the heaviest shipped
@@ -45,12 +45,9 @@ pub fn run_limited(
             clock: thread_cpu_time,
         });
     }
-    sim.try_run_to_end().map_err(|e| {
-        if e.contains("CPU time limit") {
-            format!("{e} (set by {option})")
-        } else {
-            e
-        }
+    sim.try_run_to_end().map_err(|e| match e {
+        RunError::CpuLimit(m) => format!("{m} (set by {option})"),
+        RunError::Stalled(m) => m,
     })
 }
 

@@ -58,7 +58,7 @@ describe('hostile scenarios in wasm', () => {
         expect(problem).toBeNull();
         const sim = WasmSimulation.fromScenario(text, 'v');
         try {
-          expect(() => sim.run_to_end_json()).toThrow(new RegExp(`${want.stall}.*task "t\\d", op tasks\\[0\\]\\.program\\[2\\] \\(loop\\)`));
+          expect(() => sim.run_to_end_json()).toThrow(new RegExp(`${want.stall}.*task "t\\d", op tasks\\[\\d\\]\\.program\\[2\\] \\(loop\\)`));
           expect(sim.finished()).toBe(true);
         } finally {
           sim.free();
