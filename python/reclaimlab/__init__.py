@@ -84,9 +84,13 @@ def _max_cpu(v: MaxCpu) -> Optional[str]:
     if isinstance(v, str):
         return v
     # Whole nanoseconds, as the engine counts them (a float's repr may read "1e-05" or "inf").
-    if not math.isfinite(v) or v <= 0:
+    try:
+        ns = round(v * 1e9) if math.isfinite(v) and v > 0 else None
+    except OverflowError:  # an int too large for a float
+        ns = None
+    if ns is None:
         raise ValueError(f"max_cpu: {v!r} must be a finite number of seconds > 0 (None: no limit)")
-    return f"{max(1, round(v * 1e9))}ns"
+    return f"{max(1, ns)}ns"
 
 
 def run(scenario: Scenario, variant: Optional[str] = None, *, max_cpu: MaxCpu = None,

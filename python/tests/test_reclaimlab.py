@@ -171,7 +171,7 @@ def test_max_cpu_stops_a_run_with_runtime_error_naming_the_limit():
     # Seconds whose repr is in exponent form, and numbers that are no limit at all.
     with pytest.raises(RuntimeError, match=r"CPU time limit of 0\.00001 s"):
         rl.run(S000, max_cpu=1e-5)
-    for bad in (float("inf"), float("nan"), -1, 0):
+    for bad in (float("inf"), float("nan"), -1, 0, 10**400):
         with pytest.raises(ValueError, match="max_cpu: .* must be a finite number of seconds > 0"):
             rl.run(S000, max_cpu=bad)
     assert rl.DEFAULT_SWEEP_MAX_CPU == 600
