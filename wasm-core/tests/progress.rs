@@ -231,3 +231,19 @@ fn the_cpu_limit_ends_a_run_once_the_clock_passes_it() {
     assert_eq!(reads, 7, "readings of the clock");
     assert!(sim.finished());
 }
+
+/// A loop inside a loop that never runs (`count = 0`) is judged like any other: one whose
+/// iterations take time is accepted, one that may stall is refused naming why.
+#[test]
+fn loops_inside_a_loop_of_count_0_are_judged_too() {
+    let inner = |op: &str| {
+        format!("{{ op = \"loop\", count = 0, body = [ {{ op = \"loop\", duration = \"1ms\", body = [ {op} ] }} ] }}")
+    };
+    // The outer loop of `scenario` needs time of its own: a sleep beside the loop that never runs.
+    let sleep = "{ op = \"sleep\", duration = \"1us\" }".to_string();
+    let ok = scenario(1, &[inner("{ op = \"sleep\", duration = \"1us\" }"), sleep.clone()]);
+    parse(&ok).unwrap_or_else(|e| panic!("{e}\n{ok}"));
+    let stalls = scenario(1, &[inner("{ op = \"touch\", regions = [\"a\"], count = 0 }"), sleep]);
+    let e = parse(&stalls).unwrap_err();
+    assert!(e.message.contains("makes no access (count = 0)"), "{e}");
+}

@@ -276,6 +276,11 @@ impl<'a> Analysis<'a> {
     /// the second and later ones begin in that one).
     fn looped(&mut self, l: &'a Loop) -> (u64, Option<String>) {
         if l.count == Some(0) {
+            // The body never runs, but the checks walk it and look up its loops' times: judge
+            // them from here, then drop what the body would have changed.
+            let (pages, dead) = (self.pages.clone(), self.dead.clone());
+            self.seq(&l.body, None);
+            (self.pages, self.dead) = (pages, dead);
             return (0, Some("(loop) has count = 0".into()));
         }
         let entry = self.dead.clone();
