@@ -1,16 +1,32 @@
-// How far the results worker is: which variant it runs and how far in virtual time (a long
-// scenario such as S003 takes minutes to run every variant to the end).
-import type { ReportsState } from '../engine/useReports';
+// How far the results workers are: each variant's virtual time reached (a long scenario such as
+// S003 takes a while to run every variant to the end); the columns show as they complete.
+import type { ReportColumn, ReportsState } from '../engine/useReports';
 import { formatNs } from '../format';
 
-export function ReportsProgress({ progress }: { progress: ReportsState['progress'] }) {
-  if (!progress) return <p className="muted">Running every variant to the end in a second worker…</p>;
-  const { index, count, nowNs, endNs } = progress;
-  // Each variant counts for an equal share: its own share is the virtual time reached over its cap.
-  const done = (index + Math.min(1, endNs > 0 ? nowNs / endNs : 0)) / count;
+/** A column's share done: 1 once its report is in (or it failed), else virtual time over its cap. */
+export function columnDone(c: ReportColumn): number {
+  if (c.status === 'done' || c.status === 'error') return 1;
+  return c.endNs > 0 ? Math.min(1, c.nowNs / c.endNs) : 0;
+}
+
+function columnText(c: ReportColumn, i: number, count: number): string {
+  const name = `variant ${i + 1} of ${count}${c.variant ? ` (${c.variant})` : ''}`;
+  if (c.status === 'done') return `${name} done`;
+  if (c.status === 'error') return `${name} failed`;
+  if (c.status === 'waiting') return `${name} waiting for a worker`;
+  return `${name} at ${formatNs(c.nowNs)} (ends by ${formatNs(c.endNs)} at the latest)`;
+}
+
+export function ReportsProgress({ reports }: { reports: ReportsState }) {
+  const { columns, workers } = reports;
+  const where = `in ${workers} worker${workers === 1 ? '' : 's'} beside the live view`;
+  if (columns.length === 0) return <p className="muted">Running every variant to the end {where}…</p>;
+  // Each variant counts for an equal share.
+  const done = columns.reduce((s, c) => s + columnDone(c), 0) / columns.length;
+  const assessing = columns.every((c) => c.status === 'done');
   return (
     <p className="muted reports-progress" role="status" data-testid="results-progress" data-done={done.toFixed(3)}>
-      Running every variant to the end in a second worker: variant {index + 1} of {count}, at {formatNs(nowNs)} (ends by {formatNs(endNs)} at the latest){' '}
+      {assessing ? 'Every variant is done; the engine computes the figures over them' : `Running every variant to the end ${where}: ${columns.map((c, i) => columnText(c, i, columns.length)).join('; ')}`}{' '}
       <progress max={1} value={done} aria-label="Results progress" /> {Math.round(done * 100)}%
     </p>
   );

@@ -4,12 +4,12 @@
 // then per-task rows, grouped by task and collapsed when there are many.
 import './results.css';
 import { memo } from 'react';
-import type { ReportsState } from '../engine/useReports';
+import type { ReportColumn, ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
 import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
 import { kernelCells, type KernelRun } from '../lib/kernelRun';
 import type { KernelAssessment } from '../engine/useKernelAssessment';
-import { ReportsProgress } from './ReportsProgress';
+import { columnDone, ReportsProgress } from './ReportsProgress';
 import { WATCHDOG_MS } from '../engine/useEngine';
 
 const fmt = (v: number, digits: number) =>
@@ -54,15 +54,18 @@ function Verdicts({ verdicts, knobsChanged }: { verdicts: Verdict[]; knobsChange
 /** A kernel cell's ratio to the model's run of its variant, as text ("×1.29 of the model"). */
 const ratioText = (r: number) => (Number.isFinite(r) ? `×${fmt(r, r >= 10 ? 1 : 2)} of the model` : 'no model ratio');
 
-function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]; kernels: KernelRun[] }) {
+/** A model column: its report, or (null) one still running or failed. */
+type Model = RunReport | null;
+
+function Rows({ rows, models, kernels }: { rows: TableRow[]; models: Model[]; kernels: KernelRun[] }) {
   return (
     <>
       {rows.map((row) => (
         <tr key={row.label}>
           <th scope="row">{row.label}</th>
           {row.values.slice(0, models.length).map((v, i) => (
-            <td key={i} data-testid={`result-${row.label}-${i}`}>
-              {fmt(v, row.digits)}
+            <td key={i} data-testid={`result-${row.label}-${i}`} data-pending={models[i] ? undefined : ''}>
+              {models[i] ? fmt(v, row.digits) : <span className="muted">…</span>}
               {/* No change beside a value the run has none of ("—", not "— (—)"). */}
               {i > 0 && Number.isFinite(v) && row.changes[i] !== '—' && (
                 <span className={`change ${row.changes[i]!.startsWith('+') ? 'up' : row.changes[i]!.startsWith('-') ? 'down' : ''}`}>
@@ -72,7 +75,7 @@ function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]
               )}
             </td>
           ))}
-          {kernelCells(row, models, kernels).map((c, k) => (
+          {kernelCells(row, models as RunReport[], kernels).map((c, k) => (
             <td key={`k${k}`} className="kernel-col" data-testid={`result-${row.label}-kernel-${k}`} data-value={Number.isFinite(c.value) ? c.value : ''}>
               {Number.isFinite(c.value) ? (
                 <>
@@ -92,18 +95,51 @@ function Rows({ rows, models, kernels }: { rows: TableRow[]; models: RunReport[]
   );
 }
 
-function Head({ reports, kernels, first }: { reports: RunReport[]; kernels: KernelRun[]; first: string }) {
+/** The head of a column whose report is not in: how far its run is, or why it failed. */
+function PendingHead({ col, index, count }: { col: ReportColumn | undefined; index: number; count: number }) {
+  const name = col?.variant ?? `variant ${index + 1} of ${count}`;
+  if (col?.status === 'error') {
+    return (
+      <>
+        {name}
+        <br />
+        <span className="error" role="alert" data-testid={`results-column-error-${index}`}>
+          {col.error}
+        </span>
+      </>
+    );
+  }
+  const done = col ? columnDone(col) : 0;
+  return (
+    <>
+      {name}
+      <br />
+      <span className="muted" data-testid={`results-column-progress-${index}`}>
+        {col?.status === 'running' ? `running, ${Math.round(done * 100)}%` : 'waiting for a worker'}{' '}
+        <progress max={1} value={done} aria-label={`${name}: progress`} />
+      </span>
+    </>
+  );
+}
+
+function Head({ reports, columns, kernels, first }: { reports: Model[]; columns: ReportColumn[]; kernels: KernelRun[]; first: string }) {
   return (
     <thead>
       <tr>
         <th scope="col">{first}</th>
-        {reports.map((r) => (
-          <th scope="col" key={r.variant}>
-            {r.variant}
-            <br />
-            <span className="muted">
-              {r.preset}, swappiness {r.swappiness}
-            </span>
+        {reports.map((r, i) => (
+          <th scope="col" key={i} data-testid={`results-head-${i}`} data-status={columns[i]?.status ?? 'done'}>
+            {r ? (
+              <>
+                {r.variant}
+                <br />
+                <span className="muted">
+                  {r.preset}, swappiness {r.swappiness}
+                </span>
+              </>
+            ) : (
+              <PendingHead col={columns[i]} index={i} count={reports.length} />
+            )}
           </th>
         ))}
         {kernels.map((k, i) => (
@@ -126,7 +162,7 @@ export const ResultsPanel = memo(function ResultsPanel({
   reports,
   expect,
   knobsChanged = false,
-  kernels = NO_KERNELS,
+  kernels: kernelRuns = NO_KERNELS,
   kernelAssessment,
 }: {
   reports: ReportsState;
@@ -136,10 +172,13 @@ export const ResultsPanel = memo(function ResultsPanel({
   /** The engine's figures over the model's reports and the kernel runs together. */
   kernelAssessment?: KernelAssessment;
 }) {
+  // Each variant's column as soon as it is done (the others show how far they are).
+  const models: Model[] = reports.columns.length > 0 ? reports.columns.map((c) => c.report ?? null) : reports.reports;
   // Real kernel runs (issue #27 §2) go through the same table builder, as columns after the
-  // model's; the engine's own figures (headline rows) for them come from kernelAssessment.
-  const models = reports.reports;
-  const all = resultsTable(models.length > 0 ? [...models, ...kernels.map((k) => k.report)] : []);
+  // model's; the engine's own figures (headline rows) for them come from kernelAssessment. Their
+  // ratios are to their variant's model: they show once every model column is in.
+  const kernels = models.every((r) => r !== null) ? kernelRuns : NO_KERNELS;
+  const all = resultsTable(models.some((r) => r) ? [...models, ...kernels.map((k) => k.report)] : []);
   const pad = (r: TableRow): TableRow => ({ ...r, values: [...r.values, ...kernels.map(() => NaN)] });
   const together = kernels.length > 0 && kernelAssessment?.status === 'done' ? kernelAssessment.assessment : undefined;
   const engineRows = together ? headlineRows(together) : headlineRows(reports.assessment).map(pad);
@@ -150,16 +189,16 @@ export const ResultsPanel = memo(function ResultsPanel({
   return (
     <section className="results" aria-label="Results" data-testid="results" data-status={reports.status}>
       <h2>Results: every variant run to the end</h2>
-      {reports.status === 'running' && <ReportsProgress progress={reports.progress} />}
+      {reports.status === 'running' && <ReportsProgress reports={reports} />}
       {reports.status === 'running' && reports.slow && reports.stop && (
         <p className="muted" role="status" data-testid="results-slow">
-          The results worker has not reported for {WATCHDOG_MS / 1000} s.{' '}
+          The results {reports.workers === 1 ? 'worker has' : 'workers have'} not reported for {WATCHDOG_MS / 1000} s.{' '}
           <button type="button" data-testid="results-stop" onClick={reports.stop}>
             Stop
           </button>
         </p>
       )}
-      {reports.status === 'error' && (
+      {reports.error && (
         <p className="error" role="alert" data-testid="results-error">
           {reports.error}
           {reports.retry && (
@@ -199,7 +238,7 @@ export const ResultsPanel = memo(function ResultsPanel({
       )}
       {headline.length > 0 && (
         <table className="results-table" data-testid="results-headline">
-          <Head reports={models} kernels={kernels} first="metric (measured window)" />
+          <Head reports={models} columns={reports.columns} kernels={kernels} first="metric (measured window)" />
           <tbody>
             <Rows rows={headline} models={models} kernels={kernels} />
           </tbody>
@@ -211,7 +250,7 @@ export const ResultsPanel = memo(function ResultsPanel({
             Per-task rows ({tasks.length} task{tasks.length === 1 ? '' : 's'})
           </summary>
           <table className="results-table">
-            <Head reports={models} kernels={kernels} first="task metric" />
+            <Head reports={models} columns={reports.columns} kernels={kernels} first="task metric" />
             {tasks.map((t) => (
               <tbody key={t} data-task={t}>
                 <Rows rows={perTask.filter((r) => r.task === t)} models={models} kernels={kernels} />

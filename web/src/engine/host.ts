@@ -245,7 +245,7 @@ export class EngineHost {
         this.startAhead(msg.ns);
         return;
       case 'report':
-        this.report(msg.scenario);
+        this.report(msg.scenario, msg.index);
         return;
       case 'check':
         this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
@@ -353,35 +353,46 @@ export class EngineHost {
     this.sendFrame(0);
   }
 
-  private report(scenario: ScenarioSource): void {
+  /** Every variant to the end, one after the other (`reports`), or only variant `only`
+   *  (`variantReport`: the page's pool of results workers runs the variants side by side). */
+  private report(scenario: ScenarioSource, only?: number): void {
     const info = this.parse(scenario);
     if (!info) return;
-    const reports: string[] = [];
     const count = info.variants.length;
-    for (const [index, v] of info.variants.entries()) {
-      const sim = this.engine!.create(scenario.text, v.name);
-      try {
-        // Stepped in slices (the result does not depend on step sizes), with a progress message
-        // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
-        const progress = () =>
-          this.deps.post({ type: 'reportProgress', scenario: scenario.name, index, count, nowNs: sim.now_ns(), endNs: sim.end_ns() });
-        progress();
-        let last = Date.now();
-        while (!sim.finished()) {
-          sim.step(REPORT_SLICE_NS);
-          if (Date.now() - last >= REPORT_PROGRESS_MS) {
-            progress();
-            last = Date.now();
-          }
-        }
-        reports.push(sim.run_to_end_json());
-      } finally {
-        sim.free();
-      }
+    if (only !== undefined) {
+      const v = info.variants[only];
+      if (!v) throw new Error(`scenario ${scenario.name} has no variant ${only + 1} (it has ${count})`);
+      const report = this.runToEnd(scenario, v.name, only, count);
+      this.deps.post({ type: 'variantReport', scenario: scenario.name, index: only, count, variant: v.name, report });
+      return;
     }
+    const reports = info.variants.map((v, index) => this.runToEnd(scenario, v.name, index, count));
     // The core evaluates the expectations and the headline figures: the page only shows them.
     const assessment = this.engine!.assess ? this.engine!.assess(scenario.text, reports) : undefined;
     this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
+  }
+
+  /** Variant `variant` (`index` of `count`) in a fresh simulation to its end: its RunReport JSON. */
+  private runToEnd(scenario: ScenarioSource, variant: string, index: number, count: number): string {
+    const sim = this.engine!.create(scenario.text, variant);
+    try {
+      // Stepped in slices (the result does not depend on step sizes), with a progress message
+      // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
+      const progress = () =>
+        this.deps.post({ type: 'reportProgress', scenario: scenario.name, index, count, variant, nowNs: sim.now_ns(), endNs: sim.end_ns() });
+      progress();
+      let last = Date.now();
+      while (!sim.finished()) {
+        sim.step(REPORT_SLICE_NS);
+        if (Date.now() - last >= REPORT_PROGRESS_MS) {
+          progress();
+          last = Date.now();
+        }
+      }
+      return sim.run_to_end_json();
+    } finally {
+      sim.free();
+    }
   }
 
   /** `stepMs`: wall time spent advancing the runs for this frame (not building it). */

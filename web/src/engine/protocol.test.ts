@@ -39,6 +39,7 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'], flags })).toEqual({ type: 'load', scenario, variants: ['a', 'b'], flags });
     expect(parseToWorker({ type: 'step', ns: MAX_STEP_NS })).toEqual({ type: 'step', ns: MAX_STEP_NS });
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
+    expect(parseToWorker({ type: 'report', scenario, index: 1 })).toEqual({ type: 'report', scenario, index: 1 });
     expect(parseToWorker({ type: 'check', id: 0, text: 'x' })).toEqual({ type: 'check', id: 0, text: 'x' });
     expect(parseToWorker({ type: 'assess', id: 3, text: 'x', reports: ['{}'] })).toEqual({ type: 'assess', id: 3, text: 'x', reports: ['{}'] });
     expect(parseToWorker({ type: 'seek', ns: 0 })).toEqual({ type: 'seek', ns: 0 });
@@ -73,6 +74,7 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['a seek to a fractional nanosecond', { type: 'seek', ns: 0.5 }, /must be an integer/],
     ['an ahead without a time', { type: 'ahead' }, /'ahead' message is missing 'ns'/],
     ['an ahead to a string', { type: 'ahead', ns: '5' }, /'ns' must be a finite number/],
+    ['a report of a fractional variant', { type: 'report', scenario, index: 0.5 }, /'index' must be an integer/],
   ])('rejects %s', (_what, data, message) => {
     expect(() => parseToWorker(data)).toThrow(ProtocolError);
     expect(() => parseToWorker(data)).toThrow(message);
@@ -106,6 +108,12 @@ describe('parseFromWorker (messages the page accepts)', () => {
     const f = parseFromWorker({ type: 'frame', seq: 0, stepMs: 0, runs: [frame()] });
     expect(f.type === 'frame' && f.runs[0]!.cells.length).toBe(3);
     expect(parseFromWorker({ type: 'reports', scenario: 's', reports: ['{}'] }).type).toBe('reports');
+    const one = { type: 'variantReport', scenario: 's', index: 1, count: 2, variant: 'after', report: '{}' };
+    expect(parseFromWorker(one)).toEqual(one);
+    expect(() => parseFromWorker({ ...one, report: {} })).toThrow(/'report' must be a string/);
+    const going = { type: 'reportProgress', scenario: 's', index: 0, count: 2, variant: 'before', nowNs: 5, endNs: 10 };
+    expect(parseFromWorker(going)).toEqual(going);
+    expect(() => parseFromWorker({ ...going, variant: undefined })).toThrow(ProtocolError);
     expect(parseFromWorker({ type: 'error', phase: 'scenario', message: 'line 3' })).toEqual({ type: 'error', phase: 'scenario', message: 'line 3' });
     const progress = { type: 'seekProgress', fromNs: 1e9, toNs: 2e9, nowNs: 1.5e9 };
     expect(parseFromWorker(progress)).toEqual(progress);

@@ -7,7 +7,9 @@
 //
 //   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
-//                    report (run every variant of a scenario to the end; answered by reports),
+//                    report (run every variant of a scenario to the end; answered by reports), or
+//                    only one of them (answered by variantReport: the page runs the variants in a
+//                    pool of workers),
 //                    check (validate scenario text for the editor; answered by checked),
 //                    assess (the engine's figures over given reports, e.g. a real kernel's; answered by assessed),
 //                    seek (bring every run to a virtual time, from the nearest checkpoint; answered by
@@ -20,7 +22,8 @@
 //                    moves, new time-series rows as typed arrays, transferred; the views
 //                    (balance, refault, MGLRU generations, memcg LRU) as the engine's typed
 //                    objects, generated/views.ts),
-//                    reports (the CLI's RunReport JSON per variant), checked (the problem
+//                    reports (the CLI's RunReport JSON per variant), variantReport (one variant's),
+//                    reportProgress, checked (the problem
 //                    of a checked text, with its line and column, or null), assessed,
 //                    seekProgress, aheadProgress, error
 //
@@ -30,7 +33,7 @@
 import { parseLessonSteps, type LessonStep } from '../lib/lesson';
 import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
 
-export const PROTOCOL_VERSION = 8; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart
+export const PROTOCOL_VERSION = 9; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -58,8 +61,9 @@ export type ToWorker =
   /** Compute the runs' state at `ns` in the background, between other messages, and keep it
    *  as a checkpoint (a paused lesson's next step); null stops it. */
   | { type: 'ahead'; ns: number | null }
-  /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. */
-  | { type: 'report'; scenario: ScenarioSource }
+  /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. With
+   *  `index`: only the scenario's variant `index` (in its order); answer `variantReport`. */
+  | { type: 'report'; scenario: ScenarioSource; index?: number }
   /** Validate scenario text (the editor's lint); answer `checked` with the same id. */
   | { type: 'check'; id: number; text: string }
   /** The scenario's assessment (headline figures, verdicts) over these RunReport JSONs (a real
@@ -179,8 +183,12 @@ export type FromWorker =
   | { type: 'frame'; seq: number; stepMs: number; runs: RunFrame[] }
   /** RunReport JSON per variant (scenario order) of a `report` request. */
   | { type: 'reports'; scenario: string; reports: string[]; /** JSON Assessment (generated/views.ts) */ assessment?: string }
-  /** A `report` request on its way: variant `index` of `count` has reached `nowNs` of at most `endNs`. */
-  | { type: 'reportProgress'; scenario: string; index: number; count: number; nowNs: number; endNs: number }
+  /** The RunReport JSON of variant `index` (named `variant`) of the scenario's `count`, for a
+   *  `report` with an index. */
+  | { type: 'variantReport'; scenario: string; index: number; count: number; variant: string; report: string }
+  /** A `report` request on its way: variant `index` (named `variant`) of `count` has reached
+   *  `nowNs` of at most `endNs`. */
+  | { type: 'reportProgress'; scenario: string; index: number; count: number; variant: string; nowNs: number; endNs: number }
   /** A `seek` on its way: replaying from `fromNs` (a checkpoint's time, or where the runs were)
    *  to `toNs`, at `nowNs`. Sent when it starts and at most every SEEK_PROGRESS_MS of wall time. */
   | { type: 'seekProgress'; fromNs: number; toNs: number; nowNs: number }
@@ -307,8 +315,8 @@ export function parseToWorker(data: unknown): ToWorker {
       onlyKeys(m, ['type', 'ns']);
       return { type: 'ahead', ns: field(m, 'ns') === null ? null : num(m, 'ns', 0, BIG, true) };
     case 'report':
-      onlyKeys(m, ['type', 'scenario']);
-      return { type: 'report', scenario: parseScenario(field(m, 'scenario')) };
+      onlyKeys(m, ['type', 'scenario', 'index']);
+      return { type: 'report', scenario: parseScenario(field(m, 'scenario')), ...('index' in m ? { index: num(m, 'index', 0, BIG, true) } : {}) };
     case 'check':
       onlyKeys(m, ['type', 'id', 'text']);
       return { type: 'check', id: num(m, 'id', 0, BIG, true), text: str(m, 'text') };
@@ -635,13 +643,24 @@ export function parseFromWorker(data: unknown): FromWorker {
     case 'reports':
       onlyKeys(m, ['type', 'scenario', 'reports', 'assessment']);
       return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports'), ...('assessment' in m ? { assessment: str(m, 'assessment') } : {}) };
+    case 'variantReport':
+      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'variant', 'report']);
+      return {
+        type: 'variantReport',
+        scenario: str(m, 'scenario'),
+        index: num(m, 'index', 0, BIG, true),
+        count: num(m, 'count', 1, BIG, true),
+        variant: str(m, 'variant'),
+        report: str(m, 'report'),
+      };
     case 'reportProgress':
-      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'nowNs', 'endNs']);
+      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'variant', 'nowNs', 'endNs']);
       return {
         type: 'reportProgress',
         scenario: str(m, 'scenario'),
         index: num(m, 'index', 0, BIG, true),
         count: num(m, 'count', 1, BIG, true),
+        variant: str(m, 'variant'),
         nowNs: num(m, 'nowNs', 0, BIG),
         endNs: num(m, 'endNs', 0, BIG),
       };

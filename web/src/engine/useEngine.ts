@@ -142,6 +142,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'aheadProgress':
       return { ...state, ahead: { toNs: msg.toNs, nowNs: msg.nowNs, done: msg.done } };
     case 'reports':
+    case 'variantReport':
     case 'reportProgress':
     case 'checked':
     case 'assessed':

@@ -1,86 +1,136 @@
-// A second engine worker that runs every variant of a scenario to the end, so
-// the results table and the per-round chart never hold up the live view.
+// The results: every variant of a scenario run to the end in a pool of results workers
+// (reportPool.ts), apart from the live view's, so the results table and the per-round chart
+// never hold up the live view. Each column shows as soon as its variant is done.
 import { useEffect, useRef, useState } from 'react';
-import { startEngineWorker, type EngineClient } from './client';
+import { startEngineWorker } from './client';
 import type { ScenarioSource } from './protocol';
 import { parseAssessment, parseReport, type RunReport } from '../lib/report';
+import { variantNames } from '../lib/scenarioText';
 import type { Assessment } from './generated/views';
 import { WATCHDOG_MS } from './useEngine';
+import { poolSize, ReportPool, type ColumnStatus, type PoolState } from './reportPool';
+
+/** One variant's column of the results table. */
+export interface ReportColumn {
+  /** Its name, once the engine has read the scenario. */
+  variant: string | null;
+  status: ColumnStatus;
+  nowNs: number;
+  endNs: number;
+  report?: RunReport;
+  error?: string;
+}
 
 export interface ReportsState {
   status: 'idle' | 'running' | 'done' | 'error';
   /** The scenario text the reports belong to. */
   text: string | null;
+  /** The reports of the variants done so far, in the scenario's order (all of them when done). */
   reports: RunReport[];
+  /** Every variant's column, in the scenario's order (empty until the engine has read it). */
+  columns: ReportColumn[];
+  /** Results workers running the variants. */
+  workers: number;
   /** Headline rows and expectation verdicts, as the engine computed them. */
   assessment?: Assessment;
+  /** Why there are no results, or why some are missing (the rest stand). */
   error: string | null;
-  /** While running: variant `index` of `count` has reached `nowNs` (of at most `endNs`). */
-  progress?: { index: number; count: number; nowNs: number; endNs: number; variants?: string[] };
-  /** No word from the worker for WATCHDOG_MS while running: the panel says so and offers `stop`. */
+  /** No word from any results worker for WATCHDOG_MS while running: the panel says so and offers `stop`. */
   slow?: boolean;
-  /** Terminate the results worker (the watchdog's Stop). */
+  /** Terminate the results workers (the watchdog's Stop). */
   stop?: () => void;
-  /** After Stop: start a new results worker on the same scenario. */
+  /** After Stop: run the results again on the same scenario. */
   retry?: () => void;
 }
 
+const IDLE: ReportsState = { status: 'idle', text: null, reports: [], columns: [], workers: 0, error: null };
+
 export function useReports(scenario: ScenarioSource | null): ReportsState {
-  const [state, setState] = useState<ReportsState>({ status: 'idle', text: null, reports: [], error: null });
-  const client = useRef<EngineClient | null>(null);
+  const [state, setState] = useState<ReportsState>(IDLE);
   const wanted = useRef<string | null>(null);
-  // Bumped by `retry`: the effect starts a new worker for the same scenario.
+  // Bumped by `retry`: the effect starts a new pool for the same scenario.
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (!scenario) return;
-    wanted.current = scenario.text;
-    client.current?.dispose(); // a stale run is abandoned, not waited for
     const text = scenario.text;
-    // The watchdog: "slow" only while the worker has said nothing for WATCHDOG_MS (a long run
+    wanted.current = text;
+    // The watchdog: "slow" only while no worker has said anything for WATCHDOG_MS (a long run
     // that reports progress is not stalled).
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       clearTimeout(watchdog);
       watchdog = setTimeout(() => setState((s) => (s.status === 'running' && s.text === text ? { ...s, slow: true } : s)), WATCHDOG_MS);
     };
-    const c = startEngineWorker(
-      {
-        onMessage: (msg) => {
-          if (wanted.current !== text) return;
-          if (msg.type === 'reportProgress') {
-            const { index, count, nowNs, endNs } = msg;
-            arm();
-            setState((s) => (s.text === text && s.status === 'running' ? { ...s, slow: false, progress: { index, count, nowNs, endNs } } : s));
-            return;
-          }
-          if (msg.type !== 'reports') return;
-          try {
-            setState({ status: 'done', text, reports: msg.reports.map(parseReport), ...(msg.assessment ? { assessment: parseAssessment(msg.assessment) } : {}), error: null });
-          } catch (err) {
-            setState({ status: 'error', text, reports: [], error: String(err) });
-          }
-        },
-        onError: (message) => {
-          if (wanted.current === text) setState({ status: 'error', text, reports: [], error: message });
-        },
-      },
-      'reclaim-reports',
-    );
-    client.current = c;
-    const stop = () => {
-      c.dispose();
-      if (wanted.current === text) setState({ status: 'error', text, reports: [], error: 'Stopped: the results worker was terminated.', retry: () => setAttempt((a) => a + 1) });
+    // Reports parsed once each (progress arrives several times a second).
+    const parsed = new Map<string, RunReport>();
+    const parse = (json: string) => {
+      let r = parsed.get(json);
+      if (!r) parsed.set(json, (r = parseReport(json)));
+      return r;
     };
-    setState({ status: 'running', text, reports: [], error: null, stop });
-    c.send({ type: 'report', scenario });
+    let stopped = false;
+    const pool = new ReportPool(
+      scenario,
+      poolSize(),
+      (handlers) => startEngineWorker(handlers, 'reclaim-reports'),
+      (p: PoolState) => {
+        if (wanted.current !== text || stopped) return;
+        if (p.phase === 'running' || p.phase === 'assessing') arm();
+        else clearTimeout(watchdog);
+        setState((s) => ({ ...toState(p, text, parse), stop: s.stop }));
+      },
+    );
+    const stop = () => {
+      stopped = true;
+      clearTimeout(watchdog);
+      pool.dispose();
+      setState((s) =>
+        wanted.current === text
+          ? {
+              ...s,
+              status: 'error',
+              slow: false,
+              error: `Stopped: the results ${s.workers === 1 ? 'worker was' : 'workers were'} terminated.`,
+              retry: () => setAttempt((a) => a + 1),
+              stop: undefined,
+            }
+          : s,
+      );
+    };
+    setState({ ...IDLE, status: 'running', text, stop });
+    pool.start(variantNames(text).length);
     arm();
     return () => {
       clearTimeout(watchdog);
-      c.dispose();
-      if (client.current === c) client.current = null;
+      pool.dispose(); // a stale run is abandoned, not waited for
     };
   }, [scenario, attempt]);
 
   return state;
+}
+
+/** The page's view of the pool: reports parsed, a report the page cannot read its column's error. */
+function toState(p: PoolState, text: string, parse: (json: string) => RunReport): ReportsState {
+  const columns: ReportColumn[] = p.columns.map((c) => {
+    const { report, ...rest } = c;
+    if (report === undefined) return rest;
+    try {
+      return { ...rest, report: parse(report) };
+    } catch (err) {
+      return { ...rest, status: 'error', error: String(err) };
+    }
+  });
+  const reports = columns.flatMap((c) => (c.report ? [c.report] : []));
+  let assessment: Assessment | undefined;
+  let error = p.error ?? null;
+  try {
+    if (p.assessment) assessment = parseAssessment(p.assessment);
+  } catch (err) {
+    error = String(err);
+  }
+  const unreadable = columns.some((c) => c.status === 'error') && p.phase === 'done';
+  if (unreadable) error ??= 'The report of a variant could not be read (see its column).';
+  const status = p.phase === 'error' || unreadable ? 'error' : p.phase === 'done' ? 'done' : 'running';
+  return { status, text, reports, columns, workers: p.workers, ...(assessment ? { assessment } : {}), error, slow: false };
 }

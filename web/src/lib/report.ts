@@ -60,16 +60,18 @@ export function headlineRows(a: Assessment | undefined): TableRow[] {
   return (a?.headline ?? []).map((h) => row(h.label, h.values.map((v) => v ?? NaN), 2));
 }
 
-/** The seed-style table: headline measured counters, then per-task metrics. */
-export function resultsTable(reports: RunReport[]): TableRow[] {
-  if (reports.length === 0) return [];
-  const rows = HEADLINE_COUNTERS.map((k) => row(k, reports.map((r) => r.measured[k] ?? NaN), 0));
-  const tasks = reports[0]!.tasks.map((t) => t.name);
-  const task = (r: RunReport, name: string) => r.tasks.find((t) => t.name === name);
+/** The seed-style table: headline measured counters, then per-task metrics. A null report is a
+ *  column not in yet (its values NaN; the tasks are the first report's that is in). */
+export function resultsTable(reports: (RunReport | null)[]): TableRow[] {
+  const firstIn = reports.find((r) => r !== null);
+  if (!firstIn) return [];
+  const rows = HEADLINE_COUNTERS.map((k) => row(k, reports.map((r) => r?.measured[k] ?? NaN), 0));
+  const tasks = firstIn.tasks.map((t) => t.name);
+  const task = (r: RunReport | null, name: string) => r?.tasks.find((t) => t.name === name);
   for (const name of tasks) {
-    const first = task(reports[0]!, name)!;
+    const first = task(firstIn, name)!;
     if (first.rounds_s && first.rounds_s.length > 0) {
-      const med = (r: RunReport) => median(task(r, name)?.rounds_s ?? []);
+      const med = (r: RunReport | null) => median(task(r, name)?.rounds_s ?? []);
       rows.push(row(`${name} round 0 (s)`, reports.map((r) => task(r, name)?.rounds_s?.[0] ?? NaN), 4, name));
       rows.push(row(`${name} median round (s)`, reports.map(med), 4, name));
     }
