@@ -1,17 +1,19 @@
 // The downloads (lib/exports.ts, lib/figure.ts): series CSV, state JSON, results Markdown, the
 // scenario TOML, a figure as PNG or SVG carrying its link, and a clip (lib/clip.ts) recorded by
-// stepping through a time range, one figure per frame.
+// stepping through a time range, one figure per frame. Their code is loaded when one is asked
+// for (an embed never loads it).
 import { useEffect, useRef } from 'react';
 import type { Exporters } from '../components/SharePanel';
 import type { EngineState } from '../engine/useEngine';
 import type { ReportsState } from '../engine/useReports';
 import type { ScenarioSource } from '../engine/protocol';
-import { ClipCancelled, recordClip } from '../lib/clip';
-import { download, downloadText, resultsMarkdown, seriesCsv, stateJson } from '../lib/exports';
-import { figurePng, figureSvg } from '../lib/figure';
 import { kernelLabel } from '../lib/flags';
 import type { KernelRun } from '../lib/kernelRun';
 import { resultsTable } from '../lib/report';
+
+const exportsCode = () => import('../lib/exports');
+const figureCode = () => import('../lib/figure');
+type FigureCode = Awaited<ReturnType<typeof figureCode>>;
 
 interface ExportDeps {
   state: EngineState;
@@ -35,15 +37,16 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
   // File names: a validation scenario's folder becomes part of the name ("validation-thrash-small").
   const stem = scenarioName.replace(/\.toml$/, '').replace(/\//g, '-');
   const base = `${stem}-${Math.round(nowNs / 1e6)}ms`;
-  const figureOf = (link: string) =>
+  const figureOf = ({ figureSvg }: FigureCode, link: string) =>
     figureSvg({ title, runs: state.runs, kernels: state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags)), frames, series: state.series, counterNames: state.counterNames, link });
   // The image exports: a complete figure carrying the link that reproduces it.
-  const figure = async (): Promise<[string, string]> => {
-    const link = `${location.origin}${location.pathname}#${await makeLink()}`;
-    return [figureOf(link), link];
+  const figure = async (): Promise<[string, string, FigureCode]> => {
+    const [code, hash] = await Promise.all([figureCode(), makeLink()]);
+    const link = `${location.origin}${location.pathname}#${hash}`;
+    return [figureOf(code, link), link, code];
   };
   // What the clip recorder reads between its awaits: the latest render's state.
-  const live = useRef<{ nowNs: number; ready: boolean; seeking: boolean; finished: boolean; figure(link: string): string } | null>(null);
+  const live = useRef<{ nowNs: number; ready: boolean; seeking: boolean; finished: boolean; figure(code: FigureCode, link: string): string } | null>(null);
   live.current = { nowNs, ready, seeking, finished, figure: figureOf };
   const drive = useRef({ step, seekTo });
   drive.current = { step, seekTo };
@@ -54,6 +57,7 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
     w.forEach((f) => f());
   });
   const recordClipRange = async (fromNs: number, toNs: number, count: number, onProgress: (n: number) => void, signal: AbortSignal) => {
+    const [{ ClipCancelled, recordClip }, { download }, code] = await Promise.all([import('../lib/clip'), exportsCode(), figureCode()]);
     const until = async (ok: () => boolean) => {
       for (let t = 0; !ok(); t++) {
         if (signal.aborted) throw new ClipCancelled();
@@ -69,7 +73,7 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
       fps: 10,
       signal,
       onProgress,
-      figure: () => live.current!.figure(link),
+      figure: () => live.current!.figure(code, link),
       advance: async (i) => {
         const target = at(i);
         if (i === 0) {
@@ -86,16 +90,25 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
     download(`${base.replace(/-\d+ms$/, '')}-${Math.round(fromNs / 1e6)}-${Math.round(toNs / 1e6)}ms.webm`, blob);
   };
   const exporters: Exporters = {
-    csv: () => downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv'),
-    json: () => downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json'),
-    markdown: () => downloadText(`${stem}-results.md`, resultsMarkdown(title, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown'),
-    toml: () => downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
+    csv: async () => {
+      const { downloadText, seriesCsv } = await exportsCode();
+      downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv');
+    },
+    json: async () => {
+      const { downloadText, stateJson } = await exportsCode();
+      downloadText(`${base}.json`, stateJson(scenarioName, state.runs, frames, state.series, state.counterNames), 'application/json');
+    },
+    markdown: async () => {
+      const { downloadText, resultsMarkdown } = await exportsCode();
+      downloadText(`${stem}-results.md`, resultsMarkdown(title, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown');
+    },
+    toml: async () => (await exportsCode()).downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
     png: async () => {
-      const [svg, link] = await figure();
+      const [[svg, link, { figurePng }], { download }] = await Promise.all([figure(), exportsCode()]);
       download(`${base}-figure@2x.png`, await figurePng(svg, link, 2));
     },
     svg: async () => {
-      const [svg] = await figure();
+      const [[svg], { downloadText }] = await Promise.all([figure(), exportsCode()]);
       downloadText(`${base}-figure.svg`, svg, 'image/svg+xml');
     },
   };

@@ -3,8 +3,8 @@
 // scenario is offered to open with it); an exported figure opens the link it carries.
 import { useEffect, useRef, useState } from 'react';
 import type { KernelError } from '../components/KernelOverlay';
-import { linkOfImage } from '../lib/figure';
-import { isJsonFile, KernelRunError, mergeRuns, mismatch, readKernelFile, type KernelRun } from '../lib/kernelRun';
+import { isJsonFile } from '../lib/dropped';
+import type { KernelRun } from '../lib/kernelRun';
 import { isLinkHash } from '../lib/link';
 import { variantNames } from '../lib/scenarioText';
 import { SCENARIOS } from '../scenarios';
@@ -21,7 +21,8 @@ export function useKernelRuns(setup: Setup) {
   openSetup.current = setup.open;
   const loadKernel = useRef<(files: File[]) => void>(() => {});
   loadKernel.current = (files: File[]) => {
-    void Promise.all(files.map(readKernelFile)).then(
+    // The kernel-run reader is loaded when a file comes (an embed never loads it).
+    void import('../lib/kernelRun').then(({ KernelRunError, mergeRuns, mismatch, readKernelFile }) => Promise.all(files.map(readKernelFile)).then(
       (lists) => {
         const runs = lists.flat();
         const shown = shownNow.current;
@@ -50,7 +51,7 @@ export function useKernelRuns(setup: Setup) {
         });
       },
       (e: unknown) => setKernelError({ text: e instanceof KernelRunError ? e.message : `The kernel run could not be read: ${String(e)}` }),
-    );
+    ));
   };
   const clear = () => {
     setKernelRuns([]);
@@ -81,7 +82,8 @@ export function useDrop(enabled: boolean, loadKernel: { current: (files: File[])
         onKernelFiles.current();
         return;
       }
-      linkOfImage(f)
+      import('../lib/figure')
+        .then(({ linkOfImage }) => linkOfImage(f))
         .then((link) => {
           const hash = link?.slice(link.indexOf('#')) ?? '';
           if (!link || !isLinkHash(hash)) error.current(`${f.name} carries no Reclaim Lab link: only figures exported by this page (PNG or SVG) can be dropped here.`);

@@ -5,11 +5,12 @@ import { useRef, useState, type ReactNode } from 'react';
 import type { View } from '../lib/link';
 import { EmbedDialogBody } from './EmbedDialog';
 
+/** Each loads its code when first asked (useExports), so each may return a promise. */
 export interface Exporters {
-  csv(): void;
-  json(): void;
-  markdown(): void;
-  toml(): void;
+  csv(): void | Promise<void>;
+  json(): void | Promise<void>;
+  markdown(): void | Promise<void>;
+  toml(): void | Promise<void>;
   png(): void | Promise<void>;
   svg(): void | Promise<void>;
 }

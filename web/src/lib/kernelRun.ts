@@ -318,8 +318,7 @@ export async function readKernelFile(file: File): Promise<KernelRun[]> {
   return parseKernelRuns(text, file.name);
 }
 
-/** Whether a dropped file is meant for the overlay (rather than an exported figure). */
-export const isJsonFile = (f: { name: string; type: string }) => f.type === 'application/json' || /\.json$/i.test(f.name);
+export { isJsonFile } from './dropped';
 
 /** What the page shows of a scenario, to check a run belongs to it. */
 export interface ScenarioShown {
