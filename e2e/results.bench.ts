@@ -172,9 +172,9 @@ made to read 3. Every build and pool showed the same figures for a scenario.
 ${rows.join('\n')}
 
 The embed's JS (\`/?embed&view=lru\` at 960x540, fresh context): the scripts whose responses
-ended before its first paint with content (its bar drawn), gzip level 9 of each file as served;
-all the JS it has loaded once its engine is ready (the workers' scripts included); the wasm
-module. Medians of ${ROUNDS}.
+ended before its first paint with content (its bar drawn; the engine workers' script, started
+by then, included), gzip level 9 of each file as served; all the JS it has loaded once its
+engine is ready (its view's code included); the wasm module. Medians of ${ROUNDS}.
 
 | build | JS before first paint (gzip) | all JS of the page (gzip) | wasm (gzip) | first paint |
 |---|---|---|---|---:|
