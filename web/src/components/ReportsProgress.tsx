@@ -25,7 +25,7 @@ export function ReportsProgress({ reports }: { reports: ReportsState }) {
   const done = columns.reduce((s, c) => s + columnDone(c), 0) / columns.length;
   const assessing = columns.every((c) => c.status === 'done');
   return (
-    <p className="muted reports-progress" role="status" data-testid="results-progress" data-done={done.toFixed(3)}>
+    <p className="muted reports-progress" role="status" data-testid="results-progress" data-done={done.toFixed(3)} data-running={columns.filter((c) => c.status === 'running').length}>
       {assessing ? 'Every variant is done; the engine computes the figures over them' : `Running every variant to the end ${where}: ${columns.map((c, i) => columnText(c, i, columns.length)).join('; ')}`}{' '}
       <progress max={1} value={done} aria-label="Results progress" /> {Math.round(done * 100)}%
     </p>

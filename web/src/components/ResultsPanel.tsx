@@ -96,14 +96,14 @@ function Rows({ rows, models, kernels }: { rows: TableRow[]; models: Model[]; ke
 }
 
 /** The head of a column whose report is not in: how far its run is, or why it failed. */
-function PendingHead({ col, index, count }: { col: ReportColumn | undefined; index: number; count: number }) {
+function PendingHead({ col, index, count, ids }: { col: ReportColumn | undefined; index: number; count: number; ids: boolean }) {
   const name = col?.variant ?? `variant ${index + 1} of ${count}`;
   if (col?.status === 'error') {
     return (
       <>
         {name}
         <br />
-        <span className="error" role="alert" data-testid={`results-column-error-${index}`}>
+        <span className="error" role={ids ? 'alert' : undefined} data-testid={ids ? `results-column-error-${index}` : undefined}>
           {col.error}
         </span>
       </>
@@ -114,7 +114,7 @@ function PendingHead({ col, index, count }: { col: ReportColumn | undefined; ind
     <>
       {name}
       <br />
-      <span className="muted" data-testid={`results-column-progress-${index}`}>
+      <span className="muted" data-testid={ids ? `results-column-progress-${index}` : undefined}>
         {col?.status === 'running' ? `running, ${Math.round(done * 100)}%` : 'waiting for a worker'}{' '}
         <progress max={1} value={done} aria-label={`${name}: progress`} />
       </span>
@@ -122,13 +122,14 @@ function PendingHead({ col, index, count }: { col: ReportColumn | undefined; ind
   );
 }
 
-function Head({ reports, columns, kernels, first }: { reports: Model[]; columns: ReportColumn[]; kernels: KernelRun[]; first: string }) {
+/** `ids`: the test ids (and the error's alert) go on one table's head only. */
+function Head({ reports, columns, kernels, first, ids = false }: { reports: Model[]; columns: ReportColumn[]; kernels: KernelRun[]; first: string; ids?: boolean }) {
   return (
     <thead>
       <tr>
         <th scope="col">{first}</th>
         {reports.map((r, i) => (
-          <th scope="col" key={i} data-testid={`results-head-${i}`} data-status={columns[i]?.status ?? 'done'}>
+          <th scope="col" key={i} data-testid={ids ? `results-head-${i}` : undefined} data-status={columns[i]?.status ?? 'done'}>
             {r ? (
               <>
                 {r.variant}
@@ -138,7 +139,7 @@ function Head({ reports, columns, kernels, first }: { reports: Model[]; columns:
                 </span>
               </>
             ) : (
-              <PendingHead col={columns[i]} index={i} count={reports.length} />
+              <PendingHead col={columns[i]} index={i} count={reports.length} ids={ids} />
             )}
           </th>
         ))}
@@ -238,7 +239,7 @@ export const ResultsPanel = memo(function ResultsPanel({
       )}
       {headline.length > 0 && (
         <table className="results-table" data-testid="results-headline">
-          <Head reports={models} columns={reports.columns} kernels={kernels} first="metric (measured window)" />
+          <Head reports={models} columns={reports.columns} kernels={kernels} first="metric (measured window)" ids />
           <tbody>
             <Rows rows={headline} models={models} kernels={kernels} />
           </tbody>

@@ -69,6 +69,8 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       if (!r) parsed.set(json, (r = parseReport(json)));
       return r;
     };
+    // The variants' names as the page reads them, for the columns no worker has named yet.
+    const names = variantNames(text);
     let stopped = false;
     const pool = new ReportPool(
       scenario,
@@ -78,7 +80,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
         if (wanted.current !== text || stopped) return;
         if (p.phase === 'running' || p.phase === 'assessing') arm();
         else clearTimeout(watchdog);
-        setState((s) => ({ ...toState(p, text, parse), stop: s.stop }));
+        setState((s) => ({ ...toState(p, text, names, parse), stop: s.stop }));
       },
     );
     const stop = () => {
@@ -99,7 +101,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       );
     };
     setState({ ...IDLE, status: 'running', text, stop });
-    pool.start(variantNames(text).length);
+    pool.start(names.length);
     arm();
     return () => {
       clearTimeout(watchdog);
@@ -110,10 +112,14 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
   return state;
 }
 
-/** The page's view of the pool: reports parsed, a report the page cannot read its column's error. */
-function toState(p: PoolState, text: string, parse: (json: string) => RunReport): ReportsState {
-  const columns: ReportColumn[] = p.columns.map((c) => {
+/** The page's view of the pool: reports parsed, a report the page cannot read its column's
+ *  error; a column no worker has named yet named as the page reads the scenario (`names`, when
+ *  they are as many as the engine's). */
+function toState(p: PoolState, text: string, names: string[], parse: (json: string) => RunReport): ReportsState {
+  const named = names.length === p.columns.length;
+  const columns: ReportColumn[] = p.columns.map((c, i) => {
     const { report, ...rest } = c;
+    if (rest.variant === null && named) rest.variant = names[i]!;
     if (report === undefined) return rest;
     try {
       return { ...rest, report: parse(report) };
