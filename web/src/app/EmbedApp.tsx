@@ -1,5 +1,10 @@
 // The embed (`?embed`): one view of the runs, a small bar, and the lesson caption, fitted to
-// the iframe.
+// the iframe. Laid out for a 960x540 slide with no text under 14 px (embed.css): a view shows
+// less there rather than shrink (one chart at a time, the generations without the controller's
+// table, the LRU strips without their tools).
+import './embed.css';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useState } from 'react';
 import { BalanceView } from '../components/BalanceView';
 import { CounterCharts, RoundsChart } from '../components/Charts';
 import { FitFrame } from '../components/FitFrame';
@@ -9,13 +14,20 @@ import { MemcgLruView } from '../components/MemcgLruView';
 import { ResultsPanel } from '../components/ResultsPanel';
 import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
+import { EMBED_CHARTS, type EmbedChart } from '../lib/embed';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
 
+const CHART_LABELS: Record<EmbedChart, string> = { counters: 'Counters', free: 'Free memory', cost: 'Balance inputs', rounds: 'Rounds' };
+
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
   const embedView = m.link.embedView;
+  // One chart at a time, large: the link's `chart=`, else the one picked on the tabs.
+  const [picked, setPicked] = useState<EmbedChart>('counters');
+  const charts = EMBED_CHARTS.filter((c) => c !== 'rounds' || m.reportsFit);
+  const chart = m.embed.chart ?? (charts.includes(picked) ? picked : 'counters');
   return (
     <main className="embed" data-testid="embed" data-view={embedView}>
       <h1 className="sr-only">Reclaim Lab: {setup.file?.title ?? setup.scenarioName}</h1>
@@ -51,11 +63,22 @@ export function EmbedApp({ m }: { m: AppModel }) {
         {ready && embedView !== 'results' && (
           <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
             {embedView === 'charts' ? (
-              <section className={m.embed.chart ? 'charts one-chart' : 'charts'} aria-label="Charts">
-                {m.embed.chart === 'rounds' ? (
+              <section className="charts one-chart" aria-label="Charts" data-chart={chart}>
+                {!m.embed.chart && (
+                  <Tabs.Root value={chart} onValueChange={(v) => setPicked(v as EmbedChart)}>
+                    <Tabs.List className="tabs-list embed-chart-tabs" aria-label="Which chart">
+                      {charts.map((c) => (
+                        <Tabs.Trigger key={c} value={c} className="tab" data-testid={`embed-chart-tab-${c}`}>
+                          {CHART_LABELS[c]}
+                        </Tabs.Trigger>
+                      ))}
+                    </Tabs.List>
+                  </Tabs.Root>
+                )}
+                {chart === 'rounds' ? (
                   m.reportsFit && <RoundsChart reports={m.reports.reports} />
                 ) : (
-                  <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={m.embed.chart ?? undefined} />
+                  <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
                 )}
               </section>
             ) : (
@@ -77,7 +100,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
                     </>
                   ) : embedView === 'memcg' ? (
                     frames[i]!.memcg ? (
-                      <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                      <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} labelPx={14} />
                     ) : (
                       <p className="muted" data-testid={`run-${i}-memcg-none`}>
                         This scenario has no memory cgroups: the memcg LRU view has nothing to show.
