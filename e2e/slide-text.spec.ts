@@ -53,21 +53,25 @@ function measureText(rootSel: string | null): TextSize {
   const vh = innerHeight;
   const items: { px: number; text: string; chars: number }[] = [];
   const onScreen = (r: DOMRect) => r.width > 1 && r.height > 1 && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh;
-  /** Screen px per CSS px of the element's font: its on-screen box over its layout box. */
+  /** Screen px per CSS px of the element's font: an SVG's user unit on screen (its viewBox
+   *  into its box, which is on screen with every transform above it), else the product of the
+   *  CSS transforms' scales above the element. */
   const scaleOf = (el: Element): number => {
     if (el instanceof SVGElement) {
       const svg = el instanceof SVGSVGElement ? el : el.ownerSVGElement;
       if (!svg) return 1;
       const vb = svg.viewBox.baseVal;
       const r = svg.getBoundingClientRect();
-      // user units to screen px: the viewBox (if any) into the SVG's box, the box onto the screen
-      const user = vb && vb.width > 0 ? Math.min(r.width / vb.width, r.height / vb.height) : r.width / Math.max(1, (svg as unknown as { width: SVGAnimatedLength }).width.baseVal.value || r.width);
-      return user;
+      return vb && vb.width > 0 ? Math.min(r.width / vb.width, r.height / vb.height) : r.width / (svg.width.baseVal.value || r.width);
     }
-    let e: Element | null = el;
-    while (e && !(e instanceof HTMLElement && e.offsetWidth > 0)) e = e.parentElement;
-    if (!e) return 1;
-    return e.getBoundingClientRect().width / (e as HTMLElement).offsetWidth;
+    // the product of the CSS transforms' scales on the way up (the embed's fit)
+    let k = 1;
+    for (let a: Element | null = el; a; a = a.parentElement) {
+      const t = getComputedStyle(a).transform;
+      const m = t && t !== 'none' ? new DOMMatrixReadOnly(t) : null;
+      if (m) k *= Math.hypot(m.a, m.b);
+    }
+    return k;
   };
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -115,13 +119,14 @@ function measureText(rootSel: string | null): TextSize {
   return { min: items[0]?.px ?? 0, minText: items[0]?.text ?? '', body, count: items.length };
 }
 
-const r1 = (x: number) => Math.round(x * 10) / 10;
+const r1 = (x: number) => Math.round(x * 100) / 100;
 
 // The views an embed's `view=` takes, each with a state that has something to show in it.
 async function embedCases() {
   const compare = await link({ scenario: 's000-thrash.toml', variants: ['before', 'after'], compare: true, timeNs: 800_000_000 });
   const gens = await link({ scenario: 's003b-noreuse.toml', variants: ['before', 'after'], compare: true, timeNs: 3_000_000_000 });
   const memcg = await link({ scenario: 's003-memcg-lru.toml', timeNs: 300_000_000 });
+  const memcgLru = await link({ scenario: 's003-memcg-lru.toml', variants: ['after'], timeNs: 300_000_000 });
   const lesson = await link({ scenario: 'lesson-swappiness.toml', timeNs: 400_000_000 });
   return [
     { name: 'lru', q: 'view=lru', hash: compare, time: '800.000 ms' },
@@ -133,6 +138,7 @@ async function embedCases() {
     ...(['counters', 'free', 'cost', 'rounds'] as const).map((c) => ({ name: `charts-${c}`, q: `view=charts&chart=${c}`, hash: compare, time: '800.000 ms' })),
     { name: 'results', q: 'view=results', hash: compare, time: '800.000 ms' },
     { name: 'memcg', q: 'view=memcg', hash: memcg, time: '300.000 ms' },
+    { name: 'memcg-mglru', q: 'view=memcg', hash: memcgLru, time: '300.000 ms' },
   ];
 }
 
