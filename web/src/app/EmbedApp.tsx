@@ -2,6 +2,7 @@
 // the iframe. Laid out for a 960x540 slide with no text under 14 px (embed.css): a view shows
 // less there rather than shrink (one chart at a time, the generations without the controller's
 // table, the LRU strips without their tools).
+import './type.css';
 import './embed.css';
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
@@ -29,7 +30,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
   const charts = EMBED_CHARTS.filter((c) => c !== 'rounds' || m.reportsFit);
   const chart = m.embed.chart ?? (charts.includes(picked) ? picked : 'counters');
   return (
-    <main className="embed" data-testid="embed" data-view={embedView}>
+    <main className="embed slide-type" data-testid="embed" data-view={embedView}>
       <h1 className="sr-only">Reclaim Lab: {setup.file?.title ?? setup.scenarioName}</h1>
       <FitFrame testId="embed-fit">
         <LinkBanner m={m} />
