@@ -169,6 +169,13 @@ for (const f of [
       await page.locator('#lab').screenshot({ path: testInfo.outputPath(`slide-${c.name}-${f.w}x${f.h}.png`) });
       expect(s.count, `${c.name}: some text measured`).toBeGreaterThan(3);
       if (f.w === 960 ? s.min < 14 : s.body < 24) failures.push(line);
+      // Without chart=, the embed shows one chart at a time and its tabs switch it.
+      if (c.name === 'charts') {
+        await expect(lab.getByTestId('chart-counters')).toBeVisible();
+        await lab.getByTestId('embed-chart-tab-free').click();
+        await expect(lab.getByTestId('chart-free')).toBeVisible();
+        await expect(lab.locator('figure.chart')).toHaveCount(1);
+      }
     }
     console.log(`embed ${f.w}x${f.h}\n  ${seen.join('\n  ')}`);
     await testInfo.attach(`text-${f.w}x${f.h}`, { body: seen.join('\n'), contentType: 'text/plain' });

@@ -22,6 +22,16 @@ import type { AppModel } from './useApp';
 
 const CHART_LABELS: Record<EmbedChart, string> = { counters: 'Counters', free: 'Free memory', cost: 'Balance inputs', rounds: 'Rounds' };
 
+/** One chart of the runs, large. */
+function chartOf(m: AppModel, chart: EmbedChart) {
+  const { state, frames } = m;
+  return chart === 'rounds' ? (
+    m.reportsFit && <RoundsChart reports={m.reports.reports} />
+  ) : (
+    <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
+  );
+}
+
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
   const embedView = m.link.embedView;
@@ -65,21 +75,21 @@ export function EmbedApp({ m }: { m: AppModel }) {
           <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
             {embedView === 'charts' ? (
               <section className="charts one-chart" aria-label="Charts" data-chart={chart}>
-                {!m.embed.chart && (
-                  <Tabs.Root value={chart} onValueChange={(v) => setPicked(v as EmbedChart)}>
-                    <Tabs.List className="tabs-list embed-chart-tabs" aria-label="Which chart">
+                {m.embed.chart ? (
+                  chartOf(m, chart)
+                ) : (
+                  <Tabs.Root className="embed-chart-tabs" value={chart} onValueChange={(v) => setPicked(v as EmbedChart)}>
+                    <Tabs.List className="tabs-list" aria-label="Which chart">
                       {charts.map((c) => (
                         <Tabs.Trigger key={c} value={c} className="tab" data-testid={`embed-chart-tab-${c}`}>
                           {CHART_LABELS[c]}
                         </Tabs.Trigger>
                       ))}
                     </Tabs.List>
+                    <Tabs.Content value={chart} className="embed-chart">
+                      {chartOf(m, chart)}
+                    </Tabs.Content>
                   </Tabs.Root>
-                )}
-                {chart === 'rounds' ? (
-                  m.reportsFit && <RoundsChart reports={m.reports.reports} />
-                ) : (
-                  <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
                 )}
               </section>
             ) : (
