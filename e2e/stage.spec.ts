@@ -150,6 +150,11 @@ test('a run the OOM killer ended beside one that goes on: no live rates on it, a
   await page.goto(`/#${hash}`);
   await expect(page.getByTestId('run-1-time')).toHaveText('700.000 ms', { timeout: 90_000 });
   await expect(page.getByTestId('run-0-oom')).toBeVisible();
+  // The top bar's time is the runs' common time, the side that goes on, not the killed run's end.
+  await expect(page.getByTestId('virtual-time')).toHaveText('700.000 ms');
+  // The lesson's steps are about the scenario's own runs: set aside in a swappiness pair.
+  await expect(page.getByTestId('lesson-pair')).toContainText('swappiness 0 and 100');
+  await expect(page.getByTestId('lesson-caption')).toHaveCount(0);
   const [t0, t1] = [await page.getByTestId('run-0-time').textContent(), await page.getByTestId('run-1-time').textContent()];
   expect(t1).toContain('700.000 ms');
   expect(t0).not.toContain('700.000 ms');

@@ -67,6 +67,19 @@ export function Lesson({ m, onView }: { m: AppModel; onView?(view: string): void
     return state.lesson.map((st) => (st.highlight && !shown.includes(st.highlight) ? { ...st, highlight: null } : st));
   }, [state.lesson, link.embedView]);
   if (!m.ready || state.lesson.length === 0 || (embed.embed && !embed.lesson)) return null;
+  // A knob comparison runs one kernel twice: the steps were written for the scenario's own runs.
+  if (m.setup.swapPair) {
+    return (
+      <section className="lesson lesson-off" aria-label="Lesson" data-testid="lesson" data-off="true" data-pair="true" data-highlight="">
+        <div className="lesson-bar">
+          <strong>Lesson</strong>
+        </div>
+        <p className="muted lesson-note" data-testid="lesson-pair">
+          Set aside: the runs are this kernel at swappiness {m.setup.swapPair[0]} and {m.setup.swapPair[1]}, and the steps were written for the scenario&apos;s own runs. Untick the swappiness comparison in Tools to follow them again.
+        </p>
+      </section>
+    );
+  }
   return (
     <LessonPanel
       steps={embed.embed ? embedSteps : state.lesson}

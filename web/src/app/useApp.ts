@@ -62,7 +62,8 @@ export function useApp() {
       setPlaying(true);
     }
   }, [embed, ready, seeking, finished, boot, setPlaying]);
-  const lessonSteps = !embed.embed || embed.lesson ? state.lesson : NO_STEPS;
+  // A knob comparison sets the lesson aside (parts.tsx): no step to pause at or step through.
+  const lessonSteps = (!embed.embed || embed.lesson) && !setup.swapPair ? state.lesson : NO_STEPS;
   useAhead(state, lessonSteps, seeking, engine.ahead);
   // The counters the caption of the step shown names (the stage shows each of them).
   const caption = lessonSteps[currentStep(lessonSteps, nowNs)]?.caption ?? '';

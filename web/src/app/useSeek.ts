@@ -25,7 +25,10 @@ export function runPhase(state: EngineState) {
   const broken = state.phase !== 'error' && !!state.error?.startsWith('The scenario could not be loaded');
   const ready = state.phase === 'ready' && !broken && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
-  return { frames, broken, ready, finished, nowNs: frames[0]?.nowNs ?? 0 };
+  // The runs' common time: the furthest run's (a run that ended, or was killed, stays at its end
+  // while the other side goes on).
+  const nowNs = frames.reduce((t, f) => Math.max(t, f.nowNs), 0);
+  return { frames, broken, ready, finished, nowNs };
 }
 
 export function useSeek(state: EngineState, engineSeek: (ns: number) => void) {

@@ -21,7 +21,8 @@ export function DiffTable({ runs, frames, counterNames }: { runs: RunInfo[]; fra
   ];
   const times = frames.map((f) => f.nowNs);
   const same = times.every((t) => t === times[0]);
-  const ended = runs.map((r, i) => ({ variant: r.variant, ns: times[i]! })).filter((_, i) => !same && frames[i]!.finished && times[i]! < Math.max(...times));
+  const latest = Math.max(...times);
+  const ended = runs.map((r, i) => ({ variant: r.variant, ns: times[i]! })).filter((_, i) => !same && frames[i]!.finished && times[i]! < latest);
   return (
     <section className="diff" aria-label="Differences between the runs" data-testid="diff-table" data-same-time={same}>
       <h2>

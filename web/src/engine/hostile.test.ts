@@ -2,7 +2,8 @@
 // wasm-core/tests/hostile gets the same bounded outcome as natively (a validation error naming
 // the field and the limit, or a run to the end), memory stays bounded, and a panic would be
 // reported by message rather than as `unreachable`. Hostile links are refused, with the core's
-// message, within 2 s each.
+// message, within 2 s of CPU time each (process CPU time, not the wall clock, which a busy
+// machine stretches; vitest runs this file alone in its process).
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,12 @@ const corpus = readdirSync(dir)
   .map((f) => ({ name: f, text: readFileSync(dir + f, 'utf8') }));
 /** Memory may grow to this much over the whole corpus (the budget keeps every case small). */
 const MAX_MEMORY_BYTES = 512 << 20;
+
+/** This process's CPU time (user + system), in ms. */
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 let memory: WebAssembly.Memory;
 beforeAll(() => {
@@ -109,13 +116,13 @@ describe('hostile links', () => {
     expect(await open(await linkOf(base))).toBeNull();
   });
   for (const { name, text } of corpus.filter((c) => { const e = expectation(c.text); return e !== 'run' && !('stall' in e); })) {
-    it(`carrying ${name}: refused with the core's message within 2 s`, async () => {
-      const started = performance.now();
+    it(`carrying ${name}: refused with the core's message within 2 s of CPU`, async () => {
+      const started = cpuMs();
       const want = expectation(text) as { field: string; words: string };
       const message = await open(await linkOf({ ...base, x: text }));
       expect(message).toContain(want.field);
       expect(message).toContain(want.words);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(cpuMs() - started).toBeLessThan(2000);
     });
   }
   const knobs: [string, Record<string, unknown>, string][] = [
@@ -123,19 +130,19 @@ describe('hostile links', () => {
     ['RAM below the minimum', { ram: '1MiB' }, 'machine.ram'],
   ];
   for (const [what, k, words] of knobs) {
-    it(`knobs with ${what}: refused within 2 s`, async () => {
-      const started = performance.now();
+    it(`knobs with ${what}: refused within 2 s of CPU`, async () => {
+      const started = cpuMs();
       expect(await open(await linkOf({ ...base, k }))).toContain(words);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(cpuMs() - started).toBeLessThan(2000);
     });
   }
-  it('malformed links are refused within 2 s each', async () => {
+  it('malformed links are refused within 2 s of CPU each', async () => {
     const good = await linkOf(base);
     const proto = await linkOfRaw('{"s":"s000-thrash.toml","v":[],"c":false,"sp":0,"t":0,"f":[{"__proto__":true}]}');
     for (const hash of [good.replace('#v1=', '#v000001='), good + 'AAAA', proto]) {
-      const started = performance.now();
+      const started = cpuMs();
       expect(await open(hash)).toBeTruthy();
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(cpuMs() - started).toBeLessThan(2000);
     }
   });
 });

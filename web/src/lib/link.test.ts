@@ -100,11 +100,11 @@ describe('link codec', () => {
     expect(await failure(`v3=${await payload('{}')}`)).toMatch(/format version 3; this page reads version 1/);
   });
 
-  it('rejects a huge link quickly, before decoding it', async () => {
+  it('rejects a huge link before decoding it', async () => {
+    // Its data is not valid deflate: had it been decoded first, it would say "damaged".
     const huge = 'v1=' + 'A'.repeat(MAX_LINK_CHARS + 10);
-    const t0 = performance.now();
     expect(await failure(huge)).toMatch(/too long/);
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(await failure('v1=' + 'A'.repeat(100))).not.toMatch(/too long/);
   });
 
   it('rejects a truncated link', async () => {

@@ -13,9 +13,10 @@ use reclaim_core::Simulation;
 pub const USAGE: &str = "\
   reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
-  reclaim validate FILE [--kernel K] [--variant NAME] [--boots N] [--deadline UNIX_S] [--json]
-                                              model and kernel side by side (default kernel debian-6.1,
-                                              every variant, N boots each, their median compared);
+  reclaim validate FILE [--kernel K] [--variant NAME] [--boots N] [--deadline UNIX_S]
+                  [--max-cpu 60s] [--json]    model and kernel side by side (default kernel debian-6.1,
+                                              every variant, N boots each, their median compared;
+                                              a model run over --max-cpu of CPU time stops, exit 1);
                                               kernel runs are cached by scenario, variant, kernel and
                                               runner, so a rerun boots only what is missing; no boot
                                               starts after --deadline; needs scripts/setup-kernel
@@ -34,6 +35,8 @@ pub struct Args {
     pub boots: u32,
     /// Unix seconds after which no boot starts (validate); cached runs are still used.
     pub deadline: Option<u64>,
+    /// CPU time each model run may use (validate), as `reclaim run --max-cpu`.
+    pub max_cpu: Option<std::time::Duration>,
 }
 
 /// Handles `kernel` and `validate`; None for every other command.
@@ -86,6 +89,7 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
         json: false,
         boots: 1,
         deadline: None,
+        max_cpu: None,
     };
     let mut it = args[1..].iter();
     while let Some(x) = it.next() {
@@ -111,6 +115,10 @@ pub fn parse(args: &[String]) -> Result<Args, String> {
                     n.parse()
                         .map_err(|_| format!("--deadline takes unix seconds, got {n:?}"))?,
                 );
+            }
+            "--max-cpu" if validate => {
+                let v = it.next().ok_or("--max-cpu needs a time, e.g. 60s")?;
+                a.max_cpu = reclaim_core::sweep::parse_max_cpu(v)?;
             }
             f if f.starts_with('-') => return Err(format!("unknown option {f}")),
             f if a.file.is_empty() => a.file = f.to_string(),
@@ -230,11 +238,10 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
         ));
     }
     let mut pairs = Vec::new();
-    for (mut model, kernels) in models.into_iter().zip(boots_of) {
-        pairs.push(Pair {
-            model: model.run_to_end(),
-            kernels,
-        });
+    for ((mut model, kernels), v) in models.into_iter().zip(boots_of).zip(&variants) {
+        let model = reclaim_core::sweep::run::run_limited(&mut model, a.max_cpu, "--max-cpu")
+            .map_err(|e| (1, format!("reclaim validate: {}: variant {v}: {e}", a.file)))?;
+        pairs.push(Pair { model, kernels });
     }
     let mut v = validation(&s.title, &pairs);
     v.file = a.file.clone();
@@ -263,7 +270,7 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
 /// guest program, the plan it follows and the host side that boots it) and this crate's
 /// version. Not the binary's bytes: those change with every engine change, which does not
 /// change what the guest does.
-fn runner_version() -> Result<String, String> {
+pub fn runner_version() -> Result<String, String> {
     let src = [
         include_str!("guest.rs"),
         include_str!("plan.rs"),
@@ -675,6 +682,7 @@ mod tests {
                 json: true,
                 boots: 1,
                 deadline: None,
+                max_cpu: None,
             }
         );
         assert!(parse(&args("kernel s.toml"))
@@ -687,6 +695,16 @@ mod tests {
             .unwrap_err()
             .contains("scenario file"));
         assert!(parse(&args("validate s.toml")).unwrap().kernel.is_none());
+        assert_eq!(
+            parse(&args("validate s.toml --max-cpu 90s")).unwrap().max_cpu,
+            Some(std::time::Duration::from_secs(90))
+        );
+        assert!(parse(&args("validate s.toml --max-cpu 0s"))
+            .unwrap_err()
+            .contains("must be > 0"));
+        assert!(parse(&args("kernel s.toml --kernel debian-6.1 --max-cpu 9s"))
+            .unwrap_err()
+            .contains("unknown option --max-cpu"));
         assert_eq!(dispatch(&args("run s.toml")), None);
     }
 
