@@ -136,6 +136,8 @@ async function embedCases() {
     { name: 'charts', q: 'view=charts', hash: compare, time: '800.000 ms' },
     ...(['counters', 'free', 'cost', 'rounds'] as const).map((c) => ({ name: `charts-${c}`, q: `view=charts&chart=${c}`, hash: compare, time: '800.000 ms' })),
     { name: 'results', q: 'view=results', hash: compare, time: '800.000 ms' },
+    // the swappiness lesson's step 2: a four-line caption over the tallest view
+    { name: 'results-lesson', q: 'view=results', hash: lesson, time: '400.000 ms' },
     { name: 'memcg', q: 'view=memcg', hash: memcg, time: '300.000 ms' },
     { name: 'memcg-mglru', q: 'view=memcg', hash: memcgLru, time: '300.000 ms' },
   ];
@@ -144,7 +146,7 @@ async function embedCases() {
 /** The embed has drawn the case's state: its time, and what the view waits on (reports). */
 async function settled(lab: Frame, c: { name: string; time: string }) {
   await expect(lab.getByTestId('virtual-time')).toHaveText(c.time, { timeout: 60_000 });
-  if (c.name === 'results') await expect(lab.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  if (c.name.startsWith('results')) await expect(lab.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   if (c.name === 'charts-rounds') await expect(lab.getByTestId('chart-rounds')).toBeVisible({ timeout: 60_000 });
   if (c.name.startsWith('gens')) await expect(lab.getByTestId('run-1-gens')).toHaveAttribute('data-now-ns', '3000000000');
   // the fit has settled and the canvases have drawn at it
