@@ -1,10 +1,17 @@
 // The embed (`?embed`): one view of the runs, a small bar, and the lesson caption, fitted to
-// the iframe. The view's code is loaded when it is shown (an embed shows one; the bar and the
-// caption paint first, and the runs are drawn once the engine is ready anyway).
-import { lazy, Suspense } from 'react';
+// the iframe. Laid out for a 960x540 slide with no text under 14 px (embed.css): a view shows
+// less there rather than shrink (one chart at a time, the generations without the controller's
+// table, the LRU strips without their tools). The view's code is loaded when it is shown (an
+// embed shows one; the bar and the caption paint first, and the runs are drawn once the engine
+// is ready anyway).
+import './type.css';
+import './embed.css';
+import * as Tabs from '@radix-ui/react-tabs';
+import { lazy, Suspense, useState } from 'react';
 import { FitFrame } from '../components/FitFrame';
 import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
+import { EMBED_CHARTS, type EmbedChart } from '../lib/embed';
 import { ratesOf } from '../lib/rates';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
@@ -23,11 +30,27 @@ const viewLoading = (
   </p>
 );
 
+const CHART_LABELS: Record<EmbedChart, string> = { counters: 'Counters', free: 'Free memory', cost: 'Balance inputs', rounds: 'Rounds' };
+
+/** One chart of the runs, large. */
+function chartOf(m: AppModel, chart: EmbedChart) {
+  const { state, frames } = m;
+  return chart === 'rounds' ? (
+    m.reportsFit && <RoundsChart reports={m.reports.reports} />
+  ) : (
+    <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
+  );
+}
+
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
   const embedView = m.link.embedView;
+  // One chart at a time, large: the link's `chart=`, else the one picked on the tabs.
+  const [picked, setPicked] = useState<EmbedChart>('counters');
+  const charts = EMBED_CHARTS.filter((c) => c !== 'rounds' || m.reportsFit);
+  const chart = m.embed.chart ?? (charts.includes(picked) ? picked : 'counters');
   return (
-    <main className="embed" data-testid="embed" data-view={embedView}>
+    <main className="embed slide-type" data-testid="embed" data-view={embedView}>
       <h1 className="sr-only">Reclaim Lab: {setup.file?.title ?? setup.scenarioName}</h1>
       <FitFrame testId="embed-fit">
         <LinkBanner m={m} />
@@ -62,11 +85,22 @@ export function EmbedApp({ m }: { m: AppModel }) {
           {ready && embedView !== 'results' && (
             <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
               {embedView === 'charts' ? (
-                <section className={m.embed.chart ? 'charts one-chart' : 'charts'} aria-label="Charts">
-                  {m.embed.chart === 'rounds' ? (
-                    m.reportsFit && <RoundsChart reports={m.reports.reports} />
+                <section className="charts one-chart" aria-label="Charts" data-chart={chart}>
+                  {m.embed.chart ? (
+                    chartOf(m, chart)
                   ) : (
-                    <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={m.embed.chart ?? undefined} />
+                    <Tabs.Root className="embed-chart-tabs" value={chart} onValueChange={(v) => setPicked(v as EmbedChart)}>
+                      <Tabs.List className="tabs-list" aria-label="Which chart">
+                        {charts.map((c) => (
+                          <Tabs.Trigger key={c} value={c} className="tab" data-testid={`embed-chart-tab-${c}`}>
+                            {CHART_LABELS[c]}
+                          </Tabs.Trigger>
+                        ))}
+                      </Tabs.List>
+                      <Tabs.Content value={chart} className="embed-chart">
+                        {chartOf(m, chart)}
+                      </Tabs.Content>
+                    </Tabs.Root>
                   )}
                 </section>
               ) : (
@@ -88,7 +122,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
                       </>
                     ) : embedView === 'memcg' ? (
                       frames[i]!.memcg ? (
-                        <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} />
+                        <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} labelPx={14} />
                       ) : (
                         <p className="muted" data-testid={`run-${i}-memcg-none`}>
                           This scenario has no memory cgroups: the memcg LRU view has nothing to show.

@@ -1,8 +1,9 @@
 // The stage: the view the lesson points at (or the one the user picks), large, right under the
 // top bar, with the lesson's caption docked beside it (over it on a phone). Every other view
 // of the runs, the charts and the results follow below the stage, each shown exactly once.
+import './type.css';
 import * as Tabs from '@radix-ui/react-tabs';
-import type { ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { BalanceView } from '../components/BalanceView';
 import { CounterCharts, RoundsChart } from '../components/Charts';
 import { DiffTable } from '../components/DiffTable';
@@ -44,8 +45,25 @@ export function stageViews(m: AppModel): StageView[] {
   );
 }
 
+/** A projector-sized window (1920x1080 and up): the stage shows its view in slide type, zoomed
+ *  (stage.css), so that its body text is 24 px or more. */
+const PROJECTOR = '(min-width: 1800px) and (min-height: 900px)';
+const projectorQuery = typeof matchMedia === 'function' ? matchMedia(PROJECTOR) : null;
+function useProjector(): boolean {
+  return useSyncExternalStore(
+    (on) => {
+      projectorQuery?.addEventListener('change', on);
+      return () => projectorQuery?.removeEventListener('change', on);
+    },
+    () => projectorQuery?.matches ?? false,
+  );
+}
+
+/** The memcg view's SVG label font in slide type (the projector's stage). */
+const PROJECTOR_LABEL_PX = 15;
+
 /** One run's view `v` (null where this run has none of it). */
-function runView(m: AppModel, i: number, v: StageView): ReactNode {
+function runView(m: AppModel, i: number, v: StageView, projector = false): ReactNode {
   const { state, frames, theme } = m;
   const run = state.runs[i]!;
   const frame = frames[i]!;
@@ -54,13 +72,13 @@ function runView(m: AppModel, i: number, v: StageView): ReactNode {
   if (v === 'balance') return <BalanceView info={run} frame={frame} testPrefix={p} />;
   if (v === 'refaults') return frame.refault ? <RefaultView info={run} view={frame.refault} testPrefix={p} /> : null;
   if (v === 'gens') return frame.gens ? <GenerationsView info={run} frame={frame} testPrefix={p} theme={theme} /> : null;
-  if (v === 'memcg') return frame.memcg ? <MemcgLruView info={run} frame={frame} testPrefix={p} /> : null;
+  if (v === 'memcg') return frame.memcg ? <MemcgLruView info={run} frame={frame} testPrefix={p} labelPx={projector ? PROJECTOR_LABEL_PX : undefined} /> : null;
   return null;
 }
 
 /** The runs side by side, each showing `views`; `primary` carries the runs' headers, counters
  *  and test ids (the stage when it shows a run view, else the first section below it). */
-function Runs({ m, views, primary, className }: { m: AppModel; views: readonly StageView[]; primary: boolean; className: string }) {
+function Runs({ m, views, primary, className, projector = false }: { m: AppModel; views: readonly StageView[]; primary: boolean; className: string; projector?: boolean }) {
   const { state, frames } = m;
   if (views.length === 0) return null;
   return (
@@ -76,7 +94,7 @@ function Runs({ m, views, primary, className }: { m: AppModel; views: readonly S
             </h2>
           )}
           {primary && <RunBanner m={m} i={i} />}
-          <div className="run-body">{views.map((v) => <div key={v} className={`run-view run-view-${v}`}>{runView(m, i, v)}</div>)}</div>
+          <div className="run-body">{views.map((v) => <div key={v} className={`run-view run-view-${v}`}>{runView(m, i, v, projector)}</div>)}</div>
           {primary && <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} named={m.namedCounters} />}
         </article>
       ))}
@@ -144,6 +162,7 @@ export function Stage({ m, view, onView, intro }: Props) {
   const shown = views.includes(view) ? view : 'lists';
   const onStage = RUN_VIEWS.includes(shown);
   const rest = views.filter((v) => v !== shown);
+  const projector = useProjector();
   return (
     <>
       <section className="stage" aria-label="Stage" data-testid="stage" data-view={shown}>
@@ -155,8 +174,8 @@ export function Stage({ m, view, onView, intro }: Props) {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <Tabs.Content value={shown} className="stage-view" data-testid="stage-view">
-            {m.ready && (onStage ? <Runs m={m} views={[shown]} primary className="stage-runs" /> : <Other m={m} v={shown} />)}
+          <Tabs.Content value={shown} className={projector ? 'stage-view slide-type projector' : 'stage-view'} data-testid="stage-view">
+            {m.ready && (onStage ? <Runs m={m} views={[shown]} primary className="stage-runs" projector={projector} /> : <Other m={m} v={shown} />)}
             {m.ready && !onStage && <NamedCounters m={m} />}
           </Tabs.Content>
         </Tabs.Root>

@@ -10,6 +10,9 @@ export const DESIGN = { w: 960, h: 540 };
 export interface Fit {
   /** Layout width of the content (px, before scaling). */
   width: number;
+  /** Layout height of the frame (px, before scaling): the content is at least this tall, so a
+   *  view can grow into the room the rest leaves (flex), and at most this to fit unscaled. */
+  height: number;
   scale: number;
   /** Left offset that centres narrower-than-frame content (px, after scaling). */
   left: number;
@@ -20,7 +23,7 @@ export function fitFor(W: number, H: number, contentH: number): Fit {
   const up = Math.max(1, Math.min(W / DESIGN.w, H / DESIGN.h));
   const width = W / up;
   const scale = contentH > 0 ? Math.min(up, H / contentH) : up;
-  return { width, scale, left: Math.max(0, (W - width * scale) / 2) };
+  return { width, height: H / up, scale, left: Math.max(0, (W - width * scale) / 2) };
 }
 
 export function FitFrame({ children, className, testId }: { children: ReactNode; className?: string; testId?: string }) {
@@ -33,7 +36,7 @@ export function FitFrame({ children, className, testId }: { children: ReactNode;
     if (!o || !i) return;
     const measure = () => {
       const next = fitFor(o.clientWidth, o.clientHeight, i.offsetHeight);
-      setFit((f) => (f && Math.abs(f.scale - next.scale) < 0.002 && Math.abs(f.width - next.width) < 0.5 ? f : next));
+      setFit((f) => (f && Math.abs(f.scale - next.scale) < 0.002 && Math.abs(f.width - next.width) < 0.5 && Math.abs(f.height - next.height) < 0.5 ? f : next));
     };
     const ro = new ResizeObserver(measure);
     ro.observe(o);
@@ -46,7 +49,7 @@ export function FitFrame({ children, className, testId }: { children: ReactNode;
       <div
         ref={inner}
         className="fit-inner"
-        style={fit ? { width: `${fit.width}px`, transform: `translate(${fit.left}px, 0) scale(${fit.scale})` } : { width: '100%', visibility: 'hidden' }}
+        style={fit ? { width: `${fit.width}px`, minHeight: `${fit.height}px`, transform: `translate(${fit.left}px, 0) scale(${fit.scale})` } : { width: '100%', visibility: 'hidden' }}
       >
         {children}
       </div>

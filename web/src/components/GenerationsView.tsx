@@ -185,6 +185,11 @@ function Controller({ g, testPrefix }: { g: GensView; testPrefix: string }) {
 /** The columns of both types: a D3 join keyed by seq, animated between frames. */
 function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensView, width: number, H: number, info: RunInfo, prefix: string) {
   const panelW = (width - M.left - M.right - GAP) / 2;
+  // The labels under the columns are set in lines of the view's label font (--gens-font-px:
+  // 11 px on the page, 14 px in a slide embed), the bottom margin as tall as their three lines.
+  const fs = Number(getComputedStyle(svg.node()!).getPropertyValue('--gens-font-px')) || 11;
+  const lh = Math.max(13, Math.round(fs * 1.2));
+  const bottom = Math.max(M.bottom, 3 * lh + 11);
   const slots = Math.max(4, g.maxSeq - Math.min(g.minSeq[0], g.minSeq[1]) + 1);
   const slotW = panelW / slots;
   const colW = Math.min(90, slotW * 0.72);
@@ -193,7 +198,7 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
   // A stable scale: a quarter of RAM, or more when a generation is bigger.
   const top = Math.max(ramPages / 4, max([...cols[0], ...cols[1]], (c) => c.pages) ?? 0, 1);
   // Headroom above the tallest column for its label, clear of the band label.
-  const y = scaleLinear().domain([0, top * 1.12]).nice().range([H - M.bottom, M.top]);
+  const y = scaleLinear().domain([0, top * 1.12]).nice().range([H - bottom, M.top]);
   const slotX = (ty: number, seq: number) => M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - seq)) * slotW + (slotW - colW) / 2;
   const protectedFill = `url(#${prefix}gens-protected)`;
   // One timing for every move of this frame (a new frame interrupts and retargets it), named
@@ -232,7 +237,7 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
       const x0 = M.left + ty * (panelW + GAP) + (slots - 1 - (g.maxSeq - activeFrom)) * slotW;
       const w = slotW * active.length;
       const b = select(this).attr('data-active-seqs', active.join(' '));
-      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', w).attr('height', H - M.bottom - 16);
+      b.select('rect.band-bg').attr('x', x0).attr('y', 16).attr('width', w).attr('height', H - bottom - 16);
       b.select('text.band-label').attr('x', x0 + w - 4).attr('y', 27).attr('text-anchor', 'end');
       b.select('text.type-label')
         .attr('x', M.left + ty * (panelW + GAP) + 2)
@@ -271,9 +276,9 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
       .attr('height', 0)
       .attr('fill', protectedFill);
     entered.append('text').attr('class', 'col-pages').attr('text-anchor', 'middle').attr('y', y(0) - 3);
-    entered.append('text').attr('class', 'col-seq').attr('text-anchor', 'middle').attr('y', H - M.bottom + 14);
-    entered.append('text').attr('class', 'col-age').attr('text-anchor', 'middle').attr('y', H - M.bottom + 27);
-    entered.append('text').attr('class', 'col-mark').attr('text-anchor', 'middle').attr('y', H - M.bottom + 40);
+    entered.append('text').attr('class', 'col-seq').attr('text-anchor', 'middle').attr('y', H - bottom + lh + 1);
+    entered.append('text').attr('class', 'col-age').attr('text-anchor', 'middle').attr('y', H - bottom + 2 * lh + 1);
+    entered.append('text').attr('class', 'col-mark').attr('text-anchor', 'middle').attr('y', H - bottom + 3 * lh + 1);
 
     // Eviction: a retired generation (below min_seq) falls out on the left.
     sel
@@ -321,11 +326,11 @@ function draw(svg: Selection<SVGSVGElement, unknown, null, undefined>, g: GensVi
         .text(d.pages > 0 ? formatCount(d.pages) : '0')
         .transition(tr)
         .attr('y', y(d.pages) - 3);
-      c.select('text.col-seq').attr('x', colW / 2).attr('y', H - M.bottom + 14).text(`seq ${d.seq}`);
-      c.select('text.col-age').attr('x', colW / 2).attr('y', H - M.bottom + 27).text(formatAge(d.ageMs));
+      c.select('text.col-seq').attr('x', colW / 2).attr('y', H - bottom + lh + 1).text(`seq ${d.seq}`);
+      c.select('text.col-age').attr('x', colW / 2).attr('y', H - bottom + 2 * lh + 1).text(formatAge(d.ageMs));
       c.select('text.col-mark')
         .attr('x', colW / 2)
-        .attr('y', H - M.bottom + 40)
+        .attr('y', H - bottom + 3 * lh + 1)
         .classed('next', d.seq === oldest && g.next === ty)
         .text(d.seq !== oldest ? '' : g.next === ty ? '▲ evicted next' : 'oldest');
     });

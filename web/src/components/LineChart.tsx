@@ -3,6 +3,7 @@
 import './chart.css';
 import { useLayoutEffect, useRef } from 'react';
 import { axisBottom, axisLeft, extent, line, max, min, scaleLinear, scaleLog, select } from 'd3';
+import { useSize } from '../lib/useWidth';
 
 export interface Series {
   name: string;
@@ -32,9 +33,8 @@ interface Props {
   minXSpan?: number;
 }
 
-const W = 560;
-const H = 240;
-const M = { top: 10, right: 12, bottom: 34, left: 62 };
+/** The size before the first measure (the box's CSS gives it this aspect on the page). */
+const INITIAL = { width: 560, height: 240 };
 
 /** Powers of ten within [lo, hi] (at least the two around the domain). */
 export function decades([lo, hi]: [number, number]): number[] {
@@ -48,16 +48,21 @@ export function decades([lo, hi]: [number, number]): number[] {
 
 export function LineChart({ title, series, refLines = [], log = false, xFormat, yFormat, xLabel, testId, minXSpan = 1 }: Props) {
   const ref = useRef<SVGSVGElement | null>(null);
+  // The SVG is drawn at its box's size in CSS px (viewBox = box), so its text is the font size
+  // the CSS gives it whatever the width, and a bigger box gets more ticks, not bigger ones.
+  const [box, { width: W, height: H }] = useSize(INITIAL);
 
   useLayoutEffect(() => {
     if (!ref.current) return;
     const svg = select(ref.current);
+    const fontPx = parseFloat(getComputedStyle(ref.current).fontSize) || 11;
     const all = series.flatMap((s) => s.points);
     const [x0, x1] = extent(all, (p) => p[0]) as [number | undefined, number | undefined];
-    const x = scaleLinear()
-      .domain([x0 ?? 0, Math.max(x1 ?? 0, (x0 ?? 0) + minXSpan)])
-      .range([M.left, W - M.right]);
     const ys = [...all.map((p) => p[1]), ...refLines.map((r) => r.y)];
+    // Margins for labels of this font: the bottom for the tick row and the axis title, the left
+    // for the widest y tick label (about 0.6 em a character in Liberation Sans).
+    const M = { top: Math.round(fontPx), right: Math.round(fontPx * 0.9), bottom: Math.round(fontPx * 2.6 + 6), left: 0 };
+    const yTicks = Math.max(2, Math.min(6, Math.floor((H - M.top - M.bottom) / (fontPx * 3))));
     const y = log
       ? scaleLog()
           .domain([Math.max(1e-6, min(ys.filter((v) => v > 0)) ?? 1e-3) / 1.5, Math.max(1e-5, max(ys) ?? 1) * 1.5])
@@ -65,8 +70,15 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
           .clamp(true)
       : scaleLinear()
           .domain([0, Math.max(10, max(ys) ?? 10)])
-          .nice()
+          .nice(yTicks)
           .range([H - M.bottom, M.top]);
+    const yValues = log ? decades(y.domain() as [number, number]) : (y as ReturnType<typeof scaleLinear<number>>).ticks(yTicks);
+    M.left = Math.round(Math.max(...yValues.map((v) => yFormat(v).length), 2) * fontPx * 0.6 + fontPx);
+    const x = scaleLinear()
+      .domain([x0 ?? 0, Math.max(x1 ?? 0, (x0 ?? 0) + minXSpan)])
+      .range([M.left, W - M.right]);
+    // As many x ticks as labels of this font fit (a label is up to ~6 characters, "1.25 s").
+    const xTicks = Math.max(2, Math.min(8, Math.floor((W - M.left - M.right) / (fontPx * 6))));
 
     svg
       .selectAll<SVGGElement, null>('g.x-axis')
@@ -74,7 +86,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .join('g')
       .attr('class', 'x-axis')
       .attr('transform', `translate(0,${H - M.bottom})`)
-      .call(axisBottom(x).ticks(6).tickFormat((d) => xFormat(Number(d))));
+      .call(axisBottom(x).ticks(xTicks).tickFormat((d) => xFormat(Number(d))));
     svg
       .selectAll<SVGTextElement, null>('text.x-label')
       .data([null])
@@ -91,7 +103,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .attr('class', 'y-axis')
       .attr('transform', `translate(${M.left},0)`)
       .call(
-        (log ? axisLeft(y).tickValues(decades(y.domain() as [number, number])) : axisLeft(y).ticks(5)).tickFormat((d) =>
+        axisLeft(y).tickValues(yValues).tickFormat((d) =>
           yFormat(Number(d)),
         ) as never,
       );
@@ -112,7 +124,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .data(refLines, (d) => d.name)
       .join('text')
       .attr('class', 'ref')
-      .attr('x', (_, i) => W - M.right - 2 - i * 34)
+      .attr('x', (_, i) => W - M.right - 2 - i * fontPx * 3)
       .attr('y', (d) => y(d.y) - 3)
       .attr('text-anchor', 'end')
       .attr('fill', (d) => d.color)
@@ -134,7 +146,7 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
       .attr('stroke', (d) => d.color)
       .attr('stroke-dasharray', (d) => d.dash ?? null)
       .attr('d', (d) => path(d.points));
-  }, [series, refLines, log, xFormat, yFormat, xLabel, minXSpan]);
+  }, [series, refLines, log, xFormat, yFormat, xLabel, minXSpan, W, H]);
 
   return (
     <figure className="chart" data-testid={testId}>
@@ -151,7 +163,9 @@ export function LineChart({ title, series, refLines = [], log = false, xFormat, 
           ))}
         </span>
       </figcaption>
-      <svg ref={ref} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title} />
+      <div ref={box} className="chart-box">
+        <svg ref={ref} viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={title} />
+      </div>
     </figure>
   );
 }

@@ -164,13 +164,17 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     if (particles.current.length > 2000) particles.current.splice(0, particles.current.length - 2000);
   }, [frame]);
 
-  // Canvas backing store: resized only when the layout changes (resizing clears it).
+  // Canvas backing store: resized only when the layout changes (resizing clears it), in device
+  // pixels: the display's ratio times any CSS zoom above the canvas (the projector's stage), so
+  // that zoomed strips and their text stay sharp. A zoom changes the layout width too.
   const dpr = typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1;
+  const backing = useRef(dpr);
   useLayoutEffect(() => {
     const el = canvas.current;
     if (!el) return;
-    el.width = Math.round(width * dpr);
-    el.height = Math.round(height * dpr);
+    backing.current = dpr * ((el as HTMLCanvasElement & { currentCSSZoom?: number }).currentCSSZoom ?? 1);
+    el.width = Math.round(width * backing.current);
+    el.height = Math.round(height * backing.current);
   }, [width, height, dpr]);
 
   // One draw per animation frame at most: cells, marks, then the particles on top; the loop
@@ -186,7 +190,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     const css = getComputedStyle(el);
     const stripBg = css.getPropertyValue('--strip-bg').trim() || '#e3e6eb';
     const fg = css.getPropertyValue('--fg').trim() || '#1d2330';
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(backing.current, 0, 0, backing.current, 0, 0);
     ctx.clearRect(0, 0, width, height);
     const fontPx = Number(css.getPropertyValue('--lru-font-px')) || FONT_PX;
     el.dataset.fontPx = String(fontPx);

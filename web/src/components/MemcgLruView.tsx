@@ -18,8 +18,9 @@ import { useWidth } from '../lib/useWidth';
 import './memcg.css';
 
 const STEP = 15; // px between marks in a bin
-const LABEL_W = 92;
-const BIN_HEAD = 18;
+/** The SVGs' label font on the page (px); a slide embed asks for 14 (it is projected), and the
+ *  label column, the heads and the gaps grow with it. */
+const LABEL_PX = 10;
 const MOVE_MS = 650;
 const BARS_H = 170;
 
@@ -36,9 +37,11 @@ interface Props {
   frame: RunFrame;
   /** Distinguishes the views in compare mode ("run-0-", "run-1-"). */
   testPrefix: string;
+  /** The labels' font size in the SVGs, px (default LABEL_PX). */
+  labelPx?: number;
 }
 
-export function MemcgLruView({ info, frame, testPrefix }: Props) {
+export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX }: Props) {
   const names = info.memcgNames ?? [];
   const lru = frame.memcg;
   if (!lru) {
@@ -81,7 +84,7 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
         </p>
       )}
       <div className="memcg-body">
-        {lru.active && <MemcgGrid lru={lru} nameOf={nameOf} testPrefix={testPrefix} />}
+        {lru.active && <MemcgGrid lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} />}
         <div className="memcg-side">
           <p className="memcg-numbers">
             <span>
@@ -107,7 +110,7 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
               </span>
             )}
           </p>
-          <MemcgBars lru={lru} nameOf={nameOf} testPrefix={testPrefix} />
+          <MemcgBars lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} />
         </div>
       </div>
     </section>
@@ -115,7 +118,9 @@ export function MemcgLruView({ info, frame, testPrefix }: Props) {
 }
 
 /** Generations x bins with the memcgs as marks; d3 moves a mark whose place changed. */
-function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string }) {
+function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number }) {
+  const LABEL_W = Math.round(labelPx * 9.2); // "seq 12 · slot 1"
+  const BIN_HEAD = labelPx + 8;
   const [box, width] = useWidth(360, 600);
   const marksRef = useRef<SVGGElement | null>(null);
   const svgRef = useRef<SVGSVGElement | null>(null);
@@ -125,7 +130,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
   const perRow = Math.max(1, Math.floor((colW - 6) / STEP));
   const fullest = Math.max(1, ...lru.counts.flat());
   const rowsPerCell = Math.max(2, Math.ceil(fullest / perRow));
-  const rowH = rowsPerCell * STEP + 10;
+  const rowH = Math.max(rowsPerCell * STEP + 10, Math.round(labelPx * 3.4) + 6);
   const height = BIN_HEAD + order.length * rowH + 4;
 
   const placeXY = (p: MemcgPlace): [number, number] => {
@@ -182,7 +187,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
       });
     svgRef.current?.setAttribute('data-moves', String(moves.current));
     // placesKey stands for lru (placeXY for the layout numbers): same key, same marks.
-  }, [placesKey, colW, perRow, rowH]);
+  }, [placesKey, colW, perRow, rowH, LABEL_W, BIN_HEAD]);
 
   return (
     <div className="memcg-grid" ref={box}>
@@ -196,7 +201,7 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
         data-marks={lru.places.length}
       >
         {[...Array(MEMCG_NR_BINS).keys()].map((b) => (
-          <text key={b} className="memcg-bin-label" x={LABEL_W + b * colW + colW / 2} y={12} textAnchor="middle">
+          <text key={b} className="memcg-bin-label" x={LABEL_W + b * colW + colW / 2} y={labelPx + 2} textAnchor="middle" style={{ fontSize: labelPx }}>
             bin {b}
           </text>
         ))}
@@ -206,10 +211,10 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
           const genSeq = role === 'old' ? lru.seq : role === 'young' ? lru.seq + 1 : null;
           return (
             <g key={gen} data-testid={`${testPrefix}memcg-gen-${role}`} data-slot={gen} data-gen-seq={genSeq ?? ''}>
-              <text className={`memcg-gen-label ${role}`} x={4} y={y + 16}>
+              <text className={`memcg-gen-label ${role}`} x={4} y={y + Math.round(labelPx * 1.6)} style={{ fontSize: labelPx + 2 }}>
                 {role}
               </text>
-              <text className="memcg-gen-sub" x={4} y={y + 30}>
+              <text className="memcg-gen-sub" x={4} y={y + labelPx * 3} style={{ fontSize: labelPx }}>
                 {genSeq !== null ? `seq ${genSeq} · slot ${gen}` : `slot ${gen}`}
               </text>
               {[...Array(MEMCG_NR_BINS).keys()].map((b) => (
@@ -240,44 +245,45 @@ function MemcgGrid({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: nu
 }
 
 /** pgsteal up and usage down from a common axis, one column per memcg id. */
-function MemcgBars({ lru, nameOf, testPrefix }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string }) {
+function MemcgBars({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number }) {
   const [box, width] = useWidth(240, 600);
   const ids = [...Array(lru.pgsteal.length).keys()];
-  const x = d3.scaleBand<number>().domain(ids).range([44, width - 6]).paddingInner(lru.pgsteal.length > 48 ? 0.1 : 0.25);
+  const left = Math.max(44, Math.round(labelPx * 4.4)); // "10,752" under "usage"
+  const x = d3.scaleBand<number>().domain(ids).range([left, width - 6]).paddingInner(lru.pgsteal.length > 48 ? 0.1 : 0.25);
   const mid = BARS_H * 0.58;
-  const up = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.pgsteal) ?? 0)]).range([0, mid - 16]);
-  const down = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.usage) ?? 0)]).range([0, BARS_H - mid - 18]);
-  // Every k-th id labelled, k a round number, so that the widest label (10 px digits, ~6.5 px
-  // each, plus a gap) never runs into the next one: 128 ids in a 600 px compare column would.
-  const labelPx = String(Math.max(0, lru.pgsteal.length - 1)).length * 6.5 + 6;
-  const labelEvery = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((k) => k * x.step() >= labelPx) ?? 1000;
+  const up = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.pgsteal) ?? 0)]).range([0, mid - 2 * labelPx + 4]);
+  const down = d3.scaleLinear().domain([0, Math.max(1, d3.max(lru.usage) ?? 0)]).range([0, BARS_H - mid - labelPx - 8]);
+  // Every k-th id labelled, k a round number, so that the widest label (digits ~0.65 em each,
+  // plus a gap) never runs into the next one: 128 ids in a 600 px compare column would.
+  const idLabelW = String(Math.max(0, lru.pgsteal.length - 1)).length * 0.65 * labelPx + 6;
+  const labelEvery = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((k) => k * x.step() >= idLabelW) ?? 1000;
   return (
     <div className="memcg-bars" ref={box}>
       <svg width={width} height={BARS_H} role="img" aria-label="pgsteal (up) and usage (down) per memcg, by id" data-testid={`${testPrefix}memcg-bars`} data-bars={lru.pgsteal.length}>
-        <text className="memcg-axis-label" x={2} y={12}>
+        <text className="memcg-axis-label" x={2} y={labelPx + 2} style={{ fontSize: labelPx }}>
           pgsteal
         </text>
-        <text className="memcg-axis-label" x={2} y={24}>
+        <text className="memcg-axis-label" x={2} y={2 * labelPx + 4} style={{ fontSize: labelPx }}>
           {formatCount(up.domain()[1]!)}
         </text>
-        <text className="memcg-axis-label" x={2} y={BARS_H - 16}>
+        <text className="memcg-axis-label" x={2} y={BARS_H - labelPx - 6} style={{ fontSize: labelPx }}>
           usage
         </text>
-        <text className="memcg-axis-label" x={2} y={BARS_H - 4}>
+        <text className="memcg-axis-label" x={2} y={BARS_H - 4} style={{ fontSize: labelPx }}>
           {formatCount(down.domain()[1]!)}
         </text>
         {ids.map((id) => (
           <g key={id} className="memcg-bar" data-memcg={id} data-pgsteal={lru.pgsteal[id]} data-usage={lru.usage[id]}>
             <title>{`${nameOf(id)} (id ${id}): pgsteal ${formatCount(lru.pgsteal[id]!)} pages, pgscan ${formatCount(lru.pgscan[id]!)}, usage ${formatCount(lru.usage[id]!)} pages (own)`}</title>
             <rect className="memcg-steal" x={x(id)} width={x.bandwidth()} y={mid - up(lru.pgsteal[id]!)} height={up(lru.pgsteal[id]!)} style={{ fill: memcgColor(id) }} />
-            <rect className="memcg-usage" x={x(id)} width={x.bandwidth()} y={mid + 14} height={down(lru.usage[id]!)} />
+            <rect className="memcg-usage" x={x(id)} width={x.bandwidth()} y={mid + labelPx + 4} height={down(lru.usage[id]!)} />
           </g>
         ))}
-        <line className="memcg-axis" x1={40} x2={width - 4} y1={mid + 0.5} y2={mid + 0.5} />
+        <line className="memcg-axis" x1={left - 4} x2={width - 4} y1={mid + 0.5} y2={mid + 0.5} />
         {ids
           .filter((id) => id % labelEvery === 0)
           .map((id) => (
-            <text key={id} className="memcg-id-label" x={(x(id) ?? 0) + x.bandwidth() / 2} y={mid + 11} textAnchor="middle">
+            <text key={id} className="memcg-id-label" x={(x(id) ?? 0) + x.bandwidth() / 2} y={mid + labelPx + 1} textAnchor="middle" style={{ fontSize: labelPx }}>
               {id}
             </text>
           ))}

@@ -213,13 +213,13 @@ export const ResultsPanel = memo(function ResultsPanel({
         </p>
       )}
       {verdicts && verdicts.length > 0 ? (
-        <>
+        <div className="results-expect">
           <h3>Expected (from the scenario), checked by the engine</h3>
           <Verdicts verdicts={verdicts} knobsChanged={knobsChanged} />
-        </>
+        </div>
       ) : (
         expect.length > 0 && (
-          <>
+          <div className="results-expect">
             <h3>Expected (from the scenario)</h3>
             <ul className="expect" data-testid="expect">
               {expect.map((t) => (
@@ -229,7 +229,7 @@ export const ResultsPanel = memo(function ResultsPanel({
                 </li>
               ))}
             </ul>
-          </>
+          </div>
         )
       )}
       {kernels.length > 0 && kernelAssessment?.status === 'error' && (

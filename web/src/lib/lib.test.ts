@@ -6,6 +6,7 @@ import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPE
 import { median, resultsTable, type RunReport } from './report';
 import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from './scenarioText';
 import { decades } from '../components/LineChart';
+import { fitFor } from '../components/FitFrame';
 import { ratesOf } from './rates';
 
 const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
@@ -145,5 +146,20 @@ describe('scan rates', () => {
     const r = ratesOf([row(0, 0, 0, 0), row(1e8, 10, 0, 0), row(2e8, 30, 5, 100)], names, 4);
     expect(r.scan).toEqual([200, 800, 4000, 800]);
     expect(ratesOf([row(0, 0, 0, 0)], names, 1).scan.every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe('fitFor (the embed fitted to its frame)', () => {
+  it('lays a slide out at 960 x 540 unscaled, and at twice the size on a 1920 x 1080 projector', () => {
+    expect(fitFor(960, 540, 540)).toEqual({ width: 960, height: 540, scale: 1, left: 0 });
+    expect(fitFor(1920, 1080, 540)).toEqual({ width: 960, height: 540, scale: 2, left: 0 });
+  });
+  it('scales content taller than the frame down, centred', () => {
+    const f = fitFor(960, 540, 600);
+    expect(f.scale).toBeCloseTo(0.9);
+    expect(f.left).toBeCloseTo((960 - 960 * 0.9) / 2);
+  });
+  it('a smaller frame is laid out at its own size', () => {
+    expect(fitFor(560, 340, 340)).toEqual({ width: 560, height: 340, scale: 1, left: 0 });
   });
 });
