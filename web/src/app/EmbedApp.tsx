@@ -6,7 +6,6 @@
 // is ready anyway).
 import './type.css';
 import './embed.css';
-import * as Tabs from '@radix-ui/react-tabs';
 import { lazy, Suspense, useState } from 'react';
 import { FitFrame } from '../components/FitFrame';
 import { SeekProgress } from '../components/SeekProgress';
@@ -17,8 +16,7 @@ import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
 
 const BalanceView = lazy(() => import('../components/BalanceView').then((m) => ({ default: m.BalanceView })));
-const CounterCharts = lazy(() => import('../components/Charts').then((m) => ({ default: m.CounterCharts })));
-const RoundsChart = lazy(() => import('../components/Charts').then((m) => ({ default: m.RoundsChart })));
+const EmbedCharts = lazy(() => import('./EmbedCharts').then((m) => ({ default: m.EmbedCharts })));
 const GenerationsView = lazy(() => import('../components/GenerationsView').then((m) => ({ default: m.GenerationsView })));
 const LruView = lazy(() => import('../components/LruView').then((m) => ({ default: m.LruView })));
 const MemcgLruView = lazy(() => import('../components/MemcgLruView').then((m) => ({ default: m.MemcgLruView })));
@@ -29,18 +27,6 @@ const viewLoading = (
     Loading the view…
   </p>
 );
-
-const CHART_LABELS: Record<EmbedChart, string> = { counters: 'Counters', free: 'Free memory', cost: 'Balance inputs', rounds: 'Rounds' };
-
-/** One chart of the runs, large. */
-function chartOf(m: AppModel, chart: EmbedChart) {
-  const { state, frames } = m;
-  return chart === 'rounds' ? (
-    m.reportsFit && <RoundsChart reports={m.reports.reports} />
-  ) : (
-    <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
-  );
-}
 
 export function EmbedApp({ m }: { m: AppModel }) {
   const { state, frames, ready, finished, seeking, nowNs, stepNs, theme, setup } = m;
@@ -86,22 +72,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
             <section className={`embed-views runs-${frames.length}`} aria-label="Runs" data-testid="runs">
               {embedView === 'charts' ? (
                 <section className="charts one-chart" aria-label="Charts" data-chart={chart}>
-                  {m.embed.chart ? (
-                    chartOf(m, chart)
-                  ) : (
-                    <Tabs.Root className="embed-chart-tabs" value={chart} onValueChange={(v) => setPicked(v as EmbedChart)}>
-                      <Tabs.List className="tabs-list" aria-label="Which chart">
-                        {charts.map((c) => (
-                          <Tabs.Trigger key={c} value={c} className="tab" data-testid={`embed-chart-tab-${c}`}>
-                            {CHART_LABELS[c]}
-                          </Tabs.Trigger>
-                        ))}
-                      </Tabs.List>
-                      <Tabs.Content value={chart} className="embed-chart">
-                        {chartOf(m, chart)}
-                      </Tabs.Content>
-                    </Tabs.Root>
-                  )}
+                  <EmbedCharts m={m} chart={chart} tabs={m.embed.chart ? null : charts} onPick={setPicked} />
                 </section>
               ) : (
                 state.runs.map((run, i) => (
