@@ -30,13 +30,18 @@ async function arm(page: Page, event: 'keydown' | 'input', timeId: string, text:
         let t0: number | null = null;
         let progress = false;
         addEventListener(event, () => (t0 ??= performance.now()), { capture: true, once: true });
+        const q = (id: string) => document.querySelector(`[data-testid="${id}"]`);
+        // A restore from a checkpoint may show its progress for less than a frame: watch the DOM.
+        const seen = new MutationObserver(() => (progress ||= !!(q('seek-progress') ?? q('scrub-progress'))));
+        seen.observe(document.body, { subtree: true, childList: true, attributes: true });
         const tick = () => {
-          const q = (id: string) => document.querySelector(`[data-testid="${id}"]`);
           progress ||= !!(q('seek-progress') ?? q('scrub-progress'));
           const shown = timeId === 'scrubber' ? (q('scrubber') as HTMLElement | null)?.dataset.nowNs : q(timeId)?.textContent;
           const busy = q('seek-progress') ?? q('scrub-progress');
-          if (t0 !== null && shown === text && !busy && /paused|finished/.test(q('status')?.textContent ?? '')) resolve({ ms: performance.now() - t0, progress });
-          else requestAnimationFrame(tick);
+          if (t0 !== null && shown === text && !busy && /paused|finished/.test(q('status')?.textContent ?? '')) {
+            seen.disconnect();
+            resolve({ ms: performance.now() - t0, progress });
+          } else requestAnimationFrame(tick);
         };
         tick();
       });
@@ -44,7 +49,17 @@ async function arm(page: Page, event: 'keydown' | 'input', timeId: string, text:
     [event, timeId, text] as const,
   );
 }
-const landed = (page: Page) => page.evaluate(() => (window as unknown as { landed: Promise<{ ms: number; progress: boolean }> }).landed);
+/** The armed seek's landing; a seek that never lands fails after `limitMs` instead of holding
+ *  the run until the test's timeout. */
+const landed = (page: Page, limitMs = 300_000) =>
+  page.evaluate(
+    (limitMs) =>
+      Promise.race([
+        (window as unknown as { landed: Promise<{ ms: number; progress: boolean }> }).landed,
+        new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`the seek did not land within ${limitMs} ms`)), limitMs)),
+      ]),
+    limitMs,
+  );
 
 /** Press `key` and time it to landing at `ns` (embed). */
 async function press(page: Page, key: string, ns: number) {
@@ -74,8 +89,10 @@ test('seek times: S000 and the S003 memcg embed', async ({ browser }) => {
       s000.nextAhead.push(await press(page, 'PageDown', ns));
     }
     for (const ns of steps.slice(0, -1).reverse()) s000.back.push(await press(page, 'PageUp', ns));
-    // One time step back (31.6 ms at the default speed): a checkpoint before it, then a replay.
-    s000.arrowBack.push(await press(page, 'ArrowLeft', steps[0]! - 31_622_777));
+    // One time step back (the Step button's, at the default speed): a checkpoint before it, then a replay.
+    const stepNs = Number(await page.getByTestId('step').getAttribute('data-step-ns'));
+    expect(stepNs).toBeGreaterThan(0);
+    s000.arrowBack.push(await press(page, 'ArrowLeft', steps[0]! - stepNs));
     await page.close();
   }
   // The full page's time slider: back to times between checkpoints.
@@ -136,7 +153,7 @@ test('seek times: S000 and the S003 memcg embed', async ({ browser }) => {
 | PageDown to the next lesson step, pressed as soon as paused at t=0 | ${cell(s000.nextCold)} |
 | PageDown, the next step computed ahead while paused | ${cell(s000.nextAhead)} |
 | PageUp to the previous lesson step (a checkpoint there) | ${cell(s000.back)} |
-| ← one time step back (31.6 ms of virtual time) | ${cell(s000.arrowBack)} |
+| ← one time step back (one Step of virtual time at the default speed) | ${cell(s000.arrowBack)} |
 | full page, time slider back to a time between checkpoints (of 8 s reached) | ${cell(s000.scrubBack)} |
 
 | seek | S003 memcg embed (128 memcgs, before and after) |

@@ -52,7 +52,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
           <button type="button" className="primary" data-testid="play-toggle" onClick={m.transport.togglePlay} disabled={!ready || finished || seeking} aria-keyshortcuts="Space" aria-label={state.playing ? 'Pause' : 'Play'}>
             {state.playing ? 'Pause' : 'Play'}
           </button>
-          <button type="button" data-testid="step" onClick={() => m.engine.step(stepNs)} disabled={!ready || finished || seeking} aria-keyshortcuts="ArrowRight" aria-label={`Step ${formatNs(stepNs)}`}>
+          <button type="button" data-testid="step" onClick={() => m.engine.step(stepNs)} disabled={!ready || finished || seeking} aria-keyshortcuts="ArrowRight" aria-label={`Step ${formatNs(stepNs)}`} data-step-ns={stepNs}>
             +{formatNs(stepNs)}
           </button>
           <strong data-testid="virtual-time">{formatNs(nowNs)}</strong>
