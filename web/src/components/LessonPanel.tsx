@@ -145,6 +145,11 @@ export function LessonPanel({ steps, nowNs, ready, onSeek, onPauseAt, compact, c
           </button>
         </p>
       )}
+      {next === null && step && !nextLesson && !compact && (
+        <p className="lesson-next-lesson" data-testid="lesson-next-lesson">
+          That was the last step of the last lesson: every scenario is in the Scenario menu.
+        </p>
+      )}
     </section>
   );
 }
