@@ -145,9 +145,9 @@ async function embedCases() {
 
 /** The embed has drawn the case's state: its time, and what the view waits on (reports). */
 async function settled(lab: Frame, c: { name: string; time: string }) {
-  await expect(lab.getByTestId('virtual-time')).toHaveText(c.time, { timeout: 60_000 });
-  if (c.name.startsWith('results')) await expect(lab.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
-  if (c.name === 'charts-rounds') await expect(lab.getByTestId('chart-rounds')).toBeVisible({ timeout: 60_000 });
+  await expect(lab.getByTestId('virtual-time')).toHaveText(c.time, { timeout: 150_000 });
+  if (c.name.startsWith('results')) await expect(lab.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
+  if (c.name === 'charts-rounds') await expect(lab.getByTestId('chart-rounds')).toBeVisible({ timeout: 150_000 });
   if (c.name.startsWith('gens')) await expect(lab.getByTestId('run-1-gens')).toHaveAttribute('data-now-ns', '3000000000');
   // the fit has settled and the canvases have drawn at it
   await expect(lab.getByTestId('embed-fit')).not.toHaveAttribute('data-scale', '');
@@ -204,7 +204,7 @@ test('the page at 1920x1080: every stage view has body text >= 24 px', async ({ 
         continue;
       }
       await stage(page, v);
-      if (v === 'results') await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+      if (v === 'results') await expect(page.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const s = await page.evaluate(measureText, '[data-testid="stage-view"]');
       const line = `${v}: body ${r1(s.body)} px, smallest ${r1(s.min)} px ("${s.minText}"), ${s.count} texts`;

@@ -123,13 +123,14 @@ for (const file of LESSONS) {
         await expect(root).toHaveCSS('outline-style', 'solid');
         await expect(root).toBeInViewport();
       }
-      // Every counter it names is shown on the stage: as a counter, or as a row of the results
-      // built from it (S003's "spread of pgsteal across memcgs").
+      // Every counter it names is shown on the stage: as a counter, or, on a step that points at
+      // the results, as a row of them built from it (S003's "spread of pgsteal across memcgs").
       // (A word followed by '(' is a kernel function, not a counter.)
       // (A task's name such as S004's pgbench is not a counter either.)
       const tasks = new Set([...scenarioFile(file).matchAll(/^name = "([^"]+)"/gm)].map((m) => m[1]!));
       for (const name of (step.caption.match(/\b(pg|pswp|workingset_|allocstall|oom_)[a-z_]+\b(?!\()/g) ?? []).filter((w) => !tasks.has(w))) {
-        const shown = page.getByTestId('stage-view').locator(`[data-testid$="-counter-${name}"], [data-testid^="result-"][data-testid*="${name}"]`);
+        const asRow = step.highlight === 'results' ? `, [data-testid^="result-"][data-testid*="${name}"]` : '';
+        const shown = page.getByTestId('stage-view').locator(`[data-testid$="-counter-${name}"]${asRow}`);
         await expect(shown.first(), `${file} step ${k + 1} names ${name}`).toBeVisible();
       }
       await page.screenshot({ path: testInfo.outputPath(`${file}-step${k + 1}.png`) });

@@ -11,7 +11,7 @@ const CHART_LABELS: Record<EmbedChart, string> = { counters: 'Counters', free: '
 function chartOf(m: AppModel, chart: EmbedChart) {
   const { state, frames } = m;
   return chart === 'rounds' ? (
-    m.reportsFit && <RoundsChart reports={m.reports.reports} />
+    m.reportsFit && <RoundsChart reports={m.reports.columns.map((c) => c.report)} />
   ) : (
     <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
   );

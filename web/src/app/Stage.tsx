@@ -45,7 +45,7 @@ export function stageViews(m: AppModel): StageView[] {
   );
 }
 
-/** A projector-sized window (1920x1080 and up): the stage shows its view in slide type, zoomed
+/** A projector-sized window (at least 1800x900, so 1920x1080 with browser chrome): the stage shows its view in slide type, zoomed
  *  (stage.css), so that its body text is 24 px or more. */
 const PROJECTOR = '(min-width: 1800px) and (min-height: 900px)';
 const projectorQuery = typeof matchMedia === 'function' ? matchMedia(PROJECTOR) : null;
@@ -107,7 +107,7 @@ function Charts({ m }: { m: AppModel }) {
   return (
     <section className="charts" aria-label="Charts">
       <CounterCharts runs={m.state.runs} frames={m.frames} series={m.state.series} counterNames={m.state.counterNames} kernels={kernelRuns} />
-      {m.reportsFit && <RoundsChart reports={m.reports.reports} kernels={kernelRuns} />}
+      {m.reportsFit && <RoundsChart reports={m.reports.columns.map((c) => c.report)} kernels={kernelRuns} />}
     </section>
   );
 }

@@ -70,12 +70,13 @@ export function Lesson({ m, onView }: { m: AppModel; onView?(view: string): void
   // A knob comparison runs one kernel twice: the steps were written for the scenario's own runs.
   if (m.setup.swapPair) {
     return (
-      <section className="lesson lesson-off" aria-label="Lesson" data-testid="lesson" data-off="true" data-pair="true" data-highlight="">
+      <section className={`lesson lesson-off${embed.embed ? ' compact' : ''}`} aria-label="Lesson" data-testid="lesson" data-off="true" data-pair="true" data-highlight="">
         <div className="lesson-bar">
           <strong>Lesson</strong>
         </div>
         <p className="muted lesson-note" data-testid="lesson-pair">
-          Set aside: the runs are this kernel at swappiness {m.setup.swapPair[0]} and {m.setup.swapPair[1]}, and the steps were written for the scenario&apos;s own runs. Untick the swappiness comparison in Tools to follow them again.
+          Set aside: the runs are this kernel at swappiness {m.setup.swapPair[0]} and {m.setup.swapPair[1]}, and the steps were written for the scenario&apos;s own runs.
+          {!embed.embed && ' Untick the swappiness comparison in Tools to follow them again.'}
         </p>
       </section>
     );

@@ -51,7 +51,7 @@ export function useKernelRuns(setup: Setup) {
         });
       },
       (e: unknown) => setKernelError({ text: e instanceof KernelRunError ? e.message : `The kernel run could not be read: ${String(e)}` }),
-    ));
+    ), (e: unknown) => setKernelError({ text: `The kernel-run reader could not be loaded (${String(e)}): reload the page and try again.` }));
   };
   const clear = () => {
     setKernelRuns([]);

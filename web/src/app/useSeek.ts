@@ -5,6 +5,7 @@
 // a clicker's next lands at once.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineState } from '../engine/useEngine';
+import { commonNowNs } from '../engine/protocol';
 import { lessonTarget } from '../lib/hostApi';
 import type { LessonStep } from '../lib/lesson';
 
@@ -25,10 +26,7 @@ export function runPhase(state: EngineState) {
   const broken = state.phase !== 'error' && !!state.error?.startsWith('The scenario could not be loaded');
   const ready = state.phase === 'ready' && !broken && frames.length > 0 && frames.length === state.runs.length;
   const finished = ready && frames.every((f) => f.finished);
-  // The runs' common time: the furthest run's (a run that ended, or was killed, stays at its end
-  // while the other side goes on).
-  const nowNs = frames.reduce((t, f) => Math.max(t, f.nowNs), 0);
-  return { frames, broken, ready, finished, nowNs };
+  return { frames, broken, ready, finished, nowNs: commonNowNs(frames) };
 }
 
 export function useSeek(state: EngineState, engineSeek: (ns: number) => void) {

@@ -161,10 +161,13 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
 const roundLabel = (x: number) => (Number.isInteger(x) ? String(x) : '');
 const secondsLabel = (y: number) => `${Number(y.toPrecision(2))}`;
 
-export function RoundsChart({ reports, kernels = NO_KERNELS }: { reports: RunReport[]; kernels?: KernelRun[] }) {
+/** `reports`: one per variant in the scenario's order, undefined while its run is not in (the
+ *  results come in any order): a variant keeps its colour and dash whatever arrived first. */
+export function RoundsChart({ reports, kernels = NO_KERNELS }: { reports: readonly (RunReport | undefined)[]; kernels?: KernelRun[] }) {
   const series = useMemo(() => {
     const out: Series[] = [];
     reports.forEach((rep, r) => {
+      if (!rep) return;
       for (const t of rep.tasks) {
         if (!t.rounds_s?.length) continue;
         out.push({
@@ -177,7 +180,7 @@ export function RoundsChart({ reports, kernels = NO_KERNELS }: { reports: RunRep
     });
     // A real kernel's rounds, in its variant's colour (wall-clock seconds of the guest).
     for (const k of kernels) {
-      const r = Math.max(0, reports.findIndex((rep) => rep.variant === k.report.variant));
+      const r = Math.max(0, reports.findIndex((rep) => rep?.variant === k.report.variant));
       for (const t of k.report.tasks) {
         if (!t.rounds_s?.length) continue;
         out.push({

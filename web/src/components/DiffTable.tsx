@@ -2,7 +2,7 @@
 // on top, with large differences highlighted. The runs step in lockstep, so the sides are at
 // one time until a run ends: from then on its column holds its end values, labelled so, and
 // nothing is compared (a change between two times is not a difference between kernels).
-import type { RunFrame, RunInfo } from '../engine/protocol';
+import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
 import { formatChange, formatCount, formatNs } from '../format';
 
 const COUNTERS = ['pgscan_anon', 'pgscan_file', 'workingset_refault_file', 'pswpout', 'pgmajfault'];
@@ -21,7 +21,7 @@ export function DiffTable({ runs, frames, counterNames }: { runs: RunInfo[]; fra
   ];
   const times = frames.map((f) => f.nowNs);
   const same = times.every((t) => t === times[0]);
-  const latest = Math.max(...times);
+  const latest = commonNowNs(frames);
   const ended = runs.map((r, i) => ({ variant: r.variant, ns: times[i]! })).filter((_, i) => !same && frames[i]!.finished && times[i]! < latest);
   return (
     <section className="diff" aria-label="Differences between the runs" data-testid="diff-table" data-same-time={same}>

@@ -35,6 +35,14 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady, views, cl
   const [embedOpen, setEmbedOpen] = useState(false);
   const [hash, setHash] = useState('');
   const dialog = useRef<HTMLDialogElement>(null);
+  // An export whose code could not be loaded (or that failed) says so here.
+  const [exportError, setExportError] = useState<string | null>(null);
+  const run = (f: () => void | Promise<void>) => () => {
+    setExportError(null);
+    Promise.resolve()
+      .then(f)
+      .catch((e: unknown) => setExportError(`The export could not be made: ${e instanceof Error ? e.message : String(e)}`));
+  };
 
   const copy = async () => {
     const url = `${pageBase()}#${await makeLink()}`;
@@ -70,13 +78,18 @@ export function SharePanel({ makeLink, exporters, ready, resultsReady, views, cl
       </div>
       <div className="control-row exports" role="group" aria-label="Export">
         <span className="muted">Export</span>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.csv} aria-label="Download the time series as CSV" data-testid="export-csv">CSV</button>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.json} aria-label="Download counters and time series as JSON" data-testid="export-json">JSON</button>
-        <button type="button" className="ghost" disabled={!resultsReady} onClick={exporters.markdown} aria-label="Download the results table as Markdown" data-testid="export-md">Results (Markdown)</button>
-        <button type="button" className="ghost" onClick={exporters.toml} aria-label="Download the scenario file (TOML)" data-testid="export-toml">Scenario (TOML)</button>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.png} aria-label="Figure (PNG 2x): list sizes and counters, with the link that reopens it" data-testid="export-png">Figure (PNG 2x)</button>
-        <button type="button" className="ghost" disabled={!ready} onClick={exporters.svg} aria-label="Figure (SVG): list sizes and counters, with the link that reopens it" data-testid="export-svg">Figure (SVG)</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={run(exporters.csv)} aria-label="Download the time series as CSV" data-testid="export-csv">CSV</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={run(exporters.json)} aria-label="Download counters and time series as JSON" data-testid="export-json">JSON</button>
+        <button type="button" className="ghost" disabled={!resultsReady} onClick={run(exporters.markdown)} aria-label="Download the results table as Markdown" data-testid="export-md">Results (Markdown)</button>
+        <button type="button" className="ghost" onClick={run(exporters.toml)} aria-label="Download the scenario file (TOML)" data-testid="export-toml">Scenario (TOML)</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={run(exporters.png)} aria-label="Figure (PNG 2x): list sizes and counters, with the link that reopens it" data-testid="export-png">Figure (PNG 2x)</button>
+        <button type="button" className="ghost" disabled={!ready} onClick={run(exporters.svg)} aria-label="Figure (SVG): list sizes and counters, with the link that reopens it" data-testid="export-svg">Figure (SVG)</button>
       </div>
+      {exportError && (
+        <p className="error" role="alert" data-testid="export-error">
+          {exportError}
+        </p>
+      )}
       {clip}
       <dialog ref={dialog} className="embed-dialog" aria-label="Embed" data-testid="embed-dialog" onClose={() => setEmbedOpen(false)}>
         {embedOpen && <EmbedDialogBody hash={hash} views={views} base={pageBase()} />}

@@ -115,6 +115,10 @@ export interface RunInfo {
 }
 
 /** The state of one run after a step. Sizes and counters in pages unless noted. */
+/** The runs' common time: the furthest run's (a run that ended, or was killed, stays at its end
+ *  while the others go on). The top bar, the link, exports and the side-by-side table use it. */
+export const commonNowNs = (runs: readonly { nowNs: number }[]): number => runs.reduce((t, r) => Math.max(t, r.nowNs), 0);
+
 export interface RunFrame {
   nowNs: number;
   finished: boolean;

@@ -9,6 +9,8 @@ import { initWasm, wasmEngine } from './nodeEngine';
 import { parseToWorker, type FromWorker, type ScenarioSource } from './protocol';
 import { poolSize, ReportPool, type PoolState } from './reportPool';
 import { swappinessPair, variantNames } from '../lib/scenarioText';
+import { stoppedColumns, type ReportColumn } from './useReports';
+import type { RunReport } from '../lib/report';
 
 const read = (name: string) => readFileSync(new URL(`../../../scenarios/${name}`, import.meta.url), 'utf8');
 // Small copies (64 pages per frame) keep the tests fast.
@@ -140,5 +142,21 @@ describe('ReportPool', () => {
     const last = (await runPool(s000, 2, start)).at(-1)!;
     expect(last.phase).toBe('error');
     expect(last.error).toMatch(/The engine failed to load: .*no WebAssembly here/);
+  });
+});
+
+describe('Stop', () => {
+  it('marks the columns still running or waiting as stopped; those in stand', () => {
+    const report = {} as RunReport;
+    const cols: ReportColumn[] = [
+      { variant: 'a', status: 'done', nowNs: 5, endNs: 5, report },
+      { variant: 'b', status: 'running', nowNs: 2, endNs: 5 },
+      { variant: 'c', status: 'waiting', nowNs: 0, endNs: 0 },
+      { variant: 'd', status: 'error', nowNs: 1, endNs: 5, error: 'engine said no' },
+    ];
+    const after = stoppedColumns(cols);
+    expect(after.map((c) => c.status)).toEqual(['done', 'error', 'error', 'error']);
+    expect(after.map((c) => c.error)).toEqual([undefined, 'stopped', 'stopped', 'engine said no']);
+    expect(after[0]!.report).toBe(report);
   });
 });

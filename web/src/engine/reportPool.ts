@@ -87,13 +87,13 @@ export class ReportPool {
   }
 
   private emit(): void {
-    if (!this.closed) this.onChange({ ...this.state, columns: this.state.columns.map((c) => ({ ...c })) });
+    // `workers`: the ones alive now (idle ones are ended, a crashed one replaced).
+    if (!this.closed) this.onChange({ ...this.state, workers: this.slots.length, columns: this.state.columns.map((c) => ({ ...c })) });
   }
 
   private spawn(): Slot {
     const slot: Slot = { client: { send() {}, dispose() {} }, job: null };
     this.slots.push(slot);
-    this.state.workers++;
     slot.client = this.startWorker({
       onMessage: (msg) => {
         if (this.closed || !this.slots.includes(slot)) return;

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import { Pace } from './pace';
-import { MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource, type ToWorker } from './protocol';
+import { commonNowNs, MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource, type ToWorker } from './protocol';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
@@ -235,7 +235,7 @@ export function useEngine() {
         }
         if (msg.type === 'frame') {
           // Runs that finished stay put; the others set the pace.
-          const now = Math.max(...msg.runs.map((r) => r.nowNs));
+          const now = commonNowNs(msg.runs);
           if (playing.current && pauseAt.current !== null && nowNs.current < pauseAt.current && now >= pauseAt.current) {
             playing.current = false;
             dispatch({ type: 'playing', playing: false });

@@ -91,6 +91,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
         wanted.current === text
           ? {
               ...s,
+              columns: stoppedColumns(s.columns),
               status: 'error',
               slow: false,
               error: `Stopped: the results ${s.workers === 1 ? 'worker was' : 'workers were'} terminated.`,
@@ -110,6 +111,12 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
   }, [scenario, attempt]);
 
   return state;
+}
+
+/** After Stop: the columns not in are stopped, no longer running or waiting (their workers are
+ *  terminated); the ones in stand. */
+export function stoppedColumns(columns: readonly ReportColumn[]): ReportColumn[] {
+  return columns.map((c) => (c.status === 'done' || c.status === 'error' ? c : { ...c, status: 'error', error: 'stopped' }));
 }
 
 /** The page's view of the pool: reports parsed, a report the page cannot read its column's

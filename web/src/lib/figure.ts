@@ -4,7 +4,7 @@
 // reproduces it in <metadata>; the PNG (2x, for projectors) in a tEXt chunk. Dropping either
 // onto the page reopens that state (linkOfImage).
 import { scaleLinear } from 'd3';
-import type { RunFrame, RunInfo } from '../engine/protocol';
+import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
 import { formatCount, formatNs } from '../format';
 import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 
@@ -48,7 +48,7 @@ const fmt = (n: number) => (Math.abs(n) >= 1e6 ? `${Number((n / 1e6).toPrecision
 /** The figure as a standalone SVG document. */
 export function figureSvg(f: FigureInput): string {
   const { w, h } = FIGURE;
-  const nowNs = f.frames[0]?.nowNs ?? 0;
+  const nowNs = commonNowNs(f.frames);
   const out: string[] = [];
   const text = (x: number, y: number, s: string, attrs = '') => out.push(`<text x="${x}" y="${y}" ${attrs}>${esc(s)}</text>`);
   out.push(`<rect width="${w}" height="${h}" fill="#ffffff"/>`);
