@@ -27,6 +27,7 @@ test('S000: the small file lists fill a readable strip; log and RAM scales, head
   // On the log scale half-way across the strip the inactive file list still has cells (not the
   // empty strip).
   await page.getByTestId('run-0-lru-scale-select').selectOption('log');
+  await expect(canvas).toHaveAttribute('data-painted-scale', 'log all'); // drawn at the next frame
   const [mid] = await canvasPixels(page, 'run-0-lru-canvas', [[width / 2, stripMid(INACTIVE_FILE_ROW)]]);
   expect(hueSat(mid!).sat, `pixel ${mid} half-way along inactive file`).toBeGreaterThan(0.3);
   await expect(page.getByTestId('run-0-lru-scale')).toContainText('log');

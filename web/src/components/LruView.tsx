@@ -308,6 +308,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     // page's theme instead of sleeping through the flight or the next animation frame.
     el.dataset.flying = String(particles.current.length);
     el.dataset.paintedTheme = theme ?? '';
+    el.dataset.paintedScale = `${scale} ${zoom}`;
     if (particles.current.length > 0) raf.current = requestAnimationFrame(() => drawRef.current());
   };
   useEffect(() => {
