@@ -56,11 +56,15 @@ test('two results workers (3 cores): both variants run at once, with the same fi
   for (const n of [3, 2]) {
     const context = await browser.newContext();
     const page = await context.newPage();
+    // failOnPageErrors watches the fixture's page only: this context's page is watched here.
+    const errors: Error[] = [];
+    page.on('pageerror', (e) => errors.push(e));
     await cores(page, n);
     await open(page, 's002-kswapd-writeback.toml');
     expect((await seen(page)).running).toBe(n - 1);
     figures.push(await page.getByTestId('results-headline').locator('td').allTextContents());
     await context.close();
+    expect(errors.map(String)).toEqual([]);
   }
   expect(figures[0]!.length).toBeGreaterThan(10);
   expect(figures[0]).toEqual(figures[1]);

@@ -24,9 +24,17 @@ export function ReportsProgress({ reports }: { reports: ReportsState }) {
   // Each variant counts for an equal share.
   const done = columns.reduce((s, c) => s + columnDone(c), 0) / columns.length;
   const assessing = columns.every((c) => c.status === 'done');
+  const settled = columns.filter((c) => c.status === 'done' || c.status === 'error').length;
+  // The live region says only what changes seldom (a variant done); the per-variant times change
+  // several times a second: there to read, not announced.
   return (
-    <p className="muted reports-progress" role="status" data-testid="results-progress" data-done={done.toFixed(3)} data-running={columns.filter((c) => c.status === 'running').length}>
-      {assessing ? 'Every variant is done; the engine computes the figures over them' : `Running every variant to the end ${where}: ${columns.map((c, i) => columnText(c, i, columns.length)).join('; ')}`}{' '}
+    <p className="muted reports-progress" data-testid="results-progress" data-done={done.toFixed(3)} data-running={columns.filter((c) => c.status === 'running').length}>
+      <span className="sr-only" role="status">
+        {assessing ? 'Every variant is done; the engine computes the figures over them.' : `Results: ${settled} of ${columns.length} variants done.`}
+      </span>
+      <span>
+        {assessing ? 'Every variant is done; the engine computes the figures over them' : `Running every variant to the end ${where}: ${columns.map((c, i) => columnText(c, i, columns.length)).join('; ')}`}
+      </span>{' '}
       <progress max={1} value={done} aria-label="Results progress" /> {Math.round(done * 100)}%
     </p>
   );
