@@ -4,29 +4,18 @@
 // through the whole postMessage protocol and hears it back; clicker keys step the lesson.
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { baseURL } from './support/base';
+import { deckServer } from './support/deck';
 import { failOnPageErrors, tools } from './support/page';
 
 failOnPageErrors();
 
-// The host page is served by the test from another origin than the embed's (another port):
-// a real server, since Chromium keeps a page without an address (a routed one) from framing a
-// local page.
-let HOST = '';
-let server: Server;
-let deck = '';
-test.beforeAll(async () => {
-  server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(deck));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  HOST = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.afterAll(() => new Promise<void>((done) => server.close(() => done())));
+// The host page comes from another origin, as a slide deck does (support/deck.ts).
+const deck = deckServer();
 const link = (s: Partial<LinkState> & { scenario: string }) =>
   encodeLink({ knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
 
-/** A host page (served under HOST by the test) with the embed in a w x h iframe, logging every event. */
+/** A host page (served at deck.origin by the test) with the embed in a w x h iframe, logging every event. */
 async function host(page: Page, src: string, w: number, h: number): Promise<Frame> {
   await page.setViewportSize({ width: w + 40, height: h + 80 });
   const html = `<!doctype html><html lang="en"><title>deck</title><h1>Slide</h1>
@@ -36,8 +25,8 @@ window.events = [];
 addEventListener('message', (e) => { if (e.data && e.data.type === 'reclaimlab') events.push({ ...e.data, from: e.origin }); });
 window.send = (m) => document.getElementById('lab').contentWindow.postMessage(m, '*');
 </script>`;
-  deck = html;
-  await page.goto(`${HOST}/deck.html`);
+  deck.html = html;
+  await page.goto(`${deck.origin}/deck.html`);
   const find = () => page.frames().find((f) => f.url().startsWith(baseURL));
   await expect.poll(() => page.frames().map((f) => f.url()).join(' ')).toContain(baseURL);
   return find()!;
@@ -192,7 +181,7 @@ test('with host=ORIGIN the embed obeys and answers only that origin', async ({ p
   await expect(lab.getByTestId('virtual-time')).toHaveText('0 ns');
   expect(await events(page)).toEqual([]); // ready went to elsewhere.test, not to us
 
-  const ok = await host(page, `${baseURL}/?embed&view=lru&host=${encodeURIComponent(HOST)}#${hash}`, 640, 360);
+  const ok = await host(page, `${baseURL}/?embed&view=lru&host=${encodeURIComponent(deck.origin)}#${hash}`, 640, 360);
   await expect.poll(() => last(page, 'ready'), { timeout: 20_000 }).toBeTruthy();
   await send(page, { type: 'reclaimlab', action: 'step', ns: 5_000_000 });
   await expect(ok.getByTestId('virtual-time')).toHaveText('5.000 ms');

@@ -3,24 +3,15 @@
 // the body text is at least 24 px. Every visible text node counts, HTML and SVG, and so does
 // the text a canvas draws (the LRU strips report the font they drew with in data-font-px).
 import { expect, test, type Frame, type Page } from '@playwright/test';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { baseURL } from './support/base';
+import { deckServer } from './support/deck';
 import { failOnPageErrors, stage } from './support/page';
 
 failOnPageErrors();
 
-// The host page comes from another origin (a server of the test's own), as a slide deck does.
-let HOST = '';
-let server: Server;
-let deck = '';
-test.beforeAll(async () => {
-  server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(deck));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  HOST = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-test.afterAll(() => new Promise<void>((done) => server.close(() => done())));
+// The host page comes from another origin, as a slide deck does (support/deck.ts).
+const deck = deckServer();
 
 const link = (s: Partial<LinkState> & { scenario: string }) =>
   encodeLink({ knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0, ...s });
@@ -28,8 +19,8 @@ const link = (s: Partial<LinkState> & { scenario: string }) =>
 /** A deck page with the embed in a w x h iframe; returns the embed's frame. */
 async function host(page: Page, src: string, w: number, h: number): Promise<Frame> {
   await page.setViewportSize({ width: w + 40, height: h + 80 });
-  deck = `<!doctype html><html lang="en"><title>deck</title><h1>Slide</h1><iframe id="lab" title="Reclaim Lab" src="${src}" width="${w}" height="${h}" style="border:0;display:block"></iframe>`;
-  await page.goto(`${HOST}/deck.html`);
+  deck.html = `<!doctype html><html lang="en"><title>deck</title><h1>Slide</h1><iframe id="lab" title="Reclaim Lab" src="${src}" width="${w}" height="${h}" style="border:0;display:block"></iframe>`;
+  await page.goto(`${deck.origin}/deck.html`);
   await expect.poll(() => page.frames().map((f) => f.url()).join(' ')).toContain(baseURL);
   return page.frames().find((f) => f.url().startsWith(baseURL))!;
 }
