@@ -190,6 +190,9 @@ fn without_swap_anon_overcommit_ends_in_an_oom_kill() {
         assert_eq!(r.oom_kills.len(), 1, "{preset}: {:?}", r.oom_kills);
         assert_eq!(r.oom_kills[0].task, "main");
         assert!(r.tasks[0].killed);
+        // The only task is killed by its own allocation: the run ends at that moment, not at
+        // the last event before it (the task's clock runs ahead of the event clock).
+        assert_eq!(r.oom_kills[0].time_s, r.virtual_s, "{preset}");
         assert_eq!(r.counters["pswpout"], 0);
     }
 }
@@ -204,6 +207,7 @@ fn stalled_allocators_wait_for_io_instead_of_spinning() {
         "v",
     );
     assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
+    assert!(r.oom_kills[0].time_s <= r.virtual_s, "killed after the run's end");
     assert!(
         r.counters["allocstall"] < 200_000,
         "allocstall {}",

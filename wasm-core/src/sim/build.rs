@@ -164,6 +164,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         check_invariants: false,
         cpus: scn.machine.cpus,
         first_live: Default::default(),
+        last_exit_ns: 0,
         op_paths: Vec::new(),
         guard: Default::default(),
     };

@@ -253,7 +253,7 @@ impl Simulation {
                 }
                 Step::Yield => return,
                 Step::Oom => {
-                    self.oom_kill();
+                    self.oom_kill(self.tasks[ti].clock);
                     if self.tasks[ti].state == TaskState::Killed {
                         return;
                     }
@@ -1109,6 +1109,7 @@ impl Simulation {
     /// The task's program ended: its private anon memory is freed (exit).
     fn exit_task(&mut self, ti: usize) {
         self.tasks[ti].state = TaskState::Done;
+        self.last_exit_ns = self.last_exit_ns.max(self.tasks[ti].clock);
         self.release_task_memory(ti);
     }
 
@@ -1121,8 +1122,9 @@ impl Simulation {
     }
 
     /// The OOM killer runs (`Mm::out_of_memory` picks the victim, mm/oom_kill.rs): the victim
-    /// exits, its memory freed, and the run records the kill.
-    pub(crate) fn oom_kill(&mut self) {
+    /// exits, its memory freed, and the run records the kill at `now`, the time of the
+    /// allocating context (a task's clock or kswapd's event), not the victim's own clock.
+    pub(crate) fn oom_kill(&mut self, now: u64) {
         let tasks: Vec<OomTask> = self
             .tasks
             .iter()
@@ -1135,11 +1137,12 @@ impl Simulation {
             return;
         };
         let freed = self.release_task_memory(victim);
+        self.last_exit_ns = self.last_exit_ns.max(now);
         let t = &mut self.tasks[victim];
         t.state = TaskState::Killed;
         self.oom_kills.push(OomKill {
             task: t.name.clone(),
-            time_s: t.clock.max(self.mm.now) as f64 / 1e9,
+            time_s: now as f64 / 1e9,
             freed_pages: freed * self.mm.scale,
         });
     }

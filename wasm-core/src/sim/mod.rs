@@ -66,6 +66,9 @@ pub struct Simulation {
     pub(crate) oom_kills: Vec<OomKill>,
     /// Virtual time reached.
     pub(crate) now: u64,
+    /// When the latest task exit or OOM kill happened: a task runs ahead of the event clock
+    /// up to the next event, so the run's end is this when it is later than the last event.
+    pub(crate) last_exit_ns: u64,
     /// Shared anon (shmem) spaces by name.
     pub(crate) shared_spaces: BTreeMap<String, u32>,
     /// Application buffer pools, by the anon space that holds them.
@@ -207,7 +210,7 @@ impl Simulation {
                 }
             }
             if self.all_tasks_finished() {
-                self.now = self.now.max(et);
+                self.now = self.now.max(et).max(self.last_exit_ns);
                 self.finish();
                 return;
             }
@@ -296,7 +299,7 @@ impl Simulation {
                     self.kswapd_steals_cpu(time - self.mm.kswapd.tag_sleep_ns.min(time));
                 }
                 if step.out_of_memory {
-                    self.oom_kill();
+                    self.oom_kill(t);
                 }
                 match step.cpu {
                     Some(cpu) => self.schedule(t + cpu, Event::Kernel(Wakeup::Kswapd)),
