@@ -118,6 +118,10 @@ async function embedCases() {
   const memcg = await link({ scenario: 's003-memcg-lru.toml', timeNs: 300_000_000 });
   const memcgLru = await link({ scenario: 's003-memcg-lru.toml', variants: ['after'], timeNs: 300_000_000 });
   const lesson = await link({ scenario: 'lesson-swappiness.toml', timeNs: 400_000_000 });
+  // lesson steps whose captions sit over the tallest views: S003's first step over both runs'
+  // memcg views, S003b's second (three lines) over two runs' generations
+  const memcgLesson = await link({ scenario: 's003-memcg-lru.toml', variants: ['before', 'after'], compare: true, timeNs: 300_000_000_000 });
+  const gensLesson = await link({ scenario: 's003b-noreuse.toml', variants: ['before', 'after'], compare: true, timeNs: 5_000_000_000 });
   return [
     { name: 'lru', q: 'view=lru', hash: compare, time: '800.000 ms' },
     { name: 'lru-lesson', q: 'view=lru', hash: lesson, time: '400.000 ms' },
@@ -131,15 +135,18 @@ async function embedCases() {
     { name: 'results-lesson', q: 'view=results', hash: lesson, time: '400.000 ms' },
     { name: 'memcg', q: 'view=memcg', hash: memcg, time: '300.000 ms' },
     { name: 'memcg-mglru', q: 'view=memcg', hash: memcgLru, time: '300.000 ms' },
+    { name: 'memcg-lesson', q: 'view=memcg', hash: memcgLesson, time: '300.000 s', lesson: true },
+    { name: 'gens-lesson', q: 'view=gens', hash: gensLesson, time: '5.000 s', lesson: true },
   ];
 }
 
 /** The embed has drawn the case's state: its time, and what the view waits on (reports). */
-async function settled(lab: Frame, c: { name: string; time: string }) {
+async function settled(lab: Frame, c: { name: string; time: string; lesson?: boolean }) {
   await expect(lab.getByTestId('virtual-time')).toHaveText(c.time, { timeout: 150_000 });
   if (c.name.startsWith('results')) await expect(lab.getByTestId('results')).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
   if (c.name === 'charts-rounds') await expect(lab.getByTestId('chart-rounds')).toBeVisible({ timeout: 150_000 });
-  if (c.name.startsWith('gens')) await expect(lab.getByTestId('run-1-gens')).toHaveAttribute('data-now-ns', '3000000000');
+  if (c.name.startsWith('gens')) await expect(lab.getByTestId('run-1-gens')).toHaveAttribute('data-now-ns', c.name === 'gens' ? '3000000000' : '5000000000');
+  if (c.lesson) await expect(lab.getByTestId('lesson-caption')).toBeVisible();
   // the fit has settled and the canvases have drawn at it
   await expect(lab.getByTestId('embed-fit')).not.toHaveAttribute('data-scale', '');
   await lab.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -196,6 +196,10 @@ test('a run the OOM killer ended beside one that goes on: no live rates on it, a
   await expect(diff).toHaveAttribute('data-same-time', 'false');
   await expect(diff.getByTestId('diff-time')).toContainText('700.000 ms');
   await expect(page.getByTestId('diff-ended')).toContainText(/^before · swappiness 0 ended at \d/);
+  // The killed run ends at its kill, not at an earlier event (the engine stamps both).
+  const killedAt = formatNs(Math.round(killed[0]!.time_s * 1e9));
+  await expect(page.getByTestId('diff-ended')).toContainText(`ended at ${killedAt}`);
+  await expect(page.getByTestId('run-0-time')).toHaveText(killedAt);
   await expect(diff.locator('tr[data-differs="true"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath('oom-compare-diff-1280.png') });
 });

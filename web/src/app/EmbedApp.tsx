@@ -93,7 +93,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
                       </>
                     ) : embedView === 'memcg' ? (
                       frames[i]!.memcg ? (
-                        <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} labelPx={14} />
+                        <MemcgLruView info={run} frame={frames[i]!} testPrefix={`run-${i}-`} labelPx={14} compact={frames.length > 1} />
                       ) : (
                         <p className="muted" data-testid={`run-${i}-memcg-none`}>
                           This scenario has no memory cgroups: the memcg LRU view has nothing to show.

@@ -398,7 +398,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
             <span data-testid={`${testPrefix}lru-size-${l.key}`} data-pages={frame.lru[l.index]} data-frames={frame.listFrames[l.index]}>
               {formatCount(frame.lru[l.index]!)}
             </span>{' '}
-            pages
+            {frame.lru[l.index] === 1 ? 'page' : 'pages'}
             {/* pgrefill counts both active lists together: the rate is shown once, on the first.
                 A run that has ended (its tasks exited, or the OOM killer ended it) scans nothing:
                 the last interval's rate would claim work that is not going on. */}

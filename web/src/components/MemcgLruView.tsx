@@ -18,6 +18,8 @@ import { useWidth } from '../lib/useWidth';
 import './memcg.css';
 
 const STEP = 15; // px between marks in a bin
+const COMPACT_STEP = 11;
+const COMPACT_BARS_H = 96;
 /** The SVGs' label font on the page (px); a slide embed asks for 14 (it is projected), and the
  *  label column, the heads and the gaps grow with it. */
 const LABEL_PX = 10;
@@ -30,7 +32,8 @@ const ROTATE = [0, -90, 0];
 /** A memcg's colour: memcg k >= 1 takes owner colour k - 1 (in S003 memcg k holds task k - 1's
  *  memory, so it matches the LRU view); the root is neutral. */
 export const memcgColor = (id: number) => (id === 0 ? 'var(--muted)' : ownerColor(id - 1));
-const markPath = (seg: number) => d3.symbol(SYMBOLS[seg] ?? d3.symbolCircle, seg === 1 ? 80 : 64)() ?? '';
+/** A mark's shape; `step` scales it with the spacing of the marks. */
+const markPath = (seg: number, step = STEP) => d3.symbol(SYMBOLS[seg] ?? d3.symbolCircle, ((seg === 1 ? 80 : 64) * step * step) / (STEP * STEP))() ?? '';
 
 interface Props {
   info: RunInfo;
@@ -39,9 +42,12 @@ interface Props {
   testPrefix: string;
   /** The labels' font size in the SVGs, px (default LABEL_PX). */
   labelPx?: number;
+  /** Denser marks and lower bars: a slide embed with two runs asks for it, so that both runs'
+   *  grids and bars fit the slide without shrinking the text. */
+  compact?: boolean;
 }
 
-export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX }: Props) {
+export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX, compact = false }: Props) {
   const names = info.memcgNames ?? [];
   const lru = frame.memcg;
   if (!lru) {
@@ -84,7 +90,7 @@ export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX }: Pr
         </p>
       )}
       <div className="memcg-body">
-        {lru.active && <MemcgGrid lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} />}
+        {lru.active && <MemcgGrid lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} step={compact ? COMPACT_STEP : STEP} compact={compact} />}
         <div className="memcg-side">
           <p className="memcg-numbers">
             <span>
@@ -110,7 +116,7 @@ export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX }: Pr
               </span>
             )}
           </p>
-          <MemcgBars lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} />
+          <MemcgBars lru={lru} nameOf={nameOf} testPrefix={testPrefix} labelPx={labelPx} height={compact ? COMPACT_BARS_H : BARS_H} />
         </div>
       </div>
     </section>
@@ -118,7 +124,7 @@ export function MemcgLruView({ info, frame, testPrefix, labelPx = LABEL_PX }: Pr
 }
 
 /** Generations x bins with the memcgs as marks; d3 moves a mark whose place changed. */
-function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number }) {
+function MemcgGrid({ lru, nameOf, testPrefix, labelPx, step: STEP, compact }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number; step: number; compact: boolean }) {
   const LABEL_W = Math.round(labelPx * 9.2); // "seq 12 · slot 1"
   const BIN_HEAD = labelPx + 8;
   const [box, width] = useWidth(360, 600);
@@ -154,7 +160,7 @@ function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf
       .join(
         (enter) => {
           const m = enter.append('g').attr('class', 'memcg-mark').attr('transform', at);
-          m.append('circle').attr('class', 'memcg-ring').attr('r', 9).style('opacity', 0);
+          m.append('circle').attr('class', 'memcg-ring').attr('r', STEP * 0.6).style('opacity', 0);
           m.append('path').attr('class', 'memcg-shape');
           m.append('title');
           return m;
@@ -178,7 +184,7 @@ function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf
         const seg = segIndex(d.seg);
         el.attr('data-memcg', d.id).attr('data-gen', d.gen).attr('data-bin', d.bin).attr('data-pos', d.pos).attr('data-seg', d.seg);
         el.select('path')
-          .attr('d', markPath(seg))
+          .attr('d', markPath(seg, STEP))
           .attr('transform', `rotate(${ROTATE[seg]})`)
           .attr('class', `memcg-shape seg-${d.seg}`)
           .style(d.seg === 'tail' ? 'stroke' : 'fill', memcgColor(d.id));
@@ -187,7 +193,7 @@ function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf
       });
     svgRef.current?.setAttribute('data-moves', String(moves.current));
     // placesKey stands for lru (placeXY for the layout numbers): same key, same marks.
-  }, [placesKey, colW, perRow, rowH, LABEL_W, BIN_HEAD]);
+  }, [placesKey, colW, perRow, rowH, LABEL_W, BIN_HEAD, STEP]);
 
   return (
     <div className="memcg-grid" ref={box}>
@@ -234,18 +240,18 @@ function MemcgGrid({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf
         <svg width={14} height={14} aria-hidden="true">
           <path className="memcg-shape seg-head legend" transform="translate(7,7) rotate(-90)" d={markPath(1)} />
         </svg>{' '}
-        head segment (MEMCG_LRU_HEAD){' '}
+        {compact ? 'head segment' : 'head segment (MEMCG_LRU_HEAD)'}{' '}
         <svg width={14} height={14} aria-hidden="true">
           <path className="memcg-shape seg-tail legend" transform="translate(7,7)" d={markPath(2)} />
         </svg>{' '}
-        tail segment (MEMCG_LRU_TAIL) · ring: just moved · colour: memcg, as in the bars
+        {compact ? 'tail segment · ring: just moved' : 'tail segment (MEMCG_LRU_TAIL) · ring: just moved · colour: memcg, as in the bars'}
       </p>
     </div>
   );
 }
 
 /** pgsteal up and usage down from a common axis, one column per memcg id. */
-function MemcgBars({ lru, nameOf, testPrefix, labelPx }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number }) {
+function MemcgBars({ lru, nameOf, testPrefix, labelPx, height: BARS_H }: { lru: MemcgLru; nameOf: (id: number) => string; testPrefix: string; labelPx: number; height: number }) {
   const [box, width] = useWidth(240, 600);
   const ids = [...Array(lru.pgsteal.length).keys()];
   const left = Math.max(44, Math.round(labelPx * 4.4)); // "10,752" under "usage"
