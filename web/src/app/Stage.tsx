@@ -174,7 +174,7 @@ export function Stage({ m, view, onView, intro }: Props) {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
-          <Tabs.Content value={shown} className={projector ? 'stage-view slide-type projector' : 'stage-view'} data-testid="stage-view">
+          <Tabs.Content value={shown} className={`stage-view${projector ? ' slide-type projector' : ''}${m.ready ? '' : ' loading'}`} data-testid="stage-view">
             {m.ready && (onStage ? <Runs m={m} views={[shown]} primary className="stage-runs" projector={projector} /> : <Other m={m} v={shown} />)}
             {m.ready && !onStage && <NamedCounters m={m} />}
           </Tabs.Content>
