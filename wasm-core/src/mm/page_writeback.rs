@@ -57,10 +57,12 @@ impl Mm {
         )
     }
 
-    /// `balance_dirty_pages`, simplified: a writer that would push dirty + writeback pages
-    /// over the dirty threshold is paused (and background writeback kicked) until they fall
-    /// below it. Returns the time to retry, or None when the write may proceed.
-    pub fn dirty_throttle(&mut self, now: u64) -> Option<u64> {
+    /// `balance_dirty_pages` (mm/page-writeback.c; simplified, the same in every version
+    /// modelled: no per-task ratelimit or pause curve): a writer that would push dirty +
+    /// writeback pages over the dirty threshold is paused (and background writeback kicked)
+    /// until they fall below it; the caller sleeps and asks again, as the kernel loops.
+    /// Returns the time to ask again, or None when the write may proceed.
+    pub fn balance_dirty_pages(&mut self, now: u64) -> Option<u64> {
         let (bg, thresh) = self.dirty_thresholds();
         let nr = self.nr_dirty + self.nr_writeback;
         if nr > bg {

@@ -27,7 +27,7 @@ impl Mm {
             if self.frames.has(f, PG_READAHEAD | PG_SWAPCACHE) {
                 self.swap_cache_fault(f);
             }
-            self.mark_accessed(f);
+            self.folio_mark_accessed(f);
             self.frames.set(f, PG_DIRTY);
             return Access::Done(WRITE_COPY_NS * self.scale);
         }

@@ -25,10 +25,11 @@ impl Mm {
             .record(self.now, f, LIST_FREE, to, MoveReason::Add);
     }
 
-    /// `folio_mark_accessed`: the first access sets PG_referenced; a second while inactive
+    /// `folio_mark_accessed` (mm/swap.c; `mark_page_accessed` before 5.16; MGLRU's 6.1+ form
+    /// in `lru_gen_inc_refs`): the first access sets PG_referenced; a second while inactive
     /// activates the page (`folio_activate`, counted as pgactivate) and ages the nonresident
     /// clock (`workingset_activation`).
-    pub fn mark_accessed(&mut self, f: u32) {
+    pub fn folio_mark_accessed(&mut self, f: u32) {
         if self.flags.lru_gen {
             return self.lru_gen_inc_refs(f);
         }

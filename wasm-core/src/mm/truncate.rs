@@ -57,6 +57,19 @@ impl Mm {
         (freed, busy)
     }
 
+    /// The task that holds space `sp`'s inode lock (`i_rwsem`) across the passes of a
+    /// truncate that waits for IO (`truncate_space`), if any.
+    pub fn inode_lock_holder(&self, sp: u32) -> Option<u32> {
+        let holder = self.spaces[sp as usize].truncating;
+        (holder != NIL).then_some(holder)
+    }
+
+    /// The holder of space `sp`'s inode lock is gone (killed while it waited): the lock is
+    /// free.
+    pub fn inode_unlock(&mut self, sp: u32) {
+        self.spaces[sp as usize].truncating = NIL;
+    }
+
     /// POSIX_FADV_DONTNEED over frames `start..start + n` of space `sp` (`generic_fadvise`):
     /// drop each page that is clean, unmapped and has no IO in flight
     /// (`invalidate_mapping_pages`, the same in every version modelled), leaving no shadow

@@ -71,13 +71,16 @@ pub struct Simulation {
     /// Application buffer pools, by the anon space that holds them.
     pub(crate) pools: BTreeMap<u32, crate::sim::workloads::bufpool::BufferPool>,
     /// How the kernel goes on from the page fault of the access that is about to wait.
-    pub(crate) fault_wait: Option<interp::FaultWait>,
+    pub(crate) fault_wait: Option<crate::mm::memory::FaultWait>,
     /// The access that is about to wait sleeps on a lock (a truncate's inode lock): not IO
     /// wait.
     pub(crate) lock_wait: bool,
     /// The running access took a write fault through a shared file mapping: once it is done
     /// the task goes through `balance_dirty_pages_ratelimited` (`balance_after_write`).
     pub(crate) write_notified: bool,
+    /// Per address space, the next page of a `sweep` access, shared by every task that
+    /// sweeps it (grown as spaces are swept).
+    pub(crate) sweep_cursors: Vec<u64>,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.
@@ -242,31 +245,8 @@ impl Simulation {
             return;
         }
         if let Some(r) = t.regions.get(a.regions[0]) {
-            self.prefetch_page(r, t.rng.clone().below(a.pages));
+            self.mm.prefetch_pte(r, t.rng.clone().below(a.pages));
         }
-    }
-
-    /// Prefetch the PTE copy byte and the page slot of `page` in region `r`, as the hit path
-    /// reads them (`op_access`). No state changes. x86-64 only: wasm has no prefetch
-    /// instruction, and a plain load there would stall as the real access does.
-    #[inline(always)]
-    pub(crate) fn prefetch_page(&self, r: &crate::sim::workloads::Region, page: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let Some(sp) = self.mm.spaces.get(r.space as usize) else {
-                return;
-            };
-            let idx = r.offset.wrapping_add(page.min(r.pages.saturating_sub(1))) as usize;
-            // SAFETY: `_mm_prefetch` never faults, whatever the address; the pointers are
-            // computed with wrapping arithmetic and never dereferenced.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(sp.pte.as_ptr().wrapping_add(idx) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(sp.slot_ptr(idx) as *const i8);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (r, page);
     }
 
     fn finish(&mut self) {
