@@ -26,9 +26,8 @@ impl Mm {
         now: u64,
     ) -> FaultOutcome {
         self.count_pgfault();
-        self.wait_in_fault = false;
-        let access = self.file_read(sp, idx, ra, lo, hi, now, false);
-        self.fault_outcome(access)
+        let out = self.file_read(sp, idx, ra, lo, hi, now, false);
+        self.mm_account_fault(out)
     }
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
@@ -42,7 +41,8 @@ impl Mm {
     /// (`ondemand_readahead`'s initial window: async_size = size - request), where a later
     /// read() starts the next window (`async_readahead`); a window of one frame (a request of
     /// the whole 128 KiB) has its marker inside the request, so the next window goes out at
-    /// once. Returns when the faulting page's IO completes.
+    /// once. Returns when the faulting page's IO completes, a major outcome (pgmajfault is the
+    /// page fault's to count, `filemap_fault`, not read()'s).
     #[allow(clippy::too_many_arguments)]
     pub fn file_read(
         &mut self,
@@ -53,8 +53,7 @@ impl Mm {
         hi: u64,
         now: u64,
         read_call: bool,
-    ) -> Access {
-        self.last_fault_major = false;
+    ) -> FaultOutcome {
         let window = (RA_PAGES / self.scale).max(1);
         let (start, n) = match ra {
             Readahead::None => (idx, 1),
@@ -72,11 +71,8 @@ impl Mm {
                 self.add_cache_page(f, sp, idx);
                 stall
             }
-            Alloc::Wait(t) => {
-                self.wait_in_fault = true;
-                return Access::Wait(t);
-            }
-            Alloc::Oom(_) => return Access::Oom,
+            Alloc::Wait(t) => return FaultOutcome::waits_in_fault(Access::Wait(t)),
+            Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         self.add_readahead_pages(sp, start, n);
         let marked = read_call && ra == Readahead::Forward && n > 1 && {
@@ -96,14 +92,15 @@ impl Mm {
             let throttle = self.async_readahead(sp, idx, hi, t);
             wait_until = wait_until.max(t + throttle);
         }
-        // pgmajfault is the page fault's to count (`filemap_fault`), not read()'s.
-        self.last_fault_major = true;
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
         // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
         // for the IO and retries anyway.
         let dev = self.spaces[sp as usize].device;
-        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
-        Access::Wait(wait_until)
+        FaultOutcome {
+            access: Access::Wait(wait_until),
+            major: true,
+            wait_in_fault: self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap,
+        }
     }
 
     /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
@@ -179,7 +176,7 @@ impl Mm {
         }
         self.clear_dirty(f);
         self.frames.set(f, PG_WRITEBACK);
-        self.nr_writeback += 1;
+        self.wb.nr_writeback += 1;
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as u64;
         let (dev, base) = (self.spaces[sp].device, self.spaces[sp].lba);
@@ -235,7 +232,7 @@ impl Mm {
             }
         } else {
             let ra = Readahead::for_read(advice, sequential);
-            self.file_read(sp, idx, ra, lo, hi, now, true)
+            self.file_read(sp, idx, ra, lo, hi, now, true).access
         }
     }
 

@@ -22,8 +22,9 @@ pub const ANON_FAULT_NS: u64 = 1_000;
 pub const MAJOR_FAULT_NS: u64 = 5_000;
 pub const READ_COPY_NS: u64 = 500;
 pub const WRITE_COPY_NS: u64 = 700;
-/// How a page fault ended for the task that took it (the kernel's `vm_fault_t` bits): what
-/// the access came to, VM_FAULT_MAJOR, and whether a wait is spent inside the fault.
+/// How a page fault ended for the task that took it (the kernel's `vm_fault_t` bits, returned
+/// down the fault path as the kernel returns them): what the access came to, VM_FAULT_MAJOR,
+/// and whether a wait is spent inside the fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FaultOutcome {
     pub access: Access,
@@ -108,6 +109,26 @@ pub struct Touched {
     pub dirtied_shared: bool,
 }
 
+impl FaultOutcome {
+    /// A fault that read nothing and waits, if at all, for its page's read (VM_FAULT_RETRY).
+    pub fn minor(access: Access) -> FaultOutcome {
+        FaultOutcome {
+            access,
+            major: false,
+            wait_in_fault: false,
+        }
+    }
+
+    /// A fault that read nothing and waits inside (allocation throttling).
+    pub fn waits_in_fault(access: Access) -> FaultOutcome {
+        FaultOutcome {
+            access,
+            major: false,
+            wait_in_fault: true,
+        }
+    }
+}
+
 /// What an access came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -125,37 +146,28 @@ impl Mm {
     /// `do_swap_page`, `shmem_fault`): pgfault, and pgmajfault when the page comes from swap.
     pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> FaultOutcome {
         self.count_pgfault();
-        self.wait_in_fault = false;
-        let access = self.anon_page_in(sp, idx, now);
-        self.fault_outcome(access)
+        let out = self.anon_page_in(sp, idx, now);
+        self.mm_account_fault(out)
     }
 
-    /// What the fault that just ran reports to its task, with pgmajfault counted for a major
-    /// one (`mm_account_fault`).
-    pub(crate) fn fault_outcome(&mut self, access: Access) -> FaultOutcome {
-        let major = self.last_fault_major;
-        if major {
+    /// pgmajfault for a fault that read its page (`mm_account_fault`, every version
+    /// modelled; `handle_mm_fault` counted it itself before 5.9).
+    pub(crate) fn mm_account_fault(&mut self, out: FaultOutcome) -> FaultOutcome {
+        if out.major {
             self.count_event(C::pgmajfault, 1);
         }
-        FaultOutcome {
-            access,
-            major,
-            wait_in_fault: std::mem::take(&mut self.wait_in_fault),
-        }
+        out
     }
 
     /// Bring in an anonymous or shmem page that is not resident: swap-in if it has a swap
     /// slot, else a zero-filled page. Counts no fault: a tmpfs read()/write() comes here too
-    /// (`shmem_getpage_gfp` without a `fault_type`). Sets `last_fault_major` when it reads.
-    pub fn anon_page_in(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        self.last_fault_major = false;
+    /// (`shmem_getpage_gfp` without a `fault_type`), and takes the outcome's access. The
+    /// outcome is major when it reads.
+    pub fn anon_page_in(&mut self, sp: u32, idx: u64, now: u64) -> FaultOutcome {
         let f = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => (f, stall),
-            Alloc::Wait(t) => {
-                self.wait_in_fault = true;
-                return Access::Wait(t);
-            }
-            Alloc::Oom(_) => return Access::Oom,
+            Alloc::Wait(t) => return FaultOutcome::waits_in_fault(Access::Wait(t)),
+            Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         let (f, stall) = f;
         let slot = self.spaces[sp as usize].swap[idx as usize];
@@ -176,11 +188,10 @@ impl Mm {
             }
             self.install(f, sp, idx as u32);
             self.lru_add_new(f);
-            return Access::Done(stall + ANON_FAULT_NS * self.scale);
+            return FaultOutcome::minor(Access::Done(stall + ANON_FAULT_NS * self.scale));
         }
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
         // picks around it (mm/swap_state.rs), as far as there is room.
-        self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem;
         // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:
         // the page skips the swap cache and the fault's `swap_free` drops the slot's last
@@ -252,8 +263,11 @@ impl Mm {
         }
         // A synchronous device has read the page before the fault goes on; otherwise
         // `lock_page_or_retry` finds it locked and the fault is retried once it is read.
-        self.wait_in_fault = sync;
-        Access::Wait(done_fault)
+        FaultOutcome {
+            access: Access::Wait(done_fault),
+            major: true,
+            wait_in_fault: sync,
+        }
     }
 
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
@@ -521,11 +535,7 @@ impl Mm {
         let mut out = match self.spaces[sp as usize].kind {
             SpaceKind::Anon | SpaceKind::Shmem => {
                 if self.spaces[sp as usize].dead {
-                    FaultOutcome {
-                        access: Access::Done(0),
-                        major: false,
-                        wait_in_fault: false,
-                    }
+                    FaultOutcome::minor(Access::Done(0))
                 } else {
                     let out = self.fault_anon(sp, idx, now);
                     if let Access::Done(_) = out.access {

@@ -31,7 +31,7 @@ impl Mm {
         }
         // The flushers forget the dirty pages about to go (`folio_account_cleaned`).
         let frames = &self.frames;
-        self.dirty_fifo.retain(|&(f, _)| {
+        self.wb.dirty_fifo.retain(|&(f, _)| {
             frames.space[f as usize] != sp
                 || frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0
         });

@@ -61,10 +61,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     mm.laptop_mode = scn.sysctl.laptop_mode;
     mm.page_cluster = scn.sysctl.page_cluster;
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
-    mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
+    mm.wb.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.
     mm.young_fault_ns = progress::per_frame(scn.machine.young_fault.ns(), scale);
-    mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
+    mm.wb.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
     for d in &scn.devices {

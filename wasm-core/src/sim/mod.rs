@@ -402,14 +402,14 @@ impl Simulation {
     }
     /// Record page moves (for the animation), keeping at most `capacity` between drains.
     pub fn set_move_trace(&mut self, capacity: usize) {
-        self.mm.trace.enabled = capacity > 0;
-        self.mm.trace.capacity = capacity;
+        self.mm.trace.moves.enabled = capacity > 0;
+        self.mm.trace.moves.capacity = capacity;
     }
     /// Take the recorded moves: (time ns, frame, from list, to list, reason). MGLRU
     /// generation lists are reported as the classic list they count as (two youngest
     /// generations active).
     pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
-        let mut moves = std::mem::take(&mut self.mm.trace.moves);
+        let mut moves = std::mem::take(&mut self.mm.trace.moves.moves);
         if self.mm.flags.lru_gen {
             for m in moves.iter_mut() {
                 m.2 = self.abi_list(m.2, 0);
@@ -494,13 +494,6 @@ impl Simulation {
     pub fn space_names(&self) -> Vec<String> {
         self.mm.spaces.iter().map(|s| s.name.clone()).collect()
     }
-    /// The last scan decision: (balance 0=equal 1=fract 2=file 3=anon, anon fraction, file
-    /// fraction, denominator), if reclaim has run.
-    pub fn last_balance(&self) -> Option<(u8, u64, u64, u64)> {
-        self.mm
-            .last_balance
-            .map(|(b, f, d)| (b as u8, f[0], f[1], d))
-    }
     /// Per address space: (name, resident pages, swapped pages).
     pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
         self.mm
@@ -520,8 +513,8 @@ impl Simulation {
         let (bg, th) = self.mm.dirty_thresholds();
         let s = self.mm.scale;
         (
-            self.mm.nr_dirty * s,
-            self.mm.nr_writeback * s,
+            self.mm.wb.nr_dirty * s,
+            self.mm.wb.nr_writeback * s,
             bg * s,
             th * s,
         )
@@ -570,7 +563,7 @@ impl Simulation {
     }
     /// How often get_scan_count chose SCAN_EQUAL, SCAN_FRACT, SCAN_FILE, SCAN_ANON.
     pub fn balance_histogram(&self) -> [u64; 4] {
-        self.mm.balance_hist
+        self.mm.trace.balance_hist
     }
     /// The balance view (`views::BalanceView`).
     pub fn balance_view(&self) -> crate::views::BalanceView {
@@ -893,7 +886,11 @@ duration = "300s"
         // second goes out while the first is still on the disk.
         let mut s = dirty_pages("seq", 2048);
         assert_eq!(most_write_requests_in_flight(&mut s), 14);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
     }
 
     #[test]
@@ -902,13 +899,13 @@ duration = "300s"
         let mut control = dirty_pages("random", 2000);
         control.run_to_end();
         let mut s = dirty_pages("random", 2000);
-        while s.mm.flusher_pending.is_empty() {
+        while s.mm.wb.flusher_pending.is_empty() {
             let t = s
                 .next_event_time()
                 .expect("the flusher sleeps for a tag at some point");
             s.run_until(t);
         }
-        let pending = s.mm.flusher_pending.clone();
+        let pending = s.mm.wb.flusher_pending.clone();
         assert!(
             pending.len() > 100,
             "{} pages wait for a tag",
@@ -933,7 +930,11 @@ duration = "300s"
   { op = "write", file = "g", pattern = "seq", count = 600 },"#,
         );
         assert_eq!(most_write_requests_in_flight(&mut s), 64);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
     }
 
     #[test]
@@ -943,8 +944,12 @@ duration = "300s"
         // Expired after 30 s, the 2,000 scattered pages are written as they free tags: the
         // queue fills (64 requests) and never holds more.
         assert_eq!(most, 64);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
-        assert!(s.mm.flusher_pending.is_empty());
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
+        assert!(s.mm.wb.flusher_pending.is_empty());
         let st = &s.mm.devices[0].stats;
         assert!(st.writes > 1500 && st.pages_written > st.writes, "{st:?}");
     }
