@@ -55,14 +55,14 @@ impl BalanceView {
             era,
             source: source.to_string(),
             swappiness: mm.swappiness,
-            last: mm.last_scan,
-            decisions: mm.balance_hist,
+            last: mm.trace.last_scan,
+            decisions: mm.trace.balance_hist,
             recent_scanned: l.recent_scanned.map(|v| v * mm.scale),
             recent_rotated: l.recent_rotated.map(|v| v * mm.scale),
             anon_cost: l.anon_cost,
             file_cost: l.file_cost,
             pgscan: c(C::pgscan_kswapd) + c(C::pgscan_direct),
-            forced_scan: mm.forced_scan_pages,
+            forced_scan: mm.trace.forced_scan_pages,
         }
     }
 }
@@ -82,7 +82,7 @@ pub struct RefaultView {
 impl RefaultView {
     pub fn of(sim: &Simulation) -> RefaultView {
         let mm = &sim.mm;
-        let last = mm.last_refault;
+        let last = mm.trace.last_refault;
         let space = last.and_then(|r| mm.spaces.get(r.space as usize));
         RefaultView {
             last,

@@ -7,15 +7,16 @@ use super::mmzone::{IoReq, Mm};
 use super::vmstat::C;
 use crate::devices::IoDir;
 use crate::mm::memory::WRITE_COPY_NS;
-use crate::mm::memory::{FaultOutcome, MAJOR_FAULT_NS};
+use crate::mm::memory::{FaultOutcome, FaultWait, MAJOR_FAULT_NS, READ_COPY_NS};
 use crate::mm::page_alloc::Alloc;
 use crate::mm::readahead::Readahead;
 use crate::mm::readahead::RA_PAGES;
 
 impl Mm {
-    /// A page fault on a file page that is not in the page cache (`filemap_fault`): pgfault,
-    /// and pgmajfault when it reads (not for read(), which calls `file_read` itself).
-    pub fn file_fault(
+    /// A page fault on a file page that is not in the page cache (`filemap_fault`, mm/filemap.c,
+    /// every version modelled): pgfault, and pgmajfault when it reads (not for read(), which
+    /// calls `file_read` itself).
+    pub fn filemap_fault(
         &mut self,
         sp: u32,
         idx: u64,
@@ -25,9 +26,8 @@ impl Mm {
         now: u64,
     ) -> FaultOutcome {
         self.count_pgfault();
-        self.wait_in_fault = false;
-        let access = self.file_read(sp, idx, ra, lo, hi, now, false);
-        self.fault_outcome(access)
+        let out = self.file_read(sp, idx, ra, lo, hi, now, false);
+        self.mm_account_fault(out)
     }
 
     /// Read pages of file space `sp` around `idx` into the page cache (locked until the IO
@@ -41,7 +41,8 @@ impl Mm {
     /// (`ondemand_readahead`'s initial window: async_size = size - request), where a later
     /// read() starts the next window (`async_readahead`); a window of one frame (a request of
     /// the whole 128 KiB) has its marker inside the request, so the next window goes out at
-    /// once. Returns when the faulting page's IO completes.
+    /// once. Returns when the faulting page's IO completes, a major outcome (pgmajfault is the
+    /// page fault's to count, `filemap_fault`, not read()'s).
     #[allow(clippy::too_many_arguments)]
     pub fn file_read(
         &mut self,
@@ -52,8 +53,7 @@ impl Mm {
         hi: u64,
         now: u64,
         read_call: bool,
-    ) -> Access {
-        self.last_fault_major = false;
+    ) -> FaultOutcome {
         let window = (RA_PAGES / self.scale).max(1);
         let (start, n) = match ra {
             Readahead::None => (idx, 1),
@@ -71,11 +71,8 @@ impl Mm {
                 self.add_cache_page(f, sp, idx);
                 stall
             }
-            Alloc::Wait(t) => {
-                self.wait_in_fault = true;
-                return Access::Wait(t);
-            }
-            Alloc::Oom(_) => return Access::Oom,
+            Alloc::Wait(t) => return FaultOutcome::waits_in_fault(Access::Wait(t)),
+            Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         self.add_readahead_pages(sp, start, n);
         let marked = read_call && ra == Readahead::Forward && n > 1 && {
@@ -95,14 +92,15 @@ impl Mm {
             let throttle = self.async_readahead(sp, idx, hi, t);
             wait_until = wait_until.max(t + throttle);
         }
-        // pgmajfault is the page fault's to count (`file_fault`), not read()'s.
-        self.last_fault_major = true;
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
         // `lock_page_or_retry`, so the fault goes on; from 5.1 the fault dropped the mmap lock
         // for the IO and retries anyway.
         let dev = self.spaces[sp as usize].device;
-        self.wait_in_fault = self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap;
-        Access::Wait(wait_until)
+        FaultOutcome {
+            access: Access::Wait(wait_until),
+            major: true,
+            wait_in_fault: self.devices[dev].synchronous && !self.flags.filemap_fault_drop_mmap,
+        }
     }
 
     /// Add a new, locked page to the page cache and the LRU (`filemap_add_folio`), after the
@@ -168,7 +166,8 @@ impl Mm {
     /// Write a dirty file page now and return when the device completes it (O_DSYNC).
     /// A tmpfs page has nowhere to be written (`shmem_file_operations.fsync` is
     /// `noop_fsync`): done at once.
-    pub fn write_sync(&mut self, f: u32, now: u64) -> u64 {
+    pub fn write_sync(&mut self, sp: u32, idx: u64, now: u64) -> u64 {
+        let f = self.spaces[sp as usize].page(idx as usize);
         if !self.frames.has(f, PG_DIRTY)
             || self.frames.has(f, PG_WRITEBACK)
             || self.frames.has(f, PG_SWAPBACKED)
@@ -177,7 +176,7 @@ impl Mm {
         }
         self.clear_dirty(f);
         self.frames.set(f, PG_WRITEBACK);
-        self.nr_writeback += 1;
+        self.wb.nr_writeback += 1;
         let sp = self.frames.space[f as usize] as usize;
         let idx = self.frames.index[f as usize] as u64;
         let (dev, base) = (self.spaces[sp].device, self.spaces[sp].lba);
@@ -188,12 +187,109 @@ impl Mm {
         done
     }
 
+    /// A read() of page `idx` of space `sp` (`filemap_read`, mm/filemap.c, every version
+    /// modelled; a tmpfs file's `shmem_file_read_iter`), by a reader of file range `lo..hi`
+    /// with advice `advice` that reads it sequentially or not: past the end of a truncated
+    /// file it returns 0 bytes; a cached page that carries the readahead marker sends the
+    /// next window out first (`filemap_get_pages` -> `page_cache_async_ra`), before the page
+    /// is waited for or copied; a cached page is copied and marked accessed; a missing one is
+    /// read with the window `Readahead::for_read` picks. A read() is no page fault: a shmem
+    /// miss counts none. The op's own CPU time `cpu_ns` is added to a hit's.
+    #[allow(clippy::too_many_arguments)]
+    pub fn filemap_read(
+        &mut self,
+        sp: u32,
+        idx: u64,
+        lo: u64,
+        hi: u64,
+        advice: crate::mm::mm_types::Madvise,
+        sequential: bool,
+        now: u64,
+        cpu_ns: u64,
+    ) -> Access {
+        let f = self.spaces[sp as usize].page(idx as usize);
+        if idx >= self.spaces[sp as usize].eof {
+            Access::Done(cpu_ns)
+        } else if f != NIL {
+            let mut throttle = 0;
+            if self.frames.has(f, PG_RA_MARK) {
+                self.frames.clear(f, PG_RA_MARK);
+                throttle = self.async_readahead(sp, idx, hi, now);
+            }
+            if self.frames.has(f, PG_LOCKED) {
+                Access::Wait(self.ready_at[f as usize].max(now + throttle))
+            } else {
+                if self.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+                    self.swap_cache_fault(f);
+                }
+                self.folio_mark_accessed(f);
+                Access::Done(READ_COPY_NS * self.scale + cpu_ns + throttle)
+            }
+        } else if self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem {
+            match self.shmem_read_miss(sp, idx, now) {
+                Access::Done(c) => Access::Done(c + cpu_ns),
+                other => other,
+            }
+        } else {
+            let ra = Readahead::for_read(advice, sequential);
+            self.file_read(sp, idx, ra, lo, hi, now, true).access
+        }
+    }
+
+    /// A fault that finds its page (frame `f` of space `sp`) locked for a read: a file or
+    /// private anon fault returns VM_FAULT_RETRY from 2.6.37 (`lock_page_or_retry`,
+    /// `lock_page_maybe_drop_mmap`, mm/filemap.c), counted by `handle_mm_fault` up to 6.3; a
+    /// shmem fault, and any fault before, waits inside (`lock_page`) and counts once. A
+    /// continuation of a fault already counted (a synchronous read that has just finished)
+    /// counts nothing. Returns how the fault goes on and when the page is read.
+    pub fn lock_page_or_retry(&mut self, sp: u32, f: u32) -> (FaultWait, u64) {
+        let continuation = self.current.uncounted_retry;
+        let wait = if self.fault_retries(sp) {
+            if !continuation && !self.flags.pgfault_retry_uncounted {
+                self.count_event(C::pgfault, 1);
+            }
+            FaultWait::Locked
+        } else {
+            if !continuation {
+                self.count_event(C::pgfault, 1);
+            }
+            FaultWait::InFault
+        };
+        (wait, self.ready_at[f as usize])
+    }
+
+    /// Whether page `idx` of space `sp` is under writeback (`filemap_range_has_writeback`,
+    /// 5.11+; `filemap_fdatawait_range` before): an O_DSYNC write waits for it first.
+    pub fn filemap_range_has_writeback(&self, sp: u32, idx: u64) -> bool {
+        let f = self.spaces[sp as usize].page(idx as usize);
+        f != NIL && self.frames.has(f, PG_WRITEBACK)
+    }
+
+    /// An O_APPEND write() of `bytes` to space `sp` (`generic_write_checks` puts it at the
+    /// file's end): returns the byte position it starts at, and advances the end. With a
+    /// drop-behind writer (segments of `seg` frames, 0: none), also the segment the write
+    /// starts in when `drop_behind` has segments to close or drops pending there.
+    pub fn append_pos(&mut self, sp: u32, bytes: u64, seg: u64) -> (u64, Option<u64>) {
+        let frame_bytes = crate::devices::PAGE_BYTES * self.scale;
+        let s = &mut self.spaces[sp as usize];
+        let before = s.append_cursor;
+        s.append_cursor += bytes;
+        let mut drop = None;
+        if seg > 0 {
+            let at = before / (seg * frame_bytes);
+            if at > s.segments_closed || !s.drop_pending.is_empty() {
+                drop = Some(at);
+            }
+        }
+        (before, drop)
+    }
+
     pub(crate) fn file_write(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         let f = self.spaces[sp as usize].page(idx as usize);
         let redirty = f != NIL && self.frames.has(f, PG_DIRTY);
         if !redirty {
             self.now = now;
-            if let Some(until) = self.dirty_throttle(now) {
+            if let Some(until) = self.balance_dirty_pages(now) {
                 return Access::Throttled(until);
             }
         }
@@ -203,7 +299,7 @@ impl Mm {
             }
             self.mark_file_dirty(f);
             if !self.flags.write_no_activation {
-                self.mark_accessed(f);
+                self.folio_mark_accessed(f);
             }
             return Access::Done(WRITE_COPY_NS * self.scale);
         }
@@ -219,7 +315,7 @@ impl Mm {
         self.now = now + stall;
         self.mark_file_dirty(f);
         if !self.flags.write_no_activation {
-            self.mark_accessed(f);
+            self.folio_mark_accessed(f);
         }
         Access::Done(stall + WRITE_COPY_NS * self.scale)
     }

@@ -8,13 +8,58 @@ use crate::mm::mmzone::Wakeup;
 /// dirty_writeback_centisecs default (500): the flushers' periodic run.
 pub const FLUSHER_PERIOD_NS: u64 = 5_000_000_000;
 
+/// The writeback state of the one device-independent writeback context the model has (the
+/// kernel's `struct bdi_writeback`, include/linux/backing-dev-defs.h, with the node's
+/// NR_FILE_DIRTY / NR_WRITEBACK counts and the global dirty limits of mm/page-writeback.c).
+#[derive(Debug, Clone)]
+pub struct Writeback {
+    /// Dirty file pages in the order they were dirtied (frame, time), the kernel's `b_dirty`
+    /// by dirtied_when; stale entries skipped.
+    pub dirty_fifo: std::collections::VecDeque<(u32, u64)>,
+    pub nr_dirty: u64,
+    pub nr_writeback: u64,
+    /// The flushers are writing everything (`WB_start_all`).
+    pub flush_all: bool,
+    /// Pages the flushers were asked to write (4.10 direct reclaim wakeup).
+    pub flush_pages: u64,
+    /// The time of the one pending flusher event that counts (u64::MAX: none); flusher
+    /// events at other times are stale and ignored.
+    pub flusher_next: u64,
+    /// The flushers are at work (writing chunk after chunk, or asleep for a request tag); a
+    /// wakeup finds them running and changes nothing.
+    pub flusher_busy: bool,
+    /// Pages of the current chunk (frame, space, index) whose request has not gone out yet:
+    /// the flusher sleeps for a request tag. They stay dirty until it does.
+    pub flusher_pending: Vec<(u32, u32, u32)>,
+    /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
+    pub dirty_ratio: u64,
+    pub dirty_background_ratio: u64,
+}
+
+impl Default for Writeback {
+    fn default() -> Self {
+        Writeback {
+            dirty_fifo: Default::default(),
+            nr_dirty: 0,
+            nr_writeback: 0,
+            flush_all: false,
+            flush_pages: 0,
+            flusher_next: u64::MAX,
+            flusher_busy: false,
+            flusher_pending: Vec::new(),
+            dirty_ratio: 20,
+            dirty_background_ratio: 10,
+        }
+    }
+}
+
 impl Mm {
     /// `wakeup_flusher_threads` / `wb_start_background_writeback`: run the flushers now unless
     /// they are already running (writing chunks or asleep for a request tag: they look for more
     /// work before they stop).
     pub fn wake_flusher(&mut self) {
-        if self.flusher_next > self.now && !self.flusher_busy {
-            self.flusher_next = self.now;
+        if self.wb.flusher_next > self.now && !self.wb.flusher_busy {
+            self.wb.flusher_next = self.now;
             self.wake_at(self.now, Wakeup::Flusher);
         }
     }
@@ -34,38 +79,39 @@ impl Mm {
     /// `Device::write_tag_wait`). One flusher serves every device (the kernel has one per
     /// device), so a chunk's pages for a fast device wait behind a slow one's tags.
     pub fn wb_workfn(&mut self, t: u64) {
-        if self.flusher_next != t {
+        if self.wb.flusher_next != t {
             return; // stale
         }
         let bg = self.dirty_thresholds().0;
-        if self.flusher_pending.is_empty() {
+        if self.wb.flusher_pending.is_empty() {
             self.take_writeback_chunk(t, bg);
         }
         // A chunk with pages (new, or left from a tag sleep): the flusher looks for more after.
-        let wrote = !self.flusher_pending.is_empty();
+        let wrote = !self.wb.flusher_pending.is_empty();
         // The chunk's requests go out until the device has no free tag; the flusher sleeps
         // until a request completes and goes on with the rest.
         if let Some(at) = self.submit_writeback(t) {
-            self.flusher_busy = true;
-            self.flusher_next = at.max(t + 1);
-            self.wake_at(self.flusher_next, Wakeup::Flusher);
+            self.wb.flusher_busy = true;
+            self.wb.flusher_next = at.max(t + 1);
+            self.wake_at(self.wb.flusher_next, Wakeup::Flusher);
             return;
         }
         let expired = self
+            .wb
             .dirty_fifo
             .front()
             .is_some_and(|&(_, d)| d + EXPIRE_NS <= t);
-        let more = self.flush_all || self.flush_pages > 0 || self.nr_dirty > bg || expired;
-        self.flusher_busy = wrote && more;
-        self.flusher_next = if wrote && more {
+        let more = self.wb.flush_all || self.wb.flush_pages > 0 || self.wb.nr_dirty > bg || expired;
+        self.wb.flusher_busy = wrote && more;
+        self.wb.flusher_next = if wrote && more {
             t + 1
-        } else if !self.dirty_fifo.is_empty() {
+        } else if !self.wb.dirty_fifo.is_empty() {
             t + FLUSHER_PERIOD_NS
         } else {
             u64::MAX
         };
-        if self.flusher_next != u64::MAX {
-            self.wake_at(self.flusher_next, Wakeup::Flusher);
+        if self.wb.flusher_next != u64::MAX {
+            self.wake_at(self.wb.flusher_next, Wakeup::Flusher);
         }
     }
 
@@ -80,37 +126,37 @@ impl Mm {
         let chunk = (MIN_WRITEBACK_PAGES / self.scale).max(1) as usize;
         let mut batch = Vec::new();
         // Background writeback checks the threshold between chunks (`wb_over_bg_thresh`).
-        let over = self.nr_dirty > bg;
-        let mut budget = self.dirty_fifo.len();
+        let over = self.wb.nr_dirty > bg;
+        let mut budget = self.wb.dirty_fifo.len();
         while batch.len() < chunk && budget > 0 {
             budget -= 1;
-            let Some(&(f, dirtied)) = self.dirty_fifo.front() else {
+            let Some(&(f, dirtied)) = self.wb.dirty_fifo.front() else {
                 break;
             };
-            let asked = self.flush_all || self.flush_pages > 0;
+            let asked = self.wb.flush_all || self.wb.flush_pages > 0;
             if !(asked || over || dirtied + EXPIRE_NS <= t) {
                 break;
             }
-            self.dirty_fifo.pop_front();
+            self.wb.dirty_fifo.pop_front();
             if self.frames.has(f, PG_DIRTY)
                 && !self.frames.has(f, PG_SWAPBACKED)
                 && !self.frames.has(f, PG_WRITEBACK)
             {
-                self.flush_pages = self.flush_pages.saturating_sub(1);
+                self.wb.flush_pages = self.wb.flush_pages.saturating_sub(1);
                 let fi = f as usize;
                 batch.push((f, self.frames.space[fi], self.frames.index[fi]));
             } else if self.frames.has(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
                 // Redirtied while under writeback: written again once that completes.
-                self.dirty_fifo.push_back((f, dirtied));
+                self.wb.dirty_fifo.push_back((f, dirtied));
             }
         }
-        if self.dirty_fifo.is_empty() {
-            self.flush_all = false;
-            self.flush_pages = 0;
+        if self.wb.dirty_fifo.is_empty() {
+            self.wb.flush_all = false;
+            self.wb.flush_pages = 0;
         }
         // In file order, the first at the end: `submit_writeback` takes them from there.
         batch.sort_unstable_by_key(|&(_, sp, idx)| std::cmp::Reverse((sp, idx)));
-        self.flusher_pending = batch;
+        self.wb.flusher_pending = batch;
     }
 
     /// Write back the chunk's pages (`flusher_pending`: frame, space, index, in file order from
@@ -130,13 +176,13 @@ impl Mm {
                 && !mm.frames.has(f, PG_WRITEBACK | PG_SWAPBACKED)
         };
         loop {
-            while let Some(&e) = mm.flusher_pending.last() {
+            while let Some(&e) = mm.wb.flusher_pending.last() {
                 if to_write(mm, e) {
                     break;
                 }
-                mm.flusher_pending.pop();
+                mm.wb.flusher_pending.pop();
             }
-            let &(_, sp, first) = mm.flusher_pending.last()?;
+            let &(_, sp, first) = mm.wb.flusher_pending.last()?;
             let dev = mm.spaces[sp as usize].device;
             if let Some(at) = mm.devices[dev].write_tag_wait(t) {
                 return Some(at);
@@ -146,16 +192,16 @@ impl Mm {
                 pages => (pages / mm.scale).max(1) as usize,
             };
             let mut frames = mm.io_frames();
-            while let Some(&e) = mm.flusher_pending.last() {
+            while let Some(&e) = mm.wb.flusher_pending.last() {
                 let next = first as u64 + frames.len() as u64;
                 if frames.len() == max_frames || e.1 != sp || e.2 as u64 != next || !to_write(mm, e)
                 {
                     break;
                 }
-                mm.flusher_pending.pop();
+                mm.wb.flusher_pending.pop();
                 mm.clear_dirty(e.0);
                 mm.frames.set(e.0, PG_WRITEBACK);
-                mm.nr_writeback += 1;
+                mm.wb.nr_writeback += 1;
                 frames.push(e.0);
             }
             let n = frames.len() as u64;

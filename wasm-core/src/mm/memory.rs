@@ -1,10 +1,14 @@
-//! Page faults (mm/memory.c): anon zero-fill and swap-in (`do_anonymous_page`,
-//! `do_swap_page`), and the fault-path costs. File faults are in filemap.rs, shmem's in
+//! Page faults and the access path (mm/memory.c): the touch of a mapped page (the young bit
+//! and the PTE copy), `handle_mm_fault` and its anon zero-fill and swap-in
+//! (`do_anonymous_page`, `do_swap_page`), write-protect faults (`do_wp_page`), unmapping
+//! (`zap_pte_range`), and the fault-path costs. File faults are in filemap.rs, shmem's in
 //! shmem.rs, allocation in page_alloc.rs.
 use crate::devices::IoDir;
 use crate::mm::mm_types::*;
 use crate::mm::mmzone::Mm;
 use crate::mm::page_alloc::Alloc;
+use crate::mm::readahead::Readahead;
+use crate::mm::space::{pte_dirty_ok, SpaceKind};
 use crate::mm::vmstat::C;
 
 /// CPU cost of fault handling (engine constants, the same for every variant): a minor fault
@@ -18,8 +22,9 @@ pub const ANON_FAULT_NS: u64 = 1_000;
 pub const MAJOR_FAULT_NS: u64 = 5_000;
 pub const READ_COPY_NS: u64 = 500;
 pub const WRITE_COPY_NS: u64 = 700;
-/// How a page fault ended for the task that took it (the kernel's `vm_fault_t` bits): what
-/// the access came to, VM_FAULT_MAJOR, and whether a wait is spent inside the fault.
+/// How a page fault ended for the task that took it (the kernel's `vm_fault_t` bits, returned
+/// down the fault path as the kernel returns them): what the access came to, VM_FAULT_MAJOR,
+/// and whether a wait is spent inside the fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FaultOutcome {
     pub access: Access,
@@ -29,6 +34,99 @@ pub struct FaultOutcome {
     /// synchronous device's read); otherwise the fault returns VM_FAULT_RETRY and the task
     /// faults again once the page is read.
     pub wait_in_fault: bool,
+}
+
+/// How the kernel goes on from a page fault that has to wait, which decides whether the
+/// task's retry of the access is another `handle_mm_fault` call that counts pgfault
+/// (`Mm::retry_uncounted`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FaultWait {
+    /// The wait is inside the fault (allocation throttling, a synchronous device's read,
+    /// every shmem fault, every fault before 2.6.37): the retry continues the fault, already
+    /// counted.
+    InFault,
+    /// The fault returned VM_FAULT_RETRY after starting a read (`Flags::fault_retry`): the
+    /// retry is a new call, counted up to 6.3 (`Flags::pgfault_retry_uncounted`).
+    Retry,
+    /// The fault found its page locked by someone else's read and returned VM_FAULT_RETRY
+    /// (counted then up to 6.3, see `Mm::lock_page_or_retry`): the retry counts as a new
+    /// fault, unless this attempt was itself a continuation.
+    Locked,
+}
+
+/// One access to a page of a mapping as the hit and fault paths pass it down, on the stack
+/// (the kernel's `struct vm_fault`, include/linux/mm.h: the VMA's fields they read, the page
+/// offset, FAULT_FLAG_WRITE).
+#[derive(Clone, Copy, Debug)]
+pub struct VmFault {
+    pub space: u32,
+    /// The page of the space (`pgoff`).
+    pub pgoff: u64,
+    /// The mapping's slot bit (`young`/`mapped` masks of frames).
+    pub bit: u8,
+    /// References through the mapping count (`vma_has_recency`).
+    pub recency: bool,
+    pub vmflags: u8,
+    /// FAULT_FLAG_WRITE: the access stores.
+    pub write: bool,
+}
+
+impl VmFault {
+    /// A read of page `page` of mapping `vma` (clamped to the mapping, as a task's index of
+    /// its region is).
+    #[inline(always)]
+    pub fn of(vma: &Vma, page: u64) -> VmFault {
+        VmFault {
+            space: vma.space,
+            pgoff: vma.offset + page.min(vma.pages - 1),
+            bit: vma.bit,
+            recency: vma.recency,
+            vmflags: vma.vmflags,
+            write: false,
+        }
+    }
+}
+
+/// What the page-table walk of an access finds (`Mm::follow_pte`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PteLookup {
+    /// A present, young PTE whose copy (`Space::pte`) answers: the frame is not read.
+    Young,
+    /// Resident and unlocked: a hit on frame `f`.
+    Present(u32),
+    /// Resident but locked for a read in flight: the access waits for it.
+    Locked(u32),
+    /// Not resident: a page fault.
+    None,
+}
+
+/// A touch of a resident page: its CPU time, and whether it took a write fault through a
+/// shared file mapping, after which the task goes through `balance_dirty_pages_ratelimited`
+/// once the access is done (`fault_dirty_shared_page`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Touched {
+    pub cost: u64,
+    pub dirtied_shared: bool,
+}
+
+impl FaultOutcome {
+    /// A fault that read nothing and waits, if at all, for its page's read (VM_FAULT_RETRY).
+    pub fn minor(access: Access) -> FaultOutcome {
+        FaultOutcome {
+            access,
+            major: false,
+            wait_in_fault: false,
+        }
+    }
+
+    /// A fault that read nothing and waits inside (allocation throttling).
+    pub fn waits_in_fault(access: Access) -> FaultOutcome {
+        FaultOutcome {
+            access,
+            major: false,
+            wait_in_fault: true,
+        }
+    }
 }
 
 /// What an access came to.
@@ -48,37 +146,28 @@ impl Mm {
     /// `do_swap_page`, `shmem_fault`): pgfault, and pgmajfault when the page comes from swap.
     pub fn fault_anon(&mut self, sp: u32, idx: u64, now: u64) -> FaultOutcome {
         self.count_pgfault();
-        self.wait_in_fault = false;
-        let access = self.anon_page_in(sp, idx, now);
-        self.fault_outcome(access)
+        let out = self.anon_page_in(sp, idx, now);
+        self.mm_account_fault(out)
     }
 
-    /// What the fault that just ran reports to its task, with pgmajfault counted for a major
-    /// one (`mm_account_fault`).
-    pub(crate) fn fault_outcome(&mut self, access: Access) -> FaultOutcome {
-        let major = self.last_fault_major;
-        if major {
+    /// pgmajfault for a fault that read its page (`mm_account_fault`, every version
+    /// modelled; `handle_mm_fault` counted it itself before 5.9).
+    pub(crate) fn mm_account_fault(&mut self, out: FaultOutcome) -> FaultOutcome {
+        if out.major {
             self.count_event(C::pgmajfault, 1);
         }
-        FaultOutcome {
-            access,
-            major,
-            wait_in_fault: std::mem::take(&mut self.wait_in_fault),
-        }
+        out
     }
 
     /// Bring in an anonymous or shmem page that is not resident: swap-in if it has a swap
     /// slot, else a zero-filled page. Counts no fault: a tmpfs read()/write() comes here too
-    /// (`shmem_getpage_gfp` without a `fault_type`). Sets `last_fault_major` when it reads.
-    pub fn anon_page_in(&mut self, sp: u32, idx: u64, now: u64) -> Access {
-        self.last_fault_major = false;
+    /// (`shmem_getpage_gfp` without a `fault_type`), and takes the outcome's access. The
+    /// outcome is major when it reads.
+    pub fn anon_page_in(&mut self, sp: u32, idx: u64, now: u64) -> FaultOutcome {
         let f = match self.alloc_frame(now) {
             Alloc::Frame(f, stall) => (f, stall),
-            Alloc::Wait(t) => {
-                self.wait_in_fault = true;
-                return Access::Wait(t);
-            }
-            Alloc::Oom(_) => return Access::Oom,
+            Alloc::Wait(t) => return FaultOutcome::waits_in_fault(Access::Wait(t)),
+            Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         let (f, stall) = f;
         let slot = self.spaces[sp as usize].swap[idx as usize];
@@ -99,11 +188,10 @@ impl Mm {
             }
             self.install(f, sp, idx as u32);
             self.lru_add_new(f);
-            return Access::Done(stall + ANON_FAULT_NS * self.scale);
+            return FaultOutcome::minor(Access::Done(stall + ANON_FAULT_NS * self.scale));
         }
         // `do_swap_page`: read the page back into the swap cache, with what swap readahead
         // picks around it (mm/swap_state.rs), as far as there is room.
-        self.last_fault_major = true;
         let shmem = self.spaces[sp as usize].kind == crate::mm::space::SpaceKind::Shmem;
         // 4.15+ `do_swap_page` on a synchronous device (zram, pmem) with a slot of one user:
         // the page skips the swap cache and the fault's `swap_free` drops the slot's last
@@ -175,8 +263,11 @@ impl Mm {
         }
         // A synchronous device has read the page before the fault goes on; otherwise
         // `lock_page_or_retry` finds it locked and the fault is retried once it is read.
-        self.wait_in_fault = sync;
-        Access::Wait(done_fault)
+        FaultOutcome {
+            access: Access::Wait(done_fault),
+            major: true,
+            wait_in_fault: sync,
+        }
     }
 
     /// A buffered write of one page (`generic_perform_write`): find or create the page-cache
@@ -194,6 +285,345 @@ impl Mm {
             s.eof = s.eof.max(idx + 1);
         }
         res
+    }
+}
+
+impl Mm {
+    // ---- the access path ---------------------------------------------------------------------
+
+    /// The CPU's page-table walk for an access (no kernel function: the MMU's): a present,
+    /// young PTE answers from its copy (`Space::pte`, not used by mappings with VM flags),
+    /// read first so that a repeat hit reads neither the page slot nor the frame; otherwise
+    /// the page slot and the frame's lock.
+    #[inline(always)]
+    pub fn follow_pte(&self, vmf: &VmFault) -> PteLookup {
+        let s = &self.spaces[vmf.space as usize];
+        let idx = vmf.pgoff as usize;
+        let e = if vmf.vmflags == 0 { s.pte[idx] } else { 0 };
+        if e & vmf.bit != 0 {
+            return PteLookup::Young;
+        }
+        Self::classify(s.page(idx), &self.frames)
+    }
+
+    /// The page at `vmf`'s offset, without the PTE copy (`filemap_get_folio` on the mapping).
+    #[inline]
+    pub fn find_page(&self, vmf: &VmFault) -> PteLookup {
+        Self::classify(
+            self.spaces[vmf.space as usize].page(vmf.pgoff as usize),
+            &self.frames,
+        )
+    }
+
+    #[inline(always)]
+    fn classify(f: u32, frames: &Frames) -> PteLookup {
+        if f == NIL {
+            PteLookup::None
+        } else if frames.folio[f as usize].flags & PG_LOCKED == 0 {
+            PteLookup::Present(f)
+        } else {
+            PteLookup::Locked(f)
+        }
+    }
+
+    /// A hit the walk found (`PteLookup::Young` or `Present`): a young PTE's copy answers a
+    /// read, and a write to a page it promises needs nothing (`pte_dirty_ok`); anything else
+    /// touches the frame (`touch_page`), and the PTE copy takes what the frame now promises
+    /// (also on the retry after a fault: skipping it costs a hot page one more slow hit,
+    /// zipf-hit 0.62 -> 0.86 s, more than a page touched once pays to have its copy cleared by
+    /// reclaim).
+    #[inline(always)]
+    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64) -> Touched {
+        let (sp, idx) = (vmf.space as usize, vmf.pgoff as usize);
+        let f = match look {
+            PteLookup::Present(f) => f,
+            _ => {
+                if !vmf.write || self.spaces[sp].pte_dirty[idx] & vmf.bit != 0 {
+                    debug_assert!(self.pte_holds(vmf));
+                    return Touched {
+                        cost: cpu_ns,
+                        dirtied_shared: false,
+                    };
+                }
+                // The slot was not read: the PTE copy answered the walk.
+                self.spaces[sp].page(idx)
+            }
+        };
+        let t = self.touch_page(vmf, f, cpu_ns);
+        self.set_pte(vmf, f);
+        t
+    }
+
+    /// A touch of resident, unlocked frame `f` through `vmf`'s mapping (every version
+    /// modelled): map it on first use (`map_cached_page`), set its young bit (the MMU's
+    /// accessed bit; a minor fault where the machine sets it in software, `young_fault_ns`),
+    /// remember the mapping's VM flags, and on a write dirty it (`do_wp_page` where the PTE
+    /// is read-only). Returns the CPU time.
+    #[inline(always)]
+    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64) -> Touched {
+        let fi = f as usize;
+        let mut cost = cpu_ns;
+        let mapped = self.frames.folio[fi].mapped & vmf.bit != 0;
+        if !mapped {
+            cost += self.map_cached_page(vmf, f);
+        }
+        if vmf.recency {
+            // A write-protect fault also marks the PTE young: one fault, not a young one too.
+            if self.frames.folio[fi].young & vmf.bit == 0
+                && self.young_fault_ns > 0
+                && cost == cpu_ns
+                && !(vmf.write && self.write_protected(vmf, f))
+            {
+                self.count_event(C::pgfault, 1);
+                cost += self.young_fault_ns;
+            }
+            self.frames.folio[fi].young |= vmf.bit;
+            if vmf.vmflags != 0 {
+                // Most mappings add no VM flag: skip the column's cache line then.
+                self.frames.vmflags[fi] |= vmf.vmflags;
+            }
+        }
+        let mut dirtied_shared = false;
+        if vmf.write {
+            let (c, shared) = self.write_hit(vmf, f, mapped);
+            cost += c;
+            dirtied_shared = shared;
+        }
+        Touched {
+            cost,
+            dirtied_shared,
+        }
+    }
+
+    /// After a hit on frame `f`: copy into `Space::pte` what the frame now promises a repeat
+    /// hit (nothing when it promises nothing: unmapped, not young, locked).
+    #[inline(always)]
+    fn set_pte(&mut self, vmf: &VmFault, f: u32) {
+        let folio = self.frames.folio[f as usize];
+        if folio.mapped & folio.young & vmf.bit == 0 || folio.flags & PG_LOCKED != 0 {
+            return;
+        }
+        let idx = vmf.pgoff as usize;
+        let s = &mut self.spaces[vmf.space as usize];
+        if s.page(idx) != f {
+            return;
+        }
+        s.pte[idx] |= vmf.bit;
+        if pte_dirty_ok(folio.flags) {
+            s.pte_dirty[idx] |= vmf.bit;
+        }
+        self.frames.folio[f as usize].flags |= PTE_COPIED;
+    }
+
+    /// What `Space::pte` promises of a page a hit trusts it for: resident, unlocked, mapped
+    /// and young through the mapping's slot, and for a write a page it need not touch
+    /// (checked in debug builds on every such hit).
+    fn pte_holds(&self, vmf: &VmFault) -> bool {
+        let f = self.spaces[vmf.space as usize].page(vmf.pgoff as usize);
+        f != NIL && {
+            let folio = self.frames.folio[f as usize];
+            folio.flags & PG_LOCKED == 0
+                && folio.mapped & vmf.bit != 0
+                && folio.young & vmf.bit != 0
+                && (!vmf.write || pte_dirty_ok(folio.flags))
+        }
+    }
+
+    /// Whether a write to file page `f` through `vmf`'s mapping meets a read-only PTE
+    /// (write-notify, see `do_wp_page`).
+    #[inline(always)]
+    fn write_protected(&self, vmf: &VmFault, f: u32) -> bool {
+        let fi = f as usize;
+        self.frames.folio[fi].flags & PG_SWAPBACKED == 0 && self.frames.writable[fi] & vmf.bit == 0
+    }
+
+    /// A write through a mapping to a resident page: file pages are dirtied for writeback,
+    /// after a write-protect fault where the PTE is read-only; anon pages in the swap cache
+    /// lose their now stale swap copy (`do_wp_page` reusing the page, `folio_free_swap`).
+    /// Returns the fault's CPU time and whether it was a write-notify fault.
+    #[inline(always)]
+    fn write_hit(&mut self, vmf: &VmFault, f: u32, was_mapped: bool) -> (u64, bool) {
+        if self.frames.has(f, PG_SWAPBACKED) {
+            if self.frames.has(f, PG_SWAPCACHE) && !self.frames.has(f, PG_WRITEBACK) {
+                self.free_swap_slot(f);
+            }
+            self.frames.set(f, PG_DIRTY);
+            (0, false)
+        } else {
+            let res = if self.frames.writable[f as usize] & vmf.bit == 0 {
+                (self.do_wp_page(vmf, f, was_mapped), true)
+            } else {
+                (0, false)
+            };
+            self.mark_file_dirty(f);
+            res
+        }
+    }
+
+    /// A write through a shared file mapping whose PTE is read-only (write-notify, 2.6.19+,
+    /// every version modelled: `do_wp_page` -> `wp_page_shared`, or `do_shared_fault` when
+    /// the write is what maps the page): `page_mkwrite` and the PTE made writable;
+    /// `fault_dirty_shared_page`'s `balance_dirty_pages_ratelimited` is the caller's, once the
+    /// access is done (`Touched::dirtied_shared`). A write-protect fault on a mapped page is a
+    /// pgfault of its own; one that maps the page is the same fault. Returns its CPU time.
+    #[cold]
+    #[inline(never)]
+    fn do_wp_page(&mut self, vmf: &VmFault, f: u32, was_mapped: bool) -> u64 {
+        self.frames.writable[f as usize] |= vmf.bit;
+        if was_mapped {
+            self.count_pgfault();
+            MAP_FAULT_NS * self.scale
+        } else {
+            0
+        }
+    }
+
+    /// The minor fault that maps a page already in the page cache or the swap cache (every
+    /// version modelled: `do_read_fault` -> `finish_fault`, or `do_swap_page` finding it with
+    /// `lookup_swap_cache`; kept out of the hit path). A new PTE of a shared file mapping is
+    /// read-only until a write (write-notify).
+    #[cold]
+    #[inline(never)]
+    fn map_cached_page(&mut self, vmf: &VmFault, f: u32) -> u64 {
+        self.frames.folio[f as usize].mapped |= vmf.bit;
+        self.frames.writable[f as usize] &= !vmf.bit;
+        self.count_pgfault();
+        if self.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
+            self.swap_cache_fault(f);
+        }
+        MAP_FAULT_NS * self.scale
+    }
+
+    /// Prefetch the PTE copy and the page slot of page `page` of mapping `vma` that the next
+    /// access reads (a simulator cost, no kernel rule; no state changes). x86-64 only: wasm
+    /// has no prefetch instruction, and a plain load there would stall as the real access
+    /// does.
+    #[inline(always)]
+    pub fn prefetch_pte(&self, vma: &Vma, page: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let Some(sp) = self.spaces.get(vma.space as usize) else {
+                return;
+            };
+            let idx = vma
+                .offset
+                .wrapping_add(page.min(vma.pages.saturating_sub(1))) as usize;
+            // SAFETY: `_mm_prefetch` never faults, whatever the address; the pointers are
+            // computed with wrapping arithmetic and never dereferenced.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(sp.pte.as_ptr().wrapping_add(idx) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(sp.slot_ptr(idx) as *const i8);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (vma, page);
+    }
+
+    // ---- page faults -------------------------------------------------------------------------
+
+    /// A page fault on page `idx` of mapping `vma` that is not resident (`handle_mm_fault`,
+    /// every version modelled): between `lru_gen_enter_fault` and `lru_gen_exit_fault` (6.1+,
+    /// `Current::in_lru_fault`), an anon or shmem page is zero-filled or swapped in and mapped
+    /// young (`fault_anon`); a file page is read with the window `do_sync_mmap_readahead`
+    /// picks (`filemap_fault`). A page of a space that is gone (a shmem file dropped while
+    /// mapped) costs nothing. The outcome's `wait_in_fault` is also set for a fault that
+    /// cannot return VM_FAULT_RETRY (`fault_retries`).
+    pub fn handle_mm_fault(&mut self, vma: &Vma, idx: u64, now: u64) -> FaultOutcome {
+        self.current.in_lru_fault = vma.fault_recency;
+        let sp = vma.space;
+        let mut out = match self.spaces[sp as usize].kind {
+            SpaceKind::Anon | SpaceKind::Shmem => {
+                if self.spaces[sp as usize].dead {
+                    FaultOutcome::minor(Access::Done(0))
+                } else {
+                    let out = self.fault_anon(sp, idx, now);
+                    if let Access::Done(_) = out.access {
+                        // The fault maps the page: young in this mapping.
+                        let f = self.spaces[sp as usize].page(idx as usize) as usize;
+                        self.frames.folio[f].mapped |= vma.bit;
+                        self.frames.folio[f].young |= vma.bit;
+                    }
+                    out
+                }
+            }
+            SpaceKind::File => {
+                let ra = Readahead::for_fault(vma);
+                self.filemap_fault(sp, idx, ra, vma.offset, vma.offset + vma.pages, now)
+            }
+        };
+        self.current.in_lru_fault = false;
+        out.wait_in_fault |= !self.fault_retries(sp);
+        out
+    }
+
+    /// Whether a fault on space `sp` that waits for a read returns VM_FAULT_RETRY (2.6.37+,
+    /// `Flags::fault_retry`, file and private anon) rather than waiting inside (`shmem_fault`
+    /// always does).
+    pub(crate) fn fault_retries(&self, sp: u32) -> bool {
+        self.flags.fault_retry && self.spaces[sp as usize].kind != SpaceKind::Shmem
+    }
+
+    /// Whether the task's retry of an access after a wait is a continuation whose pgfault is
+    /// not counted (`Current::uncounted_retry`), by how the fault that waited went on: a wait
+    /// inside the fault continues it; a VM_FAULT_RETRY after a read is a new call, uncounted
+    /// from 6.4 (`Flags::pgfault_retry_uncounted`, `mm_account_fault`); a locked page's retry
+    /// (or an access that was no fault) keeps what the attempt was.
+    pub fn retry_uncounted(&self, wait: Option<FaultWait>) -> bool {
+        match wait {
+            Some(FaultWait::InFault) => true,
+            Some(FaultWait::Retry) => self.flags.pgfault_retry_uncounted,
+            Some(FaultWait::Locked) | None => self.current.uncounted_retry,
+        }
+    }
+
+    // ---- unmapping ---------------------------------------------------------------------------
+
+    /// Unmap `vma` (munmap, a new mapping in its place, exit, the OOM killer), as
+    /// `zap_pte_range` does (mm/memory.c, every version modelled): each PTE is dropped, and a
+    /// young PTE of a page-cache or shmem page (not private anon) is handed to
+    /// `folio_mark_accessed`, unless the mapping ignores recency (VM_SEQ_READ; from 6.3
+    /// `vma_has_recency`, which also covers MADV_RANDOM and FADV_NOREUSE). So processes that
+    /// exit after using shared pages promote them: shmem touched by two exiting processes is
+    /// activated. A private anon mapping's pages are freed with it; returns how many.
+    pub fn zap_vma(&mut self, vma: &Vma) -> u64 {
+        let sp = vma.space as usize;
+        let private = self.spaces[sp].kind == SpaceKind::Anon;
+        for p in vma.offset..vma.offset + vma.pages {
+            let f = self.spaces[sp].page(p as usize);
+            if f == NIL {
+                continue;
+            }
+            let fi = f as usize;
+            if self.frames.folio[fi].mapped & vma.bit == 0 {
+                continue;
+            }
+            let frames = &mut self.frames;
+            let folio = &mut frames.folio[fi];
+            folio.mapped &= !vma.bit;
+            let young = folio.young & vma.bit != 0;
+            folio.young &= !vma.bit;
+            if folio.flags & PTE_COPIED != 0 {
+                self.spaces[sp].pte_clear_slots(p as usize, vma.bit);
+            }
+            let none_young = folio.young == 0;
+            frames.writable[fi] &= !vma.bit;
+            if none_young {
+                // VM_EXEC is remembered only for young mappings (`folio_referenced`).
+                frames.vmflags[fi] = 0;
+            }
+            if young && !private && vma.recency {
+                self.folio_mark_accessed(f);
+            }
+        }
+        let space = &mut self.spaces[sp];
+        space.mmaps = space.mmaps.saturating_sub(1);
+        space.unmap_slot(vma.bit, vma.advice.rand_seq());
+        if private && !self.spaces[sp].dead {
+            self.free_space(sp)
+        } else {
+            0
+        }
     }
 }
 
@@ -284,7 +714,7 @@ mod tests {
         m.spaces
             .push(Space::new("f", SpaceKind::File, 64, 0, 0, u32::MAX));
         leave_free(&mut m, 34);
-        let res = m.file_fault(0, 16, Readahead::Around, 0, 64, 0).access;
+        let res = m.filemap_fault(0, 16, Readahead::Around, 0, 64, 0).access;
         assert!(matches!(res, Access::Wait(_)));
         assert_eq!((0..64).filter(|&p| m.spaces[0].page(p) != NIL).count(), 32);
         assert_eq!(m.nr_free(), 2);

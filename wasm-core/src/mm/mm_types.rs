@@ -35,6 +35,56 @@ pub const PTE_COPIED: u16 = 1 << 14;
 pub const VM_EXEC: u8 = 1 << 0;
 pub const VM_LOCKED: u8 = 1 << 1;
 
+/// A mapping's access advice (`madvise`, `fadvise`), which the kernel keeps in the VMA's
+/// `vm_flags` (VM_SEQ_READ, VM_RAND_READ) or the file's mode (FMODE_NOREUSE, 6.3+).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Madvise {
+    #[default]
+    Normal,
+    /// MADV_SEQUENTIAL (VM_SEQ_READ).
+    Sequential,
+    /// MADV_RANDOM (VM_RAND_READ).
+    Random,
+    /// POSIX_FADV_NOREUSE.
+    Noreuse,
+}
+
+/// A task's mapping of pages `offset..offset + pages` of address space `space` (the kernel's
+/// `struct vm_area_struct`, include/linux/mm_types.h), in the form the fault and hit paths
+/// read it.
+#[derive(Debug, Clone, Copy)]
+pub struct Vma {
+    pub space: u32,
+    /// First page of the space it maps (`vm_pgoff`).
+    pub offset: u64,
+    pub pages: u64,
+    /// Mapping slot bit (`young`/`mapped` masks of frames).
+    pub bit: u8,
+    pub vmflags: u8,
+    /// `vma_has_recency`: references through this mapping count (young bits are kept).
+    pub recency: bool,
+    /// `lru_gen_enter_fault`: faults on this mapping count as recent (MGLRU adds active).
+    pub fault_recency: bool,
+    pub advice: Madvise,
+    /// Mapped (false once unmapped, or for a slot the program never used).
+    pub live: bool,
+}
+
+impl Vma {
+    /// A slot no mapping has used yet (regions are numbered by the program, not in order of use).
+    pub const UNUSED: Vma = Vma {
+        space: 0,
+        offset: 0,
+        pages: 0,
+        bit: 0,
+        vmflags: 0,
+        recency: false,
+        fault_recency: false,
+        advice: Madvise::Normal,
+        live: false,
+    };
+}
+
 /// The LRU lists of a lruvec (`enum lru_list`); arithmetic as in the kernel: +1 active, +2 file.
 pub const LRU_INACTIVE_ANON: usize = 0;
 pub const LRU_ACTIVE_ANON: usize = 1;

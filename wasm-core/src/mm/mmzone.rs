@@ -117,6 +117,24 @@ pub enum MoveReason {
     Free = 6,
 }
 
+/// What the model reports to the views as it goes, as the kernel's tracepoints do
+/// (`trace_mm_lru_insertion`, `trace_mm_vmscan_lru_shrink_inactive`, ...): written by the
+/// model, read only by the views; nothing the model computes reads it.
+#[derive(Debug, Default, Clone)]
+pub struct Tracepoints {
+    /// Page moves between lists, for the animation.
+    pub moves: MoveTrace,
+    /// How often each scan balance was chosen (Equal, Fract, File, Anon).
+    pub balance_hist: [u64; 4],
+    /// The last `get_scan_count` call with its branch, reason and inputs (balance view).
+    pub last_scan: Option<crate::mm::vmscan::balance::ScanDecision>,
+    /// Pages scanned by the scenario's forced scans (`scan_inactive_file`), outside
+    /// get_scan_count (balance view).
+    pub forced_scan_pages: u64,
+    /// The last classic refault with its distance (the refault-distance drawing).
+    pub last_refault: Option<crate::mm::workingset::RefaultRecord>,
+}
+
 /// A bounded record of page moves (sampled by the consumer; moves past `capacity` are not kept).
 #[derive(Debug, Default, Clone)]
 pub struct MoveTrace {
@@ -147,6 +165,99 @@ pub enum IoReq {
     Write { frames: Vec<u32> },
 }
 
+/// The IO requests in flight by id (the block layer's request tags, `blk_mq_tags`, of every
+/// device at once), with their completion times and the writes ordered by completion.
+#[derive(Debug, Clone, Default)]
+pub struct IoTable {
+    reqs: Vec<Option<IoReq>>,
+    /// Completion time of each in-flight request (parallel to `reqs`).
+    done_at: Vec<u64>,
+    free: Vec<u32>,
+    /// Emptied frame lists of completed requests, for the next ones, so that most requests
+    /// allocate no list (a simulator cost, not a kernel rule).
+    bufs: Vec<Vec<u32>>,
+    /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
+    /// their id is reused only after it has, so a stale event never completes a new request.
+    early: Vec<bool>,
+    /// Writes in flight by completion time (stale entries are dropped as they surface).
+    write_heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl IoTable {
+    /// Register a request completing at `done`; returns its id.
+    fn insert(&mut self, req: IoReq, done: u64) -> u32 {
+        let write = matches!(req, IoReq::Write { .. });
+        let id = if let Some(id) = self.free.pop() {
+            self.reqs[id as usize] = Some(req);
+            self.done_at[id as usize] = done;
+            id
+        } else {
+            self.reqs.push(Some(req));
+            self.done_at.push(done);
+            self.early.push(false);
+            (self.reqs.len() - 1) as u32
+        };
+        if write {
+            self.write_heap.push(Reverse((done, id)));
+        }
+        id
+    }
+
+    /// When the earliest request in flight completes.
+    fn earliest(&self) -> Option<u64> {
+        self.reqs
+            .iter()
+            .zip(&self.done_at)
+            .filter(|(r, _)| r.is_some())
+            .map(|(_, &t)| t)
+            .min()
+    }
+
+    /// The request of id `id`, whose completion event fires now (None: completed early).
+    fn take(&mut self, id: u32) -> Option<IoReq> {
+        // Events fire in time order: writes that ended before this one are gone.
+        let done = self.done_at[id as usize];
+        while let Some(&Reverse((d, i))) = self.write_heap.peek() {
+            if d < done || (d == done && i == id) {
+                self.write_heap.pop();
+            } else {
+                break;
+            }
+        }
+        let r = self.reqs[id as usize].take();
+        if r.is_some() {
+            self.free.push(id);
+        } else if std::mem::take(&mut self.early[id as usize]) {
+            // The event of a request completed early: its id is free from now on.
+            self.free.push(id);
+        }
+        r
+    }
+
+    /// The write in flight that completes first, if it is done by `t`, taken ahead of its
+    /// queued event (its id stays taken until the event).
+    fn take_write_done_by(&mut self, t: u64) -> Option<IoReq> {
+        while let Some(&Reverse((d, id))) = self.write_heap.peek() {
+            if d > t {
+                break;
+            }
+            self.write_heap.pop();
+            let live = self.done_at[id as usize] == d
+                && matches!(self.reqs[id as usize], Some(IoReq::Write { .. }));
+            if live {
+                self.early[id as usize] = true;
+                return self.reqs[id as usize].take();
+            }
+        }
+        None
+    }
+
+    /// The requests in flight.
+    pub fn in_flight(&self) -> impl Iterator<Item = &IoReq> {
+        self.reqs.iter().flatten()
+    }
+}
+
 #[derive(Clone)]
 pub struct Mm {
     /// 6.11+ (`memcg_incremental_walk`): per reclaim target memcg, the memcg its last partial
@@ -175,61 +286,18 @@ pub struct Mm {
     pub now: u64,
     /// Wakeups asked for and not yet taken by the simulation, in the order asked.
     pub wakeups: Vec<(u64, Wakeup)>,
-    pub io: Vec<Option<IoReq>>,
-    /// Completion time of each in-flight request (parallel to `io`).
-    io_done_at: Vec<u64>,
-    io_free: Vec<u32>,
-    /// Emptied frame lists of completed requests, for the next ones, so that most requests
-    /// allocate no list (a simulator cost, not a kernel rule).
-    io_bufs: Vec<Vec<u32>>,
-    /// Writes completed early (`complete_writes_until`) whose queued event has not fired yet:
-    /// their id is reused only after it has, so a stale event never completes a new request.
-    io_early: Vec<bool>,
-    /// Writes in flight by completion time (stale entries are dropped as they surface).
-    write_heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// IO requests in flight.
+    pub io: IoTable,
     /// When a locked frame's read completes.
     pub ready_at: Vec<u64>,
-    pub trace: MoveTrace,
-    /// Dirty file pages in the order they were dirtied (frame, time); stale entries skipped.
-    pub dirty_fifo: std::collections::VecDeque<(u32, u64)>,
-    pub nr_dirty: u64,
-    pub nr_writeback: u64,
-    /// The flushers are writing everything (`WB_start_all`).
-    pub flush_all: bool,
-    /// Pages the flushers were asked to write (4.10 direct reclaim wakeup).
-    pub flush_pages: u64,
-    /// The time of the one pending flusher event that counts (u64::MAX: none); flusher
-    /// events at other times are stale and ignored.
-    pub flusher_next: u64,
-    /// The flushers are at work (writing chunk after chunk, or asleep for a request tag); a
-    /// wakeup finds them running and changes nothing.
-    pub flusher_busy: bool,
-    /// Pages of the current chunk (frame, space, index) whose request has not gone out yet:
-    /// the flusher sleeps for a request tag. They stay dirty until it does.
-    pub flusher_pending: Vec<(u32, u32, u32)>,
-    /// vm.dirty_ratio and vm.dirty_background_ratio (percent of dirtyable memory).
-    pub dirty_ratio: u64,
-    pub dirty_background_ratio: u64,
+    /// What the model reports to the views as it goes.
+    pub trace: Tracepoints,
+    /// Dirty and writeback pages, the flushers and the dirty limits (fs_writeback.rs).
+    pub wb: crate::mm::fs_writeback::Writeback,
     /// Cost of a minor fault that sets a young bit in software (0: hardware accessed bit).
     pub young_fault_ns: u64,
     /// Dirty pages of live files dropped without being written (must stay 0).
     pub dropped_dirty_file: u64,
-    /// How often each scan balance was chosen (Equal, Fract, File, Anon), and the last choice.
-    pub balance_hist: [u64; 4],
-    pub last_balance: Option<(crate::mm::vmscan::balance::ScanBalance, [u64; 2], u64)>,
-    /// The last `get_scan_count` call with its branch, reason and inputs (balance view only).
-    pub last_scan: Option<crate::mm::vmscan::balance::ScanDecision>,
-    /// Pages scanned by the scenario's forced scans (`scan_inactive_file`), outside
-    /// get_scan_count (balance view only).
-    pub forced_scan_pages: u64,
-    /// The last classic refault with its distance (the refault-distance drawing only).
-    pub last_refault: Option<crate::mm::workingset::RefaultRecord>,
-    /// The running fault's flags as its steps find them (the kernel keeps them in
-    /// `struct vm_fault` and its `vm_fault_t`); the fault returns them in `FaultOutcome`.
-    /// The fault submitted IO (VM_FAULT_MAJOR).
-    pub(in crate::mm) last_fault_major: bool,
-    /// Its `Access::Wait` is spent inside the fault, not a VM_FAULT_RETRY.
-    pub(in crate::mm) wait_in_fault: bool,
     /// What the model reads of the running task (the kernel's `current`), set by the
     /// simulation when it runs one (`count_pgfault` consumes `uncounted_retry`).
     pub current: Current,
@@ -271,40 +339,15 @@ impl Mm {
             pgdat: Pgdat::default(),
             now: 0,
             wakeups: Vec::new(),
-            io: Vec::new(),
-            io_done_at: Vec::new(),
-            io_free: Vec::new(),
-            io_bufs: Vec::new(),
-            io_early: Vec::new(),
-            write_heap: BinaryHeap::new(),
+            io: IoTable::default(),
             ready_at: vec![0; nframes],
-            trace: MoveTrace {
-                enabled: false,
-                capacity: 0,
-                moves: Vec::new(),
-            },
-            dirty_fifo: std::collections::VecDeque::new(),
-            nr_dirty: 0,
-            nr_writeback: 0,
-            flush_all: false,
-            flush_pages: 0,
-            flusher_next: u64::MAX,
-            flusher_busy: false,
-            flusher_pending: Vec::new(),
-            dirty_ratio: 20,
-            dirty_background_ratio: 10,
+            trace: Tracepoints::default(),
+            wb: Default::default(),
             page_cluster: 3,
             young_fault_ns: 0,
             dropped_dirty_file: 0,
-            balance_hist: [0; 4],
-            last_fault_major: false,
-            wait_in_fault: false,
             current: Current::default(),
-            last_balance: None,
-            last_scan: None,
             memcg_reclaim_pos: Vec::new(),
-            forced_scan_pages: 0,
-            last_refault: None,
             kswapd: crate::mm::vmscan::Kswapd {
                 sleeping: true,
                 ..Default::default()
@@ -397,7 +440,7 @@ impl Mm {
 
     /// An empty frame list for a new request (a recycled one when there is one).
     pub(crate) fn io_frames(&mut self) -> Vec<u32> {
-        self.io_bufs.pop().unwrap_or_default()
+        self.io.bufs.pop().unwrap_or_default()
     }
 
     /// Register the write of page `f` alone, completing at `done`.
@@ -409,58 +452,26 @@ impl Mm {
 
     /// A request's frame list, done with: kept for `io_frames` (a bounded number of them).
     pub(crate) fn recycle_io_frames(&mut self, mut frames: Vec<u32>) {
-        if self.io_bufs.len() < 256 {
+        if self.io.bufs.len() < 256 {
             frames.clear();
-            self.io_bufs.push(frames);
+            self.io.bufs.push(frames);
         }
     }
 
     /// Register a request completing at `done` and schedule its completion event.
     pub fn submit_io(&mut self, req: IoReq, done: u64) {
-        let write = matches!(req, IoReq::Write { .. });
-        let id = if let Some(id) = self.io_free.pop() {
-            self.io[id as usize] = Some(req);
-            self.io_done_at[id as usize] = done;
-            id
-        } else {
-            self.io.push(Some(req));
-            self.io_done_at.push(done);
-            self.io_early.push(false);
-            (self.io.len() - 1) as u32
-        };
-        if write {
-            self.write_heap.push(Reverse((done, id)));
-        }
+        let id = self.io.insert(req, done);
         self.wake_at(done, Wakeup::Io(id));
     }
 
     /// When the earliest request in flight completes.
     pub fn earliest_io_completion(&self) -> Option<u64> {
-        self.io
-            .iter()
-            .zip(&self.io_done_at)
-            .filter(|(r, _)| r.is_some())
-            .map(|(_, &t)| t)
-            .min()
+        self.io.earliest()
     }
+
+    /// The request whose completion event `id` fires now (None: completed early).
     pub fn take_io(&mut self, id: u32) -> Option<IoReq> {
-        // Events fire in time order: writes that ended before this one are gone.
-        let done = self.io_done_at[id as usize];
-        while let Some(&Reverse((d, i))) = self.write_heap.peek() {
-            if d < done || (d == done && i == id) {
-                self.write_heap.pop();
-            } else {
-                break;
-            }
-        }
-        let r = self.io[id as usize].take();
-        if r.is_some() {
-            self.io_free.push(id);
-        } else if std::mem::take(&mut self.io_early[id as usize]) {
-            // The event of a request completed early: its id is free from now on.
-            self.io_free.push(id);
-        }
-        r
+        self.io.take(id)
     }
 
     /// Complete, in completion order, every write in flight that is done by `t`, ahead of its
@@ -468,18 +479,8 @@ impl Mm {
     /// wakes after those writes have ended, so their pages are clean by then. Reads keep to
     /// their own events.
     pub fn complete_writes_until(&mut self, t: u64) {
-        while let Some(&Reverse((d, id))) = self.write_heap.peek() {
-            if d > t {
-                break;
-            }
-            self.write_heap.pop();
-            let live = self.io_done_at[id as usize] == d
-                && matches!(self.io[id as usize], Some(IoReq::Write { .. }));
-            if live {
-                self.io_early[id as usize] = true;
-                let req = self.io[id as usize].take();
-                self.finish_io(req);
-            }
+        while let Some(req) = self.io.take_write_done_by(t) {
+            self.finish_io(Some(req));
         }
     }
 
@@ -505,7 +506,7 @@ impl Mm {
     pub fn check_invariants(&self) -> Result<(), String> {
         let n = self.frames.len();
         // IO in flight holds its pages: none of them may have been freed meanwhile.
-        for req in self.io.iter().flatten() {
+        for req in self.io.in_flight() {
             let (IoReq::Read { frames } | IoReq::Write { frames }) = req;
             for &f in frames {
                 if self.frames.list[f as usize] == LIST_FREE {
@@ -719,11 +720,11 @@ impl Mm {
             }
         }
         let mut queued = vec![false; n];
-        for &(f, _) in &self.dirty_fifo {
+        for &(f, _) in &self.wb.dirty_fifo {
             queued[f as usize] = true;
         }
         // The flusher's chunk waiting for a request tag: taken off the FIFO, still dirty.
-        for &(f, sp, idx) in &self.flusher_pending {
+        for &(f, sp, idx) in &self.wb.flusher_pending {
             let fi = f as usize;
             if self.frames.space[fi] == sp && self.frames.index[fi] == idx {
                 queued[fi] = true;
@@ -744,10 +745,10 @@ impl Mm {
                 writeback += 1;
             }
         }
-        if dirty != self.nr_dirty || writeback != self.nr_writeback {
+        if dirty != self.wb.nr_dirty || writeback != self.wb.nr_writeback {
             return Err(format!(
                 "dirty/writeback counts {}/{} but {dirty}/{writeback} file pages flagged",
-                self.nr_dirty, self.nr_writeback
+                self.wb.nr_dirty, self.wb.nr_writeback
             ));
         }
         // memcg charges: each memcg's own usage (its usage minus its children's) is the number

@@ -10,6 +10,7 @@ pub mod memcontrol;
 pub mod memory;
 pub mod mm_inline;
 pub mod mm_types;
+pub mod mmap;
 pub mod mmzone;
 pub mod oom_kill;
 pub mod page_alloc;

@@ -21,7 +21,7 @@ impl Mm {
             self.pte_clear_young(f);
         }
         if self.frames.test_clear(f, PG_DIRTY) && !self.frames.has(f, PG_SWAPBACKED) {
-            self.nr_dirty = self.nr_dirty.saturating_sub(1);
+            self.wb.nr_dirty = self.wb.nr_dirty.saturating_sub(1);
             self.frames.writable[f as usize] = 0;
         }
     }
@@ -33,13 +33,13 @@ impl Mm {
         if !self.frames.has(f, PG_DIRTY) {
             self.frames.set(f, PG_DIRTY);
             if !self.frames.has(f, PG_SWAPBACKED) {
-                self.nr_dirty += 1;
-                self.dirty_fifo.push_back((f, self.now));
-                if self.flusher_next == u64::MAX {
-                    self.flusher_next = self.now + FLUSHER_PERIOD_NS;
-                    self.wake_at(self.flusher_next, Wakeup::Flusher);
+                self.wb.nr_dirty += 1;
+                self.wb.dirty_fifo.push_back((f, self.now));
+                if self.wb.flusher_next == u64::MAX {
+                    self.wb.flusher_next = self.now + FLUSHER_PERIOD_NS;
+                    self.wake_at(self.wb.flusher_next, Wakeup::Flusher);
                 }
-                if self.nr_dirty + self.nr_writeback > self.dirty_thresholds().0 {
+                if self.wb.nr_dirty + self.wb.nr_writeback > self.dirty_thresholds().0 {
                     self.wake_flusher();
                 }
             }
@@ -52,17 +52,19 @@ impl Mm {
         let dirtyable =
             self.nr_free() + self.lru_size(LRU_ACTIVE_FILE) + self.lru_size(LRU_INACTIVE_FILE);
         (
-            dirtyable * self.dirty_background_ratio / 100,
-            dirtyable * self.dirty_ratio / 100,
+            dirtyable * self.wb.dirty_background_ratio / 100,
+            dirtyable * self.wb.dirty_ratio / 100,
         )
     }
 
-    /// `balance_dirty_pages`, simplified: a writer that would push dirty + writeback pages
-    /// over the dirty threshold is paused (and background writeback kicked) until they fall
-    /// below it. Returns the time to retry, or None when the write may proceed.
-    pub fn dirty_throttle(&mut self, now: u64) -> Option<u64> {
+    /// `balance_dirty_pages` (mm/page-writeback.c; simplified, the same in every version
+    /// modelled: no per-task ratelimit or pause curve): a writer that would push dirty +
+    /// writeback pages over the dirty threshold is paused (and background writeback kicked)
+    /// until they fall below it; the caller sleeps and asks again, as the kernel loops.
+    /// Returns the time to ask again, or None when the write may proceed.
+    pub fn balance_dirty_pages(&mut self, now: u64) -> Option<u64> {
         let (bg, thresh) = self.dirty_thresholds();
-        let nr = self.nr_dirty + self.nr_writeback;
+        let nr = self.wb.nr_dirty + self.wb.nr_writeback;
         if nr > bg {
             self.wake_flusher();
         }

@@ -23,6 +23,34 @@ pub enum Readahead {
     Context,
 }
 
+impl Readahead {
+    /// The window a page fault on `vma` reads (`do_sync_mmap_readahead`, mm/filemap.c, every
+    /// version modelled): just the page for MADV_RANDOM (and a VM_LOCKED mapping, whose pages
+    /// this model faults one by one), forward for MADV_SEQUENTIAL, read-around otherwise.
+    pub fn for_fault(vma: &Vma) -> Readahead {
+        if vma.vmflags & VM_LOCKED != 0 || vma.advice == Madvise::Random {
+            Readahead::None
+        } else if vma.advice == Madvise::Sequential {
+            Readahead::Forward
+        } else {
+            Readahead::Around
+        }
+    }
+
+    /// The window a read() reads (`page_cache_sync_ra`, mm/readahead.c, every version
+    /// modelled): none for POSIX_FADV_RANDOM (FMODE_RANDOM), forward for a sequential stream
+    /// (`sequential`: the reader's own order, which the kernel's `file_ra_state` detects) or
+    /// POSIX_FADV_SEQUENTIAL, otherwise the context readahead.
+    pub fn for_read(advice: Madvise, sequential: bool) -> Readahead {
+        match (advice, sequential) {
+            (Madvise::Random, _) => Readahead::None,
+            (_, true) => Readahead::Forward,
+            (Madvise::Sequential, _) => Readahead::Forward,
+            _ => Readahead::Context,
+        }
+    }
+}
+
 impl Mm {
     /// Submit one read request per contiguous run of the pages just added (locked, no IO yet)
     /// in `start..start + n`, at time `t`; returns when the run holding page `idx` completes.

@@ -27,12 +27,12 @@ impl Mm {
             if self.frames.has(f, PG_READAHEAD | PG_SWAPCACHE) {
                 self.swap_cache_fault(f);
             }
-            self.mark_accessed(f);
+            self.folio_mark_accessed(f);
             self.frames.set(f, PG_DIRTY);
             return Access::Done(WRITE_COPY_NS * self.scale);
         }
         if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.anon_page_in(sp, idx, now);
+            return self.anon_page_in(sp, idx, now).access;
         }
         let (f, stall) = match self.alloc_frame(now) {
             Alloc::Frame(f, s) => (f, s),
@@ -55,7 +55,7 @@ impl Mm {
     /// pages (`mark_page_accessed`). The swap-in is no page fault, as in `shmem_write`.
     pub fn shmem_read_miss(&mut self, sp: u32, idx: u64, now: u64) -> Access {
         if self.spaces[sp as usize].swap[idx as usize] != NIL {
-            return self.anon_page_in(sp, idx, now);
+            return self.anon_page_in(sp, idx, now).access;
         }
         Access::Done(READ_COPY_NS * self.scale)
     }

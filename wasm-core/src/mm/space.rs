@@ -98,8 +98,6 @@ pub struct Space {
     /// frame ranges of closed segments whose pages were still being written when closed.
     pub segments_closed: u64,
     pub drop_pending: Vec<(u64, u64)>,
-    /// Next page of a `sweep` access, shared by every task that sweeps this space.
-    pub sweep_cursor: u64,
     /// Live mappings of this file or shmem space by any task (`mapping_mapped`, used by
     /// 2.6.33's `page_mapping_inuse`).
     pub mmaps: u32,
@@ -243,7 +241,6 @@ impl Space {
             append_cursor: 0,
             segments_closed: 0,
             drop_pending: Vec::new(),
-            sweep_cursor: 0,
             mmaps: 0,
             ra: VmaRa::default(),
             slot_users: [0; 8],

@@ -22,13 +22,15 @@ impl Mm {
         self.lru_add_head(f);
         let to = self.frames.list[f as usize];
         self.trace
+            .moves
             .record(self.now, f, LIST_FREE, to, MoveReason::Add);
     }
 
-    /// `folio_mark_accessed`: the first access sets PG_referenced; a second while inactive
+    /// `folio_mark_accessed` (mm/swap.c; `mark_page_accessed` before 5.16; MGLRU's 6.1+ form
+    /// in `lru_gen_inc_refs`): the first access sets PG_referenced; a second while inactive
     /// activates the page (`folio_activate`, counted as pgactivate) and ages the nonresident
     /// clock (`workingset_activation`).
-    pub fn mark_accessed(&mut self, f: u32) {
+    pub fn folio_mark_accessed(&mut self, f: u32) {
         if self.flags.lru_gen {
             return self.lru_gen_inc_refs(f);
         }
@@ -63,6 +65,7 @@ impl Mm {
             self.count_memcg(lv, C::pgactivate, 1);
             let to = self.frames.list[fi];
             self.trace
+                .moves
                 .record(self.now, f, from, to, MoveReason::Activate);
         }
     }
@@ -76,7 +79,7 @@ impl Mm {
             return;
         }
         if !self.frames.has(f, PG_SWAPBACKED) {
-            self.nr_writeback = self.nr_writeback.saturating_sub(1);
+            self.wb.nr_writeback = self.wb.nr_writeback.saturating_sub(1);
         }
         if self.frames.test_clear(f, PG_RECLAIM) {
             let fi = f as usize;
@@ -90,7 +93,9 @@ impl Mm {
                 self.lru_add_tail(f);
                 self.counters.add(C::pgrotated, 1);
                 let to = self.frames.list[fi];
-                self.trace.record(self.now, f, from, to, MoveReason::Rotate);
+                self.trace
+                    .moves
+                    .record(self.now, f, from, to, MoveReason::Rotate);
             }
         }
         // A shmem page mapped again while its swap write was in flight: the fault waited for

@@ -31,7 +31,7 @@ impl Mm {
         }
         // The flushers forget the dirty pages about to go (`folio_account_cleaned`).
         let frames = &self.frames;
-        self.dirty_fifo.retain(|&(f, _)| {
+        self.wb.dirty_fifo.retain(|&(f, _)| {
             frames.space[f as usize] != sp
                 || frames.folio[f as usize].flags & (PG_LOCKED | PG_WRITEBACK) != 0
         });
@@ -55,6 +55,19 @@ impl Mm {
         }
         self.spaces[s].truncating = if busy > 0 { task } else { NIL };
         (freed, busy)
+    }
+
+    /// The task that holds space `sp`'s inode lock (`i_rwsem`) across the passes of a
+    /// truncate that waits for IO (`truncate_space`), if any.
+    pub fn inode_lock_holder(&self, sp: u32) -> Option<u32> {
+        let holder = self.spaces[sp as usize].truncating;
+        (holder != NIL).then_some(holder)
+    }
+
+    /// The holder of space `sp`'s inode lock is gone (killed while it waited): the lock is
+    /// free.
+    pub fn inode_unlock(&mut self, sp: u32) {
+        self.spaces[sp as usize].truncating = NIL;
     }
 
     /// POSIX_FADV_DONTNEED over frames `start..start + n` of space `sp` (`generic_fadvise`):

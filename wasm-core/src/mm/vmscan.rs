@@ -49,8 +49,6 @@ pub struct ScanControl {
     pub cpu_ns: u64,
     /// The part of `cpu_ns` spent asleep for request tags, which uses no CPU.
     pub tag_sleep_ns: u64,
-    /// Last scan decision, for the balance view.
-    pub last_balance: Option<(ScanBalance, [u64; 2], u64)>,
     /// `sc->target_mem_cgroup`: None for global reclaim (kswapd, direct reclaim); the memcg
     /// for cgroup reclaim (memory.max, memory.high, memory.reclaim — the root included, so
     /// `cgroup_reclaim(sc)` is true for a write to the root's memory.reclaim).
@@ -263,6 +261,7 @@ impl Mm {
                         self.age_nonresident(lv, 1);
                     }
                     self.trace
+                        .moves
                         .record(self.now, f, lru as u8, lru as u8, MoveReason::Rotate);
                     continue;
                 }
@@ -271,7 +270,7 @@ impl Mm {
             self.frames.set(f, PG_WORKINGSET);
             self.lru_add_head(f);
             nr_deactivated += 1;
-            self.trace.record(
+            self.trace.moves.record(
                 self.now,
                 f,
                 lru as u8,
@@ -362,12 +361,15 @@ impl Mm {
                     }
                     let to = self.frames.list[f as usize];
                     self.trace
+                        .moves
                         .record(self.now, f, from, to, MoveReason::Activate);
                 }
                 Outcome::Keep => {
                     self.lru_add_head(f);
                     let to = self.frames.list[f as usize];
-                    self.trace.record(self.now, f, from, to, MoveReason::Rotate);
+                    self.trace
+                        .moves
+                        .record(self.now, f, from, to, MoveReason::Rotate);
                 }
             }
         }
@@ -399,7 +401,7 @@ impl Mm {
             && stat.unqueued_dirty > 0
             && stat.unqueued_dirty == taken
         {
-            self.flush_all = true;
+            self.wb.flush_all = true;
             self.wake_flusher();
         }
         // <= 4.15 (`shrink_inactive_list`): each batch of global reclaim sets the node flags
@@ -635,7 +637,7 @@ impl Mm {
         self.clear_dirty(f);
         self.frames.set(f, PG_WRITEBACK);
         if file {
-            self.nr_writeback += 1;
+            self.wb.nr_writeback += 1;
         }
         self.counters.add(C::nr_vmscan_write, 1);
         self.counters
@@ -656,7 +658,7 @@ impl Mm {
             sc.cpu_ns += done - now;
             self.frames.clear(f, PG_WRITEBACK | PG_RECLAIM);
             if file {
-                self.nr_writeback -= 1;
+                self.wb.nr_writeback -= 1;
             }
         } else {
             self.submit_page_write(f, done);
@@ -691,6 +693,7 @@ impl Mm {
             self.spaces[sp].set_shadow(idx, shadow);
         }
         self.trace
+            .moves
             .record(self.now, f, from, LIST_FREE, MoveReason::Evict);
         self.free_frame(f);
     }
@@ -729,10 +732,8 @@ impl Mm {
         if self.flags.lru_gen {
             return self.lru_gen_shrink_lruvec(lv, sc);
         }
-        let (mut nr, balance, fraction, denominator) = self.get_scan_count(lv, sc);
-        sc.last_balance = Some((balance, fraction, denominator));
-        self.last_balance = sc.last_balance;
-        self.balance_hist[balance as usize] += 1;
+        let (mut nr, balance, _, _) = self.get_scan_count(lv, sc);
+        self.trace.balance_hist[balance as usize] += 1;
         let targets = nr;
         // `proportional_reclaim`: global direct reclaim at DEF_PRIORITY only (not cgroup reclaim).
         let proportional = if self.flags.kswapd_reclaim_3_11 {
@@ -965,9 +966,9 @@ impl Mm {
                 && total_scanned > sc.nr_to_reclaim + sc.nr_to_reclaim / 2
             {
                 if self.laptop_mode {
-                    self.flush_all = true;
+                    self.wb.flush_all = true;
                 } else {
-                    self.flush_pages += total_scanned;
+                    self.wb.flush_pages += total_scanned;
                 }
                 self.wake_flusher();
                 sc.may_writepage = true;
@@ -1033,7 +1034,7 @@ impl Mm {
                 let k = left.min(chunk);
                 self.shrink_inactive_list(lv, LRU_INACTIVE_FILE, k, &mut sc);
                 left -= k;
-                self.forced_scan_pages += k * self.scale;
+                self.trace.forced_scan_pages += k * self.scale;
             }
         }
         sc.cpu_ns
@@ -1252,11 +1253,12 @@ impl Mm {
         self.lru_del(f);
         self.clear_dirty(f);
         if self.frames.has(f, PG_WRITEBACK) && !self.frames.has(f, PG_SWAPBACKED) {
-            self.nr_writeback = self.nr_writeback.saturating_sub(1);
+            self.wb.nr_writeback = self.wb.nr_writeback.saturating_sub(1);
         }
         self.frames.folio[f as usize].flags = 0;
         self.uninstall(f);
         self.trace
+            .moves
             .record(self.now, f, from, LIST_FREE, MoveReason::Free);
         self.frames.list[f as usize] = LIST_ISOLATED;
         self.free_frame(f);
@@ -1504,7 +1506,7 @@ mod tests {
         ] {
             let mut m = file_mm(preset, 4, false);
             m.frames.set(0, PG_WRITEBACK);
-            m.nr_writeback = 1;
+            m.wb.nr_writeback = 1;
             scan(&mut m, false, true);
             assert_eq!(m.frames.list[0] as usize, list, "{preset}");
             assert!(m.frames.has(0, PG_RECLAIM));
@@ -1522,7 +1524,7 @@ mod tests {
             let mut m = file_mm(preset, 4, false);
             m.activate_page(0);
             m.frames.set(0, PG_WRITEBACK | PG_RECLAIM);
-            m.nr_writeback = 1;
+            m.wb.nr_writeback = 1;
             m.end_writeback(0);
             assert_eq!(m.counters.get(C::pgrotated) == 1, rotated, "{preset}");
             let list = if rotated {
@@ -1551,7 +1553,11 @@ mod tests {
             let mut m = file_mm(preset, 4, true);
             m.now = 1_000;
             scan(&mut m, false, true);
-            assert_eq!(m.flusher_next == 1_000 && m.flush_all, woken, "{preset}");
+            assert_eq!(
+                m.wb.flusher_next == 1_000 && m.wb.flush_all,
+                woken,
+                "{preset}"
+            );
             // Both (<= 4.15) set PGDAT_DIRTY from the batch itself.
             assert!(m.pgdat.dirty, "{preset}");
         }

@@ -161,7 +161,7 @@ impl Mm {
         let distance = self.lruvecs[lv].nonresident_age.wrapping_sub(shadow.age);
         let ws = self.refault_workingset_size(lv, file);
         let scale = self.scale;
-        self.last_refault = Some(RefaultRecord {
+        self.trace.last_refault = Some(RefaultRecord {
             at_ns: self.now,
             space: self.frames.space[f as usize],
             page: self.frames.index[f as usize] as u64 * scale,
@@ -179,6 +179,7 @@ impl Mm {
             restored: false,
         };
         self.trace
+            .moves
             .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
         if !refault_activates(distance, ws) {
             return Some(out);
@@ -294,6 +295,7 @@ impl Mm {
             self.count_memcg(lv, refault_item, 1);
         }
         self.trace
+            .moves
             .record(self.now, f, LIST_FREE, LIST_FREE, MoveReason::Refault);
         if !recent {
             return;

@@ -61,10 +61,10 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     mm.laptop_mode = scn.sysctl.laptop_mode;
     mm.page_cluster = scn.sysctl.page_cluster;
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
-    mm.dirty_ratio = scn.sysctl.dirty_ratio as u64;
+    mm.wb.dirty_ratio = scn.sysctl.dirty_ratio as u64;
     // Per 4 KiB page, like every CPU cost: a frame costs `scale` times as much.
     mm.young_fault_ns = progress::per_frame(scn.machine.young_fault.ns(), scale);
-    mm.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
+    mm.wb.dirty_background_ratio = scn.sysctl.dirty_background_ratio as u64;
 
     let mut dev_index = BTreeMap::new();
     for d in &scn.devices {
@@ -104,9 +104,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         if !f.tmpfs {
             dev_cursor[d] += pages + 1024;
         }
-        file_space.insert(f.name.clone(), mm.spaces.len() as u32);
-        mm.spaces
-            .push(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
+        let id = mm.add_space(Space::new(&f.name, kind, pages, d, lba, u32::MAX));
+        file_space.insert(f.name.clone(), id);
     }
 
     // Memcgs in declaration order (parents first, as the parser checks); limits in frames.
@@ -161,6 +160,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         fault_wait: None,
         lock_wait: false,
         write_notified: false,
+        sweep_cursors: Vec::new(),
         check_invariants: false,
         cpus: scn.machine.cpus,
         first_live: Default::default(),
@@ -174,7 +174,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             anon_only_reclaim: sim.mm.flags.swappiness_anon_only,
             preset: &v.preset,
             files: &file_space,
-            spaces: &sim.mm.spaces,
+            mm: &sim.mm,
             memcgs: &memcg_ids,
             regions: BTreeMap::new(),
             out: Vec::new(),
@@ -253,7 +253,8 @@ struct Compiler<'a> {
     anon_only_reclaim: bool,
     preset: &'a str,
     files: &'a BTreeMap<String, u32>,
-    spaces: &'a [Space],
+    /// The model, for the lengths of its spaces.
+    mm: &'a Mm,
     memcgs: &'a BTreeMap<String, u16>,
     /// Region name -> (index, size in frames).
     regions: BTreeMap<String, (usize, u64)>,
@@ -337,7 +338,7 @@ impl Compiler<'_> {
                 advance,
             }) => {
                 let space = self.file(file, at)?;
-                let flen = self.spaces[space as usize].len();
+                let flen = self.mm.space_len(space);
                 let off = offset.bytes() / (PAGE_BYTES * self.scale);
                 let pages = match size {
                     Some(s) => self.frames(s.bytes()),
@@ -353,7 +354,7 @@ impl Compiler<'_> {
                     offset: off,
                     pages,
                     exec: prot.contains('x'),
-                    hint: *hint,
+                    advice: madvise(*hint),
                     advance: advance.then_some(flen),
                 });
             }
@@ -398,7 +399,7 @@ impl Compiler<'_> {
                     cpu_ns: progress::per_frame(cpu.ns(), self.scale),
                     zipf,
                     interval_ns,
-                    hint: Default::default(),
+                    advice: Default::default(),
                     sync: false,
                     bytes: PAGE_BYTES * self.scale,
                     write_fraction: *write_fraction,
@@ -414,7 +415,7 @@ impl Compiler<'_> {
                 ..
             }) => {
                 let mut a = self.file_access(op, progress::per_frame(cpu.ns(), self.scale), at)?;
-                a.hint = *hint;
+                a.advice = madvise(*hint);
                 a.write = *write;
                 if let Some(name) = buffer {
                     a.buffer = Some(self.region(name, at)?.0);
@@ -549,7 +550,7 @@ impl Compiler<'_> {
             cpu_ns,
             zipf,
             interval_ns,
-            hint: Default::default(),
+            advice: Default::default(),
             sync: false,
             bytes: PAGE_BYTES * self.scale,
             write_fraction: 0.0,
@@ -565,7 +566,7 @@ impl Compiler<'_> {
         size: Option<u64>,
         at: &str,
     ) -> Result<(u64, u64), String> {
-        let flen = self.spaces[space as usize].len();
+        let flen = self.mm.space_len(space);
         let off = offset / (PAGE_BYTES * self.scale);
         let pages = match size {
             Some(s) => self.frames(s),
@@ -585,4 +586,16 @@ fn has_shared_anon(ops: &[Op]) -> bool {
         Op::Loop(Loop { body, .. }) => has_shared_anon(body),
         _ => false,
     })
+}
+
+/// The model's form of a mapping's or a read's advice.
+fn madvise(h: crate::scenario::Hint) -> crate::mm::mm_types::Madvise {
+    use crate::mm::mm_types::Madvise;
+    use crate::scenario::Hint;
+    match h {
+        Hint::Normal => Madvise::Normal,
+        Hint::Sequential => Madvise::Sequential,
+        Hint::Random => Madvise::Random,
+        Hint::Noreuse => Madvise::Noreuse,
+    }
 }

@@ -3,14 +3,12 @@
 use super::events::Event;
 use super::guard::CPU_CHECK_ACCESSES;
 use super::Simulation;
-use crate::mm::memory::{Access as Acc, FaultOutcome, MAP_FAULT_NS, READ_COPY_NS};
+use crate::mm::memory::{Access as Acc, FaultWait, PteLookup, VmFault};
 use crate::mm::mm_types::*;
 use crate::mm::oom_kill::OomTask;
-use crate::mm::readahead::Readahead;
-use crate::mm::space::{pte_dirty_ok, Space, SpaceKind};
-use crate::mm::vmstat::C;
+use crate::mm::space::{Space, SpaceKind};
 use crate::report::OomKill;
-use crate::scenario::{Hint, Pattern, Record};
+use crate::scenario::{Pattern, Record};
 use crate::sim::workloads::bufpool::{BufferPool, Lookup};
 use crate::sim::workloads::{Access, DrawAhead, Instr, LoopState, PoolStep, Region, TaskState};
 
@@ -21,23 +19,6 @@ enum Step {
     Yield,
     /// The task's allocation needs the OOM killer.
     Oom,
-}
-
-/// How the kernel goes on from a page fault that has to wait, which decides whether the
-/// task's retry of the access is another `handle_mm_fault` call that counts pgfault.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum FaultWait {
-    /// The wait is inside the fault (allocation throttling, a synchronous device's read,
-    /// every shmem fault, every fault before 2.6.37): the retry continues the fault, already
-    /// counted.
-    InFault,
-    /// The fault returned VM_FAULT_RETRY after starting a read (`Flags::fault_retry`): the
-    /// retry is a new call, counted up to 6.3 (`Flags::pgfault_retry_uncounted`).
-    Retry,
-    /// The fault found its page locked by someone else's read and returned VM_FAULT_RETRY
-    /// (counted then up to 6.3, see `locked_page_fault`): the retry counts as a new fault,
-    /// unless this attempt was itself a continuation.
-    Locked,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -88,7 +69,7 @@ impl Simulation {
                     offset,
                     pages,
                     exec,
-                    hint,
+                    advice,
                     advance,
                 } => {
                     let mut offset = *offset;
@@ -100,24 +81,10 @@ impl Simulation {
                         *run += 1;
                     }
                     self.zap_region(ti, *region);
-                    let bit = self.mm.spaces[*space as usize]
-                        .map_slot(crate::sim::workloads::vm_rand_seq(*hint));
-                    let (recency, fault_recency) = crate::sim::workloads::mapping_recency(
-                        *hint,
-                        self.mm.flags.vma_has_recency,
-                    );
-                    let r = Region {
-                        space: *space,
-                        offset,
-                        pages: *pages,
-                        bit,
-                        vmflags: if *exec { VM_EXEC } else { 0 },
-                        recency,
-                        fault_recency,
-                        hint: *hint,
-                        live: true,
-                    };
-                    self.mm.spaces[*space as usize].mmaps += 1;
+                    let vmflags = if *exec { VM_EXEC } else { 0 };
+                    let r = self
+                        .mm
+                        .mmap_region(*space, offset, *pages, vmflags, *advice);
                     self.tasks[ti].regions.set(*region, r);
                     Step::Next
                 }
@@ -151,11 +118,12 @@ impl Simulation {
                     Step::Next
                 }
                 Instr::Truncate { space } => {
-                    if self.truncate_in_progress(*space)
-                        && self.mm.spaces[*space as usize].truncating != ti as u32
+                    if let Some(holder) = self
+                        .truncate_in_progress(*space)
+                        .filter(|&h| h != ti as u32)
                     {
                         // Another task's truncate holds the inode lock: take turns.
-                        let holder = self.mm.spaces[*space as usize].truncating as usize;
+                        let holder = holder as usize;
                         let until = self.tasks[holder].clock;
                         let t = &mut self.tasks[ti];
                         t.clock = until.max(t.clock + 1);
@@ -273,44 +241,31 @@ impl Simulation {
             match self.shared_spaces.get(name) {
                 Some(&s) => s,
                 None => {
-                    let s = self.mm.spaces.len() as u32;
-                    self.mm
-                        .spaces
-                        .push(Space::new(name, SpaceKind::Shmem, pages, 0, 0, u32::MAX));
+                    let s = self.mm.add_space(Space::new(
+                        name,
+                        SpaceKind::Shmem,
+                        pages,
+                        0,
+                        0,
+                        u32::MAX,
+                    ));
                     self.shared_spaces.insert(name.to_string(), s);
                     s
                 }
             }
         } else {
-            let s = self.mm.spaces.len() as u32;
             let owner_name = format!("{}:{}", self.tasks[ti].name, name);
-            self.mm.spaces.push(Space::new(
+            self.mm.add_space(Space::new(
                 &owner_name,
                 SpaceKind::Anon,
                 pages,
                 0,
                 0,
                 ti as u32,
-            ));
-            s
+            ))
         };
         self.zap_region(ti, region);
-        let bit = self.mm.spaces[space as usize].map_slot(false);
-        if shared {
-            self.mm.spaces[space as usize].mmaps += 1;
-        }
-        let pages = pages.min(self.mm.spaces[space as usize].len());
-        let r = Region {
-            space,
-            offset: 0,
-            pages,
-            bit,
-            vmflags: 0,
-            recency: true,
-            fault_recency: true,
-            hint: Hint::Normal,
-            live: true,
-        };
+        let r = self.mm.mmap_region(space, 0, pages, 0, Madvise::Normal);
         self.tasks[ti].regions.set(region, r);
     }
 
@@ -347,13 +302,8 @@ impl Simulation {
         }
     }
 
-    /// Unmap a region (munmap, `free`, a new mapping in its slot, exit, OOM kill), as
-    /// `zap_pte_range` does (mm/memory.c, in every version modelled): each PTE of the region is
-    /// dropped, and a young PTE of a page-cache or shmem page (not private anon) is handed to
-    /// `folio_mark_accessed`, unless the mapping ignores recency (VM_SEQ_READ; from 6.3
-    /// `vma_has_recency`, which also covers MADV_RANDOM and FADV_NOREUSE). So processes that
-    /// exit after using shared pages promote them: shmem touched by two exiting processes is
-    /// activated. A private anon region's pages are freed with it; returns how many.
+    /// Unmap a region (munmap, `free`, a new mapping in its slot, exit, OOM kill:
+    /// `Mm::zap_vma`); returns the private anon pages freed with it.
     fn zap_region(&mut self, ti: usize, region: usize) -> u64 {
         let Some(&r) = self.tasks[ti].regions.get(region) else {
             return 0;
@@ -361,44 +311,9 @@ impl Simulation {
         if !r.live {
             return 0;
         }
-        let sp = r.space as usize;
-        let private = self.mm.spaces[sp].kind == SpaceKind::Anon;
-        for p in r.offset..r.offset + r.pages {
-            let f = self.mm.spaces[sp].page(p as usize);
-            if f == NIL {
-                continue;
-            }
-            let fi = f as usize;
-            if self.mm.frames.folio[fi].mapped & r.bit == 0 {
-                continue;
-            }
-            let frames = &mut self.mm.frames;
-            let folio = &mut frames.folio[fi];
-            folio.mapped &= !r.bit;
-            let young = folio.young & r.bit != 0;
-            folio.young &= !r.bit;
-            if folio.flags & PTE_COPIED != 0 {
-                self.mm.spaces[sp].pte_clear_slots(p as usize, r.bit);
-            }
-            let none_young = folio.young == 0;
-            frames.writable[fi] &= !r.bit;
-            if none_young {
-                // VM_EXEC is remembered only for young mappings (`folio_referenced`).
-                frames.vmflags[fi] = 0;
-            }
-            if young && !private && r.recency {
-                self.mm.mark_accessed(f);
-            }
-        }
-        let space = &mut self.mm.spaces[sp];
-        space.mmaps = space.mmaps.saturating_sub(1);
-        space.unmap_slot(r.bit, crate::sim::workloads::vm_rand_seq(r.hint));
+        let freed = self.mm.zap_vma(&r);
         self.tasks[ti].regions[region].live = false;
-        if private && !self.mm.spaces[sp].dead {
-            self.mm.free_space(sp)
-        } else {
-            0
-        }
+        freed
     }
 
     /// Draw task `ti`'s next Zipf page now, on a copy of its generator (past a hit's write
@@ -427,7 +342,7 @@ impl Simulation {
             page,
         });
         if let Some(r) = t.regions.get(a.regions[0]).copied() {
-            self.prefetch_page(&r, page);
+            self.mm.prefetch_pte(&r, page);
         }
     }
 
@@ -479,30 +394,27 @@ impl Simulation {
                     let slot = if n == 1 { 0 } else { (k % n) as usize };
                     let page = match a.pattern {
                         Pattern::Seq if kind == Kind::Write => {
-                            // Sequential writes append `bytes` at the file's shared cursor.
+                            // Sequential writes append `bytes` at the file's end.
                             let frame_bytes = crate::devices::PAGE_BYTES * self.mm.scale;
-                            let sp = &mut self.mm.spaces[a.space as usize];
-                            let before = sp.append_cursor;
-                            let p = (before / frame_bytes) % a.pages;
-                            sp.append_cursor += a.bytes;
-                            if a.drop_behind > 0 {
-                                let at = before / (a.drop_behind * frame_bytes);
-                                if at > sp.segments_closed || !sp.drop_pending.is_empty() {
-                                    drop_segment = Some(at);
-                                }
-                            }
-                            p
+                            let (before, drop) =
+                                self.mm.append_pos(a.space, a.bytes, a.drop_behind);
+                            drop_segment = drop;
+                            (before / frame_bytes) % a.pages
                         }
                         Pattern::Seq => {
                             let round = if n == 1 { k } else { k / n };
                             round % a.pages
                         }
                         Pattern::Sweep => {
-                            // Touch only (the parser refuses it for read/write).
-                            let sp = t.regions[a.regions[slot]].space;
-                            let sp = &mut self.mm.spaces[sp as usize];
-                            let p = sp.sweep_cursor % a.pages;
-                            sp.sweep_cursor += 1;
+                            // Touch only (the parser refuses it for read/write): one cursor
+                            // per space, shared by every task that sweeps it.
+                            let sp = t.regions[a.regions[slot]].space as usize;
+                            if sp >= self.sweep_cursors.len() {
+                                self.sweep_cursors.resize(sp + 1, 0);
+                            }
+                            let c = &mut self.sweep_cursors[sp];
+                            let p = *c % a.pages;
+                            *c += 1;
                             p
                         }
                         Pattern::Random => t.rng.below(a.pages),
@@ -547,93 +459,65 @@ impl Simulation {
                     if !r.live {
                         return Step::Next;
                     }
-                    let idx = r.offset + page.min(r.pages - 1);
-                    let pte = Pte::of(r);
-                    let sp = r.space;
-                    // A present, young PTE: resident, mapped here and unlocked, read first so
-                    // that a repeat hit reads neither the page slot nor the frame.
-                    let e = if r.vmflags == 0 {
-                        self.mm.spaces[sp as usize].pte[idx as usize]
-                    } else {
-                        0
-                    };
-                    let young_pte = e & r.bit != 0;
-                    let f = if young_pte {
-                        NIL
-                    } else {
-                        self.mm.spaces[sp as usize].page(idx as usize)
-                    };
-                    let hit = young_pte
-                        || (f != NIL && self.mm.frames.folio[f as usize].flags & PG_LOCKED == 0);
-                    if hit {
-                        let write = a.write
-                            || (a.write_fraction > 0.0
-                                && self.tasks[ti].rng.unit() < a.write_fraction);
-                        let cost = if young_pte
-                            && (!write
-                                || self.mm.spaces[sp as usize].pte_dirty[idx as usize] & pte.bit
-                                    != 0)
-                        {
-                            debug_assert!(self.pte_holds(sp, idx, pte.bit, write));
-                            a.cpu_ns
-                        } else {
-                            // The slot was read above unless the PTE copy answered.
-                            let f = if young_pte {
-                                self.mm.spaces[sp as usize].page(idx as usize)
-                            } else {
-                                f
-                            };
-                            let cost = self.touch_resident(pte, f, write, a.cpu_ns);
-                            // Also on the retry after a fault: skipping it costs a hot page
-                            // one more slow hit (zipf-hit: 0.62 -> 0.86 s), more than a
-                            // page touched once pays to have its copy cleared by reclaim.
-                            self.set_pte(sp, idx, f, pte.bit);
-                            cost
-                        };
-                        self.mm.current.uncounted_retry = false;
-                        let t = &mut self.tasks[ti];
-                        t.clock = t.clock.saturating_add(cost);
-                        t.progress += 1;
-                        t.pending = None;
-                        if write && self.write_notified {
-                            self.write_notified = false;
-                            t.throttle_pending = true;
-                            if self.balance_after_write(ti) {
-                                return Step::Yield;
-                            }
-                        } else {
-                            t.finish_access();
+                    let mut vmf = VmFault::of(r, page);
+                    match self.mm.follow_pte(&vmf) {
+                        PteLookup::None => {
+                            let r = self.tasks[ti].regions[ri];
+                            self.fault(ti, r, vmf.pgoff, now)
                         }
-                        continue;
-                    }
-                    if f != NIL {
-                        self.locked_page_fault(sp);
-                        Acc::Wait(self.mm.ready_at[f as usize])
-                    } else {
-                        let r = self.tasks[ti].regions[ri];
-                        self.fault(ti, r, idx, now)
+                        PteLookup::Locked(f) => {
+                            let (wait, until) = self.mm.lock_page_or_retry(vmf.space, f);
+                            self.fault_wait = Some(wait);
+                            Acc::Wait(until)
+                        }
+                        look => {
+                            vmf.write = a.write
+                                || (a.write_fraction > 0.0
+                                    && self.tasks[ti].rng.unit() < a.write_fraction);
+                            let hit = self.mm.pte_hit(&vmf, look, a.cpu_ns);
+                            self.write_notified |= hit.dirtied_shared;
+                            self.mm.current.uncounted_retry = false;
+                            let t = &mut self.tasks[ti];
+                            t.clock = t.clock.saturating_add(hit.cost);
+                            t.progress += 1;
+                            t.pending = None;
+                            if vmf.write && self.write_notified {
+                                self.write_notified = false;
+                                t.throttle_pending = true;
+                                if self.balance_after_write(ti) {
+                                    return Step::Yield;
+                                }
+                            } else {
+                                t.finish_access();
+                            }
+                            continue;
+                        }
                     }
                 }
                 Kind::Read => match a.buffer {
                     Some(pool) => self.pool_read(ti, a, pool, page),
                     None => self.read_page(a, a.offset + page, now),
                 },
-                Kind::Write if self.truncate_in_progress(a.space) => {
+                Kind::Write if self.truncate_in_progress(a.space).is_some() => {
                     // The truncating task holds the inode lock: wait for its next pass (a
                     // sleep on the lock, not IO wait).
-                    let holder = self.mm.spaces[a.space as usize].truncating as usize;
+                    let holder = self.truncate_in_progress(a.space).unwrap() as usize;
                     self.lock_wait = true;
                     Acc::Wait(self.tasks[holder].clock.max(now + 1))
                 }
-                Kind::Write if a.sync && self.page_under_writeback(a.space, a.offset + page) => {
+                Kind::Write
+                    if a.sync
+                        && self
+                            .mm
+                            .filemap_range_has_writeback(a.space, a.offset + page) =>
+                {
                     // fdatasync of a page still being written: wait for that IO first.
                     Acc::Wait(self.mm.earliest_io_completion().unwrap_or(now + 1))
                 }
                 Kind::Write => match self.mm.write_page(a.space, a.offset + page, now) {
                     Acc::Done(c) if a.sync => {
                         // Done once the page is on the device; the wait is the access's cost.
-                        let f = self.mm.spaces[a.space as usize].page((a.offset + page) as usize);
-                        let done = self.mm.write_sync(f, now + c);
+                        let done = self.mm.write_sync(a.space, a.offset + page, now + c);
                         Acc::Done(done - now + a.cpu_ns)
                     }
                     Acc::Done(c) => Acc::Done(c + a.cpu_ns),
@@ -641,11 +525,7 @@ impl Simulation {
                 },
             };
             // Whether the retry of a waiting access counts a new pgfault (`FaultWait`).
-            let uncounted = match self.fault_wait.take() {
-                Some(FaultWait::InFault) => true,
-                Some(FaultWait::Retry) => self.mm.flags.pgfault_retry_uncounted,
-                Some(FaultWait::Locked) | None => self.mm.current.uncounted_retry,
-            };
+            let uncounted = self.mm.retry_uncounted(self.fault_wait.take());
             self.mm.current.uncounted_retry = false;
             let t = &mut self.tasks[ti];
             match res {
@@ -689,91 +569,14 @@ impl Simulation {
         }
     }
 
-    /// A touch of a resident, unlocked page through region `r`: map it on first use, set its
-    /// young bit (software accessed bit: a minor fault where the machine charges one), dirty
-    /// it on a write. Returns the CPU time.
-    #[inline(always)]
-    fn touch_resident(&mut self, r: Pte, f: u32, write: bool, cpu_ns: u64) -> u64 {
-        let fi = f as usize;
-        let mut cost = cpu_ns;
-        let mapped = self.mm.frames.folio[fi].mapped & r.bit != 0;
-        if !mapped {
-            cost += self.map_resident(r, f);
-        }
-        if r.recency {
-            // A write-protect fault also marks the PTE young: one fault, not a young one too.
-            if self.mm.frames.folio[fi].young & r.bit == 0
-                && self.mm.young_fault_ns > 0
-                && cost == cpu_ns
-                && !(write && self.write_protected(r, f))
-            {
-                self.mm.count_event(C::pgfault, 1);
-                cost += self.mm.young_fault_ns;
-            }
-            self.mm.frames.folio[fi].young |= r.bit;
-            if r.vmflags != 0 {
-                // Most mappings add no VM flag: skip the column's cache line then.
-                self.mm.frames.vmflags[fi] |= r.vmflags;
-            }
-        }
-        if write {
-            cost += self.write_hit(r, f, mapped);
-        }
-        cost
-    }
-
-    /// After a hit on frame `f` at page `idx` of space `sp` through mapping slot `bit`: copy
-    /// into `Space::pte` what the frame now promises a repeat hit (nothing when it promises
-    /// nothing: unmapped, not young, locked).
-    #[inline(always)]
-    fn set_pte(&mut self, sp: u32, idx: u64, f: u32, bit: u8) {
-        let folio = self.mm.frames.folio[f as usize];
-        if folio.mapped & folio.young & bit == 0 || folio.flags & PG_LOCKED != 0 {
-            return;
-        }
-        let s = &mut self.mm.spaces[sp as usize];
-        if s.page(idx as usize) != f {
-            return;
-        }
-        s.pte[idx as usize] |= bit;
-        if pte_dirty_ok(folio.flags) {
-            s.pte_dirty[idx as usize] |= bit;
-        }
-        self.mm.frames.folio[f as usize].flags |= PTE_COPIED;
-    }
-
-    /// What `Space::pte` promises of a page a hit trusts it for: resident, unlocked, mapped
-    /// and young through mapping slot `bit`, and for a write a page it need not touch
-    /// (checked in debug builds on every such hit).
-    fn pte_holds(&self, sp: u32, idx: u64, bit: u8, write: bool) -> bool {
-        let f = self.mm.spaces[sp as usize].page(idx as usize);
-        f != NIL && {
-            let folio = self.mm.frames.folio[f as usize];
-            folio.flags & PG_LOCKED == 0
-                && folio.mapped & bit != 0
-                && folio.young & bit != 0
-                && (!write || pte_dirty_ok(folio.flags))
-        }
-    }
-
-    /// Whether a write to file page `f` through mapping `r` meets a read-only PTE
-    /// (write-notify, see `write_notify_fault`).
-    #[inline(always)]
-    fn write_protected(&self, r: Pte, f: u32) -> bool {
-        let fi = f as usize;
-        self.mm.frames.folio[fi].flags & PG_SWAPBACKED == 0
-            && self.mm.frames.writable[fi] & r.bit == 0
-    }
-
     /// `balance_dirty_pages_ratelimited` after a write fault through a shared file mapping
-    /// (`fault_dirty_shared_page`), its access done: while dirty pages are over the threshold
-    /// the task sleeps and checks again, as `balance_dirty_pages` loops (simplified as
-    /// `Mm::dirty_throttle` is for write()). Returns whether it sleeps; once under, the access
-    /// is finished with its throttle time.
+    /// (`fault_dirty_shared_page`), its access done: while `Mm::balance_dirty_pages` says
+    /// dirty pages are over the threshold the task sleeps and asks again. Returns whether it
+    /// sleeps; once under, the access is finished with its throttle time.
     fn balance_after_write(&mut self, ti: usize) -> bool {
         let now = self.tasks[ti].clock;
         self.mm.now = now;
-        if let Some(until) = self.mm.dirty_throttle(now) {
+        if let Some(until) = self.mm.balance_dirty_pages(now) {
             let t = &mut self.tasks[ti];
             t.acc_throttle_wait += until - now;
             t.clock = until;
@@ -786,108 +589,19 @@ impl Simulation {
         false
     }
 
-    /// A write through a shared file mapping whose PTE is read-only (write-notify, 2.6.19+:
-    /// `do_wp_page` -> `wp_page_shared`, or `do_shared_fault` when the write is what maps the
-    /// page): `page_mkwrite`, the PTE made writable, and `fault_dirty_shared_page`'s
-    /// `balance_dirty_pages_ratelimited`, which puts the task to sleep once the access is done
-    /// if dirty pages are over the threshold. A write-protect fault on a mapped page is a
-    /// pgfault of its own; one that maps the page is the same fault. Returns its CPU time.
-    #[cold]
-    #[inline(never)]
-    fn write_notify_fault(&mut self, r: Pte, f: u32, was_mapped: bool) -> u64 {
-        self.mm.frames.writable[f as usize] |= r.bit;
-        self.write_notified = true;
-        if was_mapped {
-            self.mm.count_pgfault();
-            MAP_FAULT_NS * self.mm.scale
-        } else {
-            0
-        }
-    }
-
-    /// The minor fault that maps a resident page into region `r` (kept out of the hit path).
-    /// A page still (or already) in the swap cache is found there (`lookup_swap_cache`).
-    #[cold]
-    #[inline(never)]
-    fn map_resident(&mut self, r: Pte, f: u32) -> u64 {
-        self.mm.frames.folio[f as usize].mapped |= r.bit;
-        // A new PTE of a shared file mapping is read-only until a write (write-notify).
-        self.mm.frames.writable[f as usize] &= !r.bit;
-        self.mm.count_pgfault();
-        if self.mm.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
-            self.mm.swap_cache_fault(f);
-        }
-        MAP_FAULT_NS * self.mm.scale
-    }
-
-    /// A read() of page `idx` of the op's file through the page cache.
+    /// A read() of page `idx` of the op's file through the page cache (`Mm::filemap_read`).
     #[inline(never)]
     fn read_page(&mut self, a: &Access, idx: u64, now: u64) -> Acc {
-        let f = self.mm.spaces[a.space as usize].page(idx as usize);
-        if idx >= self.mm.spaces[a.space as usize].eof {
-            // Past the end of a truncated file: read() returns 0 bytes.
-            Acc::Done(a.cpu_ns)
-        } else if f != NIL {
-            let mut throttle = 0;
-            if self.mm.frames.has(f, PG_RA_MARK) {
-                // The reader has reached the marker: the next window goes out now, before
-                // this page is waited for or copied (`filemap_get_pages`).
-                self.mm.frames.clear(f, PG_RA_MARK);
-                throttle = self
-                    .mm
-                    .async_readahead(a.space, idx, a.offset + a.pages, now);
-            }
-            if self.mm.frames.has(f, PG_LOCKED) {
-                Acc::Wait(self.mm.ready_at[f as usize].max(now + throttle))
-            } else {
-                if self.mm.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
-                    self.mm.swap_cache_fault(f);
-                }
-                self.mm.mark_accessed(f);
-                Acc::Done(READ_COPY_NS * self.mm.scale + a.cpu_ns + throttle)
-            }
-        } else if self.mm.spaces[a.space as usize].kind == SpaceKind::Shmem {
-            // A read() is no page fault: nothing counts as one (nor as the task's).
-            match self.mm.shmem_read_miss(a.space, idx, now) {
-                Acc::Done(c) => Acc::Done(c + a.cpu_ns),
-                other => other,
-            }
-        } else {
-            let ra = match (a.hint, a.pattern) {
-                (Hint::Random, _) => Readahead::None,
-                (_, Pattern::Seq) => Readahead::Forward,
-                (Hint::Sequential, _) => Readahead::Forward,
-                _ => Readahead::Context,
-            };
-            self.mm
-                .file_read(a.space, idx, ra, a.offset, a.offset + a.pages, now, true)
-        }
-    }
-
-    /// A fault on a page of space `sp` that is locked for a read. A file or private anon
-    /// fault returns VM_FAULT_RETRY from 2.6.37 (`lock_page_or_retry`,
-    /// `lock_page_maybe_drop_mmap`), counted by `handle_mm_fault` up to 6.3; a shmem fault,
-    /// and any fault before, waits inside (`lock_page`) and counts once. A continuation of a
-    /// fault already counted (a synchronous read that has just finished) counts nothing.
-    fn locked_page_fault(&mut self, sp: u32) {
-        let continuation = self.mm.current.uncounted_retry;
-        if self.fault_retries(sp) {
-            if !continuation && !self.mm.flags.pgfault_retry_uncounted {
-                self.mm.count_event(C::pgfault, 1);
-            }
-            self.fault_wait = Some(FaultWait::Locked);
-        } else {
-            if !continuation {
-                self.mm.count_event(C::pgfault, 1);
-            }
-            self.fault_wait = Some(FaultWait::InFault);
-        }
-    }
-
-    /// Whether a fault on space `sp` that waits for a read returns VM_FAULT_RETRY (2.6.37+,
-    /// file and private anon) rather than waiting inside (`shmem_fault` always does).
-    fn fault_retries(&self, sp: u32) -> bool {
-        self.mm.flags.fault_retry && self.mm.spaces[sp as usize].kind != SpaceKind::Shmem
+        self.mm.filemap_read(
+            a.space,
+            idx,
+            a.offset,
+            a.offset + a.pages,
+            a.advice,
+            a.pattern == Pattern::Seq,
+            now,
+            a.cpu_ns,
+        )
     }
 
     /// A read through the buffer pool in region slot `pool` (postgres `ReadBuffer`, see
@@ -898,7 +612,7 @@ impl Simulation {
     #[inline(never)]
     fn pool_read(&mut self, ti: usize, a: &Access, pool: usize, page: u64) -> Acc {
         let r = self.tasks[ti].regions[pool];
-        if !r.live || self.mm.spaces[r.space as usize].dead {
+        if !r.live || self.mm.space_dead(r.space) {
             return Acc::Done(0);
         }
         let block = a.offset + page;
@@ -945,27 +659,33 @@ impl Simulation {
                     }
                 }
                 PoolStep::Use { buf, fill } => {
-                    let idx = r.offset + (buf as u64).min(r.pages - 1);
-                    let f = self.mm.spaces[r.space as usize].page(idx as usize);
-                    if f == NIL {
-                        // Fault the buffer page in (new, or back from swap), then use it: a
-                        // fill's store dirties it and drops a stale swap copy.
-                        match self.fault(ti, r, idx, now) {
-                            Acc::Done(stall)
-                                if self.mm.spaces[r.space as usize].page(idx as usize) != NIL =>
-                            {
-                                self.tasks[ti].clock += stall;
-                                continue;
+                    let mut vmf = VmFault::of(&r, buf as u64);
+                    match self.mm.find_page(&vmf) {
+                        PteLookup::None => {
+                            // Fault the buffer page in (new, or back from swap), then use it:
+                            // a fill's store dirties it and drops a stale swap copy.
+                            match self.fault(ti, r, vmf.pgoff, now) {
+                                Acc::Done(stall) if self.mm.find_page(&vmf) != PteLookup::None => {
+                                    self.tasks[ti].clock += stall;
+                                    continue;
+                                }
+                                other => other,
                             }
-                            other => other,
                         }
-                    } else if self.mm.frames.has(f, PG_LOCKED) {
-                        self.locked_page_fault(r.space);
-                        Acc::Wait(self.mm.ready_at[f as usize])
-                    } else {
-                        // A fill's CPU time was the read's; a hit pays the op's.
-                        let cpu = if fill { 0 } else { a.cpu_ns };
-                        Acc::Done(self.touch_resident(Pte::of(&r), f, fill || a.write, cpu))
+                        PteLookup::Locked(f) => {
+                            let (wait, until) = self.mm.lock_page_or_retry(r.space, f);
+                            self.fault_wait = Some(wait);
+                            Acc::Wait(until)
+                        }
+                        PteLookup::Young => unreachable!("find_page reads no PTE copy"),
+                        PteLookup::Present(f) => {
+                            // A fill's CPU time was the read's; a hit pays the op's.
+                            let cpu = if fill { 0 } else { a.cpu_ns };
+                            vmf.write = fill || a.write;
+                            let hit = self.mm.touch_page(&vmf, f, cpu);
+                            self.write_notified |= hit.dirtied_shared;
+                            Acc::Done(hit.cost)
+                        }
                     }
                 }
             };
@@ -996,108 +716,36 @@ impl Simulation {
         }
     }
 
-    /// Whether a live task is in the middle of truncating `space` (waiting for IO on pages it
-    /// could not free yet). A task killed while waiting lets go of the file.
-    fn truncate_in_progress(&mut self, space: u32) -> bool {
-        let holder = self.mm.spaces[space as usize].truncating;
-        if holder == NIL {
-            return false;
-        }
+    /// The live task in the middle of truncating `space` (waiting for IO on pages it could
+    /// not free yet), if any. A task killed while waiting lets go of the file.
+    fn truncate_in_progress(&mut self, space: u32) -> Option<u32> {
+        let holder = self.mm.inode_lock_holder(space)?;
         if self.tasks[holder as usize].state.is_over() {
-            self.mm.spaces[space as usize].truncating = NIL;
-            return false;
+            self.mm.inode_unlock(space);
+            return None;
         }
-        true
+        Some(holder)
     }
 
-    fn page_under_writeback(&self, space: u32, idx: u64) -> bool {
-        let f = self.mm.spaces[space as usize].page(idx as usize);
-        f != NIL && self.mm.frames.has(f, PG_WRITEBACK)
-    }
-
-    /// A write through mapping `r` to a resident page: file pages are dirtied for writeback,
-    /// after a write-protect fault where the PTE is read-only; anon pages in the swap cache
-    /// lose their now stale swap copy. Returns the fault's CPU time.
-    #[inline(always)]
-    fn write_hit(&mut self, r: Pte, f: u32, was_mapped: bool) -> u64 {
-        if self.mm.frames.has(f, PG_SWAPBACKED) {
-            if self.mm.frames.has(f, PG_SWAPCACHE) && !self.mm.frames.has(f, PG_WRITEBACK) {
-                self.mm.free_swap_slot(f);
-            }
-            self.mm.frames.set(f, PG_DIRTY);
-            0
-        } else {
-            let cost = if self.mm.frames.writable[f as usize] & r.bit == 0 {
-                self.write_notify_fault(r, f, was_mapped)
-            } else {
-                0
-            };
-            self.mm.mark_file_dirty(f);
-            cost
-        }
-    }
-
-    /// A page fault on a non-resident page of a region.
+    /// A page fault on a non-resident page of a region (`Mm::handle_mm_fault`), with what the
+    /// task keeps of it: its major faults, its allocation stalls, and how a wait goes on.
     fn fault(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> Acc {
-        // `lru_gen_enter_fault` / `lru_gen_exit_fault`.
-        self.mm.current.in_lru_fault = r.fault_recency;
-        let out = self.fault_inner(ti, r, idx, now);
-        self.mm.current.in_lru_fault = false;
-        let res = out.access;
-        if let Acc::Wait(_) = res {
-            self.fault_wait = Some(if out.wait_in_fault || !self.fault_retries(r.space) {
-                FaultWait::InFault
-            } else {
-                FaultWait::Retry
-            });
+        let out = self.mm.handle_mm_fault(&r, idx, now);
+        if out.major {
+            self.tasks[ti].major_faults += 1;
         }
-        res
-    }
-
-    fn fault_inner(&mut self, ti: usize, r: Region, idx: u64, now: u64) -> FaultOutcome {
-        let sp = r.space;
-        match self.mm.spaces[sp as usize].kind {
-            SpaceKind::Anon | SpaceKind::Shmem => {
-                if self.mm.spaces[sp as usize].dead {
-                    return FaultOutcome {
-                        access: Acc::Done(0),
-                        major: false,
-                        wait_in_fault: false,
-                    };
-                }
-                let out = self.mm.fault_anon(sp, idx, now);
-                if out.major {
-                    self.tasks[ti].major_faults += 1;
-                }
-                if let Acc::Done(stall) = out.access {
-                    self.note_stall(ti, stall);
-                    // The fault maps the page: young in this mapping.
-                    let f = self.mm.spaces[sp as usize].page(idx as usize);
-                    let fi = f as usize;
-                    self.mm.frames.folio[fi].mapped |= r.bit;
-                    self.mm.frames.folio[fi].young |= r.bit;
-                }
-                out
-            }
-            SpaceKind::File => {
-                // `do_sync_mmap_readahead`: MADV_RANDOM reads only the page, MADV_SEQUENTIAL
-                // reads ahead, otherwise read-around.
-                let ra = if r.vmflags & VM_LOCKED != 0 || r.hint == Hint::Random {
-                    Readahead::None
-                } else if r.hint == Hint::Sequential {
-                    Readahead::Forward
+        match out.access {
+            Acc::Done(stall) => self.note_stall(ti, stall),
+            Acc::Wait(_) => {
+                self.fault_wait = Some(if out.wait_in_fault {
+                    FaultWait::InFault
                 } else {
-                    Readahead::Around
-                };
-                let out = self
-                    .mm
-                    .file_fault(sp, idx, ra, r.offset, r.offset + r.pages, now);
-                if out.major {
-                    self.tasks[ti].major_faults += 1;
-                }
-                out
+                    FaultWait::Retry
+                })
             }
+            _ => {}
         }
+        out.access
     }
 
     fn note_stall(&mut self, ti: usize, stall: u64) {
@@ -1145,25 +793,5 @@ impl Simulation {
             time_s: now as f64 / 1e9,
             freed_pages: freed * self.mm.scale,
         });
-    }
-}
-
-/// What a touch through a region needs of it: the mapping's slot bit, whether its
-/// references count, and its VM flags.
-#[derive(Clone, Copy)]
-struct Pte {
-    bit: u8,
-    recency: bool,
-    vmflags: u8,
-}
-
-impl Pte {
-    #[inline(always)]
-    fn of(r: &Region) -> Self {
-        Pte {
-            bit: r.bit,
-            recency: r.recency,
-            vmflags: r.vmflags,
-        }
     }
 }

@@ -74,13 +74,16 @@ pub struct Simulation {
     /// Application buffer pools, by the anon space that holds them.
     pub(crate) pools: BTreeMap<u32, crate::sim::workloads::bufpool::BufferPool>,
     /// How the kernel goes on from the page fault of the access that is about to wait.
-    pub(crate) fault_wait: Option<interp::FaultWait>,
+    pub(crate) fault_wait: Option<crate::mm::memory::FaultWait>,
     /// The access that is about to wait sleeps on a lock (a truncate's inode lock): not IO
     /// wait.
     pub(crate) lock_wait: bool,
     /// The running access took a write fault through a shared file mapping: once it is done
     /// the task goes through `balance_dirty_pages_ratelimited` (`balance_after_write`).
     pub(crate) write_notified: bool,
+    /// Per address space, the next page of a `sweep` access, shared by every task that
+    /// sweeps it (grown as spaces are swept).
+    pub(crate) sweep_cursors: Vec<u64>,
     /// Check invariants after every event (tests).
     pub check_invariants: bool,
     /// CPUs shared by the tasks and kswapd (`machine.cpus`); None: a CPU each.
@@ -245,31 +248,8 @@ impl Simulation {
             return;
         }
         if let Some(r) = t.regions.get(a.regions[0]) {
-            self.prefetch_page(r, t.rng.clone().below(a.pages));
+            self.mm.prefetch_pte(r, t.rng.clone().below(a.pages));
         }
-    }
-
-    /// Prefetch the PTE copy byte and the page slot of `page` in region `r`, as the hit path
-    /// reads them (`op_access`). No state changes. x86-64 only: wasm has no prefetch
-    /// instruction, and a plain load there would stall as the real access does.
-    #[inline(always)]
-    pub(crate) fn prefetch_page(&self, r: &crate::sim::workloads::Region, page: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let Some(sp) = self.mm.spaces.get(r.space as usize) else {
-                return;
-            };
-            let idx = r.offset.wrapping_add(page.min(r.pages.saturating_sub(1))) as usize;
-            // SAFETY: `_mm_prefetch` never faults, whatever the address; the pointers are
-            // computed with wrapping arithmetic and never dereferenced.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(sp.pte.as_ptr().wrapping_add(idx) as *const i8);
-                _mm_prefetch::<_MM_HINT_T0>(sp.slot_ptr(idx) as *const i8);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (r, page);
     }
 
     fn finish(&mut self) {
@@ -425,14 +405,14 @@ impl Simulation {
     }
     /// Record page moves (for the animation), keeping at most `capacity` between drains.
     pub fn set_move_trace(&mut self, capacity: usize) {
-        self.mm.trace.enabled = capacity > 0;
-        self.mm.trace.capacity = capacity;
+        self.mm.trace.moves.enabled = capacity > 0;
+        self.mm.trace.moves.capacity = capacity;
     }
     /// Take the recorded moves: (time ns, frame, from list, to list, reason). MGLRU
     /// generation lists are reported as the classic list they count as (two youngest
     /// generations active).
     pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
-        let mut moves = std::mem::take(&mut self.mm.trace.moves);
+        let mut moves = std::mem::take(&mut self.mm.trace.moves.moves);
         if self.mm.flags.lru_gen {
             for m in moves.iter_mut() {
                 m.2 = self.abi_list(m.2, 0);
@@ -517,13 +497,6 @@ impl Simulation {
     pub fn space_names(&self) -> Vec<String> {
         self.mm.spaces.iter().map(|s| s.name.clone()).collect()
     }
-    /// The last scan decision: (balance 0=equal 1=fract 2=file 3=anon, anon fraction, file
-    /// fraction, denominator), if reclaim has run.
-    pub fn last_balance(&self) -> Option<(u8, u64, u64, u64)> {
-        self.mm
-            .last_balance
-            .map(|(b, f, d)| (b as u8, f[0], f[1], d))
-    }
     /// Per address space: (name, resident pages, swapped pages).
     pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
         self.mm
@@ -543,8 +516,8 @@ impl Simulation {
         let (bg, th) = self.mm.dirty_thresholds();
         let s = self.mm.scale;
         (
-            self.mm.nr_dirty * s,
-            self.mm.nr_writeback * s,
+            self.mm.wb.nr_dirty * s,
+            self.mm.wb.nr_writeback * s,
             bg * s,
             th * s,
         )
@@ -593,7 +566,7 @@ impl Simulation {
     }
     /// How often get_scan_count chose SCAN_EQUAL, SCAN_FRACT, SCAN_FILE, SCAN_ANON.
     pub fn balance_histogram(&self) -> [u64; 4] {
-        self.mm.balance_hist
+        self.mm.trace.balance_hist
     }
     /// The balance view (`views::BalanceView`).
     pub fn balance_view(&self) -> crate::views::BalanceView {
@@ -916,7 +889,11 @@ duration = "300s"
         // second goes out while the first is still on the disk.
         let mut s = dirty_pages("seq", 2048);
         assert_eq!(most_write_requests_in_flight(&mut s), 14);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
     }
 
     #[test]
@@ -925,13 +902,13 @@ duration = "300s"
         let mut control = dirty_pages("random", 2000);
         control.run_to_end();
         let mut s = dirty_pages("random", 2000);
-        while s.mm.flusher_pending.is_empty() {
+        while s.mm.wb.flusher_pending.is_empty() {
             let t = s
                 .next_event_time()
                 .expect("the flusher sleeps for a tag at some point");
             s.run_until(t);
         }
-        let pending = s.mm.flusher_pending.clone();
+        let pending = s.mm.wb.flusher_pending.clone();
         assert!(
             pending.len() > 100,
             "{} pages wait for a tag",
@@ -956,7 +933,11 @@ duration = "300s"
   { op = "write", file = "g", pattern = "seq", count = 600 },"#,
         );
         assert_eq!(most_write_requests_in_flight(&mut s), 64);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
     }
 
     #[test]
@@ -966,8 +947,12 @@ duration = "300s"
         // Expired after 30 s, the 2,000 scattered pages are written as they free tags: the
         // queue fills (64 requests) and never holds more.
         assert_eq!(most, 64);
-        assert_eq!(s.mm.nr_dirty + s.mm.nr_writeback, 0, "all written back");
-        assert!(s.mm.flusher_pending.is_empty());
+        assert_eq!(
+            s.mm.wb.nr_dirty + s.mm.wb.nr_writeback,
+            0,
+            "all written back"
+        );
+        assert!(s.mm.wb.flusher_pending.is_empty());
         let st = &s.mm.devices[0].stats;
         assert!(st.writes > 1500 && st.pages_written > st.writes, "{st:?}");
     }

@@ -401,6 +401,7 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
     let t0 = Instant::now();
     let deadline = t0 + StdDuration::from_nanos(s.run.duration.ns());
     let tasks = s.expanded_tasks();
+    let cursors = SweepCursors::new(&s)?;
     // (pid, pipe read end, task name)
     let mut children = Vec::new();
     for (ti, (spec_idx, t)) in tasks.iter().enumerate() {
@@ -425,7 +426,7 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
                     libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
                 }
                 let rng = reclaim_core::sim::task_rng(s.seed, ti as u64, client as u64);
-                let r = run_task(&s, t, &name, &files, t0, rng);
+                let r = run_task(&s, t, &name, &files, &cursors, t0, rng);
                 // SAFETY: fds[1] is the pipe's write end, owned here.
                 let mut w = unsafe { fs::File::from_raw_fd(fds[1]) };
                 let _ = w.write_all(serde_json::to_string(&r).unwrap_or_default().as_bytes());
@@ -528,11 +529,109 @@ fn run(res: &mut GuestResult) -> Result<(), String> {
 struct Region {
     addr: *mut u8,
     pages: usize,
+    /// Where a `sweep` through the region takes its next page.
+    cursor: Cursor,
+}
+
+/// The `sweep` cursors the model keeps per address space (`Simulation::sweep_cursors`): one
+/// per file and per shared anon name, shared by every task (process) and op that sweeps it,
+/// in one shared anonymous mapping made before the tasks fork. A private anon region has a
+/// cursor of its own (`Cursor::Own`), from 0 at each `anon` op, as the model's new space.
+pub struct SweepCursors {
+    keys: BTreeMap<String, usize>,
+    table: *const std::sync::atomic::AtomicU64,
+}
+
+impl SweepCursors {
+    /// The cursors of scenario `s`: each file's, and each shared anon name's in any task's
+    /// program.
+    pub fn new(s: &Scenario) -> Result<SweepCursors, String> {
+        fn shared_anon(ops: &[Op], out: &mut Vec<String>) {
+            for op in ops {
+                match op {
+                    Op::Anon(ops::Anon {
+                        name, shared: true, ..
+                    }) => out.push(format!("anon:{name}")),
+                    Op::Loop(ops::Loop { body, .. }) => shared_anon(body, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut names: Vec<String> = s.files.iter().map(|f| format!("file:{}", f.name)).collect();
+        for (_, t) in s.expanded_tasks() {
+            shared_anon(&t.program, &mut names);
+        }
+        let mut keys = BTreeMap::new();
+        for n in names {
+            let i = keys.len();
+            keys.entry(n).or_insert(i);
+        }
+        let len = (keys.len().max(1) * 8).next_multiple_of(PAGE);
+        // SAFETY: a fresh shared anonymous mapping, zero-filled, kept for the process's life
+        // (and its children's, which inherit it).
+        let addr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if addr == libc::MAP_FAILED {
+            return Err(format!(
+                "mmap sweep cursors: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        Ok(SweepCursors {
+            keys,
+            table: addr.cast(),
+        })
+    }
+
+    /// The shared cursor of `key` ("file:NAME" or "anon:NAME").
+    fn shared(&self, key: &str) -> Cursor {
+        let i = self.keys[key];
+        // SAFETY: `i` is below the number of keys the table was made for.
+        Cursor::Shared(unsafe { self.table.add(i) })
+    }
+}
+
+/// A region's `sweep` cursor.
+enum Cursor {
+    Own(std::cell::Cell<u64>),
+    Shared(*const std::sync::atomic::AtomicU64),
+}
+
+impl Cursor {
+    /// Take the cursor's position and advance it by one.
+    fn take(&self) -> u64 {
+        match self {
+            Cursor::Own(c) => {
+                let v = c.get();
+                c.set(v + 1);
+                v
+            }
+            // SAFETY: the pointer is into the `SweepCursors` mapping, never unmapped.
+            Cursor::Shared(p) => unsafe { &**p }.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+}
+
+/// Access `k` of a `sweep` touch of regions with cursors `cursors`, `pages` the smallest
+/// region's size: as the model's interpreter, the regions take turns (k mod their number)
+/// and each access takes the next position of its region's cursor, wrapped to `pages`.
+fn sweep_visit(k: u64, cursors: &[&Cursor], pages: u64) -> (usize, u64) {
+    let slot = (k % cursors.len() as u64) as usize;
+    (slot, cursors[slot].take() % pages.max(1))
 }
 
 struct TaskState<'a> {
     s: &'a Scenario,
     files: &'a BTreeMap<String, (String, u64)>,
+    cursors: &'a SweepCursors,
     regions: BTreeMap<String, Region>,
     fds: BTreeMap<(String, bool), fs::File>,
     rng: Rng,
@@ -548,6 +647,7 @@ pub fn run_task(
     t: &TaskSpec,
     name: &str,
     files: &BTreeMap<String, (String, u64)>,
+    cursors: &SweepCursors,
     t0: Instant,
     rng: Rng,
 ) -> TaskResult {
@@ -568,6 +668,7 @@ pub fn run_task(
     let mut st = TaskState {
         s,
         files,
+        cursors,
         regions: BTreeMap::new(),
         fds: BTreeMap::new(),
         rng,
@@ -753,11 +854,17 @@ impl TaskState<'_> {
                 }
                 // SAFETY: advising our own mapping; the model has 4 KiB pages.
                 unsafe { libc::madvise(addr, len, libc::MADV_NOHUGEPAGE) };
+                let cursor = if *shared {
+                    self.cursors.shared(&format!("anon:{name}"))
+                } else {
+                    Cursor::Own(Default::default())
+                };
                 self.regions.insert(
                     name.clone(),
                     Region {
                         addr: addr.cast(),
                         pages: len.div_ceil(PAGE),
+                        cursor,
                     },
                 );
             }
@@ -809,11 +916,13 @@ impl TaskState<'_> {
                     // SAFETY: advising our own mapping.
                     unsafe { libc::madvise(addr, len, a) };
                 }
+                let cursor = self.cursors.shared(&format!("file:{file}"));
                 self.regions.insert(
                     name.clone(),
                     Region {
                         addr: addr.cast(),
                         pages: n as usize,
+                        cursor,
                     },
                 );
             }
@@ -833,19 +942,24 @@ impl TaskState<'_> {
                 write_fraction,
                 cpu: _,
             }) => {
-                let rs: Vec<(*mut u8, u64)> = regions
+                let regs: Vec<&Region> = regions
                     .iter()
                     .map(|n| {
                         self.regions
                             .get(n)
-                            .map(|r| (r.addr, r.pages as u64))
                             .ok_or_else(|| format!("touch: unknown region {n:?}"))
                     })
                     .collect::<Result<_, _>>()?;
+                let rs: Vec<(*mut u8, u64)> =
+                    regs.iter().map(|r| (r.addr, r.pages as u64)).collect();
                 let sizes: Vec<u64> = rs.iter().map(|r| r.1).collect();
                 let total: u64 = sizes.iter().sum();
                 let pacer = Pacer::new(*rate);
-                let visit: Vec<(usize, u64)> = if *pattern == Pattern::Seq && count.is_none() {
+                let sweep = *pattern == Pattern::Sweep;
+                let visit: Vec<(usize, u64)> = if sweep {
+                    // Taken one access at a time: other tasks move a shared cursor meanwhile.
+                    Vec::new()
+                } else if *pattern == Pattern::Seq && count.is_none() {
                     interleave(&sizes)
                 } else {
                     access_order(*pattern, total, *count, *theta, &mut self.rng)
@@ -853,7 +967,20 @@ impl TaskState<'_> {
                         .map(|g| locate(&sizes, g))
                         .collect()
                 };
-                for (k, (r, p)) in visit.into_iter().enumerate() {
+                let cursors: Vec<&Cursor> = regs.iter().map(|r| &r.cursor).collect();
+                let min_pages = sizes.iter().copied().min().unwrap_or(0);
+                let n = if sweep {
+                    count.unwrap_or(min_pages * sizes.len() as u64)
+                } else {
+                    visit.len() as u64
+                };
+                for k in 0..n {
+                    let (r, p) = if sweep {
+                        sweep_visit(k, &cursors, min_pages)
+                    } else {
+                        visit[k as usize]
+                    };
+                    let k = k as usize;
                     if k % 64 == 0 && stopped() {
                         return Err(CUT.into());
                     }
@@ -1053,6 +1180,96 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_takes_turns_between_regions_and_goes_on_from_each_cursor() {
+        // The model's rule (`Simulation::op_access`, Pattern::Sweep): access k goes to region
+        // k mod n, at its cursor's next position wrapped to the smallest region's size.
+        let own = Cursor::Own(Default::default());
+        let table = std::sync::atomic::AtomicU64::new(0);
+        let shared = Cursor::Shared(&table);
+        let order: Vec<_> = (0..6)
+            .map(|k| sweep_visit(k, &[&own, &shared], 3))
+            .collect();
+        assert_eq!(order, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]);
+        // Another task sweeping the shared space moves its cursor meanwhile; the next op goes
+        // on from where each cursor is, not from the start as a sequential touch does.
+        table.fetch_add(2, std::sync::atomic::Ordering::Relaxed);
+        let order: Vec<_> = (0..4)
+            .map(|k| sweep_visit(k, &[&own, &shared], 3))
+            .collect();
+        assert_eq!(order, [(0, 0), (1, 2), (0, 1), (1, 0)]);
+    }
+
+    /// Two tasks sweep one file through their own shared mappings, one after the other, in
+    /// this process with one cursor table, as forked tasks share it: the second goes on where
+    /// the first stopped. Each write adds to the first byte of its page (1 -> 3), so the file
+    /// says which pages were swept and how often.
+    #[test]
+    fn tasks_sweeping_a_file_share_its_cursor() {
+        let dir = std::env::temp_dir().join(format!("reclaim-sweep-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data");
+        fs::write(&path, vec![1u8; 16 * PAGE]).unwrap();
+        let text = r#"
+title = "t"
+[machine]
+ram = "64MiB"
+[[devices]]
+name = "disk"
+kind = "ssd"
+[[files]]
+name = "data"
+size = "64KiB"
+device = "disk"
+[[variants]]
+name = "v"
+preset = "linux-6.1"
+[[tasks]]
+name = "a"
+program = [
+  { op = "mmap", name = "m", file = "data", prot = "rw" },
+  { op = "touch", regions = ["m"], pattern = "sweep", count = 5, write = true },
+]
+[[tasks]]
+name = "b"
+program = [
+  { op = "mmap", name = "m", file = "data", prot = "rw" },
+  { op = "touch", regions = ["m"], pattern = "sweep", count = 5, write = true },
+]
+[run]
+duration = "10s"
+"#;
+        let s = reclaim_core::scenario::parse(text).unwrap();
+        let mut files = BTreeMap::new();
+        files.insert(
+            "data".to_string(),
+            (path.display().to_string(), 16 * PAGE as u64),
+        );
+        let cursors = SweepCursors::new(&s).unwrap();
+        for (_, t) in s.expanded_tasks() {
+            let r = run_task(
+                &s,
+                &t,
+                &t.name,
+                &files,
+                &cursors,
+                Instant::now(),
+                Rng::new(1),
+            );
+            assert_eq!(r.error, None);
+        }
+        let data = fs::read(&path).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        let firsts: Vec<u8> = (0..16).map(|p| data[p * PAGE]).collect();
+        assert_eq!(
+            firsts,
+            [[3; 10].as_slice(), &[1; 6]].concat(),
+            "pages 0-9 once each"
+        );
+        let file = cursors.shared("file:data");
+        assert_eq!(file.take(), 10, "the file's cursor");
+    }
+
+    #[test]
     fn locate_maps_global_pages_to_regions() {
         assert_eq!(locate(&[2, 3], 0), (0, 0));
         assert_eq!(locate(&[2, 3], 2), (1, 0));
@@ -1115,7 +1332,8 @@ duration = "10s"
             (path.display().to_string(), 16 * PAGE as u64),
         );
         let (_, t) = &s.expanded_tasks()[0];
-        let r = run_task(&s, t, "t", &files, Instant::now(), Rng::new(1));
+        let cursors = SweepCursors::new(&s).unwrap();
+        let r = run_task(&s, t, "t", &files, &cursors, Instant::now(), Rng::new(1));
         fs::remove_dir_all(&dir).unwrap();
         assert_eq!(r.error, None);
         assert_eq!(r.rounds_s.len(), 3);
@@ -1134,7 +1352,7 @@ duration = "10s"
                 rate: 0.0,
                 write_fraction: 0.0,
             })];
-            run_task(&s, &t2, "t", &files, Instant::now(), Rng::new(1))
+            run_task(&s, &t2, "t", &files, &cursors, Instant::now(), Rng::new(1))
         };
         assert!(unknown.error.unwrap().contains("nope"));
     }

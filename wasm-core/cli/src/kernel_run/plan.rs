@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use reclaim_core::devices::Device;
-use reclaim_core::scenario::schema::{DeviceKind, Hint, Op, Pattern, Scenario};
+use reclaim_core::scenario::schema::{DeviceKind, Hint, Op, Scenario};
 use reclaim_core::variant;
 
 /// The kernels `--kernel` accepts: a name in the set-up cache (scripts/setup-kernel).
@@ -200,7 +200,7 @@ pub fn check_ops(s: &Scenario) -> Result<(), String> {
 }
 
 fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
-    use reclaim_core::scenario::ops::{Loop, Mmap, Read, Touch, Truncate, Write};
+    use reclaim_core::scenario::ops::{Loop, Mmap, Read, Truncate, Write};
     for (i, op) in ops.iter().enumerate() {
         let at = format!("{at}[{i}]");
         let no = |op: &str, why: &str| {
@@ -230,18 +230,6 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
                 drop_behind: Some(_),
                 ..
             }) => return no("write", "drop_behind = is not implemented by the guest runner"),
-            Op::Touch(Touch {
-                pattern: Pattern::Sweep,
-                ..
-            })
-            | Op::Read(Read {
-                pattern: Pattern::Sweep,
-                ..
-            })
-            | Op::Write(Write {
-                pattern: Pattern::Sweep,
-                ..
-            }) => return no("pattern = \"sweep\"", "the shared sweep cursor is not implemented by the guest runner"),
             Op::Read(Read {
                 hint: Hint::Sequential,
                 ..

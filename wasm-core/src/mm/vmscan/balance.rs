@@ -430,7 +430,7 @@ impl Mm {
         } else {
             (sc.anon_cost, sc.file_cost, 0)
         };
-        self.last_scan = Some(ScanDecision {
+        self.trace.last_scan = Some(ScanDecision {
             at_ns: self.now,
             balance,
             reason,

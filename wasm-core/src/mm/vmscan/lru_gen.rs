@@ -1222,7 +1222,7 @@ impl Mm {
             }
             self.lru_gen_add_folio(f, false);
             let to = self.frames.list[fi];
-            self.trace.record(
+            self.trace.moves.record(
                 self.now,
                 f,
                 LIST_ISOLATED,

@@ -5,8 +5,9 @@ use std::rc::Rc;
 
 pub mod bufpool;
 
+use crate::mm::mm_types::Madvise;
 use crate::rng::Zipf;
-use crate::scenario::{Hint, Pattern, Record};
+use crate::scenario::{Pattern, Record};
 
 /// One compiled instruction.
 #[derive(Debug, Clone)]
@@ -25,8 +26,8 @@ pub enum Instr {
         offset: u64,
         pages: u64,
         exec: bool,
-        /// madvise/fadvise hint of the mapping (MADV_SEQUENTIAL, MADV_RANDOM, FADV_NOREUSE).
-        hint: Hint,
+        /// madvise/fadvise advice of the mapping (MADV_SEQUENTIAL, MADV_RANDOM, FADV_NOREUSE).
+        advice: Madvise,
         /// `advance`: the file's length in frames (each run maps the next chunk, wrapping).
         advance: Option<u64>,
     },
@@ -84,7 +85,8 @@ pub struct Access {
     pub zipf: Option<Rc<Zipf>>,
     /// Minimum interval between accesses (rate limit), ns.
     pub interval_ns: u64,
-    pub hint: Hint,
+    /// A read's fadvise advice (POSIX_FADV_RANDOM, ...).
+    pub advice: Madvise,
     /// Writes wait for the device (O_DSYNC).
     pub sync: bool,
     /// Bytes per sequential write (appends advance the shared cursor by this much).
@@ -112,37 +114,8 @@ pub enum PoolStep {
     Use { buf: u32, fill: bool },
 }
 
-/// A task's view of a mapped or anonymous region.
-#[derive(Debug, Clone, Copy)]
-pub struct Region {
-    pub space: u32,
-    pub offset: u64,
-    pub pages: u64,
-    /// Mapping slot bit (`young`/`mapped` masks of frames).
-    pub bit: u8,
-    pub vmflags: u8,
-    /// `vma_has_recency`: references through this mapping count (young bits are kept).
-    pub recency: bool,
-    /// `lru_gen_enter_fault`: faults on this mapping count as recent (MGLRU adds active).
-    pub fault_recency: bool,
-    pub hint: Hint,
-    pub live: bool,
-}
-
-impl Region {
-    /// A slot no mapping has used yet (regions are numbered by the program, not in order of use).
-    pub const UNUSED: Region = Region {
-        space: 0,
-        offset: 0,
-        pages: 0,
-        bit: 0,
-        vmflags: 0,
-        recency: false,
-        fault_recency: false,
-        hint: Hint::Normal,
-        live: false,
-    };
-}
+/// A task's view of a mapped or anonymous region: the kernel's VMA.
+pub use crate::mm::mm_types::Vma as Region;
 
 /// How many of a task's regions live in the task itself. Most programs map one or two; every
 /// access reads its region, and with many tasks taking turns a separate allocation is one more
@@ -342,26 +315,6 @@ impl Task {
                 }
             }
         }
-    }
-}
-
-/// The mapping's VMA has VM_RAND_READ or VM_SEQ_READ (`madvise`): before 6.3 MGLRU's walker and
-/// look-around skip it (`Space::locality_slots`).
-pub fn vm_rand_seq(hint: Hint) -> bool {
-    matches!(hint, Hint::Random | Hint::Sequential)
-}
-
-/// Which accesses through a mapping with this hint count for reclaim: (references, faults).
-/// 6.3+ (`vma_has_recency`, `Flags::vma_has_recency`): neither for MADV_SEQUENTIAL,
-/// MADV_RANDOM or FADV_NOREUSE mappings, in both LRUs. Before: the classic LRU's rmap ignored
-/// only VM_SEQ_READ (`folio_referenced_one`), and MGLRU's fault entry ignored VM_SEQ_READ and
-/// VM_RAND_READ (`lru_gen_enter_fault`, 6.1).
-pub fn mapping_recency(hint: Hint, vma_has_recency: bool) -> (bool, bool) {
-    match hint {
-        Hint::Normal => (true, true),
-        Hint::Sequential => (false, false),
-        Hint::Random => (!vma_has_recency, false),
-        Hint::Noreuse => (!vma_has_recency, !vma_has_recency),
     }
 }
 
