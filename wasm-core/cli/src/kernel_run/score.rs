@@ -83,6 +83,45 @@ pub fn report_dir(dir: &str) -> Result<String, String> {
     Ok(report(&vs))
 }
 
+/// Per counter, on each kernel: how many of its scored cells lie outside 2x, of how many (the
+/// counters in the order the sections list them), so that a miss can be read against the
+/// mechanism docs/validation-notes.md names for that counter.
+fn misses(by_kernel: &BTreeMap<(usize, String), Vec<&Validation>>) -> String {
+    let mut counters: Vec<&str> = Vec::new();
+    let mut cell: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
+    for ((_, k), v) in by_kernel {
+        for r in v.iter().flat_map(|x| &x.rows).filter(|r| scored(r)) {
+            if !counters.contains(&r.metric.as_str()) {
+                counters.push(&r.metric);
+            }
+            let c = cell.entry((&r.metric, k)).or_default();
+            c.0 += !within(r, 2.0) as usize;
+            c.1 += 1;
+        }
+    }
+    if counters.is_empty() {
+        return String::new();
+    }
+    let kernels: Vec<&str> = by_kernel.keys().map(|(_, k)| k.as_str()).collect();
+    let mut out = format!(
+        "Cells outside 2x, by counter (outside / cells):\n\n| counter | {} |\n|---|{}\n",
+        kernels.join(" | "),
+        "---:|".repeat(kernels.len())
+    );
+    for c in counters {
+        let row: Vec<String> = kernels
+            .iter()
+            .map(|k| match cell.get(&(c, *k)) {
+                Some((o, n)) => format!("{o} / {n}"),
+                None => "-".into(),
+            })
+            .collect();
+        out.push_str(&format!("| {c} | {} |\n", row.join(" | ")));
+    }
+    out.push('\n');
+    out
+}
+
 pub fn report(vs: &[Validation]) -> String {
     let order = |k: &str| {
         super::plan::KERNELS
@@ -126,6 +165,7 @@ pub fn report(vs: &[Validation]) -> String {
         ));
     }
     out.push('\n');
+    out.push_str(&misses(&by_kernel));
     for ((_, k), v) in &by_kernel {
         out.push_str(&format!("## {k}\n\n"));
         for x in v {
@@ -262,6 +302,23 @@ mod tests {
         assert!(
             md.contains("| classic | pswpout | 1000 | 1100 | 1.10 | 900–1300 (3) |"),
             "{md}"
+        );
+        let misses: Vec<&str> = md
+            .lines()
+            .skip_while(|l| !l.starts_with("Cells outside 2x"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        assert_eq!(
+            misses,
+            [
+                "| counter | debian-6.1 | debian-6.12 |",
+                "|---|---:|---:|",
+                "| pswpout | 1 / 1 | 0 / 1 |",
+                "| pswpin | - | 0 / 1 |",
+                "| pgscan_file | - | 1 / 1 |",
+                "| pgmajfault | - | 0 / 1 |",
+            ]
         );
     }
 
