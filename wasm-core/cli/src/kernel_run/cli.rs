@@ -17,8 +17,8 @@ pub const USAGE: &str = "\
                   [--max-cpu 60s] [--json]    model and kernel side by side (default kernel debian-6.1,
                                               every variant, N boots each, their median compared;
                                               a model run over --max-cpu of CPU time stops, exit 1);
-                                              kernel runs are cached by scenario, variant, kernel and
-                                              runner, so a rerun boots only what is missing; no boot
+                                              each boot is kept in validation/kernel-runs/ (committed),
+                                              so a rerun boots only what is missing or changed; no boot
                                               starts after --deadline; needs scripts/setup-kernel
   reclaim validate-report DIR                 docs/validation.md's body from the `validate --json`
                                               files in DIR: the agreement score, then every section
@@ -33,7 +33,7 @@ pub struct Args {
     pub json: bool,
     /// Boots per variant (validate).
     pub boots: u32,
-    /// Unix seconds after which no boot starts (validate); cached runs are still used.
+    /// Unix seconds after which no boot starts (validate); kept runs are still used.
     pub deadline: Option<u64>,
     /// CPU time each model run may use (validate), as `reclaim run --max-cpu`.
     pub max_cpu: Option<std::time::Duration>,
@@ -244,12 +244,12 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
         }
         boots_of.push(kernels);
     }
-    // 4: nothing to compare yet (no boot cached, none allowed); the models are not run.
+    // 4: nothing to compare yet (no boot kept, none allowed); the models are not run.
     if boots_of.iter().all(|k| k.is_empty()) {
         return Err((
             4,
             format!(
-                "reclaim validate: {}: no kernel run on {kernel} yet",
+                "reclaim validate: {}: no kernel run on {kernel} yet (validation/kernel-runs/)",
                 a.file
             ),
         ));
@@ -273,7 +273,7 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     } else {
         print!("{}", markdown(&v));
     }
-    // 3: incomplete (the deadline stopped some boots); the cached ones are kept.
+    // 3: incomplete (the deadline stopped some boots); the ones there are compared.
     if missing > 0 {
         return Err((
             3,
@@ -710,7 +710,7 @@ fn num(x: f64) -> String {
 /// The side-by-side tables as Markdown (docs/validation.md is made of these).
 pub fn markdown(v: &Validation) -> String {
     let mut s = format!(
-        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s (all boots, cached ones included).\n\n",
+        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s (all boots, kept ones included).\n\n",
         v.scenario, v.kernel, v.accelerator, v.wall_s
     );
     if v.boots_missing > 0 {
