@@ -7,7 +7,8 @@
 //! The `mglru_retry_clean` and `mglru_retry_counts_twice` rows (6.2's put-back, 6.11's fix
 //! of it) came later too, and so did the 6.18 and 7.3 columns and the rows of 6.15-6.17
 //! (`proactive_counters`, `swappiness_anon_only`, `mglru_proportional_protection`), written
-//! from the 7.3 tree and the 6.18 boot (variant/flags.rs).
+//! from the 7.3 tree and the 6.18 boot (variant/flags.rs), and `laptop_mode_ignored` (after
+//! 6.18, by 7.3).
 //!
 //! `every_mark_follows_its_flags_date` checks the matrix against the flag table's dates with
 //! its own reading of versions, so a flag whose date moves and a mark written by hand that
@@ -88,6 +89,7 @@ const ROWS: &[(&str, &str)] = &[
     ("proactive_counters",            ".................xxxx"),
     ("swappiness_anon_only",          ".................xxxx"),
     ("mglru_proportional_protection", ".................xxxx"),
+    ("laptop_mode_ignored",           "...................xx"),
     ("swap_ra_adaptive",              "..xxxxxxxxxxxxxxxxxxx"),
     ("swap_vma_readahead",            "......xxxxxxxxxxxxxxx"),
     ("swapin_activate",               "....xxxxxxxxxxxxxxxxx"),

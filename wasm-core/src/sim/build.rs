@@ -58,7 +58,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
     } else {
         60
     };
-    mm.laptop_mode = scn.sysctl.laptop_mode;
+    // 7.3 `laptop_mode_handler` (`laptop_mode_ignored`): the write is accepted and ignored.
+    mm.laptop_mode = scn.sysctl.laptop_mode && !flags.laptop_mode_ignored;
     mm.page_cluster = scn.sysctl.page_cluster;
     mm.lru_gen_min_ttl_ns = scn.sysctl.lru_gen_min_ttl.ns();
     mm.wb.dirty_ratio = scn.sysctl.dirty_ratio as u64;

@@ -487,6 +487,20 @@ flag_table! {
         commit: "",
         doc: "MGLRU scales a protected memcg's scan by its usage above memory.min/low, as the classic LRU does",
     }
+    /// After 6.18, by 7.3 (`laptop_mode_handler`, mm/page-writeback.c in the 7.3 tree): a write
+    /// to vm.laptop_mode is accepted with a warning that it is deprecated and changes nothing;
+    /// reclaim sets may_writepage without it. Before, reclaim reads it (6.12 mm/vmscan.c:
+    /// `may_writepage = !laptop_mode` in `try_to_free_pages`, `mem_cgroup_shrink_node` and
+    /// `try_to_free_mem_cgroup_pages`; `!laptop_mode && !nr_boost_reclaim` in `balance_pgdat`).
+    /// Dated by the images: 6.18's vmlinuz still has `laptop_mode_timer_fn` and no deprecation
+    /// text, 7.3's has `laptop_mode_handler` and the text, so Since("7.3") gives the presets
+    /// exactly.
+    laptop_mode_ignored {
+        era: Since("7.3"),
+        function: "laptop_mode_handler",
+        commit: "",
+        doc: "vm.laptop_mode is accepted and ignored (deprecated): reclaim may always write back",
+    }
     // ---- swap-in ----
     /// 3.14 ("swap: add a simple detector for inappropriate swapin readahead",
     /// `swapin_nr_pages`): the swap readahead window follows the readahead hits since the last

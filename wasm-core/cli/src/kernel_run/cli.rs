@@ -17,8 +17,8 @@ pub const USAGE: &str = "\
                   [--max-cpu 60s] [--json]    model and kernel side by side (default kernel debian-6.1,
                                               every variant, N boots each, their median compared;
                                               a model run over --max-cpu of CPU time stops, exit 1);
-                                              kernel runs are cached by scenario, variant, kernel and
-                                              runner, so a rerun boots only what is missing; no boot
+                                              each boot is kept in validation/kernel-runs/ (committed),
+                                              so a rerun boots only what is missing or changed; no boot
                                               starts after --deadline; needs scripts/setup-kernel
   reclaim validate-report DIR                 docs/validation.md's body from the `validate --json`
                                               files in DIR: the agreement score, then every section
@@ -33,7 +33,7 @@ pub struct Args {
     pub json: bool,
     /// Boots per variant (validate).
     pub boots: u32,
-    /// Unix seconds after which no boot starts (validate); cached runs are still used.
+    /// Unix seconds after which no boot starts (validate); kept runs are still used.
     pub deadline: Option<u64>,
     /// CPU time each model run may use (validate), as `reclaim run --max-cpu`.
     pub max_cpu: Option<std::time::Duration>,
@@ -198,14 +198,20 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
         );
     }
     let runner = runner_version().map_err(|e| (1, format!("reclaim validate: {e}")))?;
-    // The kernel side first (cache, then boots while the deadline allows), then the models.
+    let stem = Path::new(&a.file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (dir, setup) = (runs_dir(), setup_version(&kernel));
+    // The kernel side first (committed runs, then boots while the deadline allows), then the
+    // models.
     let mut boots_of = Vec::new();
     let mut missing = 0;
     for v in &variants {
         let mut kernels = Vec::new();
-        for i in 0..a.boots {
-            let path = cached_run_path(&text, v, &kernel, &runner, i);
-            if let Some(r) = load_cached(&path) {
+        for boot_no in 1..=a.boots {
+            let path = run_path(&dir, &kernel, &stem, &text, v, boot_no);
+            if let Some(r) = load_run(&path, &text, v, boot_no, &runner, setup.as_deref()) {
                 kernels.push(r);
                 continue;
             }
@@ -217,22 +223,33 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
                 missing += 1;
                 continue;
             }
-            eprintln!(
-                "reclaim validate: booting {kernel} for variant {v}, run {}",
-                i + 1
-            );
+            eprintln!("reclaim validate: booting {kernel} for variant {v}, run {boot_no}");
             let r = boot(v)?;
-            store_cached(&path, &r);
-            kernels.push(r);
+            eprintln!(
+                "reclaim validate: {kernel}, {stem}, {v}, run {boot_no}: wall {:.0} s",
+                r.wall_s
+            );
+            let stored = StoredRun {
+                scenario: stem.clone(),
+                scenario_hash: scenario_hash(&text),
+                variant: v.clone(),
+                boot: boot_no,
+                runner: runner.clone(),
+                report: r,
+            };
+            if let Err(e) = store_run(&path, &stored) {
+                eprintln!("reclaim validate: could not keep the run: {e}");
+            }
+            kernels.push(stored.report);
         }
         boots_of.push(kernels);
     }
-    // 4: nothing to compare yet (no boot cached, none allowed); the models are not run.
+    // 4: nothing to compare yet (no boot kept, none allowed); the models are not run.
     if boots_of.iter().all(|k| k.is_empty()) {
         return Err((
             4,
             format!(
-                "reclaim validate: {}: no kernel run on {kernel} yet",
+                "reclaim validate: {}: no kernel run on {kernel} yet (validation/kernel-runs/)",
                 a.file
             ),
         ));
@@ -256,7 +273,7 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     } else {
         print!("{}", markdown(&v));
     }
-    // 3: incomplete (the deadline stopped some boots); the cached ones are kept.
+    // 3: incomplete (the deadline stopped some boots); the ones there are compared.
     if missing > 0 {
         return Err((
             3,
@@ -266,21 +283,42 @@ fn run(a: &Args) -> Result<(), (u8, String)> {
     Ok(())
 }
 
-/// What identifies the guest side of a run besides the scenario: the runner's source (the
-/// guest program, the plan it follows and the host side that boots it) and this crate's
-/// version. Not the binary's bytes: those change with every engine change, which does not
-/// change what the guest does.
+/// What identifies the guest side of a run besides the scenario and the kernel: this crate's
+/// version and the code of the runner (the guest program, the plan it follows and the host
+/// side that boots it and reads its result). Code only: comments, blank lines, indentation
+/// and the test modules are left out, so that the committed kernel runs
+/// (validation/kernel-runs/) stay valid across edits that cannot change what a guest measures;
+/// any change of code makes them stale, and a rerun boots them again.
 pub fn runner_version() -> Result<String, String> {
-    let src = [
+    Ok(runner_version_of(&[
         include_str!("guest.rs"),
         include_str!("plan.rs"),
         include_str!("host.rs"),
-    ];
-    Ok(format!(
+    ]))
+}
+
+/// `runner_version` of the given sources.
+pub fn runner_version_of(sources: &[&str]) -> String {
+    let code = sources
+        .iter()
+        .flat_map(|s| code_words(s))
+        .collect::<Vec<_>>();
+    format!(
         "{}-{:016x}",
         env!("CARGO_PKG_VERSION"),
-        fnv(src.iter().flat_map(|s| s.bytes()))
-    ))
+        fnv(code.join(" ").bytes())
+    )
+}
+
+/// A source's code as whitespace-separated words: up to its test module, without lines that
+/// are only a comment.
+fn code_words(src: &str) -> Vec<&str> {
+    src.lines()
+        .map(str::trim)
+        .take_while(|l| *l != "#[cfg(test)]")
+        .filter(|l| !l.starts_with("//"))
+        .flat_map(str::split_whitespace)
+        .collect()
 }
 
 /// FNV-1a over bytes: a cache key, not a security boundary.
@@ -293,38 +331,120 @@ fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
     h
 }
 
-/// Where one kernel run is cached: keyed by the scenario's text, the variant, the kernel (name,
-/// release and Debian version, read from the set-up cache), the runner and the boot's index.
-pub fn cached_run_path(text: &str, variant: &str, kernel: &str, runner: &str, i: u32) -> PathBuf {
-    let kdir = host::cache_dir().join(kernel);
-    let read = |f: &str| std::fs::read_to_string(kdir.join(f)).unwrap_or_default();
-    let key = format!(
-        "{text}\u{0}{variant}\u{0}{kernel}\u{0}{}\u{0}{}\u{0}{runner}\u{0}{i}",
-        read("release").trim(),
-        read("version").trim()
-    );
-    host::cache_dir()
-        .join("results")
-        .join(kernel)
-        .join(format!("{variant}-{i}-{:016x}.json", fnv(key.bytes())))
+/// The committed data set of measured kernel runs: one small JSON file per boot, so that a
+/// validation spread over several sessions and machines accumulates (docs/real-kernels.md).
+/// $RECLAIM_KERNEL_RUNS, or validation/kernel-runs/ in the repository.
+pub fn runs_dir() -> PathBuf {
+    std::env::var_os("RECLAIM_KERNEL_RUNS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../validation/kernel-runs")
+        })
 }
 
-fn load_cached(path: &Path) -> Option<KernelReport> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+/// One boot of one variant, as committed: what it ran (the scenario file's stem and the hash
+/// of its text, the variant, which boot, the runner) and what the kernel reported.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredRun {
+    pub scenario: String,
+    pub scenario_hash: String,
+    pub variant: String,
+    /// 1 for the first boot of this variant.
+    pub boot: u32,
+    pub runner: String,
+    pub report: KernelReport,
 }
 
-/// Written whole to a temporary name, then renamed: an interrupted run leaves no half file.
-fn store_cached(path: &Path, r: &KernelReport) {
-    let Some(dir) = path.parent() else { return };
+/// The scenario's hash as a file name carries it: FNV-1a of the file's text.
+pub fn scenario_hash(text: &str) -> String {
+    format!("{:016x}", fnv(text.bytes()))
+}
+
+/// A name part of a file name: letters, digits, '.', '_' and '-' kept, anything else '_'.
+fn file_part(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `<dir>/<kernel>/<stem>-<scenario hash>-<variant>-<boot>.json` (boot from 1).
+pub fn run_path(
+    dir: &Path,
+    kernel: &str,
+    stem: &str,
+    text: &str,
+    variant: &str,
+    boot: u32,
+) -> PathBuf {
+    dir.join(file_part(kernel)).join(format!(
+        "{}-{}-{}-{boot}.json",
+        file_part(stem),
+        scenario_hash(text),
+        file_part(variant)
+    ))
+}
+
+/// A committed run that still stands for this scenario, variant, boot, runner and kernel: the
+/// Debian package version it booted must be the one set up now (`setup`, from the kernel's
+/// set-up directory; None when the kernel is not set up here, as on a machine that only reads
+/// the runs).
+pub fn load_run(
+    path: &Path,
+    text: &str,
+    variant: &str,
+    boot: u32,
+    runner: &str,
+    setup: Option<&str>,
+) -> Option<KernelReport> {
+    let r: StoredRun = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let fresh = r.scenario_hash == scenario_hash(text)
+        && r.variant == variant
+        && r.boot == boot
+        && r.runner == runner
+        && setup.is_none_or(|v| v == r.report.kernel.package_version);
+    fresh.then_some(r.report)
+}
+
+/// The set-up kernel's Debian package version (scripts/setup-kernel), if it is set up.
+fn setup_version(kernel: &str) -> Option<String> {
+    std::fs::read_to_string(host::cache_dir().join(kernel).join("version"))
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// Written whole to a temporary name, then renamed (an interrupted run leaves no half file);
+/// the runs of the same scenario file, variant and boot under another scenario hash (an older
+/// text of the file) are removed, as they can no longer be used.
+pub fn store_run(path: &Path, run: &StoredRun) -> Result<(), String> {
+    let dir = path.parent().ok_or("no directory")?;
     let tmp = path.with_extension("tmp");
-    let ok = std::fs::create_dir_all(dir).is_ok()
-        && serde_json::to_string(r)
-            .ok()
-            .is_some_and(|j| std::fs::write(&tmp, j).is_ok())
-        && std::fs::rename(&tmp, path).is_ok();
-    if !ok {
-        eprintln!("reclaim validate: could not cache {}", path.display());
+    let json = serde_json::to_string(run).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(dir)
+        .and_then(|_| std::fs::write(&tmp, json + "\n"))
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (stem, tail) = (
+        format!("{}-", file_part(&run.scenario)),
+        format!("-{}-{}.json", file_part(&run.variant), run.boot),
+    );
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let middle = name
+            .strip_prefix(&stem)
+            .and_then(|m| m.strip_suffix(&tail))
+            .unwrap_or("");
+        if middle.len() == 16 && middle.bytes().all(|b| b.is_ascii_hexdigit()) && e.path() != path {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
+    Ok(())
 }
 
 /// One variant: the model's run and the kernel's boots of it.
@@ -372,23 +492,23 @@ pub struct Row {
 }
 
 impl Row {
+    /// The lowest and the highest boot; None with fewer than two boots.
+    pub fn boots_range(&self) -> Option<(f64, f64)> {
+        if self.kernel_boots.len() < 2 {
+            return None;
+        }
+        let b = self.kernel_boots.iter().cloned();
+        Some((
+            b.clone().fold(f64::INFINITY, f64::min),
+            b.fold(f64::NEG_INFINITY, f64::max),
+        ))
+    }
+
     /// (max - min) / median of the boots, in percent; None with fewer than two boots or a
     /// zero median.
     pub fn spread_pct(&self) -> Option<f64> {
-        if self.kernel_boots.len() < 2 || self.kernel == 0.0 {
-            return None;
-        }
-        let lo = self
-            .kernel_boots
-            .iter()
-            .cloned()
-            .fold(f64::INFINITY, f64::min);
-        let hi = self
-            .kernel_boots
-            .iter()
-            .cloned()
-            .fold(f64::NEG_INFINITY, f64::max);
-        Some((hi - lo) * 100.0 / self.kernel.abs())
+        let (lo, hi) = self.boots_range()?;
+        (self.kernel != 0.0).then(|| (hi - lo) * 100.0 / self.kernel.abs())
     }
 }
 
@@ -590,7 +710,7 @@ fn num(x: f64) -> String {
 /// The side-by-side tables as Markdown (docs/validation.md is made of these).
 pub fn markdown(v: &Validation) -> String {
     let mut s = format!(
-        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s (all boots, cached ones included).\n\n",
+        "### {}\n\nKernel {}, accelerator {}, kernel wall time {:.0} s (all boots, kept ones included).\n\n",
         v.scenario, v.kernel, v.accelerator, v.wall_s
     );
     if v.boots_missing > 0 {
@@ -616,7 +736,7 @@ pub fn markdown(v: &Validation) -> String {
         ));
     }
     s.push_str(
-        "\n| variant | metric | model | kernel (median) | kernel/model | boot spread |\n|---|---|---:|---:|---:|---:|\n",
+        "\n| variant | metric | model | kernel (median) | kernel/model | boots: min–max (n) |\n|---|---|---:|---:|---:|---:|\n",
     );
     for r in &v.rows {
         s.push_str(&format!(
@@ -628,8 +748,8 @@ pub fn markdown(v: &Validation) -> String {
             r.ratio
                 .map(|x| format!("{x:.2}"))
                 .unwrap_or_else(|| "-".into()),
-            r.spread_pct()
-                .map(|x| format!("{x:.0}%"))
+            r.boots_range()
+                .map(|(lo, hi)| format!("{}–{} ({})", num(lo), num(hi), r.kernel_boots.len()))
                 .unwrap_or_else(|| "-".into())
         ));
     }
@@ -696,16 +816,151 @@ mod tests {
             .contains("scenario file"));
         assert!(parse(&args("validate s.toml")).unwrap().kernel.is_none());
         assert_eq!(
-            parse(&args("validate s.toml --max-cpu 90s")).unwrap().max_cpu,
+            parse(&args("validate s.toml --max-cpu 90s"))
+                .unwrap()
+                .max_cpu,
             Some(std::time::Duration::from_secs(90))
         );
         assert!(parse(&args("validate s.toml --max-cpu 0s"))
             .unwrap_err()
             .contains("must be > 0"));
-        assert!(parse(&args("kernel s.toml --kernel debian-6.1 --max-cpu 9s"))
-            .unwrap_err()
-            .contains("unknown option --max-cpu"));
+        assert!(
+            parse(&args("kernel s.toml --kernel debian-6.1 --max-cpu 9s"))
+                .unwrap_err()
+                .contains("unknown option --max-cpu")
+        );
         assert_eq!(dispatch(&args("run s.toml")), None);
+    }
+
+    #[test]
+    fn the_runner_version_follows_code_not_comments_or_tests() {
+        let code = "//! A runner.\nfn boot() {\n    qemu(1);\n}\n#[cfg(test)]\nmod tests {}\n";
+        let v = runner_version_of(&[code]);
+        let commented = "//! A runner, said differently.\n\nfn boot() {\n  // why\n  qemu(1);\n}\n#[cfg(test)]\nmod tests { fn more() {} }\n";
+        assert_eq!(
+            runner_version_of(&[commented]),
+            v,
+            "comments, layout and tests"
+        );
+        let changed = code.replace("qemu(1)", "qemu(2)");
+        assert_ne!(runner_version_of(&[&changed]), v, "code");
+        assert!(v.starts_with(env!("CARGO_PKG_VERSION")));
+    }
+
+    /// A stored run in a private directory, removed however the test ends.
+    struct Dir(PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn report(package_version: &str) -> KernelReport {
+        KernelReport {
+            run: RunReport {
+                scenario: "t".into(),
+                variant: "classic".into(),
+                preset: "linux-6.1".into(),
+                swappiness: 60,
+                virtual_s: 1.0,
+                counters: [("pswpout".to_string(), 7u64)].into_iter().collect(),
+                measured: Default::default(),
+                tasks: vec![],
+                oom_kills: vec![],
+                memcgs: vec![],
+                reclaim_requested_pages: None,
+                reclaim_reclaimed_pages: None,
+            },
+            source: "kernel".into(),
+            kernel: host::KernelInfo {
+                name: "debian-6.1".into(),
+                release: "6.1.0".into(),
+                package_version: package_version.into(),
+            },
+            accelerator: "tcg".into(),
+            guest: host::GuestInfo {
+                ram_mib: 0,
+                cpus: 2,
+                mem_total_kb: 0,
+                kernel_reserved_kb: 0,
+                mem_free_before_trim_kb: 0,
+                mem_free_kb: 0,
+                hugetlb_trim_pages: 0,
+                boot_s: 0.0,
+                lru_gen_enabled: String::new(),
+            },
+            wall_s: 300.0,
+            run_s: 60.0,
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn a_stored_run_stands_until_its_scenario_runner_or_kernel_changes() {
+        let d = Dir(std::env::temp_dir().join(format!("reclaim-runs-{}", std::process::id())));
+        let text = "title = \"t\"\n";
+        let path = run_path(&d.0, "debian-6.1", "thrash", text, "mglru v2", 1);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            name,
+            format!("thrash-{}-mglru_v2-1.json", scenario_hash(text))
+        );
+        assert!(path.starts_with(d.0.join("debian-6.1")));
+        let run = StoredRun {
+            scenario: "thrash".into(),
+            scenario_hash: scenario_hash(text),
+            variant: "mglru v2".into(),
+            boot: 1,
+            runner: "r1".into(),
+            report: report("6.1.192-2"),
+        };
+        store_run(&path, &run).unwrap();
+        let load = |text: &str, boot: u32, runner: &str, setup: Option<&str>| {
+            load_run(&path, text, "mglru v2", boot, runner, setup)
+        };
+        let r = load(text, 1, "r1", Some("6.1.192-2")).expect("stands");
+        assert_eq!(r.run.counters["pswpout"], 7);
+        assert!(
+            load(text, 1, "r1", None).is_some(),
+            "no kernel set up: read as is"
+        );
+        assert!(load(text, 1, "r2", None).is_none(), "another runner");
+        assert!(
+            load(text, 1, "r1", Some("6.1.193-1")).is_none(),
+            "another kernel package"
+        );
+        assert!(
+            load("title = \"u\"\n", 1, "r1", None).is_none(),
+            "another scenario text"
+        );
+        assert!(load(text, 2, "r1", None).is_none(), "another boot's file");
+        // A run of a changed text replaces the old text's run of the same variant and boot.
+        let text2 = "title = \"t2\"\n";
+        let path2 = run_path(&d.0, "debian-6.1", "thrash", text2, "mglru v2", 1);
+        let other_boot = run_path(&d.0, "debian-6.1", "thrash", text, "mglru v2", 2);
+        store_run(
+            &other_boot,
+            &StoredRun {
+                boot: 2,
+                ..run.clone()
+            },
+        )
+        .unwrap();
+        store_run(
+            &path2,
+            &StoredRun {
+                scenario_hash: scenario_hash(text2),
+                ..run.clone()
+            },
+        )
+        .unwrap();
+        assert!(!path.exists(), "the old text's boot 1 is gone");
+        assert!(
+            path2.exists() && other_boot.exists(),
+            "boot 2 of the old text is not replaced yet"
+        );
+        let left: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(left.len(), 2, "no temporary file left");
     }
 
     #[test]
