@@ -258,8 +258,9 @@ impl Mm {
         (wait, self.ready_at[f as usize])
     }
 
-    /// Whether page `idx` of space `sp` is under writeback (`filemap_range_has_writeback`,
-    /// 5.11+; `filemap_fdatawait_range` before): an O_DSYNC write waits for it first.
+    /// Whether page `idx` of space `sp` is under writeback (the test of
+    /// `filemap_fdatawait_range`, mm/filemap.c, every version modelled): an O_DSYNC write
+    /// waits for it first.
     pub fn filemap_range_has_writeback(&self, sp: u32, idx: u64) -> bool {
         let f = self.spaces[sp as usize].page(idx as usize);
         f != NIL && self.frames.has(f, PG_WRITEBACK)

@@ -150,8 +150,8 @@ impl Mm {
         self.mm_account_fault(out)
     }
 
-    /// pgmajfault for a fault that read its page (`mm_account_fault`, every version
-    /// modelled; `handle_mm_fault` counted it itself before 5.9).
+    /// pgmajfault for a fault that read its page (`mm_account_fault` from 5.9; before, the
+    /// same count in `filemap_fault` and `do_swap_page`).
     pub(crate) fn mm_account_fault(&mut self, out: FaultOutcome) -> FaultOutcome {
         if out.major {
             self.count_event(C::pgmajfault, 1);
@@ -478,9 +478,9 @@ impl Mm {
         }
     }
 
-    /// The minor fault that maps a page already in the page cache or the swap cache (every
-    /// version modelled: `do_read_fault` -> `finish_fault`, or `do_swap_page` finding it with
-    /// `lookup_swap_cache`; kept out of the hit path). A new PTE of a shared file mapping is
+    /// The minor fault that maps a page already in the page cache or the swap cache (the same
+    /// in every version modelled: `do_read_fault`, `__do_fault` in the oldest, or
+    /// `do_swap_page` finding it with `lookup_swap_cache`; kept out of the hit path). A new PTE of a shared file mapping is
     /// read-only until a write (write-notify).
     #[cold]
     #[inline(never)]
