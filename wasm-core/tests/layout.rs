@@ -85,6 +85,26 @@ fn dependencies_run_one_way() {
 }
 
 #[test]
+fn the_views_read_the_model_not_the_simulation() {
+    // views.rs and views/ build what the page draws from `&Mm` (issue #46 §3): the simulation
+    // uses them, never the other way round.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![root.join("views.rs")];
+    rust_files(&root.join("views"), &mut files);
+    assert!(files.len() >= 4, "views.rs and views/: {files:?}");
+    let mut offenders = Vec::new();
+    for p in files {
+        let code = code(&std::fs::read_to_string(&p).unwrap());
+        for word in ["crate::sim", "Simulation"] {
+            if code.contains(word) {
+                offenders.push(format!("{} names {word}", p.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:#?}");
+}
+
+#[test]
 fn the_check_sees_a_file_that_names_the_simulation() {
     // The check above must be able to fail: the same scan over a line that uses the simulation.
     assert!(code("use crate::sim::events::Event;\n").contains("crate::sim"));

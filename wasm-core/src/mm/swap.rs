@@ -90,7 +90,8 @@ impl Mm {
                 self.lru_add_tail(f);
                 self.counters.add(C::pgrotated, 1);
                 let to = self.frames.list[fi];
-                self.trace.record(self.now, f, from, to, MoveReason::Rotate);
+                self.trace
+                    .record_tail(self.now, f, from, to, MoveReason::Rotate);
             }
         }
         // A shmem page mapped again while its swap write was in flight: the fault waited for
