@@ -8,6 +8,7 @@ import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.j
 import { stepTo } from '../web/src/engine/stepTo';
 import { applyOverrides } from '../web/src/lib/scenarioText';
 import { encodeLink } from '../web/src/lib/link';
+import type { RunInfo } from '../web/src/engine/generated/views';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
 failOnPageErrors();
@@ -201,7 +202,7 @@ test('a capped kernel refusing swappiness 115 is explained beside the knob, per 
   const asked = applyOverrides(text, { swappiness: 115 });
   const engine = ['vanilla-4.7', 'lrucost-2016'].map((v) => {
     const sim = WasmSimulation.fromScenario(asked, v);
-    const r = { cap: sim.swappiness_cap(), runs: sim.swappiness(), asked: sim.swappiness_asked() };
+    const r = (JSON.parse(sim.run_info()) as RunInfo).kernel.swappiness;
     sim.free();
     return r;
   });

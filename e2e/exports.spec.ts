@@ -63,7 +63,7 @@ test('image exports are complete figures carrying their link; dropping one reope
   expect(texts[1]).toContain('before: linux-5.2'); // both runs and their kernels
   expect(texts[1]).toContain('after: linux-5.3');
   expect(texts[1]).toContain(`virtual time ${time}`);
-  for (const label of ['LRU list sizes (pages)', 'pages', 'virtual time (s)', 'pages (cumulative)', 'pgscan', 'pswpout', 'refaults', 'inactive anon', 'active file', 'free']) expect(texts).toContain(label);
+  for (const label of ['LRU list sizes (pages)', 'pages', 'virtual time (s)', 'pages or faults (cumulative)', 'pgscan', 'pswpout', 'refaults', 'inactive anon', 'active file', 'free']) expect(texts).toContain(label);
   expect(texts.some((t) => t.startsWith('before (linux-5.2'))).toBe(true); // legend of the runs
   expect(texts.some((t) => t.startsWith('after (linux-5.3'))).toBe(true);
   expect(svg.match(/class="series"/g)!.length).toBe(12); // 6 counter groups x 2 runs
@@ -108,9 +108,10 @@ test('the CSV header names the unit of every column', async ({ page }) => {
   await expect(page.getByTestId('virtual-time')).not.toHaveText('0 ns');
   const header = (await download(page, 'export-csv')).body.toString('utf8').split('\n')[0]!.split(',');
   expect(header[0]).toBe('variant');
-  for (const col of header.slice(1)) expect(col).toMatch(/_(ns|pages|units)$/);
+  for (const col of header.slice(1)) expect(col).toMatch(/_(ns|pages|count|units)$/);
   expect(header).toContain('pgscan_kswapd_pages');
   expect(header).toContain('anon_cost_units');
+  expect(header).toContain('allocstall_count'); // stalls, not pages
 });
 
 test('a clip of a time range records to WebM with a progress bar, and Cancel stops it', async ({ page }, testInfo) => {

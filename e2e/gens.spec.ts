@@ -10,9 +10,9 @@ import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 import { encodeLink } from '../web/src/lib/link';
 import { columnsOf } from '../web/src/lib/gens';
-import { parseGensView } from '../web/src/engine/protocol';
+import type { GensView } from '../web/src/engine/generated/views';
 
-const readGens = (json: string) => parseGensView(JSON.parse(json));
+const readGens = (json: string) => JSON.parse(json) as GensView;
 
 const scenarioText = (f: string) => readFileSync(new URL(`../scenarios/${f}`, import.meta.url), 'utf8');
 const titleOf = (text: string) => /^title\s*=\s*"(.*)"/m.exec(text)![1]!;

@@ -5,7 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, shot, pause } from './support/page';
 import { scenarioFile } from './support/editor';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { parseMemcgLruView } from '../web/src/engine/protocol';
+import type { MemcgLruView } from '../web/src/engine/generated/views';
 import { smallS003 } from '../web/src/lib/s003Small';
 import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
@@ -23,7 +23,7 @@ const link = (s: Partial<LinkState>) =>
 function engineAt(variant: string, ns: number) {
   const sim = WasmSimulation.fromScenario(small, variant);
   stepTo(sim, ns);
-  const lru = parseMemcgLruView(JSON.parse(sim.memcg_lru_view()));
+  const lru = JSON.parse(sim.memcg_lru_view()) as MemcgLruView;
   const names = sim.memcg_names();
   sim.free();
   return { lru, names, nrMemcgs: names.length };

@@ -23,7 +23,7 @@ pub struct RunReport {
     pub oom_kills: Vec<OomKill>,
     /// Scenarios with `[[memcgs]]`: every memcg, the root ("/") first, in creation order.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    #[ts(as = "Option<Vec<MemcgReport>>", optional)]
+    #[ts(type = "Array<MemcgReport>", optional)]
     pub memcgs: Vec<MemcgReport>,
     /// Pages asked of memory.reclaim (all writes, all memcgs), where it was written.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -38,6 +38,7 @@ pub struct RunReport {
 /// One memcg: memory.stat counters (hierarchical, pages; `pgscan` and `pgsteal` are the
 /// kswapd + direct sums as in memory.stat) flattened into the object, usage and memory.events.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
+#[ts(rename = "MemcgReportFields")]
 pub struct MemcgReport {
     pub name: String,
     /// The parent's name; None for the root.
@@ -46,8 +47,8 @@ pub struct MemcgReport {
     pub current_pages: u64,
     /// memory.events (hierarchical): low, high, max, oom, oom_kill.
     pub events: BTreeMap<String, u64>,
-    /// memory.stat counters as further keys of the object. Not in the generated TypeScript type:
-    /// a map flattened beside `name` cannot be typed there (every key would be a number).
+    /// memory.stat counters as further keys of the object. The generated TypeScript type
+    /// `MemcgReport` adds them as an index signature (`views::typescript`).
     #[serde(flatten)]
     #[ts(skip)]
     pub stat: BTreeMap<String, u64>,

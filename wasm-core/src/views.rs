@@ -9,10 +9,14 @@ use crate::mm::vmscan::lru_gen::{
     ANON, FILE, MAX_NR_GENS, MAX_NR_TIERS, MIN_LRU_BATCH,
 };
 use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
+use crate::mm::mmzone::Mm;
 use crate::mm::vmstat::C;
-use crate::sim::Simulation;
 use serde::Serialize;
 use ts_rs::TS;
+
+pub mod info;
+pub mod lru;
+pub mod series;
 
 /// The balance view: what the run's kernel balances anon against file on, and the last
 /// `get_scan_count` decision with its branch and inputs. Counts are in 4 KiB pages.
@@ -40,8 +44,7 @@ pub struct BalanceView {
 }
 
 impl BalanceView {
-    pub fn of(sim: &Simulation) -> BalanceView {
-        let mm = &sim.mm;
+    pub fn of(mm: &Mm) -> BalanceView {
         let era = mm.balance_era();
         let source = match era {
             BalanceEra::Rotation => "get_scan_count, mm/vmscan.c up to v5.7: weights from recent_scanned/recent_rotated",
@@ -80,8 +83,7 @@ pub struct RefaultView {
 }
 
 impl RefaultView {
-    pub fn of(sim: &Simulation) -> RefaultView {
-        let mm = &sim.mm;
+    pub fn of(mm: &Mm) -> RefaultView {
         let last = mm.trace.last_refault;
         let space = last.and_then(|r| mm.spaces.get(r.space as usize));
         RefaultView {
@@ -174,8 +176,7 @@ pub struct GensView {
 impl GensView {
     /// Lruvec `lv` (0 = root); None when it does not exist.
     #[allow(clippy::needless_range_loop)] // parallel [gen][type][tier] arrays
-    pub fn of(sim: &Simulation, lv: usize) -> Option<GensView> {
-        let mm = &sim.mm;
+    pub fn of(mm: &Mm, lv: usize) -> Option<GensView> {
         let lg = &mm.lruvecs.get(lv)?.lrugen;
         let rework = mm.flags.mglru_rework;
         let first = lg.min_seq[0].min(lg.min_seq[1]);
@@ -305,8 +306,7 @@ pub struct MemcgLruView {
 }
 
 impl MemcgLruView {
-    pub fn of(sim: &Simulation) -> MemcgLruView {
-        let mm = &sim.mm;
+    pub fn of(mm: &Mm) -> MemcgLruView {
         let l = &mm.memcg_lru;
         let memcgs = &mm.memcgs.list;
         let mut places = Vec::new();
@@ -345,7 +345,7 @@ impl MemcgLruView {
             .map(|id| id as u32)
             .collect();
         let leaf_steal: Vec<u64> = leaves.iter().map(|&id| pgsteal[id as usize]).collect();
-        let requested = sim.reclaim_requested_pages();
+        let requested = reclaim_requested_pages(mm);
         let largest = (1..usage.len()).fold(
             0,
             |best, id| if usage[id] > usage[best] { id } else { best },
@@ -373,9 +373,21 @@ impl MemcgLruView {
     }
 }
 
-/// The generated TypeScript: every view type and the run report (`report::RunReport`, the
-/// `run --json` document), in dependency order.
+/// Pages asked of memory.reclaim so far (writes that are over), summed over the memcgs: as
+/// `RunReport::reclaim_requested_pages`.
+pub fn reclaim_requested_pages(mm: &Mm) -> u64 {
+    mm.memcgs.list.iter().map(|m| m.reclaim_requested).sum::<u64>() * mm.scale
+}
+
+/// The generated TypeScript (`web/src/engine/generated/views.ts`): every type that crosses the
+/// wasm boundary or is read from a file the page loads, in dependency order, then the value
+/// lists the page iterates (each checked against its generated union) and the series schema.
 pub fn typescript() -> String {
+    use crate::mm::mmzone::MoveReason;
+    use crate::scenario::lesson::View;
+    use crate::variant::flag_docs::{FlagInfo, KernelInfo, PresetInfo};
+    use info::*;
+    use lru::*;
     let cfg = ts_rs::Config::new().with_large_int("number");
     let mut out = String::from(
         "// Generated from wasm-core/src/views.rs by ts-rs: do not edit.\n\
@@ -397,10 +409,34 @@ pub fn typescript() -> String {
         Seg::decl(&cfg),
         MemcgPlace::decl(&cfg),
         MemcgLruView::decl(&cfg),
+        LruList::decl(&cfg),
+        ListSizes::decl(&cfg),
+        WatermarkView::decl(&cfg),
+        DirtyState::decl(&cfg),
+        MoveReason::decl(&cfg),
+        ListPlace::decl(&cfg),
+        PageMove::decl(&cfg),
+        LruStrip::decl(&cfg),
+        LruView::decl(&cfg),
+        FrameView::decl(&cfg),
+        View::decl(&cfg),
+        LessonStepInfo::decl(&cfg),
+        VariantInfo::decl(&cfg),
+        ScenarioInfo::decl(&cfg),
+        FlagInfo::decl(&cfg),
+        PresetInfo::decl(&cfg),
+        KernelInfo::decl(&cfg),
+        SwappinessInfo::decl(&cfg),
+        RunKernel::decl(&cfg),
+        RunInfo::decl(&cfg),
+        series::Unit::decl(&cfg),
+        series::SeriesColumn::decl(&cfg),
         crate::report::Percentiles::decl(&cfg),
         crate::report::TaskReport::decl(&cfg),
         crate::report::OomKill::decl(&cfg),
         crate::report::MemcgReport::decl(&cfg),
+        // The flattened memory.stat map: every key beside the fields is a counter in pages.
+        "type MemcgReport = MemcgReportFields & { [stat: string]: number | string | null | { [event: string]: number } };".to_string(),
         crate::report::RunReport::decl(&cfg),
         crate::scenario::parse::ScenarioError::decl(&cfg),
         crate::scenario::expect::Check::decl(&cfg),
@@ -413,47 +449,39 @@ pub fn typescript() -> String {
         out.push_str(&decl);
         out.push_str("\n\n");
     }
-    out.pop();
+    out.push_str(&value_list("LRU_LISTS", &LruList::ALL, &cfg));
+    out.push_str(&value_list("MOVE_REASONS", &MoveReason::ALL, &cfg));
+    out.push_str(&value_list("LESSON_VIEWS", &View::ALL, &cfg));
+    out.push_str(
+        "/** The columns of a series row, in order (views/series.rs): values in pages unless the\n \
+         * unit says otherwise. */\n",
+    );
+    out.push_str(&format!(
+        "export const SERIES_COLUMNS = {} as const satisfies readonly SeriesColumn[];\n\n",
+        serde_json::to_string(&series::columns()).unwrap()
+    ));
+    out.push_str("export type SeriesColumnName = (typeof SERIES_COLUMNS)[number][\"name\"];\n");
     out
 }
 
-/// A metric of the run now (`scenario::expect`), for a lesson step's facts: counters over the
-/// whole run so far, task and run figures of the report so far, and the live `list.*` and
-/// `balance.*` figures. None when a term has no value.
-pub fn live_metric(sim: &Simulation, metric: &str) -> Option<f64> {
-    use crate::scenario::expect::{terms, Term, LIVE_LISTS};
-    let report = sim.report();
-    let view = BalanceView::of(sim);
-    let mut total = 0.0;
-    for t in terms(metric).ok()? {
-        total += match t {
-            Term::Counter(c) => *report.counters.get(c).unwrap_or(&0) as f64,
-            Term::Task(task, field) => crate::report::task_metric(&report, task, field)?,
-            Term::Run(name) => crate::report::run_metric(&report, name)?,
-            Term::Live(l) => {
-                if let Some(list) = l.strip_prefix("list.") {
-                    let i = LIVE_LISTS.iter().position(|x| *x == list)?;
-                    // lru_sizes: inactive_anon, active_anon, inactive_file, active_file,
-                    // unevictable, free (pages).
-                    let sizes = sim.lru_sizes();
-                    (if i == 4 { sizes[5] } else { sizes[i] }) as f64
-                } else if let Some(branch) = l.strip_prefix("balance.last.") {
-                    let last = view.last.map(|d| serde_json::to_value(d.balance).ok());
-                    let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
-                    (name.as_deref() == Some(branch)) as u8 as f64
-                } else if let Some(reason) = l.strip_prefix("balance.reason.") {
-                    let last = view.last.map(|d| serde_json::to_value(d.reason).ok());
-                    let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
-                    (name.as_deref() == Some(reason)) as u8 as f64
-                } else {
-                    let b = l.strip_prefix("balance.")?;
-                    let i = crate::scenario::expect::LIVE_BALANCES
-                        .iter()
-                        .position(|x| *x == b)?;
-                    view.decisions[i] as f64
-                }
-            }
-        };
-    }
-    Some(total)
+/// `export const NAME = [...] as const satisfies readonly T[];` for every value of a unit-only
+/// enum T. Panics when `all` misses a member of T's generated union, so `tests/views_ts.rs`
+/// fails rather than the page missing a value.
+fn value_list<T: Serialize + TS>(name: &str, all: &[T], cfg: &ts_rs::Config) -> String {
+    let values: Vec<String> = all
+        .iter()
+        .map(|v| serde_json::to_string(v).unwrap())
+        .collect();
+    let decl = T::decl(cfg);
+    let union = decl.split_once('=').map_or("", |(_, u)| u).trim().trim_end_matches(';');
+    let mut members: Vec<&str> = union.split('|').map(str::trim).collect();
+    let mut listed: Vec<&str> = values.iter().map(String::as_str).collect();
+    members.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(members, listed, "{name} must list every member of {}", T::name(cfg));
+    format!(
+        "export const {name} = [{}] as const satisfies readonly {}[];\n\n",
+        values.join(", "),
+        T::name(cfg)
+    )
 }

@@ -92,14 +92,7 @@ const MM_TABLES: [&str; 3] = ["mm.frames", "mm.spaces", "mm.ready_at"];
 /// View functions of `sim/mod.rs` that still read the frame table for the page; issue #46
 /// item 3 moves them to `views.rs` as functions of `&Mm`. The check skips their bodies, and
 /// fails once one is gone so that this list goes with them.
-const VIEWS_IN_SIM: [&str; 6] = [
-    "fn abi_list_of_frame(",
-    "fn list_frames(",
-    "fn frame_lists(",
-    "fn frame_spaces(",
-    "fn space_names(",
-    "fn space_usage(",
-];
+const VIEWS_IN_SIM: [&str; 3] = ["fn frame_spaces(", "fn space_names(", "fn space_usage("];
 
 /// `code` without the bodies of the functions whose signature lines contain one of `fns`
 /// (a body ends at the first line that closes it at the signature's indentation).
@@ -187,12 +180,32 @@ fn the_sim_check_sees_a_touch_of_the_frame_table() {
         format!("fn hit() {{\n{line}}}\n"),
     )];
     assert_eq!(sim_offenders(&hit).len(), 1);
-    let view = format!("    pub fn frame_lists(&self) {{\n{line}    }}\n    fn next() {{}}\n");
+    let view = format!("    pub fn frame_spaces(&self) {{\n{line}    }}\n    fn next() {{}}\n");
     assert!(sim_offenders(&[(PathBuf::from("src/sim/mod.rs"), view)]).is_empty());
     let chain = "fn f() {\n    self.mm\n        .spaces\n        .push(s);\n}\n".to_string();
     assert_eq!(sim_offenders(&[(PathBuf::from("src/sim/x.rs"), chain)]).len(), 1);
     let comment = "// self.mm.spaces[sp].page(idx)\n".to_string();
     assert!(sim_offenders(&[(PathBuf::from("src/sim/x.rs"), comment)]).is_empty());
+}
+
+#[test]
+fn the_views_read_the_model_not_the_simulation() {
+    // views.rs and views/ build what the page draws from `&Mm` (issue #46 §3): the simulation
+    // uses them, never the other way round.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![root.join("views.rs")];
+    rust_files(&root.join("views"), &mut files);
+    assert!(files.len() >= 4, "views.rs and views/: {files:?}");
+    let mut offenders = Vec::new();
+    for p in files {
+        let code = code(&std::fs::read_to_string(&p).unwrap());
+        for word in ["crate::sim", "Simulation"] {
+            if code.contains(word) {
+                offenders.push(format!("{} names {word}", p.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "{offenders:#?}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 mod common;
 use reclaim_core::scenario::expect::Check;
 use reclaim_core::scenario::{LessonStep, Scenario};
-use reclaim_core::views::live_metric;
+
 use reclaim_core::Simulation;
 
 /// Every scenario file that carries a lesson (the basics and the seed experiments).
@@ -69,7 +69,7 @@ fn figures_at_steps(scn: &Scenario, steps: &[LessonStep]) -> Vec<StepFigures> {
                 for c in &step.facts_since {
                     at_since.insert(
                         (format!("{i}"), c.metric.clone()),
-                        live_metric(&sim, &c.metric),
+                        sim.live_metric(&c.metric),
                     );
                 }
                 continue;
@@ -77,14 +77,14 @@ fn figures_at_steps(scn: &Scenario, steps: &[LessonStep]) -> Vec<StepFigures> {
             for c in &step.facts {
                 figures[i]
                     .now
-                    .insert(key(&c.metric), live_metric(&sim, &c.metric));
+                    .insert(key(&c.metric), sim.live_metric(&c.metric));
             }
             for c in &step.facts_since {
                 let then = at_since
                     .get(&(format!("{i}"), c.metric.clone()))
                     .copied()
                     .flatten();
-                let change = live_metric(&sim, &c.metric)
+                let change = sim.live_metric(&c.metric)
                     .zip(then)
                     .map(|(now, then)| now - then);
                 figures[i].since.insert(key(&c.metric), change);

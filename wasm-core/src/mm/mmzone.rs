@@ -100,7 +100,8 @@ pub enum Wakeup {
 }
 
 /// Why a page moved, for the animation's event stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum MoveReason {
     /// A new page enters an LRU list (fault, read, refault).
@@ -135,23 +136,63 @@ pub struct Tracepoints {
     pub last_refault: Option<crate::mm::workingset::RefaultRecord>,
 }
 
+impl MoveReason {
+    pub const ALL: [MoveReason; 7] = [
+        MoveReason::Add,
+        MoveReason::Activate,
+        MoveReason::Deactivate,
+        MoveReason::Rotate,
+        MoveReason::Evict,
+        MoveReason::Refault,
+        MoveReason::Free,
+    ];
+}
+
+/// One recorded page move: list ids as the model holds them (MGLRU generation lists included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TracedMove {
+    pub t: u64,
+    pub frame: u32,
+    pub from: u8,
+    pub to: u8,
+    pub reason: MoveReason,
+    /// Added at the tail of `to` (`lruvec_add_folio_tail`), not at its head.
+    pub tail: bool,
+}
+
 /// A bounded record of page moves (sampled by the consumer; moves past `capacity` are not kept).
 #[derive(Debug, Default, Clone)]
 pub struct MoveTrace {
     pub enabled: bool,
     pub capacity: usize,
-    /// (time, frame, from list, to list, reason)
-    pub moves: Vec<(u64, u32, u8, u8, u8)>,
+    pub moves: Vec<TracedMove>,
 }
 
 impl MoveTrace {
+    /// A move that adds the page at the head of `to` (or takes it off the lists).
     #[inline]
     pub fn record(&mut self, t: u64, f: u32, from: u8, to: u8, why: MoveReason) {
+        self.push(t, f, from, to, why, false)
+    }
+    /// A move that adds the page at the tail of `to` (`folio_rotate_reclaimable`).
+    #[inline]
+    pub fn record_tail(&mut self, t: u64, f: u32, from: u8, to: u8, why: MoveReason) {
+        self.push(t, f, from, to, why, true)
+    }
+    #[inline]
+    fn push(&mut self, t: u64, frame: u32, from: u8, to: u8, reason: MoveReason, tail: bool) {
         if !self.enabled {
             return;
         }
         if self.moves.len() < self.capacity {
-            self.moves.push((t, f, from, to, why as u8));
+            self.moves.push(TracedMove {
+                t,
+                frame,
+                from,
+                to,
+                reason,
+                tail,
+            });
         }
     }
 }

@@ -163,6 +163,11 @@ impl Mm {
         self.counters.add(C::pgfree, 1);
     }
 
+    /// The machine's memory in frames (`totalram_pages()`).
+    pub fn totalram_frames(&self) -> u64 {
+        self.frames.len() as u64
+    }
+
     #[inline]
     pub fn nr_free(&self) -> u64 {
         self.free.len() as u64

@@ -95,7 +95,7 @@ impl Mm {
                 let to = self.frames.list[fi];
                 self.trace
                     .moves
-                    .record(self.now, f, from, to, MoveReason::Rotate);
+                    .record_tail(self.now, f, from, to, MoveReason::Rotate);
             }
         }
         // A shmem page mapped again while its swap write was in flight: the fault waited for

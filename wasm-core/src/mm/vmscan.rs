@@ -79,23 +79,45 @@ impl ScanControl {
     }
 }
 
-/// Which of a reclaimer's two items a count is for.
+/// Which of a reclaim pass's vmstat items to count: pages scanned or reclaimed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reclaimed {
+pub(crate) enum Reclaimed {
     /// pgscan_*: pages isolated.
     Scanned,
     /// pgsteal_*: pages reclaimed.
     Stolen,
 }
 
+impl ScanControl {
+    /// `PGSCAN_KSWAPD + reclaimer_offset()` / `PGSTEAL_KSWAPD + reclaimer_offset()` (mm/vmscan.c
+    /// v6.3; `current_is_kswapd()` picked the item before): the item of who reclaims.
+    fn reclaimer_item(&self, what: Reclaimed) -> C {
+        match (what, self.kswapd) {
+            (Reclaimed::Scanned, true) => C::pgscan_kswapd,
+            (Reclaimed::Scanned, false) => C::pgscan_direct,
+            (Reclaimed::Stolen, true) => C::pgsteal_kswapd,
+            (Reclaimed::Stolen, false) => C::pgsteal_direct,
+        }
+    }
+}
+
 impl Mm {
-    /// `reclaimer_offset` with the counting of `shrink_inactive_list`, `scan_folios` and
+    /// The scan and steal accounting of `shrink_inactive_list` and MGLRU's `scan_folios` /
     /// `evict_folios` (4.x-6.18): the batch counts as kswapd's, as direct reclaim's or, from
-    /// 6.15 (`proactive_counters`), as memory.reclaim's own item; /proc/vmstat only for global
-    /// reclaim (`if (!cgroup_reclaim(sc))`), memory.stat always.
-    pub fn count_reclaimer(&mut self, lv: usize, sc: &ScanControl, what: Reclaimed, n: u64) {
-        use crate::mm::vmstat::Proactive;
+    /// 6.15 (`proactive_counters`, `reclaimer_offset` gaining PGSCAN_PROACTIVE), as
+    /// memory.reclaim's own item; /proc/vmstat only for global reclaim
+    /// (`if (!cgroup_reclaim(sc))`), memory.stat always; then PGSCAN_ANON/FILE or
+    /// PGSTEAL_ANON/FILE (5.8+ items, kept by every variant here).
+    pub(crate) fn count_reclaim(
+        &mut self,
+        sc: &ScanControl,
+        lv: usize,
+        what: Reclaimed,
+        file: bool,
+        n: u64,
+    ) {
         if sc.proactive && !sc.kswapd && self.flags.proactive_counters {
+            use crate::mm::vmstat::Proactive;
             let item = match what {
                 Reclaimed::Scanned => Proactive::pgscan_proactive,
                 Reclaimed::Stolen => Proactive::pgsteal_proactive,
@@ -104,18 +126,20 @@ impl Mm {
                 self.counters.add_proactive(item, n);
             }
             self.memcgs.list[lv].stat.add_proactive(item, n);
-            return;
+        } else {
+            let item = sc.reclaimer_item(what);
+            if !sc.cgroup_reclaim() {
+                self.counters.add(item, n);
+            }
+            self.count_memcg(lv, item, n);
         }
-        let item = match (what, sc.kswapd) {
-            (Reclaimed::Scanned, true) => C::pgscan_kswapd,
-            (Reclaimed::Scanned, false) => C::pgscan_direct,
-            (Reclaimed::Stolen, true) => C::pgsteal_kswapd,
-            (Reclaimed::Stolen, false) => C::pgsteal_direct,
+        let by_type = match (what, file) {
+            (Reclaimed::Scanned, false) => C::pgscan_anon,
+            (Reclaimed::Scanned, true) => C::pgscan_file,
+            (Reclaimed::Stolen, false) => C::pgsteal_anon,
+            (Reclaimed::Stolen, true) => C::pgsteal_file,
         };
-        if !sc.cgroup_reclaim() {
-            self.counters.add(item, n);
-        }
-        self.count_memcg(lv, item, n);
+        self.counters.add(by_type, n);
     }
 }
 
@@ -332,11 +356,7 @@ impl Mm {
         if taken == 0 {
             return 0;
         }
-        // `shrink_inactive_list`: the memcg always counts the scan; the global kswapd/direct
-        // items only for global reclaim (`if (!cgroup_reclaim(sc))`, 4.x-6.x).
-        self.count_reclaimer(lv, sc, Reclaimed::Scanned, taken);
-        self.counters
-            .add(if file { C::pgscan_file } else { C::pgscan_anon }, taken);
+        self.count_reclaim(sc, lv, Reclaimed::Scanned, file, taken);
         self.note_reclaim_stat(lv, file, taken, 0);
         let mut stat = NrStat {
             taken,
@@ -374,15 +394,7 @@ impl Mm {
             }
         }
         sc.cpu_ns += (taken * SCAN_INACTIVE_NS + nr_pageout * PAGEOUT_SUBMIT_NS) * self.scale;
-        self.count_reclaimer(lv, sc, Reclaimed::Stolen, reclaimed);
-        self.counters.add(
-            if file {
-                C::pgsteal_file
-            } else {
-                C::pgsteal_anon
-            },
-            reclaimed,
-        );
+        self.count_reclaim(sc, lv, Reclaimed::Stolen, file, reclaimed);
         // <= 5.7: pages put back on the active list count as rotated (`putback_inactive_pages`).
         self.note_reclaim_stat(lv, file, 0, nr_activated);
         // RFC 2016 07/10 (`putback_inactive_pages`): the same pages, as CPU cost.

@@ -51,6 +51,21 @@ counters!(
 
 pub const NR_COUNTERS: usize = COUNTER_NAMES.len();
 
+/// Whether counter `i` (a `C`) counts events rather than pages: faults, allocation stalls,
+/// kswapd runs and wakeups, OOM kills.
+pub fn counts_events(i: usize) -> bool {
+    [
+        C::pgfault,
+        C::pgmajfault,
+        C::allocstall,
+        C::pageoutrun,
+        C::kswapd_low_wmark_hit_quickly,
+        C::oom_kill,
+    ]
+    .iter()
+    .any(|&c| c as usize == i)
+}
+
 /// The refault items of the June 2016 series (RFC 10/10 renames 4.7's WORKINGSET_REFAULT,
 /// WORKINGSET_ACTIVATE and WORKINGSET_NODERECLAIM). Kept apart from `C`: only kernels with
 /// `rfc2016_refault_cost` have them in /proc/vmstat, so only those report them.

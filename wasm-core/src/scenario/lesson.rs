@@ -54,8 +54,9 @@ pub struct LessonStep {
 }
 
 /// The views of the page (web/src/components) a step can point at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ts_rs::TS)]
 #[serde(rename_all = "lowercase")]
+#[ts(rename = "LessonView")]
 pub enum View {
     /// The four LRU lists (LruView).
     Lru,
@@ -70,6 +71,7 @@ pub enum View {
 }
 
 impl View {
+    pub const ALL: [View; 5] = [View::Lru, View::Balance, View::Charts, View::Diff, View::Results];
     pub fn name(self) -> &'static str {
         match self {
             View::Lru => "lru",

@@ -31,19 +31,7 @@ use crate::scenario::Scenario;
 use crate::sim::workloads::{Task, TaskState};
 use stats::LatencyStats;
 
-/// One row of the time series.
-#[derive(Debug, Clone)]
-pub struct Sample {
-    pub t_ns: u64,
-    pub counters: [u64; NR_COUNTERS],
-    /// inactive_anon, active_anon, inactive_file, active_file, unevictable, free (frames).
-    pub lists: [u64; 6],
-    pub anon_cost: u64,
-    pub file_cost: u64,
-    /// <= 5.7's balance inputs of the root lruvec (frames), [anon, file].
-    pub recent_scanned: [u64; 2],
-    pub recent_rotated: [u64; 2],
-}
+pub use crate::views::series::Sample;
 
 /// A running simulation of one scenario under one kernel variant.
 #[derive(Clone)]
@@ -342,21 +330,7 @@ impl Simulation {
     }
 
     fn take_sample(&mut self, t: u64) {
-        let mm = &self.mm;
-        let mut lists = [0u64; 6];
-        for (l, out) in lists.iter_mut().enumerate().take(NR_LRU_LISTS) {
-            *out = mm.lru_size(l);
-        }
-        lists[5] = mm.nr_free();
-        self.series.push(Sample {
-            t_ns: t,
-            counters: mm.counters.0,
-            lists,
-            anon_cost: mm.lruvecs[0].anon_cost,
-            file_cost: mm.lruvecs[0].file_cost,
-            recent_scanned: mm.lruvecs[0].recent_scanned,
-            recent_rotated: mm.lruvecs[0].recent_rotated,
-        });
+        self.series.push(Sample::of(&self.mm, t));
     }
 
     // ---- read-only views -------------------------------------------------------------------
@@ -408,86 +382,49 @@ impl Simulation {
         self.mm.trace.moves.enabled = capacity > 0;
         self.mm.trace.moves.capacity = capacity;
     }
-    /// Take the recorded moves: (time ns, frame, from list, to list, reason). MGLRU
-    /// generation lists are reported as the classic list they count as (two youngest
-    /// generations active).
-    pub fn drain_moves(&mut self) -> Vec<(u64, u32, u8, u8, u8)> {
-        let mut moves = std::mem::take(&mut self.mm.trace.moves.moves);
-        if self.mm.flags.lru_gen {
-            for m in moves.iter_mut() {
-                m.2 = self.abi_list(m.2, 0);
-                m.3 = self.abi_list(m.3, 0);
-            }
-        }
-        moves
+    /// Take the recorded moves (list ids as the model holds them).
+    pub fn drain_moves(&mut self) -> Vec<crate::mm::mmzone::TracedMove> {
+        std::mem::take(&mut self.mm.trace.moves.moves)
     }
-    /// The classic list a list id counts as: generation lists of lruvec `lv` map to
-    /// active (two youngest generations) or inactive of their type (`lru_gen_is_active`).
-    fn abi_list(&self, list: u8, lv: usize) -> u8 {
-        let Some((gen, ty)) = gen_list_of(list) else {
-            return list;
-        };
-        (ty * 2 + self.gen_is_active(gen, lv) as usize) as u8
-    }
-    /// Whether generation `gen` of lruvec `lv` counts as active: one of the two youngest
-    /// (`lru_gen_is_active`, 6.1+).
-    fn gen_is_active(&self, gen: usize, lv: usize) -> bool {
-        self.mm.lruvecs[lv].lrugen.is_active_gen(gen)
-    }
-    /// The classic list an MGLRU frame counts as: by its generation counter (the folio's gen,
-    /// which `lru_gen_update_size` accounts by), not by the list it sits on, which may be an
-    /// older one until `sort_folio` moves it. So the views' lists agree with `lru_sizes`.
-    fn abi_list_of_frame(&self, f: usize) -> u8 {
-        let list = self.mm.frames.list[f];
-        let gen = self.mm.frames.gen[f] as usize;
-        let Some((_, ty)) = gen_list_of(list).filter(|_| gen != 0) else {
-            return self.abi_list(list, self.mm.frames.lruvec[f] as usize);
-        };
-        let active = self.gen_is_active(gen - 1, self.mm.frames.lruvec[f] as usize);
-        (ty * 2 + active as usize) as u8
-    }
-    /// The frames of each list from head to tail (for views; O(frames)). With MGLRU the
-    /// frames that count as that list (`abi_list_of_frame`), by generation list youngest first,
-    /// each from head to tail.
+    /// The frames of each list from head to tail (`views::lru::list_frames`; O(frames)).
     pub fn list_frames(&self, lru: usize) -> Vec<u32> {
-        let mut v = Vec::new();
-        for lv in &self.mm.lruvecs {
-            if self.mm.flags.lru_gen && lru < 4 {
-                let lg = &lv.lrugen;
-                let ty = lru / 2;
-                for g in lg.slots_youngest_first(ty) {
-                    let mut f = lg.lists[g][ty].head;
-                    while f != NIL {
-                        if self.abi_list_of_frame(f as usize) as usize == lru {
-                            v.push(f);
-                        }
-                        f = self.mm.frames.next[f as usize];
-                    }
-                }
-                continue;
-            }
-            let mut f = lv.lists[lru].head;
-            while f != NIL {
-                v.push(f);
-                f = self.mm.frames.next[f as usize];
-            }
-        }
-        v
+        crate::views::lru::list_frames(&self.mm, lru)
     }
-    /// Per frame: the list it is on (LRU index 0..4, or 250 free) — for the canvas views.
-    /// Frames on MGLRU generation lists report the classic list they count as.
+    /// Per frame: the list it is on (LRU index 0..4, or 250 free), MGLRU frames by the classic
+    /// list they count as (`views::lru::frame_lists`).
     pub fn frame_lists(&self) -> std::borrow::Cow<'_, [u8]> {
-        if !self.mm.flags.lru_gen {
-            return std::borrow::Cow::Borrowed(&self.mm.frames.list);
+        crate::views::lru::frame_lists(&self.mm)
+    }
+    /// The state of the run for the page (`views::info::FrameView`), taking the moves recorded
+    /// since the last call.
+    pub fn frame_view(&mut self, cells: u32, max_moves: usize) -> crate::views::info::FrameView {
+        let moves = self.drain_moves();
+        crate::views::info::FrameView::of(
+            &self.mm,
+            self.now,
+            self.finished(),
+            &moves,
+            cells,
+            max_moves,
+        )
+    }
+    /// The run's constants for the page (`views::info::RunInfo`), with its kernel as the
+    /// caller resolved it.
+    pub fn run_info(&self, kernel: crate::views::info::RunKernel) -> crate::views::info::RunInfo {
+        let names = self.memcg_names();
+        crate::views::info::RunInfo {
+            variant: self.variant.clone(),
+            preset: self.preset.clone(),
+            scale: self.mm.scale,
+            frames: self.mm.totalram_frames(),
+            end_ns: self.end_ns,
+            kernel,
+            memcg_names: (names.len() > 1).then_some(names),
         }
-        let v = (0..self.mm.frames.len())
-            .map(|f| self.abi_list_of_frame(f))
-            .collect();
-        std::borrow::Cow::Owned(v)
     }
     /// The generations view of lruvec `lv` (`views::GensView`); None when it does not exist.
     pub fn lru_gen_view(&self, lv: usize) -> Option<crate::views::GensView> {
-        crate::views::GensView::of(self, lv)
+        crate::views::GensView::of(&self.mm, lv)
     }
     /// Per frame: the address space it holds (u32::MAX when free).
     pub fn frame_spaces(&self) -> &[u32] {
@@ -538,7 +475,7 @@ impl Simulation {
     /// Pages asked of memory.reclaim so far, summed over the memcgs written to. A write counts
     /// once it is over (`memory_reclaim` accounts it then), as `RunReport::reclaim_requested_pages`.
     pub fn reclaim_requested_pages(&self) -> u64 {
-        self.memcg_total_pages(|m| m.reclaim_requested)
+        crate::views::reclaim_requested_pages(&self.mm)
     }
     /// A per-memcg frame count summed over all memcgs, in pages.
     fn memcg_total_pages(&self, field: impl Fn(&crate::mm::memcg::Memcg) -> u64) -> u64 {
@@ -546,7 +483,7 @@ impl Simulation {
     }
     /// The memcg LRU view (`views::MemcgLruView`).
     pub fn memcg_lru_view(&self) -> crate::views::MemcgLruView {
-        crate::views::MemcgLruView::of(self)
+        crate::views::MemcgLruView::of(&self.mm)
     }
     /// Whether the multi-gen LRU runs in this variant.
     pub fn lru_gen(&self) -> bool {
@@ -570,11 +507,11 @@ impl Simulation {
     }
     /// The balance view (`views::BalanceView`).
     pub fn balance_view(&self) -> crate::views::BalanceView {
-        crate::views::BalanceView::of(self)
+        crate::views::BalanceView::of(&self.mm)
     }
     /// The refault-distance view (`views::RefaultView`).
     pub fn refault_view(&self) -> crate::views::RefaultView {
-        crate::views::RefaultView::of(self)
+        crate::views::RefaultView::of(&self.mm)
     }
     /// anon_cost and file_cost of the root lruvec.
     pub fn costs(&self) -> (u64, u64) {
@@ -587,6 +524,43 @@ impl Simulation {
             w.low * self.mm.scale,
             w.high * self.mm.scale,
         )
+    }
+
+    /// A metric of the run now (`scenario::expect`), for a lesson step's facts: counters over
+    /// the whole run so far, task and run figures of the report so far, and the live `list.*`
+    /// and `balance.*` figures. None when a term has no value.
+    pub fn live_metric(&self, metric: &str) -> Option<f64> {
+        use crate::scenario::expect::{terms, Term, LIVE_BALANCES, LIVE_LISTS};
+        let report = self.report();
+        let view = crate::views::BalanceView::of(&self.mm);
+        let sizes = crate::views::lru::ListSizes::of(&self.mm);
+        let mut total = 0.0;
+        for t in terms(metric).ok()? {
+            total += match t {
+                Term::Counter(c) => *report.counters.get(c).unwrap_or(&0) as f64,
+                Term::Task(task, field) => crate::report::task_metric(&report, task, field)?,
+                Term::Run(name) => crate::report::run_metric(&report, name)?,
+                Term::Live(l) => {
+                    if let Some(list) = l.strip_prefix("list.") {
+                        LIVE_LISTS.contains(&list).then_some(())?;
+                        sizes.by_name(list)? as f64
+                    } else if let Some(branch) = l.strip_prefix("balance.last.") {
+                        let last = view.last.map(|d| serde_json::to_value(d.balance).ok());
+                        let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
+                        (name.as_deref() == Some(branch)) as u8 as f64
+                    } else if let Some(reason) = l.strip_prefix("balance.reason.") {
+                        let last = view.last.map(|d| serde_json::to_value(d.reason).ok());
+                        let name = last.flatten().and_then(|v| v.as_str().map(str::to_string));
+                        (name.as_deref() == Some(reason)) as u8 as f64
+                    } else {
+                        let b = l.strip_prefix("balance.")?;
+                        let i = LIVE_BALANCES.iter().position(|x| *x == b)?;
+                        view.decisions[i] as f64
+                    }
+                }
+            };
+        }
+        Some(total)
     }
 
     /// When the measured window (`run.measure_from`) starts: 0 without one, None until its

@@ -7,8 +7,6 @@ mod wasm_alloc;
 
 use wasm_bindgen::prelude::*;
 
-use reclaim_core::mm::vmstat::NR_COUNTERS;
-
 thread_local! {
     /// The message of the last panic. wasm32 aborts on a panic (a `RuntimeError: unreachable`
     /// in JS); the hook keeps what went wrong so that the page can say it (`last_panic`).
@@ -35,39 +33,13 @@ pub fn engine_version() -> String {
     reclaim_core::VERSION.to_string()
 }
 
-/// Parse and validate scenario text; returns JSON `{title, description, variants: [{name,
-/// preset}], lesson: [{atNs, caption, pause, highlight}]}` (highlight: a view name or null)
-/// or throws an Error whose message names the line and what is wrong.
+/// Parse and validate scenario text; returns JSON `views::info::ScenarioInfo` or throws an Error
+/// whose message names the line and what is wrong.
 #[wasm_bindgen]
 pub fn scenario_info(text: &str) -> Result<String, JsError> {
     let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
-    let variants: Vec<serde_json::Value> = scn
-        .variants
-        .iter()
-        .map(|v| serde_json::json!({"name": v.name, "preset": v.preset}))
-        .collect();
-    Ok(serde_json::json!({
-        "title": scn.title,
-        "description": scn.description,
-        "variants": variants,
-        "lesson": lesson_json(&scn.lesson),
-    })
-    .to_string())
-}
-
-fn lesson_json(steps: &[reclaim_core::scenario::LessonStep]) -> Vec<serde_json::Value> {
-    steps
-        .iter()
-        .map(|s| {
-            serde_json::json!({
-                "atNs": s.at.ns() as f64,
-                "caption": s.caption.trim(),
-                "pause": s.pause,
-                "highlight": s.highlight.map(|v| v.name()),
-                "compare": s.compare,
-            })
-        })
-        .collect()
+    serde_json::to_string(&reclaim_core::views::info::ScenarioInfo::of(&scn))
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Validate scenario text for the editor: JSON `null` when it is valid, else `{line, column,
@@ -80,7 +52,6 @@ pub fn scenario_check(text: &str) -> String {
     }
 }
 
-/// Names of the kernel presets and their descriptions, as JSON.
 /// The scenario's headline rows and expectation verdicts over its variants' reports (each the
 /// JSON of `run_to_end_json`): `report::Assessment` as JSON, the same the CLI prints.
 #[wasm_bindgen]
@@ -95,20 +66,12 @@ pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-#[wasm_bindgen]
-pub fn presets() -> String {
-    let v: Vec<serde_json::Value> = reclaim_core::variant::PRESETS
-        .iter()
-        .map(|p| serde_json::json!({"name": p.name, "description": p.description}))
-        .collect();
-    serde_json::Value::Array(v).to_string()
-}
-
 /// Every behaviour flag (name, kernel version, one-line doc) and every preset's values, as
-/// JSON: the page builds its per-flag toggles from this, never from a list of its own.
+/// JSON `KernelInfo`: the page builds its per-flag toggles from this, never from a list of its
+/// own.
 #[wasm_bindgen]
 pub fn kernel_info() -> String {
-    reclaim_core::variant::flag_docs::kernel_info().to_string()
+    serde_json::to_string(&reclaim_core::variant::flag_docs::kernel_info()).unwrap_or_default()
 }
 
 #[wasm_bindgen]
@@ -193,21 +156,27 @@ impl WasmSimulation {
             .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&scn, variant, &overrides)
     }
-    /// The effective flags of this run, `{"flag": bool, …}` (JSON).
-    pub fn flags_json(&self) -> String {
-        reclaim_core::variant::flag_docs::flag_values(&self.inner.flags()).to_string()
+    /// The run's constants as JSON (`views::info::RunInfo`): variant, scale, frames, end, its
+    /// kernel (flags effective and as written, swappiness asked / cap / run) and memcg names.
+    pub fn run_info(&self) -> String {
+        use reclaim_core::variant::flag_docs::flag_values;
+        use reclaim_core::views::info::{RunKernel, SwappinessInfo};
+        let kernel = RunKernel {
+            flags: flag_values(&self.inner.flags()),
+            base_flags: flag_values(&self.base_flags),
+            swappiness: SwappinessInfo {
+                asked: self.swappiness_asked,
+                cap: self.inner.flags().max_swappiness(),
+                runs: self.inner.swappiness(),
+            },
+        };
+        serde_json::to_string(&self.inner.run_info(kernel)).unwrap_or_default()
     }
-    /// The flags of the variant as the scenario writes it, before per-run overrides (JSON).
-    pub fn base_flags_json(&self) -> String {
-        reclaim_core::variant::flag_docs::flag_values(&self.base_flags).to_string()
-    }
-    /// vm.swappiness as the scenario asked for it; `swappiness()` is what the kernel runs with.
-    pub fn swappiness_asked(&self) -> u32 {
-        self.swappiness_asked
-    }
-    /// The largest vm.swappiness this run's kernel accepts.
-    pub fn swappiness_cap(&self) -> u32 {
-        self.inner.flags().max_swappiness()
+    /// The state of the run for the page as JSON (`views::info::FrameView`): list sizes,
+    /// watermarks, dirty state, the LRU view (about `cells` cells per full strip, the moves since
+    /// the last call sampled down to `max_moves`) and the views. Takes the recorded moves.
+    pub fn frame_view(&mut self, cells: u32, max_moves: u32) -> String {
+        serde_json::to_string(&self.inner.frame_view(cells, max_moves as usize)).unwrap_or_default()
     }
     /// The vm.swappiness the kernel runs with.
     pub fn swappiness(&self) -> u32 {
@@ -274,11 +243,6 @@ impl WasmSimulation {
     pub fn lru_sizes(&self) -> Vec<f64> {
         self.inner.lru_sizes().iter().map(|&v| v as f64).collect()
     }
-    /// min, low, high watermarks (pages).
-    pub fn watermarks(&self) -> Vec<f64> {
-        let (a, b, c) = self.inner.watermarks();
-        vec![a as f64, b as f64, c as f64]
-    }
     /// The refault-distance view as JSON (`views::RefaultView`).
     pub fn refault_view(&self) -> String {
         serde_json::to_string(&self.inner.refault_view()).unwrap_or_default()
@@ -286,10 +250,6 @@ impl WasmSimulation {
     /// The balance view as JSON (`views::BalanceView`, TypeScript type generated from it).
     pub fn balance_view(&self) -> String {
         serde_json::to_string(&self.inner.balance_view()).unwrap_or_default()
-    }
-    /// Per frame: its list (0..4 LRU lists, 250 free).
-    pub fn frame_lists(&self) -> Vec<u8> {
-        self.inner.frame_lists().to_vec()
     }
     /// Whether the multi-gen LRU runs (the generations view applies).
     pub fn lru_gen(&self) -> bool {
@@ -328,85 +288,29 @@ impl WasmSimulation {
     pub fn list_frames(&self, lru: u32) -> Vec<u32> {
         self.inner.list_frames((lru as usize).min(4))
     }
-    /// For the LRU view (added for the visualizer; read-only): lists 0..4, head to tail, cut
-    /// into buckets of `bucket` frames; per bucket the majority owner (space id + 1, 0 = none),
-    /// the four lists one after the other (list i has ceil(len_i / bucket) cells).
-    pub fn lru_cells(&self, bucket: u32) -> Vec<u16> {
-        let bucket = bucket.max(1) as usize;
-        let spaces = self.inner.frame_spaces();
-        let owners = self.inner.space_names().len().min(0xfffe);
-        let mut tally = vec![0u32; owners + 1];
-        let owner = |f: u32| -> usize {
-            let s = spaces[f as usize] as usize;
-            if s < owners {
-                s + 1
-            } else {
-                0
-            }
-        };
-        let mut out = Vec::new();
-        for lru in 0..4 {
-            let list = self.inner.list_frames(lru);
-            for chunk in list.chunks(bucket) {
-                let (mut best, mut best_n) = (0usize, 0u32);
-                for &f in chunk {
-                    let o = owner(f);
-                    tally[o] += 1;
-                    if tally[o] > best_n {
-                        best_n = tally[o];
-                        best = o;
-                    }
-                }
-                for &f in chunk {
-                    tally[owner(f)] = 0;
-                }
-                out.push(best as u16);
-            }
-        }
-        out
-    }
-    /// For the LRU view: the length in frames of lists 0..4 as `lru_cells` walks them. With
-    /// MGLRU these can differ from `lru_sizes` (by generation counters) while a page-table walk
-    /// has moved a folio's generation in its flags and `sort_folio` has not relinked it yet.
-    pub fn lru_list_lengths(&self) -> Vec<u32> {
-        (0..4)
-            .map(|l| self.inner.list_frames(l).len() as u32)
-            .collect()
-    }
     /// Number of time-series rows so far.
     pub fn series_len(&self) -> u32 {
         self.inner.series().len() as u32
     }
-    /// Columns of a series row: t_ns, the six list sizes (frames), anon_cost, file_cost, then
-    /// every counter (frames) in `counter_names` order, then <= 5.7's recent_scanned and
-    /// recent_rotated [anon, file] (frames).
+    /// Values per series row (`views::series::columns`, generated as SERIES_COLUMNS).
     pub fn series_width(&self) -> u32 {
-        (13 + NR_COUNTERS) as u32
+        reclaim_core::views::series::columns().len() as u32
     }
-    /// Rows `from..` of the time series, flattened (`series_width` values per row).
+    /// Rows `from..` of the time series, flattened in SERIES_COLUMNS order, in pages.
     pub fn series_from(&self, from: u32) -> Vec<f64> {
+        let scale = self.inner.scale();
         let mut out = Vec::new();
         for s in self.inner.series().iter().skip(from as usize) {
-            out.push(s.t_ns as f64);
-            out.extend(s.lists.iter().map(|&v| v as f64));
-            out.push(s.anon_cost as f64);
-            out.push(s.file_cost as f64);
-            out.extend(s.counters.iter().map(|&v| v as f64));
-            out.extend(s.recent_scanned.iter().map(|&v| v as f64));
-            out.extend(s.recent_rotated.iter().map(|&v| v as f64));
+            s.push_row(scale, &mut out);
         }
         out
     }
-    /// Record at most `capacity` page moves between drains (0 turns recording off).
+    /// Drop the moves recorded since the last frame (a seek's replay is no animation).
+    pub fn discard_moves(&mut self) {
+        self.inner.drain_moves();
+    }
+    /// Record at most `capacity` page moves between frames (0 turns recording off).
     pub fn set_move_trace(&mut self, capacity: u32) {
         self.inner.set_move_trace(capacity as usize)
-    }
-    /// Recorded moves, flattened: time ns, frame, from list, to list, reason (5 per move).
-    pub fn drain_moves(&mut self) -> Vec<f64> {
-        let mut out = Vec::new();
-        for (t, f, a, b, r) in self.inner.drain_moves() {
-            out.extend([t as f64, f as f64, a as f64, b as f64, r as f64]);
-        }
-        out
     }
 }

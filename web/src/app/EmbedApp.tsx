@@ -89,7 +89,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
                             This variant runs the classic active/inactive LRU: no generations.
                           </p>
                         )}
-                        <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={`run-${i}-`} theme={theme} />
+                        <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [])} testPrefix={`run-${i}-`} theme={theme} />
                       </>
                     ) : embedView === 'memcg' ? (
                       frames[i]!.memcg ? (

@@ -13,7 +13,7 @@ function chartOf(m: AppModel, chart: EmbedChart) {
   return chart === 'rounds' ? (
     m.reportsFit && <RoundsChart reports={m.reports.columns.map((c) => c.report)} />
   ) : (
-    <CounterCharts runs={state.runs} frames={frames} series={state.series} counterNames={state.counterNames} only={chart} />
+    <CounterCharts runs={state.runs} frames={frames} series={state.series} only={chart} />
   );
 }
 

@@ -68,7 +68,7 @@ function runView(m: AppModel, i: number, v: StageView, projector = false): React
   const run = state.runs[i]!;
   const frame = frames[i]!;
   const p = `run-${i}-`;
-  if (v === 'lists') return <LruView info={run} frame={frame} rates={ratesOf(state.series[i] ?? [], state.counterNames, run.scale)} testPrefix={p} theme={theme} />;
+  if (v === 'lists') return <LruView info={run} frame={frame} rates={ratesOf(state.series[i] ?? [])} testPrefix={p} theme={theme} />;
   if (v === 'balance') return <BalanceView info={run} frame={frame} testPrefix={p} />;
   if (v === 'refaults') return frame.refault ? <RefaultView info={run} view={frame.refault} testPrefix={p} /> : null;
   if (v === 'gens') return frame.gens ? <GenerationsView info={run} frame={frame} testPrefix={p} theme={theme} /> : null;
@@ -106,7 +106,7 @@ function Charts({ m }: { m: AppModel }) {
   const kernelRuns = m.kernel.kernelRuns;
   return (
     <section className="charts" aria-label="Charts">
-      <CounterCharts runs={m.state.runs} frames={m.frames} series={m.state.series} counterNames={m.state.counterNames} kernels={kernelRuns} />
+      <CounterCharts runs={m.state.runs} frames={m.frames} series={m.state.series} kernels={kernelRuns} />
       {m.reportsFit && <RoundsChart reports={m.reports.columns.map((c) => c.report)} kernels={kernelRuns} />}
     </section>
   );

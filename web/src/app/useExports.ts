@@ -38,7 +38,7 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
   const stem = scenarioName.replace(/\.toml$/, '').replace(/\//g, '-');
   const base = `${stem}-${Math.round(nowNs / 1e6)}ms`;
   const figureOf = ({ figureSvg }: FigureCode, link: string) =>
-    figureSvg({ title, runs: state.runs, kernels: state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags)), frames, series: state.series, counterNames: state.counterNames, link });
+    figureSvg({ title, runs: state.runs, kernels: state.runs.map((run) => kernelLabel(state.kernel, run.preset, run.kernel?.flags)), frames, series: state.series, link });
   // The image exports: a complete figure carrying the link that reproduces it.
   const figure = async (): Promise<[string, string, FigureCode]> => {
     const [code, hash] = await Promise.all([figureCode(), makeLink()]);
@@ -92,7 +92,7 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
   const exporters: Exporters = {
     csv: async () => {
       const { downloadText, seriesCsv } = await exportsCode();
-      downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series, state.counterNames), 'text/csv');
+      downloadText(`${base}-series.csv`, seriesCsv(state.runs, state.series), 'text/csv');
     },
     json: async () => {
       const { downloadText, stateJson } = await exportsCode();

@@ -3,6 +3,7 @@
 // every variant (from the reports of full runs).
 import { useMemo } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
+import { sum, value, type SeriesRow } from '../engine/series';
 import { formatCount } from '../format';
 import { NEUTRAL, SERIES_COLORS, TYPE_COLORS, WATERMARK_DASHES } from '../lib/palette';
 import type { RunReport } from '../lib/report';
@@ -20,32 +21,32 @@ const secs = (ns: number) => `${Number((ns / 1e9).toPrecision(3))}`;
 interface Props {
   runs: RunInfo[];
   frames: RunFrame[];
-  series: Float64Array[][];
-  counterNames: string[];
+  series: SeriesRow[][];
   /** Real kernel runs: each one whose variant runs here draws its end-of-run totals. */
   kernels?: KernelRun[];
   /** Only this chart (a slide embed shows one, large). */
   only?: 'counters' | 'free' | 'cost';
 }
 
-export function CounterCharts({ runs, frames, series, counterNames, kernels = NO_KERNELS, only }: Props) {
+export function CounterCharts({ runs, frames, series, kernels = NO_KERNELS, only }: Props) {
   const counterSeries = useMemo(() => {
     const out: Series[] = [];
     runs.forEach((run, r) => {
       COUNTER_GROUPS.forEach((g, gi) => {
-        const cols = g.counters.map((c) => 9 + counterNames.indexOf(c)).filter((c) => c >= 9);
         out.push({
           name: runs.length > 1 ? `${g.label} (${run.variant})` : g.label,
           color: SERIES_COLORS[gi % SERIES_COLORS.length]!,
           dash: DASHES[r],
-          points: (series[r] ?? []).map((row) => [row[0]!, cols.reduce((s, c) => s + row[c]!, 0) * run.scale]),
+          points: (series[r] ?? []).map((s) => [value(s, 't_ns'), sum(s, g.counters)]),
         });
       });
       // The kernel file has whole-run totals, not a series over time: each total is a level
       // across the model's time span, where the model's curve ends up against it.
       const rows = series[r] ?? [];
-      const x0 = rows[0]?.[0] ?? 0;
-      const x1 = Math.max(rows.at(-1)?.[0] ?? 0, x0 + 1e8);
+      const first = rows[0];
+      const last = rows.at(-1);
+      const x0 = first ? value(first, 't_ns') : 0;
+      const x1 = Math.max(last ? value(last, 't_ns') : 0, x0 + 1e8);
       for (const k of kernels.filter((k) => k.report.variant === run.variant)) {
         groupTotals(k, COUNTER_GROUPS).forEach((g, gi) => {
           if (g.total === null) return;
@@ -62,7 +63,7 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
       }
     });
     return out;
-  }, [runs, series, counterNames, kernels]);
+  }, [runs, series, kernels]);
 
   const freeSeries = useMemo(
     () =>
@@ -70,12 +71,12 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
         name: runs.length > 1 ? `free (${run.variant})` : 'free',
         color: NEUTRAL,
         dash: DASHES[r],
-        points: (series[r] ?? []).map((row) => [row[0]!, row[6]! * run.scale] as [number, number]),
+        points: (series[r] ?? []).map((s) => [value(s, 't_ns'), value(s, 'free')] as [number, number]),
       })),
     [runs, series],
   );
-  // The balance's inputs follow each run's kernel era: <= 5.7 scanned/rotated per type (the
-  // last four columns of a series row), 5.8+ anon_cost/file_cost (columns 7, 8); none for MGLRU.
+  // The balance's inputs follow each run's kernel era: <= 5.7 scanned/rotated per type, 5.8+
+  // anon_cost/file_cost; none for MGLRU.
   const eras = frames.map((f) => f?.balance.era ?? 'cost').join(',');
   const costSeries = useMemo(() => {
     const era = eras.split(',');
@@ -83,20 +84,25 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
       const rows = series[r] ?? [];
       const tag = (label: string) => (runs.length > 1 ? `${label} (${run.variant})` : label);
       if (era[r] === 'rotation') {
-        return (['anon scanned', 'anon rotated', 'file scanned', 'file rotated'] as const).map((label, k) => ({
+        const lines = [
+          ['anon scanned', 'recent_scanned_anon'],
+          ['anon rotated', 'recent_rotated_anon'],
+          ['file scanned', 'recent_scanned_file'],
+          ['file rotated', 'recent_rotated_file'],
+        ] as const;
+        return lines.map(([label, col], k) => ({
           name: tag(label),
           color: TYPE_COLORS[k < 2 ? 0 : 1]!,
           dash: k % 2 === 1 ? '2 2' : DASHES[r],
-          // recent_scanned [anon, file] then recent_rotated [anon, file], in frames.
-          points: rows.map((row) => [row[0]!, row[row.length - 4 + (k % 2) * 2 + (k < 2 ? 0 : 1)]! * run.scale] as [number, number]),
+          points: rows.map((s) => [value(s, 't_ns'), value(s, col)] as [number, number]),
         }));
       }
       if (era[r] === 'mglru') return [];
-      return (['anon cost', 'file cost'] as const).map((label, k) => ({
+      return ([['anon cost', 'anon_cost'], ['file cost', 'file_cost']] as const).map(([label, col], k) => ({
         name: tag(label),
         color: TYPE_COLORS[k]!,
         dash: DASHES[r],
-        points: rows.map((row) => [row[0]!, row[7 + k]!] as [number, number]),
+        points: rows.map((s) => [value(s, 't_ns'), value(s, col)] as [number, number]),
       }));
     });
   }, [runs, series, eras]);
@@ -114,19 +120,19 @@ export function CounterCharts({ runs, frames, series, counterNames, kernels = NO
     () =>
       wm
         ? [
-            { name: 'min', y: wm[0]!, color: NEUTRAL, dash: WATERMARK_DASHES.min },
-            { name: 'low', y: wm[1]!, color: NEUTRAL, dash: WATERMARK_DASHES.low },
-            { name: 'high', y: wm[2]!, color: NEUTRAL, dash: WATERMARK_DASHES.high },
+            { name: 'min', y: wm.min, color: NEUTRAL, dash: WATERMARK_DASHES.min },
+            { name: 'low', y: wm.low, color: NEUTRAL, dash: WATERMARK_DASHES.low },
+            { name: 'high', y: wm.high, color: NEUTRAL, dash: WATERMARK_DASHES.high },
           ]
         : [],
-    [wm?.[0], wm?.[1], wm?.[2]], // eslint-disable-line react-hooks/exhaustive-deps
+    [wm?.min, wm?.low, wm?.high], // eslint-disable-line react-hooks/exhaustive-deps
   );
 
   const shows = (c: 'counters' | 'free' | 'cost') => only === undefined || only === c;
   return (
     <>
       {shows('counters') && <LineChart
-        title="Counters (pages, cumulative)"
+        title="Counters (cumulative: pages; pgmajfault: faults)"
         series={counterSeries}
         xFormat={secs}
         xLabel="virtual time (s)"

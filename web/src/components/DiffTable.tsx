@@ -3,17 +3,25 @@
 // one time until a run ends: from then on its column holds its end values, labelled so, and
 // nothing is compared (a change between two times is not a difference between kernels).
 import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
+import type { ListSizes } from '../engine/generated/views';
 import { formatChange, formatCount, formatNs } from '../format';
 
 const COUNTERS = ['pgscan_anon', 'pgscan_file', 'workingset_refault_file', 'pswpout', 'pgmajfault'];
-const LIST_ROWS = ['inactive anon', 'active anon', 'inactive file', 'active file', 'unevictable', 'free'];
+const LIST_ROWS: [keyof ListSizes, string][] = [
+  ['inactive_anon', 'inactive anon'],
+  ['active_anon', 'active anon'],
+  ['inactive_file', 'inactive file'],
+  ['active_file', 'active file'],
+  ['unevictable', 'unevictable'],
+  ['free', 'free'],
+];
 
 /** A difference is highlighted when the values differ by more than this fraction. */
 export const HIGHLIGHT = 0.1;
 
 export function DiffTable({ runs, frames, counterNames }: { runs: RunInfo[]; frames: RunFrame[]; counterNames: string[] }) {
   const rows: { label: string; values: number[] }[] = [
-    ...LIST_ROWS.map((label, i) => ({ label: `${label} (pages)`, values: frames.map((f) => f.lru[i]!) })),
+    ...LIST_ROWS.map(([key, label]) => ({ label: `${label} (pages)`, values: frames.map((f) => f.lists[key]) })),
     ...COUNTERS.filter((c) => counterNames.includes(c)).map((c) => ({
       label: c,
       values: frames.map((f) => f.counters[counterNames.indexOf(c)]!),

@@ -12,9 +12,10 @@
 // marks page counts on the log and RAM scales.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { RunFrame, RunInfo } from '../engine/protocol';
+import type { LruList, LruStrip } from '../engine/generated/views';
 import { formatCount, formatRate } from '../format';
 import { GlossaryTerm } from './GlossaryTerm';
-import { DOT_HALO, LISTS, listType, MOVE_COLORS, MOVE_REASONS, OWNER_SHADES, TYPE_COLORS, TYPE_NAMES, typeShade } from '../lib/palette';
+import { DOT_HALO, LISTS, listTypeOf, MOVE_COLORS, MOVE_REASONS, OWNER_SHADES, TYPE_COLORS, TYPE_NAMES, typeShade } from '../lib/palette';
 import type { ListRates } from '../lib/rates';
 import { useWidth } from '../lib/useWidth';
 
@@ -81,8 +82,13 @@ interface Props {
   theme?: string;
 }
 
-function rowOf(list: number): number {
-  return LISTS.findIndex((l) => l.index === list);
+function rowOf(list: LruList): number {
+  return LISTS.findIndex((l) => l.key === list);
+}
+
+/** The engine's strip of a list. */
+function stripOf(f: RunFrame, list: LruList): LruStrip {
+  return f.lru.strips.find((s) => s.list === list)!;
 }
 
 /** Strip length in px of a list of `len` frames in a machine of `frames` frames of `pagesPer`
@@ -125,26 +131,18 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   const stripY = (row: number) => row * ROW + LABEL_H;
 
   // Owners of each type in this frame, given shades in order of first appearance.
-  {
-    let offset = 0;
-    for (let index = 0; index < 4; index++) {
-      const n = Math.ceil(frame.listFrames[index]! / frame.bucket);
-      const m = shades.current[listType(index)]!;
-      for (let c = offset; c < offset + n; c++) {
-        const o = frame.cells[c]!;
-        if (o > 0 && !m.has(o - 1)) m.set(o - 1, m.size);
-      }
-      offset += n;
-    }
+  for (const strip of frame.lru.strips) {
+    const m = shades.current[listTypeOf(strip.list)]!;
+    for (const o of strip.cells) if (o > 0 && !m.has(o - 1)) m.set(o - 1, m.size);
   }
-  const cellColor = (index: number, owner: number) => typeShade(listType(index), shades.current[listType(index)]!.get(owner) ?? 0);
+  const cellColor = (list: LruList, owner: number) => typeShade(listTypeOf(list), shades.current[listTypeOf(list)]!.get(owner) ?? 0);
 
-  /** x of frame index `idx` of the list at `index` (engine order), or null outside the zoom window. */
+  /** x of frame index `idx` of `list`, or null outside the zoom window. */
   const geometry = useRef({ width, height, stripW, info, scale, zoom });
   geometry.current = { width, height, stripW, info, scale, zoom };
-  const xOf = (f: RunFrame, index: number, idx: number): number | null => {
+  const xOf = (f: RunFrame, list: LruList, idx: number): number | null => {
     const g = geometry.current;
-    const len = f.listFrames[index]!;
+    const len = stripOf(f, list).frames;
     const [lo, hi] = windowOf(g.zoom, len);
     if (idx < lo || idx > hi || hi <= lo) return null;
     return LEFT + ((idx - lo) / (hi - lo)) * stripLength(g.scale, len, g.info.frames, g.stripW, g.info.scale);
@@ -153,13 +151,11 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
   // Spawn particles for the frame's sampled moves.
   useEffect(() => {
     const now = performance.now();
-    const m = frame.moves;
-    for (let k = 0; k + 5 <= m.length; k += 5) {
-      const [from, to, reason, fromIdx, toIdx] = [m[k]!, m[k + 1]!, m[k + 2]!, m[k + 3]!, m[k + 4]!];
-      const r0 = rowOf(from);
-      const r1 = rowOf(to);
+    for (const m of frame.lru.moves) {
+      const r0 = m.from ? rowOf(m.from.list) : -1;
+      const r1 = m.to ? rowOf(m.to.list) : -1;
       if (r0 < 0 && r1 < 0) continue;
-      particles.current.push({ r0, r1, i0: fromIdx, i1: toIdx, color: MOVE_COLORS[reason] ?? '#999', start: now + Math.random() * 250 });
+      particles.current.push({ r0, r1, i0: m.from?.index ?? -1, i1: m.to?.index ?? -1, color: MOVE_COLORS[m.reason], start: now + Math.random() * 250 });
     }
     if (particles.current.length > 2000) particles.current.splice(0, particles.current.length - 2000);
   }, [frame]);
@@ -196,32 +192,32 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     el.dataset.fontPx = String(fontPx);
     ctx.font = `${fontPx}px "Liberation Sans", sans-serif`;
     ctx.textBaseline = 'middle';
-    let offset = 0;
-    for (let index = 0; index < 4; index++) {
-      const row = rowOf(index);
+    const bucket = f.lru.bucket;
+    for (const strip of f.lru.strips) {
+      const row = rowOf(strip.list);
       const y = stripY(row);
       ctx.fillStyle = stripBg;
       ctx.fillRect(LEFT, y, stripW, STRIP_H);
-      const len = f.listFrames[index]!;
-      const n = Math.ceil(len / f.bucket);
+      const len = strip.frames;
+      const cells = strip.cells;
+      const n = cells.length;
       const [lo, hi] = windowOf(zoom, len);
       const L = stripLength(scale, len, info.frames, stripW, info.scale);
       const px = (frameIdx: number) => LEFT + ((frameIdx - lo) / Math.max(1, hi - lo)) * L;
       // Runs of equal owners are drawn as one rectangle, clipped to the zoom window.
       let c = 0;
       while (c < n) {
-        const owner = f.cells[offset + c]!;
+        const owner = cells[c]!;
         let e = c + 1;
-        while (e < n && f.cells[offset + e] === owner) e++;
-        const s0 = Math.max(lo, c * f.bucket);
-        const s1 = Math.min(hi, e * f.bucket, len);
+        while (e < n && cells[e] === owner) e++;
+        const s0 = Math.max(lo, c * bucket);
+        const s1 = Math.min(hi, e * bucket, len);
         if (s1 > s0) {
-          ctx.fillStyle = owner > 0 ? cellColor(index, owner - 1) : '#777777';
+          ctx.fillStyle = owner > 0 ? cellColor(strip.list, owner - 1) : '#777777';
           ctx.fillRect(px(s0), y, Math.max(px(s1) - px(s0), 0.8), STRIP_H);
         }
         c = e;
       }
-      offset += n;
       ctx.fillStyle = fg;
       ctx.textAlign = 'right';
       ctx.fillText(zoom === 'tail' ? '…' : 'head', LEFT - 4, y + STRIP_H / 2);
@@ -231,7 +227,7 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       ctx.fillText(zoom === 'head' ? '…' : 'tail', Math.min(tailX + 3, width - RIGHT + 4), y + STRIP_H / 2);
       // Per list, every strip is full: its size, in the strip, says how big it really is.
       if (scale === 'list' && len > 0) {
-        const text = `${shortCount(f.lru[index]!)} pages`;
+        const text = `${shortCount(f.lists[strip.list])} pages`;
         ctx.font = `bold ${fontPx}px "Liberation Sans", sans-serif`;
         const w = ctx.measureText(text).width + 8;
         ctx.fillStyle = stripBg;
@@ -272,7 +268,10 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     }
     const now = performance.now();
     particles.current = particles.current.filter((p) => now - p.start < MOVE_MS);
-    const at = (row: number, idx: number) => (row >= 0 ? xOf(f, LISTS[row]!.index, Math.min(idx, f.listFrames[LISTS[row]!.index]!)) : null);
+    const at = (row: number, idx: number) => {
+      const list = LISTS[row]?.key;
+      return list ? xOf(f, list, Math.min(idx, stripOf(f, list).frames)) : null;
+    };
     for (const p of particles.current) {
       const t = (now - p.start) / MOVE_MS;
       if (t < 0) continue;
@@ -327,17 +326,16 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
     const row = Math.floor((my - LABEL_H + (ROW - STRIP_H) / 2) / ROW);
     const l = LISTS[row];
     if (!l || my < stripY(row) - 2 || my > stripY(row) + STRIP_H + 2) return null;
-    const len = frame.listFrames[l.index]!;
+    const strip = stripOf(frame, l.key);
+    const len = strip.frames;
     const [lo, hi] = windowOf(zoom, len);
     const L = stripLength(scale, len, info.frames, stripW, info.scale);
     if (mx < LEFT || mx > LEFT + L || hi <= lo) return null;
     const idx = Math.min(len - 1, Math.floor(lo + ((mx - LEFT) / L) * (hi - lo)));
-    let offset = 0;
-    for (let i = 0; i < l.index; i++) offset += Math.ceil(frame.listFrames[i]! / frame.bucket);
-    const owner = frame.cells[offset + Math.floor(idx / frame.bucket)] ?? 0;
+    const owner = strip.cells[Math.floor(idx / frame.lru.bucket)] ?? 0;
     const name = owner > 0 ? frame.spaceNames[owner - 1] ?? `owner ${owner}` : 'no owner';
     const page = formatCount(idx * info.scale);
-    return `${l.label}: ${name} (${TYPE_NAMES[listType(l.index)]}) · page ${page} of ${formatCount(len * info.scale)} from the head`;
+    return `${l.label}: ${name} (${TYPE_NAMES[listTypeOf(l.key)]}) · page ${page} of ${formatCount(len * info.scale)} from the head`;
   };
 
   const owners: [number, number, string][] = []; // [type, owner, colour]
@@ -368,20 +366,20 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
         </span>
       </div>
       <p className="lru-scale small" data-testid={`${testPrefix}lru-scale`}>
-        Scale: {SCALE_TEXT[scale]} · {zoomText} · cell = {formatCount(frame.bucket * info.scale)} page{frame.bucket * info.scale === 1 ? '' : 's'}
+        Scale: {SCALE_TEXT[scale]} · {zoomText} · cell = {formatCount(frame.lru.bucket * info.scale)} page{frame.lru.bucket * info.scale === 1 ? '' : 's'}
       </p>
       <div className="lru-canvas-box" ref={box} style={{ height }}>
         <canvas
           ref={canvas}
           style={{ width, height }}
           role="img"
-          aria-label={`LRU lists: ${LISTS.map((l) => `${l.label} ${formatCount(frame.lru[l.index]!)} pages`).join(', ')}`}
+          aria-label={`LRU lists: ${LISTS.map((l) => `${l.label} ${formatCount(frame.lists[l.key])} pages`).join(', ')}`}
           data-testid={`${testPrefix}lru-canvas`}
-          data-cells={frame.cells.length}
+          data-cells={frame.lru.strips.reduce((n, s) => n + s.cells.length, 0)}
           data-strip-x={LEFT}
           data-strip-y={LISTS.map((_, r) => stripY(r) + STRIP_H / 2).join(',')}
           data-axis={zoom === 'all' ? axisTicks(scale, info.frames * info.scale, stripW).map(([p]) => p).join(',') : ''}
-          data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, frame.listFrames[l.index]!, info.frames, stripW, info.scale))).join(',')}
+          data-strip-px={LISTS.map((l) => Math.round(stripLength(scale, stripOf(frame, l.key).frames, info.frames, stripW, info.scale))).join(',')}
           onMouseMove={(e) => {
             const r = e.currentTarget.getBoundingClientRect();
             const text = describe(e.clientX - r.left, e.clientY - r.top);
@@ -391,21 +389,21 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
         />
         {LISTS.map((l, row) => (
           <div key={l.key} className="lru-label" style={{ top: row * ROW, left: LEFT }}>
-            <span className="type-chip" style={{ background: TYPE_COLORS[listType(l.index)] }} />
+            <span className="type-chip" style={{ background: TYPE_COLORS[listTypeOf(l.key)] }} />
             <strong>
               <GlossaryTerm term={l.key}>{l.label}</GlossaryTerm>
             </strong>{' '}
-            <span data-testid={`${testPrefix}lru-size-${l.key}`} data-pages={frame.lru[l.index]} data-frames={frame.listFrames[l.index]}>
-              {formatCount(frame.lru[l.index]!)}
+            <span data-testid={`${testPrefix}lru-size-${l.key}`} data-pages={frame.lists[l.key]} data-frames={stripOf(frame, l.key).frames}>
+              {formatCount(frame.lists[l.key])}
             </span>{' '}
-            {frame.lru[l.index] === 1 ? 'page' : 'pages'}
+            {frame.lists[l.key] === 1 ? 'page' : 'pages'}
             {/* pgrefill counts both active lists together: the rate is shown once, on the first.
                 A run that has ended (its tasks exited, or the OOM killer ended it) scans nothing:
                 the last interval's rate would claim work that is not going on. */}
-            {Number.isFinite(rates.scan[l.index]) && l.index !== 3 && !frame.finished && (
+            {Number.isFinite(rates.scan[l.key]) && l.key !== 'active_file' && !frame.finished && (
               <span className="muted">
                 {' '}
-                · <GlossaryTerm term={l.index === 0 || l.index === 2 ? 'scanned' : 'refilled'}>{l.index === 0 || l.index === 2 ? 'scanned' : 'refilled (both)'}</GlossaryTerm> {formatRate(rates.scan[l.index]!)}/s
+                · <GlossaryTerm term={l.key.startsWith('inactive') ? 'scanned' : 'refilled'}>{l.key.startsWith('inactive') ? 'scanned' : 'refilled (both)'}</GlossaryTerm> {formatRate(rates.scan[l.key])}/s
               </span>
             )}
           </div>
@@ -419,10 +417,10 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
       <figcaption className="legend">
         <span className="muted">
           free{' '}
-          <span data-testid={`${testPrefix}lru-size-free`} data-pages={frame.lru[5]}>
-            {formatCount(frame.lru[5]!)}
+          <span data-testid={`${testPrefix}lru-size-free`} data-pages={frame.lists.free}>
+            {formatCount(frame.lists.free)}
           </span>{' '}
-          · unevictable {formatCount(frame.lru[4]!)} · moves seen {formatCount(frame.movesSeen)}
+          · unevictable {formatCount(frame.lists.unevictable)} · moves seen {formatCount(frame.lru.movesSeen)}
         </span>
         {[0, 1].map((ty) => (
           <span key={ty} className="legend-group" aria-label={`${TYPE_NAMES[ty]} pages by owner`} data-testid={`${testPrefix}lru-legend-${TYPE_NAMES[ty]}`}>
@@ -441,9 +439,9 @@ export function LruView({ info, frame, rates, testPrefix, theme }: Props) {
           </span>
         ))}
         <span className="legend-group" aria-label="Page moves">
-          {MOVE_REASONS.map((r, i) => (
-            <span key={r} className="legend-item" data-testid="move-dot" data-color={MOVE_COLORS[i]}>
-              <span className="dot" style={{ background: MOVE_COLORS[i] }} />
+          {MOVE_REASONS.map((r) => (
+            <span key={r} className="legend-item" data-testid="move-dot" data-color={MOVE_COLORS[r]}>
+              <span className="dot" style={{ background: MOVE_COLORS[r] }} />
               <GlossaryTerm term={r}>{r}</GlossaryTerm>
             </span>
           ))}

@@ -19,7 +19,7 @@ describe('dispatchFromWorker', () => {
     expect(collect({ type: 'error', phase: 'engine', message: 'x' }).errors).toEqual([['The engine failed: x', true]]);
   });
   it('reports a message it does not understand', () => {
-    const { errors } = collect({ type: 'frame', seq: 0, runs: 'none' });
+    const { errors } = collect({ type: 'frame', seq: 0, stepMs: 0, runs: 'none' });
     expect(errors[0]![0]).toMatch(/^The engine sent a message the page does not understand: ProtocolError: 'runs'/);
     expect(errors[0]![1]).toBe(true);
   });

@@ -6,6 +6,7 @@ import { engine_version, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { CELLS, EngineHost, MOVES_PER_FRAME, type EngineModule, type HostDeps } from './host';
 import { initWasm, wasmEngine as realEngine } from './nodeEngine';
 import { parseFromWorker, type FromWorker } from './protocol';
+import { SERIES_WIDTH } from './series';
 
 const text = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
 // A small S000 (64 pages per frame) keeps the tests fast.
@@ -59,33 +60,16 @@ describe('EngineHost with the wasm engine', () => {
       const ref = WasmSimulation.fromScenario(small, v);
       ref.step(300_000_000);
       ref.step(300_000_000);
-      expect([...last.runs[i]!.lru]).toEqual([...ref.lru_sizes()]);
-      expect([...last.runs[i]!.counters]).toEqual([...ref.counter_values()]);
-      // Cells: every list's frames, bucketed.
       const r = last.runs[i]!;
-      expect([...r.listFrames]).toEqual([0, 1, 2, 3].map((l) => ref.list_frames(l).length));
-      expect(r.listFrames[2]! * 64).toBe(r.lru[2]);
-      expect(r.bucket).toBe(Math.ceil(524_288 / 64 / CELLS));
-      // The cells are the majority owner of each bucket, computed here from the raw frames.
-      const spaces = ref.frame_spaces();
-      const cells: number[] = [];
-      for (let l = 0; l < 4; l++) {
-        const list = ref.list_frames(l);
-        for (let s = 0; s < list.length; s += r.bucket) {
-          const n = new Map<number, number>();
-          let best = 0;
-          let bestN = 0;
-          for (const f of list.subarray(s, s + r.bucket)) {
-            const o = spaces[f] === 0xffffffff ? 0 : spaces[f]! + 1;
-            const c = (n.get(o) ?? 0) + 1;
-            n.set(o, c);
-            if (c > bestN) [best, bestN] = [o, c];
-          }
-          cells.push(best);
-        }
-      }
-      expect([...r.cells]).toEqual(cells);
-      expect(cells.some((c) => c > 0)).toBe(true);
+      const sizes = [...ref.lru_sizes()];
+      expect(Object.values(r.lists)).toEqual(sizes);
+      expect([...r.counters]).toEqual([...ref.counter_values()]);
+      // The LRU view is the engine's (views::lru, tested natively): passed through as it is.
+      expect(r.lru.strips.map((s) => s.list)).toEqual(['inactive_anon', 'active_anon', 'inactive_file', 'active_file']);
+      expect(r.lru.strips.map((s) => s.frames)).toEqual([0, 1, 2, 3].map((l) => ref.list_frames(l).length));
+      expect(r.lru.strips[2]!.frames * 64).toBe(r.lists.inactive_file);
+      expect(r.lru.bucket).toBe(Math.ceil(524_288 / 64 / CELLS));
+      expect(r.lru.strips.some((s) => s.cells.some((c) => c > 0))).toBe(true);
       ref.free();
     }
   });
@@ -98,14 +82,10 @@ describe('EngineHost with the wasm engine', () => {
     const [loaded] = all(posted, 'loaded');
     const frames = all(posted, 'frame');
     const f = frames.at(-1)!.runs[0]!;
-    expect(f.movesSeen).toBeGreaterThan(0);
-    expect(f.moves.length / 5).toBe(Math.min(MOVES_PER_FRAME, f.movesSeen));
-    for (let k = 0; k < f.moves.length; k += 5) {
-      expect(f.moves[k + 2]).toBeLessThanOrEqual(6); // a reason
-      const [to, toIdx] = [f.moves[k + 1]!, f.moves[k + 4]!];
-      expect(toIdx).toBe(to < 4 ? 0 : -1); // lists are added to at the head
-    }
-    const rows = frames.reduce((n, fr) => n + fr.runs[0]!.series.length / loaded!.seriesWidth, 0);
+    expect(f.lru.movesSeen).toBeGreaterThan(0);
+    expect(f.lru.moves.length).toBe(Math.min(MOVES_PER_FRAME, f.lru.movesSeen));
+    expect(loaded!.runs[0]!.variant).toBe('after');
+    const rows = frames.reduce((n, fr) => n + fr.runs[0]!.series.length / SERIES_WIDTH, 0);
     const ref = WasmSimulation.fromScenario(small, 'after');
     ref.step(2_000_000_000);
     expect(rows).toBe(ref.series_len());

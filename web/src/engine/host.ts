@@ -17,68 +17,43 @@ import {
   type RunInfo,
   type ScenarioSource,
   type ToWorker,
-  type VariantInfo,
 } from './protocol';
-import { parseLessonSteps } from '../lib/lesson';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
+import type { FrameView, ScenarioInfo } from './generated/views';
 import { stepTo } from './stepTo';
 
-function refaultOf(sim: EngineSimulation): { refault?: RunFrame['refault'] } {
-  if (!sim.refault_view) return {};
-  const v = JSON.parse(sim.refault_view()) as RunFrame['refault'];
-  return v && v.last ? { refault: v } : {};
-}
-
-/** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. */
+/** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. The views are the
+ *  engine's JSON of the generated types (generated/views.ts). */
 export interface EngineSimulation {
   step(ns: number): void;
   now_ns(): number;
   end_ns(): number;
   finished(): boolean;
-  scale(): number;
   counter_names(): string[];
+  /** Counter values in `counter_names` order. */
   counter_values(): Float64Array;
-  lru_sizes(): Float64Array;
-  watermarks(): Float64Array;
-  /** The balance view as JSON (views::BalanceView; type generated into generated/views.ts). */
-  balance_view(): string;
-  /** The refault view as JSON (views::RefaultView). */
-  refault_view?(): string;
-  space_names(): string[];
-  /** Majority owner + 1 per bucket of `bucket` frames, lists 0..4 head to tail (facade helper). */
-  lru_cells(bucket: number): Uint16Array;
-  /** Lengths in frames of lists 0..4 as lru_cells walks them (facade helper). */
-  lru_list_lengths?(): Uint32Array;
+  /** The run's constants, JSON RunInfo. */
+  run_info(): string;
+  /** The run's state now, JSON FrameView: about `cells` LRU cells per full strip, the moves
+   *  since the last call sampled down to `maxMoves`. */
+  frame_view(cells: number, maxMoves: number): string;
   series_len(): number;
-  series_width(): number;
+  /** Rows `from..` of the time series, SERIES_COLUMNS values each. */
   series_from(from: number): Float64Array;
   set_move_trace(capacity: number): void;
+  /** Drop the moves recorded since the last frame (a seek's way is no animation). */
+  discard_moves(): void;
   /** A checkpoint: an independent copy of the run as it is now (clone of the simulation). */
   snapshot?(): EngineSimulation;
   /** Bytes a snapshot holds on the wasm heap (0 for a run built from a scenario). */
   snapshot_bytes?(): number;
-  drain_moves(): Float64Array;
-  /** Whether the multi-gen LRU runs, and lruvec `lv`'s generations as JSON (views::GensView;
-   *  "null" for no such lruvec). */
-  lru_gen(): boolean;
-  lru_gen_view(lv: number): string;
   run_to_end_json(): string;
-  /** The run's effective flags and the variant's as written, JSON {name: bool}. */
-  flags_json(): string;
-  base_flags_json(): string;
-  /** vm.swappiness asked for, the kernel's cap, and what it runs with. */
-  swappiness_asked(): number;
-  swappiness_cap(): number;
-  swappiness(): number;
-  /** memcg LRU view: memcg names by id, and the view as JSON (views::MemcgLruView). */
-  memcg_names?(): string[];
-  memcg_lru_view?(): string;
   free(): void;
 }
 
 export interface EngineModule {
   engineVersion(): string;
-  /** JSON {title, description, variants: [{name, preset}], lesson: [...]}; throws on a bad scenario. */
+  /** JSON ScenarioInfo; throws on a bad scenario. */
   scenarioInfo(text: string): string;
   /** A new simulation of `variant` of the scenario text, with flag overrides on top of the
    *  variant; throws on a bad scenario or an unknown flag. */
@@ -285,9 +260,9 @@ export class EngineHost {
   }
 
   /** Parse the scenario; a bad one is a `scenario` error and keeps the current runs. */
-  private parse(scenario: ScenarioSource): { title: string; description: string; variants: VariantInfo[]; lesson: unknown } | null {
+  private parse(scenario: ScenarioSource): ScenarioInfo | null {
     try {
-      return JSON.parse(this.engine!.scenarioInfo(scenario.text));
+      return JSON.parse(this.engine!.scenarioInfo(scenario.text)) as ScenarioInfo;
     } catch (err) {
       this.deps.post(encodeError('scenario', err));
       return null;
@@ -305,25 +280,7 @@ export class EngineHost {
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
         const sim = this.engine!.create(scenario.text, name, flags[i] ?? {});
         sim.set_move_trace(MOVE_CAPACITY);
-        const frames = Math.round((sim.lru_sizes().reduce((a, b) => a + b, 0)) / sim.scale());
-        runs.push({
-          sim,
-          seriesSent: 0,
-          info: {
-            variant: name,
-            preset: variant.preset,
-            scale: sim.scale(),
-            frames,
-            endNs: sim.end_ns(),
-            spaceNames: sim.space_names(),
-            ...memcgInfo(sim),
-            kernel: {
-              flags: JSON.parse(sim.flags_json()) as FlagOverrides,
-              baseFlags: JSON.parse(sim.base_flags_json()) as FlagOverrides,
-              swappiness: { asked: sim.swappiness_asked(), cap: sim.swappiness_cap(), runs: sim.swappiness() },
-            },
-          },
-        });
+        runs.push({ sim, seriesSent: 0, info: JSON.parse(sim.run_info()) as RunInfo });
       }
     } catch (err) {
       for (const r of runs) r.sim.free();
@@ -337,7 +294,7 @@ export class EngineHost {
     this.seq = 0;
     this.built = { text: scenario.text, names, flags };
     this.live = { sims: runs.map((r) => r.sim), workMs: 0, rate: 0 };
-    this.pins = parseLessonSteps(info.lesson).map((st) => st.atNs);
+    this.pins = info.lesson.map((st) => st.atNs);
     const first = runs[0]!.sim;
     this.deps.post({
       type: 'loaded',
@@ -346,9 +303,8 @@ export class EngineHost {
       description: info.description,
       variants: info.variants,
       counterNames: first.counter_names(),
-      seriesWidth: first.series_width(),
       runs: runs.map((r) => r.info),
-      lesson: parseLessonSteps(info.lesson),
+      lesson: info.lesson,
     });
     this.sendFrame(0);
   }
@@ -503,7 +459,7 @@ export class EngineHost {
     progress();
     while (!this.advance(line, toNs, SEEK_PROGRESS_MS)) progress();
     // Moves recorded on the way are not a frame's worth of animation: drop them.
-    for (const s of line.sims) s.drain_moves();
+    for (const s of line.sims) s.discard_moves();
     this.sendFrame(0);
   }
 
@@ -565,68 +521,14 @@ export class EngineHost {
   }
 }
 
-/** The compact state of one run: LRU cells by majority owner, sampled moves, new series rows. */
+/** The state of one run: the engine's frame view, its counters and the new series rows. */
 export function frameOf(run: Run): RunFrame {
-  const { sim, info } = run;
-  const bucket = Math.max(1, Math.ceil(info.frames / CELLS));
-  const lru = sim.lru_sizes();
-  // The lists as lru_cells walks them (MGLRU's generation counters can lag the lists).
-  const listFrames = sim.lru_list_lengths
-    ? Uint32Array.from(sim.lru_list_lengths())
-    : Uint32Array.from([0, 1, 2, 3], (l) => Math.round(lru[l]! / info.scale));
-  const cells = sim.lru_cells(bucket);
-
-  const raw = sim.drain_moves();
-  const seen = raw.length / 5;
-  const take = Math.min(seen, MOVES_PER_FRAME);
-  const moves = new Float64Array(take * 5);
-  for (let k = 0; k < take; k++) {
-    const j = Math.floor((k * seen) / take) * 5;
-    const from = raw[j + 2]!;
-    const to = raw[j + 3]!;
-    // Where the move happened: reclaim takes pages from a list's tail, and every list add
-    // (new page, activation, deactivation, putback) goes to the head, as in the kernel.
-    const fromIdx = from < 4 ? Math.max(0, listFrames[from]! - 1) : -1;
-    const toIdx = to < 4 ? 0 : -1;
-    moves.set([from, to, raw[j + 4]!, fromIdx, toIdx], k * 5);
-  }
-
+  const { sim } = run;
+  const view = JSON.parse(sim.frame_view(CELLS, MOVES_PER_FRAME)) as FrameView;
   // After a seek back the run has fewer rows than the page holds: it keeps the common ones.
   const seriesStart = Math.min(run.seriesSent, sim.series_len());
   const series = sim.series_from(seriesStart);
   run.seriesSent = sim.series_len();
-
-  const memcg = info.memcgNames && sim.memcg_lru_view ? (JSON.parse(sim.memcg_lru_view()) as RunFrame['memcg']) : undefined;
-  // The generations of the largest memcg's lruvec (the root's when there are no memcgs).
-  const gensLv = memcg?.largest ?? 0;
-  const gens = sim.lru_gen() ? (JSON.parse(sim.lru_gen_view(gensLv)) as RunFrame['gens'] | null) : null;
-  return {
-    nowNs: sim.now_ns(),
-    finished: sim.finished(),
-    counters: sim.counter_values(),
-    lru,
-    watermarks: sim.watermarks(),
-    balance: JSON.parse(sim.balance_view()) as unknown as RunFrame['balance'],
-    // The refault drawing rides along once a classic refault has happened (a few numbers).
-    ...refaultOf(sim),
-    bucket,
-    listFrames,
-    cells,
-    moves,
-    movesSeen: seen,
-    spaceNames: sim.space_names(),
-    series,
-    seriesStart,
-    ...(gens ? { gens } : {}),
-    ...(gens && gensLv > 0 ? { gensMemcg: gensLv } : {}),
-    // memcg LRU view: a few numbers per memcg, so it rides along with every frame.
-    ...(memcg ? { memcg } : {}),
-  };
-}
-
-/** memcg LRU view: the memcg names, for runs with memcgs besides the root. */
-function memcgInfo(sim: EngineSimulation): Pick<RunInfo, 'memcgNames'> {
-  const names = sim.memcg_names?.() ?? [];
-  return names.length > 1 ? { memcgNames: names } : {};
+  return { ...view, counters: sim.counter_values(), series, seriesStart };
 }
 

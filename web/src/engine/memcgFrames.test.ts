@@ -60,16 +60,6 @@ describe('memcg LRU in the frames', () => {
     expect(posted.filter((m) => m.type === 'frame')).toHaveLength(21);
   });
 
-  it('the page refuses memcg data that is not the engine’s view, naming the field', async () => {
-    const text = smallS003(file('s003-memcg-lru.toml'));
-    const { frame } = await run('s003-memcg-lru.toml', text, ['after'], 1e6);
-    const bad = { type: 'frame', seq: 1, stepMs: 0, runs: [{ ...frame.runs[0]!, memcg: [1, 2, 3] }] };
-    expect(() => parseFromWorker(bad)).toThrow(/'memcg' must be an object, got an array/);
-    const names = { type: 'loaded', scenario: 's', title: '', description: '', variants: [], counterNames: [], seriesWidth: 1, lesson: [],
-      runs: [{ variant: 'a', preset: 'p', scale: 1, frames: 1, endNs: 1, spaceNames: [], memcgNames: 'memcg0' }] };
-    expect(() => parseFromWorker(names)).toThrow(/'memcgNames' must be an array of strings/);
-  });
-
   it('S000 (no memcgs): neither names nor a memcg view', async () => {
     const text = file('s000-thrash.toml').replace('[machine]', '[machine]\nframe_scale = 64');
     const { loaded, frame } = await run('s000-thrash.toml', text, [], 1e6);

@@ -18,22 +18,25 @@
 //                    lesson's next step, so that a seek there restores it; answered by aheadProgress)
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
-//                    frame (per run: time, counters, list sizes, balance, LRU cells, sampled
-//                    moves, new time-series rows as typed arrays, transferred; the views
-//                    (balance, refault, MGLRU generations, memcg LRU) as the engine's typed
-//                    objects, generated/views.ts),
+//                    frame (per run: the engine's FrameView — list sizes, watermarks, dirty
+//                    state, the LRU strips and sampled moves, the balance, refault, MGLRU
+//                    generations and memcg LRU views — plus the counters and the new series
+//                    rows as typed arrays, transferred),
 //                    reports (the CLI's RunReport JSON per variant), variantReport (one variant's),
-//                    reportProgress, checked (the problem
-//                    of a checked text, with its line and column, or null), assessed,
-//                    seekProgress, aheadProgress, error
+//                    reportProgress, checked (the problem of a checked text, with its line and
+//                    column, or null), assessed, seekProgress, aheadProgress, error
+//
+// Every engine type here is generated from Rust (generated/views.ts); the worker is built with
+// the page, so its answers are checked for their envelope only (message type and fields, typed
+// arrays), not field by field. Untrusted input (links, dropped files) is checked where it
+// enters (lib/linkCheck.ts, lib/kernelRun.ts).
 //
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
-import { parseLessonSteps, type LessonStep } from '../lib/lesson';
-import type { BalanceView, GensView, MemcgLruView, RefaultView, ScenarioProblem, Seg, TypeReason } from './generated/views';
+import type { FrameView, KernelInfo, LessonStepInfo, RunInfo, RunKernel, ScenarioProblem, VariantInfo } from './generated/views';
 
-export const PROTOCOL_VERSION = 9; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant
+export const PROTOCOL_VERSION = 10; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -77,89 +80,19 @@ export type ErrorPhase = 'init' | 'protocol' | 'engine' | 'scenario';
 /** Behaviour flag overrides of one run: flag name -> on/off (names as the engine exports them). */
 export type FlagOverrides = Record<string, boolean>;
 
-/** What the engine says about its kernels (wasm `kernel_info`): flags and preset values. */
-export interface KernelInfo {
-  /** The engine's flag table: version (or posted series), kernel function, commit ('' when not known), one-line doc. */
-  flags: { name: string; version: string; function: string; commit: string; doc: string }[];
-  presets: { name: string; description: string; flags: FlagOverrides }[];
-}
+export type { KernelInfo, RunInfo, RunKernel, VariantInfo };
 
-/** The kernel of one run: its flags and what became of the swappiness the scenario asked for. */
-export interface RunKernel {
-  /** Effective flags of the run (variant + overrides). */
-  flags: FlagOverrides;
-  /** Flags of the variant as the scenario writes it. */
-  baseFlags: FlagOverrides;
-  /** vm.swappiness asked for, the kernel's cap, and what it runs with (a capped kernel refuses more). */
-  swappiness: { asked: number; cap: number; runs: number };
-}
-
-export interface VariantInfo {
-  name: string;
-  preset: string;
-}
-
-/** Constants of one run, sent once on load. */
-export interface RunInfo {
-  variant: string;
-  preset: string;
-  /** Pages per simulated frame. */
-  scale: number;
-  /** Simulated frames (RAM / 4 KiB / scale). */
-  frames: number;
-  endNs: number;
-  spaceNames: string[];
-  kernel?: RunKernel;
-  /** memcg LRU view: memcg names by id ("/" = root), only for scenarios with memcgs. */
-  memcgNames?: string[];
-}
-
-/** The state of one run after a step. Sizes and counters in pages unless noted. */
 /** The runs' common time: the furthest run's (a run that ended, or was killed, stays at its end
  *  while the others go on). The top bar, the link, exports and the side-by-side table use it. */
 export const commonNowNs = (runs: readonly { nowNs: number }[]): number => runs.reduce((t, r) => Math.max(t, r.nowNs), 0);
 
-export interface RunFrame {
-  nowNs: number;
-  finished: boolean;
-  counters: Float64Array;
-  /** inactive_anon, active_anon, inactive_file, active_file, unevictable, free (pages). */
-  lru: Float64Array;
-  /** min, low, high (pages). */
-  watermarks: Float64Array;
-  /** The balance view (wasm-core/src/views.rs; the type is generated from it). */
-  balance: BalanceView;
-  /** The last classic refault with its distance, once there has been one (views.rs). */
-  refault?: RefaultView;
-  /** Frames per LRU cell (the same for the four lists of a run). */
-  bucket: number;
-  /** Length of each of the four LRU lists in frames (head to tail). */
-  listFrames: Uint32Array;
-  /** The cells of the four lists one after the other, head to tail: owner space id + 1 of the
-   *  bucket's majority of frames (0: none). List i has ceil(listFrames[i] / bucket) cells. */
-  cells: Uint16Array;
-  /** Sampled page moves, 5 numbers each: from list, to list, reason, from index, to index
-   *  (index in frames from the list head where the move took place: the tail for pages
-   *  reclaim takes, the head for pages added; -1 outside the four lists). */
-  moves: Float64Array;
-  /** Owner space names so far (spaces appear as tasks map memory); cell owner k names spaceNames[k - 1]. */
-  spaceNames: string[];
-  /** Moves recorded since the previous frame (before sampling; none after a seek). */
-  movesSeen: number;
-  /** New time-series rows since the previous frame, `seriesWidth` numbers each. */
-  series: Float64Array;
-  /** The index of `series`' first row in the run's series: the rows the page holds from the
-   *  previous frames, which after a seek back are fewer than it has (it drops the rest). */
-  seriesStart: number;
-  /** The generations and PID controller of the root lruvec, or of the largest memcg's (the
-   *  engine's `lru_gen_view`); absent when the run does not use the multi-gen LRU. */
-  gens?: GensView;
-  /** Which memcg's lruvec `gens` shows, when not the root's (the largest memcg). */
-  gensMemcg?: number;
-  /** memcg LRU view: the engine's `memcg_lru_view`, only when the run has memcgs
-   *  (RunInfo.memcgNames). */
-  memcg?: MemcgLruView;
-}
+/** The state of one run after a step: the engine's FrameView (sizes in pages), with the
+ *  counters (pages or counts, `counterNames` order) and the time-series rows new since the
+ *  previous frame (SERIES_COLUMNS each, engine/series.ts reads them by name) as typed arrays.
+ *  `seriesStart`: the index of `series`' first row in the run's series, i.e. the rows the page
+ *  holds from the previous frames, which after a seek back are fewer than it has (it drops the
+ *  rest). */
+export type RunFrame = FrameView & { counters: Float64Array; series: Float64Array; seriesStart: number };
 
 /** What the core found wrong with scenario text: 1-based line and column (characters); the
  *  type is generated from wasm-core's `ScenarioError`. */
@@ -176,10 +109,9 @@ export type FromWorker =
       description: string;
       variants: VariantInfo[];
       counterNames: string[];
-      seriesWidth: number;
       runs: RunInfo[];
       /** The scenario's lesson steps, in time order (empty: no lesson). */
-      lesson: LessonStep[];
+      lesson: LessonStepInfo[];
     }
   /** The runs' state after a load or a step (`seq` increases by one each time). */
   /** `stepMs`: the worker's wall time advancing the runs for this frame (0 after a load); play
@@ -247,12 +179,6 @@ function onlyKeys(msg: Obj, keys: string[]): void {
 function str(msg: Obj, key: string): string {
   const v = field(msg, key);
   if (typeof v !== 'string') throw new ProtocolError(`'${key}' must be a string, got ${describe(v)}`);
-  return v;
-}
-
-function bool(msg: Obj, key: string): boolean {
-  const v = field(msg, key);
-  if (typeof v !== 'boolean') throw new ProtocolError(`'${key}' must be true or false, got ${describe(v)}`);
   return v;
 }
 
@@ -334,35 +260,6 @@ export function parseToWorker(data: unknown): ToWorker {
 
 const BIG = Number.MAX_SAFE_INTEGER;
 
-function lessonSteps(v: unknown): LessonStep[] {
-  try {
-    return parseLessonSteps(v);
-  } catch (err) {
-    throw new ProtocolError(err instanceof Error ? err.message : String(err));
-  }
-}
-
-function parseProblem(p: Obj): ScenarioProblem {
-  onlyKeys(p, ['line', 'column', 'field', 'message']);
-  return { line: num(p, 'line', 1, BIG, true), column: num(p, 'column', 1, BIG, true), field: str(p, 'field'), message: str(p, 'message') };
-}
-
-function parseRunInfo(v: unknown): RunInfo {
-  if (!isObj(v)) throw new ProtocolError(`each run must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['variant', 'preset', 'scale', 'frames', 'endNs', 'spaceNames', 'kernel', 'memcgNames']);
-  const info: RunInfo = {
-    variant: str(v, 'variant'),
-    preset: str(v, 'preset'),
-    scale: num(v, 'scale', 1, BIG, true),
-    frames: num(v, 'frames', 0, BIG, true),
-    endNs: num(v, 'endNs', 0, Number.MAX_VALUE),
-    spaceNames: strings(v, 'spaceNames'),
-  };
-  if ('kernel' in v) info.kernel = parseRunKernel(v.kernel);
-  if ('memcgNames' in v) info.memcgNames = strings(v, 'memcgNames'); // memcg LRU view
-  return info;
-}
-
 /** flag name -> boolean; names are short identifiers. */
 export function parseFlagMap(v: unknown, key: string): FlagOverrides {
   if (!isObj(v)) throw new ProtocolError(`'${key}' must be an object of flag names to true/false, got ${describe(v)}`);
@@ -375,325 +272,93 @@ export function parseFlagMap(v: unknown, key: string): FlagOverrides {
   return out;
 }
 
-function parseRunKernel(v: unknown): RunKernel {
-  if (!isObj(v)) throw new ProtocolError(`'kernel' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['flags', 'baseFlags', 'swappiness']);
-  const sw = field(v, 'swappiness');
-  if (!isObj(sw)) throw new ProtocolError(`'swappiness' must be an object {asked, cap, runs}, got ${describe(sw)}`);
-  onlyKeys(sw, ['asked', 'cap', 'runs']);
-  return {
-    flags: parseFlagMap(field(v, 'flags'), 'flags'),
-    baseFlags: parseFlagMap(field(v, 'baseFlags'), 'baseFlags'),
-    swappiness: { asked: num(sw, 'asked', 0, BIG, true), cap: num(sw, 'cap', 0, BIG, true), runs: num(sw, 'runs', 0, BIG, true) },
-  };
+/** The fields of each message from the worker (the envelope the page checks). */
+const FROM_WORKER_KEYS: Record<FromWorker['type'], string[]> = {
+  ready: ['type', 'protocol', 'engineVersion', 'kernel'],
+  loaded: ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'runs', 'lesson'],
+  frame: ['type', 'seq', 'stepMs', 'runs'],
+  reports: ['type', 'scenario', 'reports', 'assessment'],
+  variantReport: ['type', 'scenario', 'index', 'count', 'variant', 'report'],
+  reportProgress: ['type', 'scenario', 'index', 'count', 'variant', 'nowNs', 'endNs'],
+  seekProgress: ['type', 'fromNs', 'toNs', 'nowNs'],
+  aheadProgress: ['type', 'toNs', 'nowNs', 'done'],
+  checked: ['type', 'id', 'problem'],
+  assessed: ['type', 'id', 'assessment'],
+  error: ['type', 'phase', 'message'],
+};
+const OPTIONAL: Partial<Record<FromWorker['type'], string[]>> = { ready: ['kernel'], reports: ['assessment'] };
+
+function nonEmpty(m: Obj, key: string): unknown[] {
+  const v = field(m, key);
+  if (!Array.isArray(v) || v.length < 1) throw new ProtocolError(`'${key}' must be a non-empty array`);
+  return v;
 }
 
-/** The engine's kernel description (flags with version and doc, presets with values). */
-export function parseKernelInfo(v: unknown): KernelInfo {
-  if (!isObj(v)) throw new ProtocolError(`'kernel' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['flags', 'presets']);
-  const flags = field(v, 'flags');
-  const presets = field(v, 'presets');
-  if (!Array.isArray(flags) || !Array.isArray(presets)) throw new ProtocolError("'kernel' must hold arrays 'flags' and 'presets'");
-  return {
-    flags: flags.map((f: unknown) => {
-      if (!isObj(f)) throw new ProtocolError('each kernel flag must be an object {name, version, function, commit, doc}');
-      onlyKeys(f, ['name', 'version', 'function', 'commit', 'doc']);
-      return { name: str(f, 'name'), version: str(f, 'version'), function: str(f, 'function'), commit: str(f, 'commit'), doc: str(f, 'doc') };
-    }),
-    presets: presets.map((p: unknown) => {
-      if (!isObj(p)) throw new ProtocolError('each kernel preset must be an object {name, description, flags}');
-      onlyKeys(p, ['name', 'description', 'flags']);
-      return { name: str(p, 'name'), description: str(p, 'description'), flags: parseFlagMap(field(p, 'flags'), 'flags') };
-    }),
-  };
-}
-
-const ERAS = ['rotation', 'cost', 'mglru', 'cost2016'];
-const BALANCES = ['SCAN_EQUAL', 'SCAN_FRACT', 'SCAN_FILE', 'SCAN_ANON'];
-const REASONS = ['may_not_swap', 'no_swap', 'priority_zero', 'file_is_tiny', 'file_below_high', 'cache_trim', 'plenty_inactive_file', 'swappiness_zero', 'swappiness_max', 'fraction', 'anon_only'];
-
-function numbers(o: Obj, key: string, len: number, where = 'balance', nullable = false): void {
-  const a = field(o, key);
-  const ok = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0) || (nullable && x === null);
-  if (!Array.isArray(a) || a.length !== len || !a.every(ok)) {
-    throw new ProtocolError(`'${where}.${key}' must hold ${len} ${nullable ? 'numbers or nulls' : 'numbers'}, got ${describe(a)}`);
-  }
-}
-
-function oneOf(o: Obj, key: string, allowed: string[], where = 'balance'): void {
-  const x = field(o, key);
-  if (typeof x !== 'string' || !allowed.includes(x)) throw new ProtocolError(`'${where}.${key}' must be one of ${allowed.join(', ')}, got ${describe(x)}`);
-}
-
-/** An array of counts (finite numbers >= 0) of any length. */
-function counts(o: Obj, key: string, where: string): number[] {
-  const a = field(o, key);
-  if (!Array.isArray(a) || !a.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0)) {
-    throw new ProtocolError(`'${where}.${key}' must be an array of counts, got ${describe(a)}`);
-  }
-  return a as number[];
-}
-
-/** Every value of a generated string union, listed once (the compiler checks none is missing). */
-const TYPE_REASONS = Object.keys({ swappiness_zero: 1, swappiness_low: 1, swappiness_max: 1, older_anon: 1, few_file_refaults: 1, refault_rates: 1 } satisfies Record<TypeReason, 1>);
-const SEGS = Object.keys({ default: 1, head: 1, tail: 1 } satisfies Record<Seg, 1>);
-
-/** The engine's generations view: checked field by field against the generated type, and its
- *  rows from the older min_seq to max_seq. */
-export function parseGensView(v: unknown): GensView {
-  if (!isObj(v)) throw new ProtocolError(`'gens' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['maxSeq', 'minSeq', 'rows', 'rates', 'tierIdx', 'next', 'reason', 'compare', 'batchPages', 'rework', 'swappiness']);
-  const maxSeq = num(v, 'maxSeq', 0, BIG, true);
-  numbers(v, 'minSeq', 2, 'gens');
-  numbers(v, 'tierIdx', 2, 'gens');
-  num(v, 'next', 0, 1, true);
-  oneOf(v, 'reason', TYPE_REASONS, 'gens');
-  num(v, 'batchPages', 1, BIG, true);
-  num(v, 'swappiness', 0, 201, true);
-  bool(v, 'rework');
-  const rates = field(v, 'rates');
-  if (!Array.isArray(rates) || rates.length !== 2) throw new ProtocolError(`'gens.rates' must hold [anon, file], got ${describe(rates)}`);
-  rates.forEach((r: unknown, ty) => numbers({ [ty]: r }, String(ty), 4, 'gens.rates', true));
-  const rows = field(v, 'rows');
-  if (!Array.isArray(rows) || rows.length < 1 || rows.length > 64) throw new ProtocolError(`'gens.rows' must hold 1..64 generations, got ${describe(rows)}`);
-  rows.forEach((r: unknown, i) => {
-    if (!isObj(r)) throw new ProtocolError(`'gens.rows[${i}]' must be an object, got ${describe(r)}`);
-    onlyKeys(r, ['seq', 'ageMs', 'tiers', 'active']);
-    bool(r, 'active');
-    num(r, 'seq', 0, BIG, true);
-    num(r, 'ageMs', 0, Number.MAX_VALUE);
-    const t = field(r, 'tiers');
-    if (!Array.isArray(t) || t.length !== 2) throw new ProtocolError(`'gens.rows[${i}].tiers' must hold [anon, file], got ${describe(t)}`);
-    t.forEach((x: unknown, ty) => numbers({ [ty]: x }, String(ty), 4, `gens.rows[${i}].tiers`));
-  });
-  const g = v as unknown as GensView;
-  const seqs = g.rows.map((r) => r.seq);
-  if (seqs[0] !== Math.min(...g.minSeq) || seqs.some((s, i) => s !== seqs[0]! + i) || seqs.at(-1) !== maxSeq) {
-    throw new ProtocolError(`'gens.rows' must run from the oldest min_seq to max_seq, got seqs ${seqs.join(', ')}`);
-  }
-  const c = field(v, 'compare');
-  if (c !== null) {
-    if (!isObj(c)) throw new ProtocolError(`'gens.compare' must be an object or null, got ${describe(c)}`);
-    onlyKeys(c, ['anon', 'file', 'anonRate', 'fileRate', 'bound']);
-    for (const k of ['anonRate', 'fileRate', 'bound']) num(c, k, 0, Number.MAX_VALUE);
-    for (const k of ['anon', 'file']) {
-      const p = field(c, k);
-      if (!isObj(p)) throw new ProtocolError(`'gens.compare.${k}' must be an object, got ${describe(p)}`);
-      onlyKeys(p, ['refaulted', 'total', 'gain']);
-      for (const n of ['refaulted', 'total', 'gain']) num(p, n, 0, BIG, true);
-    }
-  }
-  return g;
-}
-
-/** The engine's memcg LRU view: checked field by field against the generated type, each memcg
- *  on it once, the bin counts matching the places, one bar per memcg. */
-export function parseMemcgLruView(v: unknown): MemcgLruView {
-  if (!isObj(v)) throw new ProtocolError(`'memcg' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['active', 'seq', 'nrGens', 'oldGen', 'youngGen', 'places', 'counts', 'usage', 'pgscan', 'pgsteal', 'leaves', 'pgstealSpreadPct', 'reclaimRequestedPages', 'reclaimAccuracyPct', 'largest']);
-  bool(v, 'active');
-  num(v, 'seq', 0, BIG, true);
-  const nrGens = num(v, 'nrGens', 2, 3, true);
-  num(v, 'oldGen', 0, nrGens - 1, true);
-  num(v, 'youngGen', 0, nrGens - 1, true);
-  const n = counts(v, 'pgsteal', 'memcg').length;
-  for (const k of ['usage', 'pgscan']) if (counts(v, k, 'memcg').length !== n) throw new ProtocolError(`'memcg.${k}' must hold ${n} values, one per memcg`);
-  num(v, 'largest', 0, Math.max(0, n - 1), true);
-  num(v, 'reclaimRequestedPages', 0, BIG);
-  for (const k of ['pgstealSpreadPct', 'reclaimAccuracyPct']) if (field(v, k) !== null) num(v, k, 0, Number.MAX_VALUE);
-  if (counts(v, 'leaves', 'memcg').some((id) => !Number.isInteger(id) || id < 1 || id >= n)) throw new ProtocolError(`'memcg.leaves' must be memcg ids 1..${n - 1}`);
-  const bins = field(v, 'counts');
-  if (!Array.isArray(bins) || bins.length !== nrGens) throw new ProtocolError(`'memcg.counts' must hold ${nrGens} generations, got ${describe(bins)}`);
-  bins.forEach((b: unknown, gen) => numbers({ [gen]: b }, String(gen), 8, 'memcg.counts'));
-  const places = field(v, 'places');
-  if (!Array.isArray(places)) throw new ProtocolError(`'memcg.places' must be an array, got ${describe(places)}`);
-  const seen = new Set<number>();
-  places.forEach((p: unknown, i) => {
-    if (!isObj(p)) throw new ProtocolError(`'memcg.places[${i}]' must be an object, got ${describe(p)}`);
-    onlyKeys(p, ['id', 'gen', 'bin', 'pos', 'seg']);
-    const id = num(p, 'id', 0, n - 1, true);
-    num(p, 'gen', 0, nrGens - 1, true);
-    num(p, 'bin', 0, 7, true);
-    num(p, 'pos', 0, n, true);
-    oneOf(p, 'seg', SEGS, `memcg.places[${i}]`);
-    if (seen.has(id)) throw new ProtocolError(`'memcg.places' holds memcg ${id} twice`);
-    seen.add(id);
-  });
-  const m = v as unknown as MemcgLruView;
-  m.counts.forEach((row, gen) =>
-    row.forEach((k, bin) => {
-      const have = m.places.filter((p) => p.gen === gen && p.bin === bin).length;
-      if (have !== k) throw new ProtocolError(`'memcg.counts[${gen}][${bin}]' is ${k}, but ${have} memcgs are placed there`);
-    }),
-  );
-  return m;
-}
-
-/** The engine's balance view: checked field by field against the generated type. */
-function parseBalanceView(v: unknown): BalanceView {
-  if (!isObj(v)) throw new ProtocolError(`'balance' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['era', 'source', 'swappiness', 'last', 'decisions', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost', 'pgscan', 'forcedScan']);
-  oneOf(v, 'era', ERAS);
-  str(v, 'source');
-  num(v, 'swappiness', 0, 200, true);
-  for (const k of ['anonCost', 'fileCost', 'pgscan', 'forcedScan']) num(v, k, 0, Number.MAX_VALUE);
-  numbers(v, 'decisions', 4);
-  numbers(v, 'recentScanned', 2);
-  numbers(v, 'recentRotated', 2);
-  const last = field(v, 'last');
-  if (last !== null) {
-    if (!isObj(last)) throw new ProtocolError(`'balance.last' must be an object or null, got ${describe(last)}`);
-    onlyKeys(last, ['atNs', 'balance', 'reason', 'lruvec', 'priority', 'swappiness', 'fraction', 'denominator', 'shares', 'recentScanned', 'recentRotated', 'anonCost', 'fileCost', 'costDenom']);
-    oneOf(last, 'balance', BALANCES);
-    oneOf(last, 'reason', REASONS);
-    for (const k of ['atNs', 'lruvec', 'priority', 'swappiness', 'denominator', 'anonCost', 'fileCost', 'costDenom']) num(last, k, 0, Number.MAX_VALUE);
-    for (const k of ['fraction', 'shares', 'recentScanned', 'recentRotated']) numbers(last, k, 2);
-  }
-  return v as unknown as BalanceView;
-}
-
-/** The engine's refault view: checked field by field against the generated type. */
-function parseRefaultView(v: unknown): RefaultView {
-  if (!isObj(v)) throw new ProtocolError(`'refault' must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['last', 'spaceName', 'shadowEntries']);
-  str(v, 'spaceName');
-  num(v, 'shadowEntries', 0, Number.MAX_VALUE);
-  const last = field(v, 'last');
-  if (last !== null) {
-    if (!isObj(last)) throw new ProtocolError(`'refault.last' must be an object or null, got ${describe(last)}`);
-    onlyKeys(last, ['atNs', 'space', 'page', 'file', 'evictionAge', 'nowAge', 'distance', 'workingsetSize', 'activated']);
-    for (const k of ['atNs', 'space', 'page', 'evictionAge', 'nowAge', 'distance', 'workingsetSize']) num(last, k, 0, Number.MAX_VALUE);
-    bool(last, 'file');
-    bool(last, 'activated');
-  }
-  return v as unknown as RefaultView;
-}
-
-function parseRunFrame(v: unknown): RunFrame {
-  if (!isObj(v)) throw new ProtocolError(`each run frame must be an object, got ${describe(v)}`);
-  onlyKeys(v, ['nowNs', 'finished', 'counters', 'lru', 'watermarks', 'balance', 'bucket', 'listFrames', 'cells', 'moves', 'movesSeen', 'series', 'seriesStart', 'spaceNames', 'gens', 'gensMemcg', 'memcg', 'refault']);
-  const f: RunFrame = {
-    nowNs: num(v, 'nowNs', 0, Number.MAX_VALUE),
-    finished: bool(v, 'finished'),
-    counters: typed(v, 'counters', Float64Array),
-    lru: typed(v, 'lru', Float64Array),
-    watermarks: typed(v, 'watermarks', Float64Array),
-    balance: parseBalanceView(field(v, 'balance')),
-    bucket: num(v, 'bucket', 1, BIG, true),
-    listFrames: typed(v, 'listFrames', Uint32Array),
-    cells: typed(v, 'cells', Uint16Array),
-    moves: typed(v, 'moves', Float64Array),
-    movesSeen: num(v, 'movesSeen', 0, BIG, true),
-    spaceNames: strings(v, 'spaceNames'),
-    series: typed(v, 'series', Float64Array),
-    seriesStart: num(v, 'seriesStart', 0, BIG, true),
-  };
-  if (f.lru.length !== 6) throw new ProtocolError(`'lru' must hold 6 sizes, got ${f.lru.length}`);
-  if (f.watermarks.length !== 3) throw new ProtocolError(`'watermarks' must hold 3 values, got ${f.watermarks.length}`);
-  if (f.listFrames.length !== 4) throw new ProtocolError(`'listFrames' must hold 4 lengths, got ${f.listFrames.length}`);
-  const cells = [...f.listFrames].reduce((s, n) => s + Math.ceil(n / f.bucket), 0);
-  if (f.cells.length !== cells) throw new ProtocolError(`'cells' must hold ${cells} cells, got ${f.cells.length}`);
-  if (f.moves.length % 5 !== 0) throw new ProtocolError("'moves' must hold 5 numbers per move");
-  if ('gens' in v) f.gens = parseGensView(field(v, 'gens'));
-  if ('gensMemcg' in v) f.gensMemcg = num(v, 'gensMemcg', 1, 65535, true);
-  if ('memcg' in v) f.memcg = parseMemcgLruView(field(v, 'memcg'));
-  if ('refault' in v) f.refault = parseRefaultView(field(v, 'refault'));
-  return f;
-}
-
-/** Validate a message the page received from the worker. Throws ProtocolError. */
+/** Check the envelope of a message the page received from the worker: a known type, its
+ *  fields and no others, the protocol version, typed arrays where the frame transfers them.
+ *  Throws ProtocolError. */
 export function parseFromWorker(data: unknown): FromWorker {
   const m = envelope(data);
+  const keys = FROM_WORKER_KEYS[m.type as FromWorker['type']];
+  if (!keys || !Object.hasOwn(FROM_WORKER_KEYS, m.type)) throw new ProtocolError(`unknown message type ${describe(m.type)} from the engine worker`);
+  onlyKeys(m, keys);
+  for (const k of keys) {
+    if (OPTIONAL[m.type as FromWorker['type']]?.includes(k)) continue;
+    if (field(m, k) === undefined) throw new ProtocolError(`${what(m)} is missing '${k}'`);
+  }
   switch (m.type) {
     case 'ready': {
-      onlyKeys(m, ['type', 'protocol', 'engineVersion', 'kernel']);
       const protocol = num(m, 'protocol', 0, BIG, true);
       if (protocol !== PROTOCOL_VERSION) {
         throw new ProtocolError(`engine worker speaks protocol ${protocol}, the page speaks ${PROTOCOL_VERSION}`);
       }
-      const ready: Extract<FromWorker, { type: 'ready' }> = { type: 'ready', protocol, engineVersion: str(m, 'engineVersion') };
-      if ('kernel' in m) ready.kernel = parseKernelInfo(m.kernel);
-      return ready;
+      break;
     }
-    case 'loaded': {
-      onlyKeys(m, ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'seriesWidth', 'runs', 'lesson']);
-      const variants = field(m, 'variants');
-      const runs = field(m, 'runs');
-      if (!Array.isArray(variants)) throw new ProtocolError("'variants' must be an array");
-      if (!Array.isArray(runs) || runs.length < 1) throw new ProtocolError("'runs' must be a non-empty array");
-      return {
-        type: 'loaded',
-        scenario: str(m, 'scenario'),
-        title: str(m, 'title'),
-        description: str(m, 'description'),
-        variants: variants.map((v: unknown) => {
-          if (!isObj(v)) throw new ProtocolError('each variant must be an object {name, preset}');
-          onlyKeys(v, ['name', 'preset']);
-          return { name: str(v, 'name'), preset: str(v, 'preset') };
-        }),
-        counterNames: strings(m, 'counterNames'),
-        seriesWidth: num(m, 'seriesWidth', 1, 10_000, true),
-        runs: runs.map(parseRunInfo),
-        lesson: lessonSteps(field(m, 'lesson')),
-      };
-    }
-    case 'frame': {
-      onlyKeys(m, ['type', 'seq', 'stepMs', 'runs']);
-      const runs = field(m, 'runs');
-      if (!Array.isArray(runs) || runs.length < 1) throw new ProtocolError("'runs' must be a non-empty array");
-      return { type: 'frame', seq: num(m, 'seq', 0, BIG, true), stepMs: num(m, 'stepMs', 0, BIG), runs: runs.map(parseRunFrame) };
-    }
-    case 'reports':
-      onlyKeys(m, ['type', 'scenario', 'reports', 'assessment']);
-      return { type: 'reports', scenario: str(m, 'scenario'), reports: strings(m, 'reports'), ...('assessment' in m ? { assessment: str(m, 'assessment') } : {}) };
+    case 'loaded':
+      nonEmpty(m, 'runs');
+      strings(m, 'counterNames');
+      break;
+    case 'frame':
+      num(m, 'seq', 0, BIG, true);
+      num(m, 'stepMs', 0, BIG);
+      for (const r of nonEmpty(m, 'runs')) {
+        if (!isObj(r)) throw new ProtocolError(`each run frame must be an object, got ${describe(r)}`);
+        typed(r, 'counters', Float64Array);
+        typed(r, 'series', Float64Array);
+        num(r, 'seriesStart', 0, BIG, true);
+      }
+      break;
     case 'variantReport':
-      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'variant', 'report']);
-      return {
-        type: 'variantReport',
-        scenario: str(m, 'scenario'),
-        index: num(m, 'index', 0, BIG, true),
-        count: num(m, 'count', 1, BIG, true),
-        variant: str(m, 'variant'),
-        report: str(m, 'report'),
-      };
     case 'reportProgress':
-      onlyKeys(m, ['type', 'scenario', 'index', 'count', 'variant', 'nowNs', 'endNs']);
-      return {
-        type: 'reportProgress',
-        scenario: str(m, 'scenario'),
-        index: num(m, 'index', 0, BIG, true),
-        count: num(m, 'count', 1, BIG, true),
-        variant: str(m, 'variant'),
-        nowNs: num(m, 'nowNs', 0, BIG),
-        endNs: num(m, 'endNs', 0, BIG),
-      };
+      str(m, 'scenario');
+      str(m, 'variant');
+      num(m, 'index', 0, BIG, true);
+      num(m, 'count', 1, BIG, true);
+      if (m.type === 'variantReport') str(m, 'report');
+      else for (const k of ['nowNs', 'endNs']) num(m, k, 0, BIG);
+      break;
     case 'seekProgress':
-      onlyKeys(m, ['type', 'fromNs', 'toNs', 'nowNs']);
-      return { type: 'seekProgress', fromNs: num(m, 'fromNs', 0, BIG), toNs: num(m, 'toNs', 0, BIG), nowNs: num(m, 'nowNs', 0, BIG) };
+      for (const k of ['fromNs', 'toNs', 'nowNs']) num(m, k, 0, BIG);
+      break;
     case 'aheadProgress':
-      onlyKeys(m, ['type', 'toNs', 'nowNs', 'done']);
-      return { type: 'aheadProgress', toNs: num(m, 'toNs', 0, BIG), nowNs: num(m, 'nowNs', 0, BIG), done: bool(m, 'done') };
-    case 'assessed':
-      onlyKeys(m, ['type', 'id', 'assessment']);
-      return { type: 'assessed', id: num(m, 'id', 0, BIG, true), assessment: str(m, 'assessment') };
+      for (const k of ['toNs', 'nowNs']) num(m, k, 0, BIG);
+      if (typeof m.done !== 'boolean') throw new ProtocolError(`'done' must be true or false, got ${describe(m.done)}`);
+      break;
     case 'checked': {
-      onlyKeys(m, ['type', 'id', 'problem']);
       const p = field(m, 'problem');
       if (p !== null && !isObj(p)) throw new ProtocolError(`'problem' must be null or an object, got ${describe(p)}`);
-      return { type: 'checked', id: num(m, 'id', 0, BIG, true), problem: p === null ? null : parseProblem(p) };
+      break;
     }
     case 'error': {
-      onlyKeys(m, ['type', 'phase', 'message']);
       const phase = str(m, 'phase');
       if (phase !== 'init' && phase !== 'protocol' && phase !== 'engine' && phase !== 'scenario') {
         throw new ProtocolError(`error 'phase' must be init, protocol, engine or scenario, got ${describe(phase)}`);
       }
-      return { type: 'error', phase, message: str(m, 'message') };
+      str(m, 'message');
+      break;
     }
-    default:
-      throw new ProtocolError(`unknown message type ${describe(m.type)} from the engine worker`);
   }
+  return m as unknown as FromWorker;
 }
 
 // ---------------------------------------------------------------- encoding
@@ -708,7 +373,7 @@ export interface Outgoing<M> {
 export function encodeFrame(seq: number, stepMs: number, runs: RunFrame[]): Outgoing<FromWorker> {
   const transfer: Transferable[] = [];
   for (const r of runs) {
-    for (const a of [r.counters, r.lru, r.watermarks, r.listFrames, r.cells, r.moves, r.series]) {
+    for (const a of [r.counters, r.series]) {
       if (!transfer.includes(a.buffer as ArrayBuffer)) transfer.push(a.buffer as ArrayBuffer);
     }
   }

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { startEngineWorker, type EngineClient } from './client';
 import { Pace } from './pace';
 import { commonNowNs, MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource, type ToWorker } from './protocol';
+import { splitRows, type SeriesRow } from './series';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
@@ -19,8 +20,8 @@ export interface EngineState extends LoadedInfo {
   error: string | null;
   scenario: string | null;
   frames: RunFrame[];
-  /** Per run: time-series rows so far. */
-  series: Float64Array[][];
+  /** Per run: time-series rows so far (engine/series.ts reads them by column name). */
+  series: SeriesRow[][];
   seq: number;
   playing: boolean;
   /** Scenarios loaded so far (a load's frames follow its `loaded`). */
@@ -51,7 +52,6 @@ export const initialState: EngineState = {
   description: '',
   variants: [],
   counterNames: [],
-  seriesWidth: 1,
   runs: [],
   lesson: [],
   frames: [],
@@ -73,12 +73,6 @@ type Action =
   | { type: 'seeking'; toNs: number }
   | { type: 'seeked' }
   | { type: 'loading' };
-
-function rows(flat: Float64Array, width: number): Float64Array[] {
-  const out: Float64Array[] = [];
-  for (let i = 0; i + width <= flat.length; i += width) out.push(flat.subarray(i, i + width));
-  return out;
-}
 
 export function reducer(state: EngineState, action: Action): EngineState {
   if (action.type === 'stalled') return state.stalled === action.stalled ? state : { ...state, stalled: action.stalled, playing: action.stalled ? false : state.playing };
@@ -111,7 +105,6 @@ export function reducer(state: EngineState, action: Action): EngineState {
         description: msg.description,
         variants: msg.variants,
         counterNames: msg.counterNames,
-        seriesWidth: msg.seriesWidth,
         runs: msg.runs,
         lesson: msg.lesson,
         frames: [],
@@ -127,7 +120,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
       let grew = false;
       const next = state.series.map((s, i) => {
         const run = msg.runs[i]!;
-        const add = rows(run.series, state.seriesWidth);
+        const add = splitRows(run.series);
         const kept = run.seriesStart < s.length ? s.slice(0, run.seriesStart) : s;
         if (add.length === 0 && kept === s) return s;
         grew = true;

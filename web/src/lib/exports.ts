@@ -1,32 +1,25 @@
 // Exports: the time series as CSV, the counters and series as JSON, the
 // results table as Markdown, chart SVG text, and a download helper.
 import type { RunFrame, RunInfo } from '../engine/protocol';
+import { SERIES_COLUMNS, type ListSizes, type Unit } from '../engine/generated/views';
+import type { SeriesRow } from '../engine/series';
 import type { RunReport, TableRow } from './report';
 import { kernelCells, type KernelRun } from './kernelRun';
 
-const LIST_COLUMNS = ['inactive_anon', 'active_anon', 'inactive_file', 'active_file', 'unevictable', 'free'];
-
-/** Header of a series row, each column's unit in its name: virtual time (ns), the six list
- *  sizes and the counters (pages), the two reclaim costs (the kernel's lruvec cost units). */
-export function seriesHeader(counterNames: string[]): string[] {
-  return ['variant', 't_ns', ...LIST_COLUMNS.map((c) => `${c}_pages`), 'anon_cost_units', 'file_cost_units', ...counterNames.map((c) => `${c}_pages`)];
+/** Header of a series row: each engine column with its unit in its name (`pages`, `count` for
+ *  events, `units` for the kernel's lruvec costs, `t_ns`), after the variant. */
+export function seriesHeader(): string[] {
+  return ['variant', ...SERIES_COLUMNS.map((c) => (c.unit === 'ns' ? c.name : `${c.name}_${UNIT_SUFFIX[c.unit]}`))];
 }
 
-/** One row of the engine's series (frames) in pages, following `seriesHeader`. */
-function rowValues(row: ArrayLike<number>, scale: number, counters: number): number[] {
-  const out = [row[0]!];
-  for (let i = 1; i <= 6; i++) out.push(row[i]! * scale);
-  out.push(row[7]!, row[8]!);
-  for (let i = 0; i < counters; i++) out.push(row[9 + i]! * scale);
-  return out;
-}
+const UNIT_SUFFIX: Record<Unit, string> = { ns: 'ns', pages: 'pages', count: 'count', cost: 'units' };
 
 const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-export function seriesCsv(runs: RunInfo[], series: ArrayLike<number>[][], counterNames: string[]): string {
-  const lines = [seriesHeader(counterNames).join(',')];
+export function seriesCsv(runs: RunInfo[], series: SeriesRow[][]): string {
+  const lines = [seriesHeader().join(',')];
   runs.forEach((run, r) => {
-    for (const row of series[r] ?? []) lines.push([csvCell(run.variant), ...rowValues(row, run.scale, counterNames.length)].join(','));
+    for (const values of series[r] ?? []) lines.push([csvCell(run.variant), ...values].join(','));
   });
   return `${lines.join('\n')}\n`;
 }
@@ -39,14 +32,15 @@ export interface StateExport {
     scale: number;
     now_ns: number;
     finished: boolean;
-    /** Whole-run counters so far (pages), /proc/vmstat names. */
+    /** Whole-run counters so far (pages; events for the count columns), /proc/vmstat names. */
     counters: Record<string, number>;
-    lists: Record<string, number>;
+    /** List sizes now (pages). */
+    lists: ListSizes;
     series: { columns: string[]; rows: number[][] };
   }[];
 }
 
-export function stateJson(scenario: string, runs: RunInfo[], frames: RunFrame[], series: ArrayLike<number>[][], counterNames: string[]): string {
+export function stateJson(scenario: string, runs: RunInfo[], frames: RunFrame[], series: SeriesRow[][], counterNames: string[]): string {
   const doc: StateExport = {
     scenario,
     runs: runs.map((run, r) => {
@@ -58,8 +52,8 @@ export function stateJson(scenario: string, runs: RunInfo[], frames: RunFrame[],
         now_ns: f.nowNs,
         finished: f.finished,
         counters: Object.fromEntries(counterNames.map((n, i) => [n, f.counters[i]!])),
-        lists: Object.fromEntries(LIST_COLUMNS.map((n, i) => [n, f.lru[i]!])),
-        series: { columns: seriesHeader(counterNames).slice(1), rows: (series[r] ?? []).map((row) => rowValues(row, run.scale, counterNames.length)) },
+        lists: f.lists,
+        series: { columns: seriesHeader().slice(1), rows: (series[r] ?? []).map((values) => Array.from(values)) },
       };
     }),
   };

@@ -35,11 +35,11 @@ describe('figure', () => {
   });
 
   it('writes a standalone SVG with title, units, both runs, and the link in metadata, escaped', () => {
-    const run = (variant: string): RunInfo => ({ variant, preset: 'linux-5.2', scale: 1, frames: 10, endNs: 1e9, spaceNames: [] }) as RunInfo;
-    const frame = { nowNs: 5e8, lru: Float64Array.from([1, 2, 3, 4, 0, 5]) } as unknown as RunFrame;
-    const svg = figureSvg({ title: 'T <&>', runs: [run('a'), run('b')], kernels: ['linux-5.2', 'linux-5.3'], frames: [frame, frame], series: [[], []], counterNames: [], link: 'http://h/#v1=x&y' });
+    const run = (variant: string): RunInfo => ({ variant, preset: 'linux-5.2', scale: 1, frames: 10, endNs: 1e9 }) as RunInfo;
+    const frame = { nowNs: 5e8, lists: { inactive_anon: 1, active_anon: 2, inactive_file: 3, active_file: 4, unevictable: 0, free: 5 } } as unknown as RunFrame;
+    const svg = figureSvg({ title: 'T <&>', runs: [run('a'), run('b')], kernels: ['linux-5.2', 'linux-5.3'], frames: [frame, frame], series: [[], []], link: 'http://h/#v1=x&y' });
     expect(svg).toContain('<title>T &lt;&amp;&gt; — a: linux-5.2  vs  b: linux-5.3 — 500.000 ms</title>');
     expect(svg).toContain(`<metadata id="${LINK_KEY}">http://h/#v1=x&amp;y</metadata>`);
-    for (const s of ['LRU list sizes (pages)', 'virtual time (s)', 'pages (cumulative)', 'a (linux-5.2)', 'b (linux-5.3)']) expect(svg).toContain(s);
+    for (const s of ['LRU list sizes (pages)', 'virtual time (s)', 'pages or faults (cumulative)', 'a (linux-5.2)', 'b (linux-5.3)']) expect(svg).toContain(s);
   });
 });

@@ -5,6 +5,8 @@
 // onto the page reopens that state (linkOfImage).
 import { scaleLinear } from 'd3';
 import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
+import { sum, value, type SeriesColumnName, type SeriesRow } from '../engine/series';
+import type { ListSizes } from '../engine/generated/views';
 import { formatCount, formatNs } from '../format';
 import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 
@@ -12,7 +14,7 @@ import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 export const LINK_KEY = 'reclaimlab-link';
 
 /** Counter groups drawn in the live counters chart and in exported figures: label, counters summed. */
-export const COUNTER_GROUPS: { label: string; counters: string[] }[] = [
+export const COUNTER_GROUPS: { label: string; counters: SeriesColumnName[] }[] = [
   { label: 'pgscan', counters: ['pgscan_kswapd', 'pgscan_direct'] },
   { label: 'pgsteal', counters: ['pgsteal_kswapd', 'pgsteal_direct'] },
   { label: 'refaults', counters: ['workingset_refault_anon', 'workingset_refault_file'] },
@@ -24,7 +26,14 @@ const GROUPS = COUNTER_GROUPS;
 // Counter lines keep clear of the anon orange and file blue, which mean a page type everywhere.
 const GROUP_COLORS = SERIES_COLORS;
 const DASHES = ['', '8 4', '2 3', '10 3 2 3'];
-const LIST_NAMES = ['inactive anon', 'active anon', 'inactive file', 'active file', 'unevictable', 'free'];
+const LIST_ROWS: [keyof ListSizes, string][] = [
+  ['inactive_anon', 'inactive anon'],
+  ['active_anon', 'active anon'],
+  ['inactive_file', 'inactive file'],
+  ['active_file', 'active file'],
+  ['unevictable', 'unevictable'],
+  ['free', 'free'],
+];
 // A list's bars take its page type's colour (grey: unevictable, free); runs differ by opacity.
 const LIST_FILLS = [TYPE_COLORS[0], TYPE_COLORS[0], TYPE_COLORS[1], TYPE_COLORS[1], OKABE_ITO[7]!, '#bbbbbb'];
 const RUN_OPACITY = [1, 0.5, 0.75, 0.3];
@@ -34,8 +43,7 @@ export interface FigureInput {
   runs: RunInfo[];
   kernels: string[];
   frames: RunFrame[];
-  series: ArrayLike<number>[][];
-  counterNames: string[];
+  series: SeriesRow[][];
   /** The full page URL with `#v1=…` that reproduces the figure. */
   link: string;
 }
@@ -59,17 +67,17 @@ export function figureSvg(f: FigureInput): string {
   // Panel 1: list sizes, one bar per run and list.
   const p1 = { x: 150, y: 110, w: 330, h: 460 };
   text(30, p1.y - 12, 'LRU list sizes (pages)', 'font-size="16" font-weight="bold"');
-  const maxPages = Math.max(1, ...f.frames.flatMap((fr) => Array.from(fr.lru.slice(0, 6))));
+  const maxPages = Math.max(1, ...f.frames.flatMap((fr) => LIST_ROWS.map(([k]) => fr.lists[k])));
   const xb = scaleLinear().domain([0, maxPages]).nice(4).range([p1.x, p1.x + p1.w]);
-  const slot = p1.h / LIST_NAMES.length;
+  const slot = p1.h / LIST_ROWS.length;
   const barH = Math.min(26, (slot - 14) / Math.max(1, f.runs.length));
-  LIST_NAMES.forEach((name, li) => {
+  LIST_ROWS.forEach(([key, name], li) => {
     const y0 = p1.y + li * slot;
     // The runs' bars centred on the list's name, so each value sits beside its name.
     const top = y0 + (slot - f.frames.length * barH) / 2;
     text(p1.x - 8, y0 + slot / 2, name, 'font-size="15" text-anchor="end" dominant-baseline="middle"');
     f.frames.forEach((fr, r) => {
-      const v = fr.lru[li] ?? 0;
+      const v = fr.lists[key];
       const y = top + r * barH;
       out.push(`<rect x="${p1.x}" y="${y}" width="${Math.max(0, xb(v) - p1.x)}" height="${barH - 3}" fill="${LIST_FILLS[li]}" fill-opacity="${RUN_OPACITY[r % RUN_OPACITY.length]}" stroke="#333" stroke-width="0.6"/>`);
       text(xb(v) + 4, y + barH / 2, formatCount(v), 'font-size="13" dominant-baseline="middle"');
@@ -85,12 +93,11 @@ export function figureSvg(f: FigureInput): string {
 
   // Panel 2: counters over virtual time.
   const p2 = { x: 640, y: 110, w: 520, h: 400 };
-  text(560, p2.y - 12, 'Reclaim counters over virtual time (pages, cumulative)', 'font-size="16" font-weight="bold"');
+  text(560, p2.y - 12, 'Reclaim counters over virtual time (cumulative; pgmajfault in faults)', 'font-size="16" font-weight="bold"');
   const lines: { color: string; dash: string; pts: [number, number][] }[] = [];
-  f.runs.forEach((run, r) => {
+  f.runs.forEach((_run, r) => {
     GROUPS.forEach((g, gi) => {
-      const cols = g.counters.map((c) => 9 + f.counterNames.indexOf(c)).filter((c) => c >= 9);
-      const pts = Array.from(f.series[r] ?? [], (row) => [row[0]! / 1e9, cols.reduce((s, c) => s + row[c]!, 0) * run.scale] as [number, number]);
+      const pts = (f.series[r] ?? []).map((s) => [value(s, 't_ns') / 1e9, sum(s, g.counters)] as [number, number]);
       lines.push({ color: GROUP_COLORS[gi]!, dash: DASHES[r % DASHES.length]!, pts });
     });
   });
@@ -111,7 +118,7 @@ export function figureSvg(f: FigureInput): string {
     text(p2.x - 8, y(t), fmt(t), 'font-size="13" text-anchor="end" dominant-baseline="middle"');
   }
   text(p2.x + p2.w / 2, p2.y + p2.h + 42, 'virtual time (s)', 'font-size="14" text-anchor="middle"');
-  text(p2.x - 62, p2.y + p2.h / 2, 'pages (cumulative)', `font-size="14" text-anchor="middle" transform="rotate(-90 ${p2.x - 62} ${p2.y + p2.h / 2})"`);
+  text(p2.x - 62, p2.y + p2.h / 2, 'pages or faults (cumulative)', `font-size="14" text-anchor="middle" transform="rotate(-90 ${p2.x - 62} ${p2.y + p2.h / 2})"`);
   for (const l of lines) {
     if (l.pts.length === 0) continue;
     const d = l.pts.map((p, i) => `${i ? 'L' : 'M'}${x(p[0]).toFixed(1)},${y(p[1]).toFixed(1)}`).join('');

@@ -3,9 +3,9 @@ import type { RunFrame, RunInfo } from '../engine/protocol';
 import { figureSvg } from './figure';
 
 // An exported figure at time 0 (as a user exports right after opening a scenario).
-const run = { variant: 'classic', preset: 'linux-6.1', scale: 1, frames: 10, endNs: 1e9, spaceNames: [] } as unknown as RunInfo;
-const frame = { nowNs: 0, lru: Float64Array.from([0, 0, 0, 0, 0, 65536]) } as unknown as RunFrame;
-const svg = figureSvg({ title: 'T', runs: [run], kernels: ['linux-6.1'], frames: [frame], series: [[]], counterNames: [], link: 'http://h/#v1=x' });
+const run = { variant: 'classic', preset: 'linux-6.1', scale: 1, frames: 10, endNs: 1e9 } as unknown as RunInfo;
+const frame = { nowNs: 0, lists: { inactive_anon: 0, active_anon: 0, inactive_file: 0, active_file: 0, unevictable: 0, free: 65536 } } as unknown as RunFrame;
+const svg = figureSvg({ title: 'T', runs: [run], kernels: ['linux-6.1'], frames: [frame], series: [[]], link: 'http://h/#v1=x' });
 const texts = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), t: m[3]! }));
 
 describe('exported figure at time 0', () => {

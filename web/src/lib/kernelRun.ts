@@ -3,7 +3,7 @@
 // the kernel build, the accelerator and the guest; KernelReport in wasm-core/cli/src/kernel_run/
 // host.rs), or `reclaim validate --json` (its `runs[].kernels[0]`, the first boot; `runs[].kernel` before). Checked field by field so a bad
 // file gets a message naming the field; the page shows only what the file reports.
-import type { RunReport, TableRow } from './report';
+import type { MemcgReport, RunReport, TableRow } from './report';
 
 /** Larger files are refused before they are read: a real run's JSON is tens of kB (64 memcgs:
  *  a few hundred). */
@@ -34,22 +34,9 @@ export interface GuestInfo {
   lru_gen_enabled: string;
 }
 
-/** One memcg of a run (memory.stat flattened, as `reclaim run --json` has it). */
-export interface MemcgReport {
-  name: string;
-  parent: string | null;
-  current_pages: number;
-  events: Record<string, number>;
-  [stat: string]: number | string | null | Record<string, number>;
-}
-
-/** The report of a kernel run: the RunReport contract, with the memcg parts the engine's
- *  run-wide figures read (`report::run_metric`). */
-export interface KernelRunReport extends RunReport {
-  memcgs?: MemcgReport[];
-  reclaim_requested_pages?: number;
-  reclaim_reclaimed_pages?: number;
-}
+/** The report of a kernel run: the RunReport contract (generated from wasm-core/src/report.rs,
+ *  with each memcg's memory.stat flattened beside its fields). */
+export type KernelRunReport = RunReport;
 
 export interface KernelRun {
   /** The file it came from. */

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countersNamed, currentStep, nextPauseNs, parseLessonSteps, type LessonStep } from './lesson';
+import { countersNamed, currentStep, nextPauseNs, type LessonStep } from './lesson';
 import { problemRange } from './diagnostic';
 
-const step = (atNs: number, pause = false): LessonStep => ({ atNs, caption: `at ${atNs}`, pause, highlight: null });
+const step = (atNs: number, pause = false): LessonStep => ({ atNs, caption: `at ${atNs}`, pause, highlight: null, compare: false });
 
 describe('lesson steps', () => {
-  it('accept the engine shape and reject anything else, naming the step', () => {
-    const good = [
-      { atNs: 0, caption: 'a', pause: false, highlight: null },
-      { atNs: 5, caption: 'b', pause: true, highlight: 'balance' },
-    ];
-    expect(parseLessonSteps(good)).toEqual(good);
-    expect(parseLessonSteps([])).toEqual([]);
-    expect(() => parseLessonSteps({})).toThrow(/must be an array/);
-    expect(() => parseLessonSteps([{ ...good[0], extra: 1 }])).toThrow(/step 1 has unknown field 'extra'/);
-    expect(() => parseLessonSteps([good[1], good[0]])).toThrow(/step 2: steps must be in time order/);
-    expect(() => parseLessonSteps([{ ...good[0], caption: '  ' }])).toThrow(/'caption' must be a non-empty string/);
-    expect(() => parseLessonSteps([{ ...good[0], atNs: -1 }])).toThrow(/'atNs' must be a number >= 0/);
-    expect(() => parseLessonSteps([{ ...good[0], pause: 'yes' }])).toThrow(/'pause' must be true or false/);
-    expect(() => parseLessonSteps([{ ...good[0], highlight: '<b>' }])).toThrow(/'highlight' must be null or one of lru, balance/);
-    // A step that compares the variants says so (the page then asks to tick Compare only when it is not).
-    expect(parseLessonSteps([{ ...good[0], compare: true }])[0]!.compare).toBe(true);
-    expect(parseLessonSteps([{ ...good[0], compare: false }])[0]!.compare).toBeUndefined();
-    expect(() => parseLessonSteps([{ ...good[0], compare: 'yes' }])).toThrow(/'compare' must be true or false/);
-  });
-
   it('show the last step whose time has come, and stop at the next pausing one', () => {
     const steps = [step(100), step(200, true), step(300), step(400, true)];
     expect(currentStep(steps, 0)).toBe(-1);

@@ -8,6 +8,7 @@ import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from '
 import { decades } from '../components/LineChart';
 import { fitFor } from '../components/FitFrame';
 import { ratesOf } from './rates';
+import { SERIES_COLUMNS } from '../engine/generated/views';
 
 const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
 const s004 = readFileSync(new URL('../../../scenarios/s004-pgbench.toml', import.meta.url), 'utf8');
@@ -141,11 +142,14 @@ describe('results table', () => {
 
 describe('scan rates', () => {
   it('come from the last two series rows, in pages per virtual second', () => {
-    const names = ['pgrefill', 'pgscan_anon', 'pgscan_file'];
-    const row = (t: number, refill: number, anon: number, file: number) => [t, 0, 0, 0, 0, 0, 0, 0, 0, refill, anon, file];
-    const r = ratesOf([row(0, 0, 0, 0), row(1e8, 10, 0, 0), row(2e8, 30, 5, 100)], names, 4);
-    expect(r.scan).toEqual([200, 800, 4000, 800]);
-    expect(ratesOf([row(0, 0, 0, 0)], names, 1).scan.every(Number.isNaN)).toBe(true);
+    // Rows by column name (the generated SERIES_COLUMNS), values in pages.
+    const row = (t: number, refill: number, anon: number, file: number) => {
+      const named: Record<string, number> = { t_ns: t, pgrefill: refill, pgscan_anon: anon, pgscan_file: file };
+      return Float64Array.from(SERIES_COLUMNS, (c) => named[c.name] ?? 0);
+    };
+    const r = ratesOf([row(0, 0, 0, 0), row(1e8, 40, 0, 0), row(2e8, 120, 20, 400)]);
+    expect(r.scan).toEqual({ inactive_anon: 200, active_anon: 800, inactive_file: 4000, active_file: 800 });
+    expect(Object.values(ratesOf([row(0, 0, 0, 0)]).scan).every(Number.isNaN)).toBe(true);
   });
 });
 

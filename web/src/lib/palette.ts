@@ -2,6 +2,7 @@
 // everywhere (LRU strips, balance, generations, costs); within a type, shades tell owners apart
 // (keyed to a legend, and named on hover); the moving dots use hues outside both families and a
 // halo, so they stand out on any cell. Base hues are Okabe & Ito's (2008) colour-blind-safe set.
+import type { LruList, MoveReason } from '../engine/generated/views';
 
 export const OKABE_ITO = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#999999'];
 
@@ -59,18 +60,30 @@ export const SERIES_COLORS = ['#009E73', '#CC79A7', '#6A3D9A', '#808000', '#7F7F
 export const NEUTRAL = '#7F7F7F';
 export const WATERMARK_DASHES = { min: '2 3', low: '6 3', high: '12 4' } as const;
 
-/** Reasons of `drain_moves`: 0 add, 1 activate, 2 deactivate, 3 rotate, 4 evict, 5 refault, 6 free. */
-export const MOVE_REASONS = ['add', 'activate', 'deactivate', 'rotate', 'evict', 'refault', 'free'] as const;
-/** Dot colours: none near orange or sky blue (nor their shades), also under deuteranopia,
- *  protanopia and tritanopia (checked by e2e/colours.spec.ts), and distinct from each other. */
-export const MOVE_COLORS = ['#FFFFFF', '#009E73', '#FF00FF', '#6A3D9A', '#000000', '#FF3366', '#999999'];
+/** Why a page moved (the engine's MoveReason, generated). */
+export { MOVE_REASONS } from '../engine/generated/views';
+/** Dot colour per move reason: none near orange or sky blue (nor their shades), also under
+ *  deuteranopia, protanopia and tritanopia (checked by e2e/colours.spec.ts), and distinct from
+ *  each other. */
+export const MOVE_COLORS: Record<MoveReason, string> = {
+  add: '#FFFFFF',
+  activate: '#009E73',
+  deactivate: '#FF00FF',
+  rotate: '#6A3D9A',
+  evict: '#000000',
+  refault: '#FF3366',
+  free: '#999999',
+};
 /** The halo drawn around every dot: light inside, dark outside, so it reads on light and dark cells. */
 export const DOT_HALO = { inner: '#ffffff', outer: '#000000' } as const;
 
-/** The four LRU lists in drawing order (top to bottom) with their engine index. */
-export const LISTS = [
-  { index: 1, key: 'active_anon', label: 'active anon' },
-  { index: 0, key: 'inactive_anon', label: 'inactive anon' },
-  { index: 2, key: 'inactive_file', label: 'inactive file' },
-  { index: 3, key: 'active_file', label: 'active file' },
-] as const;
+/** The four LRU lists in drawing order (top to bottom): the engine's list name and a label. */
+export const LISTS: readonly { key: LruList; label: string }[] = [
+  { key: 'active_anon', label: 'active anon' },
+  { key: 'inactive_anon', label: 'inactive anon' },
+  { key: 'inactive_file', label: 'inactive file' },
+  { key: 'active_file', label: 'active file' },
+];
+
+/** Page type of an LRU list: 0 anon, 1 file. */
+export const listTypeOf = (list: LruList): number => (list.endsWith('_anon') ? 0 : 1);

@@ -1,24 +1,23 @@
-// Scan rates per LRU list from the engine's time series (rows: t_ns, six list
-// sizes, anon_cost, file_cost, then every counter, in frames).
+// Scan rates per LRU list from the engine's time series (engine/series.ts: columns by name).
+import { value, type SeriesColumnName, type SeriesRow } from '../engine/series';
+import type { LruList } from '../engine/generated/views';
+
+const rates = (anon: number, refill: number, file: number): ListRates => ({
+  scan: { inactive_anon: anon, active_anon: refill, inactive_file: file, active_file: refill },
+});
 
 export interface ListRates {
-  /** Pages per virtual second for engine lists 0..3: pgscan_anon, pgrefill, pgscan_file,
-   *  pgrefill (the engine counts refill for both active lists together). NaN: unknown yet. */
-  scan: number[];
+  /** Pages per virtual second per list: pgscan_anon, pgrefill, pgscan_file, pgrefill (the
+   *  engine counts refill for both active lists together). NaN: unknown yet. */
+  scan: Record<LruList, number>;
 }
 
-const COUNTERS_AT = 9;
-
 /** Rates over the last sample interval (the last two rows). */
-export function ratesOf(rows: ArrayLike<number>[], counterNames: string[], scale: number): ListRates {
+export function ratesOf(rows: SeriesRow[]): ListRates {
   const a = rows.at(-2);
   const b = rows.at(-1);
-  if (!a || !b || !(b[0]! > a[0]!)) return { scan: [NaN, NaN, NaN, NaN] };
-  const dt = (b[0]! - a[0]!) / 1e9;
-  const rate = (name: string) => {
-    const i = counterNames.indexOf(name);
-    return i < 0 ? NaN : ((b[COUNTERS_AT + i]! - a[COUNTERS_AT + i]!) * scale) / dt;
-  };
-  const refill = rate('pgrefill');
-  return { scan: [rate('pgscan_anon'), refill, rate('pgscan_file'), refill] };
+  if (!a || !b || !(value(b, 't_ns') > value(a, 't_ns'))) return rates(NaN, NaN, NaN);
+  const dt = (value(b, 't_ns') - value(a, 't_ns')) / 1e9;
+  const rate = (name: SeriesColumnName) => (value(b, name) - value(a, name)) / dt;
+  return rates(rate('pgscan_anon'), rate('pgrefill'), rate('pgscan_file'));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunInfo } from '../engine/protocol';
 import { applySet, embedUrl, iframeSnippet, parseControlMessage, parseEmbedParams } from './embed';
 import { resultsMarkdown, seriesCsv } from './exports';
+import { SERIES_COLUMNS } from '../engine/generated/views';
 
 describe('embed', () => {
   it('reads the query parameters', () => {
@@ -66,12 +67,18 @@ describe('embed', () => {
 });
 
 describe('exports', () => {
-  const run: RunInfo = { variant: 'a,b', preset: 'linux-5.2', scale: 2, frames: 10, endNs: 1e9, spaceNames: [] };
-  it('writes the series as CSV in pages', () => {
-    const row = Float64Array.from([1000, 1, 2, 3, 4, 0, 5, 0.5, 0.25, 7]);
-    expect(seriesCsv([run], [[row]], ['pgscan_kswapd'])).toBe(
-      'variant,t_ns,inactive_anon_pages,active_anon_pages,inactive_file_pages,active_file_pages,unevictable_pages,free_pages,anon_cost_units,file_cost_units,pgscan_kswapd_pages\n"a,b",1000,2,4,6,8,0,10,0.5,0.25,14\n',
-    );
+  const run = { variant: 'a,b', preset: 'linux-5.2', scale: 2, frames: 10, endNs: 1e9 } as RunInfo;
+  it('writes the series as CSV, each column named with its unit (pages, counts, cost units)', () => {
+    const row = Float64Array.from(SERIES_COLUMNS, (_, i) => i);
+    const [head, line, end] = seriesCsv([run], [[row]]).split('\n');
+    const cols = head!.split(',');
+    expect(cols.slice(0, 10)).toEqual(['variant', 't_ns', 'inactive_anon_pages', 'active_anon_pages', 'inactive_file_pages', 'active_file_pages', 'unevictable_pages', 'free_pages', 'anon_cost_units', 'file_cost_units']);
+    expect(cols).toContain('pgscan_kswapd_pages');
+    expect(cols).toContain('allocstall_count'); // a number of stalls, not of pages
+    expect(cols).toContain('pgmajfault_count');
+    expect(cols).toHaveLength(SERIES_COLUMNS.length + 1);
+    expect(line).toBe(['"a,b"', ...SERIES_COLUMNS.map((_, i) => i)].join(','));
+    expect(end).toBe('');
   });
 
   it('writes the results table as Markdown', () => {

@@ -1064,19 +1064,11 @@ impl Mm {
                 break;
             }
         }
-        self.count_reclaimer(lv, sc, Reclaimed::Scanned, isolated);
         if !sc.cgroup_reclaim() {
             self.counters.add(C::pgrefill, sorted);
         }
         self.count_memcg(lv, C::pgrefill, sorted);
-        self.counters.add(
-            if ty == FILE {
-                C::pgscan_file
-            } else {
-                C::pgscan_anon
-            },
-            isolated,
-        );
+        self.count_reclaim(sc, lv, Reclaimed::Scanned, ty == FILE, isolated);
         sc.cpu_ns += sorted * SORT_NS * self.scale;
         if ty == FILE {
             nr.file_taken += isolated;
@@ -1176,15 +1168,7 @@ impl Mm {
                 + nr_pageout * crate::mm::vmscan::PAGEOUT_SUBMIT_NS)
                 * self.scale;
             sc.nr_reclaimed += reclaimed;
-            self.count_reclaimer(lv, sc, Reclaimed::Stolen, reclaimed);
-            self.counters.add(
-                if ty == FILE {
-                    C::pgsteal_file
-                } else {
-                    C::pgsteal_anon
-                },
-                reclaimed,
-            );
+            self.count_reclaim(sc, lv, Reclaimed::Stolen, ty == FILE, reclaimed);
             if nr_pageout > 0 {
                 sc.nr_anon_pageout += nr_pageout;
             }

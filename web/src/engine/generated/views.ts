@@ -210,6 +210,174 @@ reclaimAccuracyPct: number | null,
  */
 largest: number, };
 
+export type LruList = "inactive_anon" | "active_anon" | "inactive_file" | "active_file";
+
+export type ListSizes = { inactive_anon: number, active_anon: number, inactive_file: number, active_file: number, unevictable: number, free: number, };
+
+export type WatermarkView = { min: number, low: number, high: number, };
+
+export type DirtyState = { dirty: number, writeback: number, 
+/**
+ * The flushers start writing in the background above this.
+ */
+backgroundThresh: number, 
+/**
+ * Writers are throttled above this.
+ */
+thresh: number, };
+
+export type MoveReason = "add" | "activate" | "deactivate" | "rotate" | "evict" | "refault" | "free";
+
+export type ListPlace = { list: LruList, index: number, };
+
+export type PageMove = { from: ListPlace | null, to: ListPlace | null, reason: MoveReason, };
+
+export type LruStrip = { list: LruList, 
+/**
+ * Frames on the list as the strip walks it. With MGLRU this can differ from the list's
+ * size (by generation counters) while a page-table walk has moved a folio's generation in
+ * its flags and `sort_folio` has not relinked it yet.
+ */
+frames: number, 
+/**
+ * Per cell of `bucket` frames: its majority owner, address space id + 1 (0: none).
+ */
+cells: Array<number>, };
+
+export type LruView = { 
+/**
+ * Frames per cell (the same for the four strips).
+ */
+bucket: number, 
+/**
+ * The four lists in the engine's order (`LruList::ALL`).
+ */
+strips: [LruStrip, LruStrip, LruStrip, LruStrip], 
+/**
+ * Page moves since the last view, sampled evenly down to at most the number asked.
+ */
+moves: Array<PageMove>, 
+/**
+ * Moves recorded since the last view (before sampling; the trace keeps a bounded number).
+ */
+movesSeen: number, };
+
+export type FrameView = { nowNs: number, finished: boolean, lists: ListSizes, watermarks: WatermarkView, dirty: DirtyState, lru: LruView, 
+/**
+ * Owner address space names so far (spaces appear as tasks map memory); a cell's owner k
+ * names `spaceNames[k - 1]`.
+ */
+spaceNames: Array<string>, balance: BalanceView, 
+/**
+ * The last classic refault with its distance, once there has been one.
+ */
+refault?: RefaultView, 
+/**
+ * The generations and PID controller of the root lruvec, or of the largest memcg's;
+ * absent when the run does not use the multi-gen LRU.
+ */
+gens?: GensView, 
+/**
+ * Which memcg's lruvec `gens` shows, when not the root's (the largest memcg).
+ */
+gensMemcg?: number, 
+/**
+ * The memcg LRU view, only when the run has memcgs besides the root.
+ */
+memcg?: MemcgLruView, };
+
+export type LessonView = "lru" | "balance" | "charts" | "diff" | "results";
+
+export type LessonStepInfo = { 
+/**
+ * Virtual time at which the caption appears (ns).
+ */
+atNs: number, 
+/**
+ * Plain text: rendered as a text node, never as markup.
+ */
+caption: string, 
+/**
+ * The run pauses when it reaches `atNs`.
+ */
+pause: boolean, 
+/**
+ * The view the caption talks about.
+ */
+highlight: LessonView | null, 
+/**
+ * The step compares the variants: the page asks to tick Compare only while it is not.
+ */
+compare: boolean, };
+
+export type VariantInfo = { name: string, preset: string, };
+
+export type ScenarioInfo = { title: string, description: string, variants: Array<VariantInfo>, 
+/**
+ * Lesson steps in time order (empty: no lesson).
+ */
+lesson: Array<LessonStepInfo>, };
+
+export type FlagInfo = { name: string, 
+/**
+ * The kernel version (or posted series) whose behaviour `true` follows.
+ */
+version: string, 
+/**
+ * The kernel function(s) whose behaviour it switches.
+ */
+function: string, 
+/**
+ * The mainline commit (abbreviated hash), "" when not known.
+ */
+commit: string, 
+/**
+ * One line: what turning the flag on changes.
+ */
+doc: string, };
+
+export type PresetInfo = { name: string, description: string, flags: { [key in string]: boolean }, };
+
+export type KernelInfo = { flags: Array<FlagInfo>, presets: Array<PresetInfo>, };
+
+export type SwappinessInfo = { asked: number, cap: number, runs: number, };
+
+export type RunKernel = { 
+/**
+ * Effective flags of the run (variant + per-run overrides).
+ */
+flags: { [key in string]: boolean }, 
+/**
+ * Flags of the variant as the scenario writes it.
+ */
+baseFlags: { [key in string]: boolean }, swappiness: SwappinessInfo, };
+
+export type RunInfo = { variant: string, preset: string, 
+/**
+ * 4 KiB pages per simulated frame.
+ */
+scale: number, 
+/**
+ * Simulated frames (RAM / 4 KiB / scale).
+ */
+frames: number, endNs: number, kernel: RunKernel, 
+/**
+ * memcg names by id ("/" = root), only for scenarios with memcgs.
+ */
+memcgNames?: Array<string>, };
+
+export type Unit = "ns" | "pages" | "count" | "cost";
+
+export type SeriesColumn = { 
+/**
+ * The kernel's name of the figure (/proc/vmstat names for counters).
+ */
+name: string, unit: Unit, 
+/**
+ * A counter of /proc/vmstat (a running total over the run).
+ */
+counter: boolean, };
+
 export type Percentiles = { p50: number, p95: number, p99: number, mean: number, count: number, };
 
 export type TaskReport = { name: string, 
@@ -238,7 +406,7 @@ dirty_throttle_ms?: Percentiles, major_faults: number, killed: boolean, };
 
 export type OomKill = { task: string, time_s: number, freed_pages: number, };
 
-export type MemcgReport = { name: string, 
+export type MemcgReportFields = { name: string, 
 /**
  * The parent's name; None for the root.
  */
@@ -251,6 +419,8 @@ current_pages: number,
  * memory.events (hierarchical): low, high, max, oom, oom_kill.
  */
 events: { [key in string]: number }, };
+
+export type MemcgReport = MemcgReportFields & { [stat: string]: number | string | null | { [event: string]: number } };
 
 export type RunReport = { 
 /**
@@ -333,3 +503,15 @@ figure: number | null, met: boolean, };
 export type Verdict = { text: string, met: boolean | null, checks: Array<CheckVerdict>, };
 
 export type Assessment = { headline: Array<HeadlineRow>, verdicts: Array<Verdict>, };
+
+export const LRU_LISTS = ["inactive_anon", "active_anon", "inactive_file", "active_file"] as const satisfies readonly LruList[];
+
+export const MOVE_REASONS = ["add", "activate", "deactivate", "rotate", "evict", "refault", "free"] as const satisfies readonly MoveReason[];
+
+export const LESSON_VIEWS = ["lru", "balance", "charts", "diff", "results"] as const satisfies readonly LessonView[];
+
+/** The columns of a series row, in order (views/series.rs): values in pages unless the
+ * unit says otherwise. */
+export const SERIES_COLUMNS = [{"name":"t_ns","unit":"ns","counter":false},{"name":"inactive_anon","unit":"pages","counter":false},{"name":"active_anon","unit":"pages","counter":false},{"name":"inactive_file","unit":"pages","counter":false},{"name":"active_file","unit":"pages","counter":false},{"name":"unevictable","unit":"pages","counter":false},{"name":"free","unit":"pages","counter":false},{"name":"anon_cost","unit":"cost","counter":false},{"name":"file_cost","unit":"cost","counter":false},{"name":"recent_scanned_anon","unit":"pages","counter":false},{"name":"recent_scanned_file","unit":"pages","counter":false},{"name":"recent_rotated_anon","unit":"pages","counter":false},{"name":"recent_rotated_file","unit":"pages","counter":false},{"name":"pgpgin","unit":"pages","counter":true},{"name":"pgpgout","unit":"pages","counter":true},{"name":"pswpin","unit":"pages","counter":true},{"name":"pswpout","unit":"pages","counter":true},{"name":"pgalloc","unit":"pages","counter":true},{"name":"pgfree","unit":"pages","counter":true},{"name":"pgfault","unit":"count","counter":true},{"name":"pgmajfault","unit":"count","counter":true},{"name":"pgactivate","unit":"pages","counter":true},{"name":"pgdeactivate","unit":"pages","counter":true},{"name":"pgrefill","unit":"pages","counter":true},{"name":"pgrotated","unit":"pages","counter":true},{"name":"pgscan_kswapd","unit":"pages","counter":true},{"name":"pgscan_direct","unit":"pages","counter":true},{"name":"pgsteal_kswapd","unit":"pages","counter":true},{"name":"pgsteal_direct","unit":"pages","counter":true},{"name":"pgscan_anon","unit":"pages","counter":true},{"name":"pgscan_file","unit":"pages","counter":true},{"name":"pgsteal_anon","unit":"pages","counter":true},{"name":"pgsteal_file","unit":"pages","counter":true},{"name":"workingset_refault_anon","unit":"pages","counter":true},{"name":"workingset_refault_file","unit":"pages","counter":true},{"name":"workingset_activate_anon","unit":"pages","counter":true},{"name":"workingset_activate_file","unit":"pages","counter":true},{"name":"workingset_restore_anon","unit":"pages","counter":true},{"name":"workingset_restore_file","unit":"pages","counter":true},{"name":"allocstall","unit":"count","counter":true},{"name":"pageoutrun","unit":"count","counter":true},{"name":"nr_vmscan_write","unit":"pages","counter":true},{"name":"nr_vmscan_immediate_reclaim","unit":"pages","counter":true},{"name":"kswapd_low_wmark_hit_quickly","unit":"count","counter":true},{"name":"oom_kill","unit":"count","counter":true},{"name":"swap_ra","unit":"pages","counter":true},{"name":"swap_ra_hit","unit":"pages","counter":true}] as const satisfies readonly SeriesColumn[];
+
+export type SeriesColumnName = (typeof SERIES_COLUMNS)[number]["name"];
