@@ -155,7 +155,10 @@ test('results worker: a run that never reports shows the watchdog, Stop ends it,
 
   // Run again: a new results worker runs every variant to the end.
   await page.getByTestId('results-retry').click();
-  await liveWorker(page, 'reclaim-reports', stuck);
+  // A new worker is made (the pool may have finished and terminated it before this looks).
+  await expect
+    .poll(async () => (await gate(page)).made.filter((id) => id.startsWith('reclaim-reports#') && id !== stuck).length, { message: 'a new results worker' })
+    .toBeGreaterThan(0);
   await expect(results).toHaveAttribute('data-status', 'done', { timeout: 150_000 });
   await expect(page.getByTestId('results-error')).toHaveCount(0);
   await expect(page.getByTestId('results-headline')).toBeVisible();
