@@ -3,18 +3,10 @@
 // one time until a run ends: from then on its column holds its end values, labelled so, and
 // nothing is compared (a change between two times is not a difference between kernels).
 import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
-import type { ListSizes } from '../engine/generated/views';
+import { LIST_ROWS } from '../lib/palette';
 import { formatChange, formatCount, formatNs } from '../format';
 
 const COUNTERS = ['pgscan_anon', 'pgscan_file', 'workingset_refault_file', 'pswpout', 'pgmajfault'];
-const LIST_ROWS: [keyof ListSizes, string][] = [
-  ['inactive_anon', 'inactive anon'],
-  ['active_anon', 'active anon'],
-  ['inactive_file', 'inactive file'],
-  ['active_file', 'active file'],
-  ['unevictable', 'unevictable'],
-  ['free', 'free'],
-];
 
 /** A difference is highlighted when the values differ by more than this fraction. */
 export const HIGHLIGHT = 0.1;

@@ -6,9 +6,8 @@
 import { scaleLinear } from 'd3';
 import { commonNowNs, type RunFrame, type RunInfo } from '../engine/protocol';
 import { sum, value, type SeriesColumnName, type SeriesRow } from '../engine/series';
-import type { ListSizes } from '../engine/generated/views';
 import { formatCount, formatNs } from '../format';
-import { OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
+import { LIST_ROWS, OKABE_ITO, SERIES_COLORS, TYPE_COLORS } from './palette';
 
 /** Keyword of the PNG text chunk and id of the SVG metadata that carry the link. */
 export const LINK_KEY = 'reclaimlab-link';
@@ -26,14 +25,6 @@ const GROUPS = COUNTER_GROUPS;
 // Counter lines keep clear of the anon orange and file blue, which mean a page type everywhere.
 const GROUP_COLORS = SERIES_COLORS;
 const DASHES = ['', '8 4', '2 3', '10 3 2 3'];
-const LIST_ROWS: [keyof ListSizes, string][] = [
-  ['inactive_anon', 'inactive anon'],
-  ['active_anon', 'active anon'],
-  ['inactive_file', 'inactive file'],
-  ['active_file', 'active file'],
-  ['unevictable', 'unevictable'],
-  ['free', 'free'],
-];
 // A list's bars take its page type's colour (grey: unevictable, free); runs differ by opacity.
 const LIST_FILLS = [TYPE_COLORS[0], TYPE_COLORS[0], TYPE_COLORS[1], TYPE_COLORS[1], OKABE_ITO[7]!, '#bbbbbb'];
 const RUN_OPACITY = [1, 0.5, 0.75, 0.3];

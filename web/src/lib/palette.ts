@@ -85,5 +85,15 @@ export const LISTS: readonly { key: LruList; label: string }[] = [
   { key: 'active_file', label: 'active file' },
 ];
 
+/** The list sizes a table or figure shows, in the order the page shows them, with labels. */
+export const LIST_ROWS: [keyof import('../engine/generated/views').ListSizes, string][] = [
+  ['inactive_anon', 'inactive anon'],
+  ['active_anon', 'active anon'],
+  ['inactive_file', 'inactive file'],
+  ['active_file', 'active file'],
+  ['unevictable', 'unevictable'],
+  ['free', 'free'],
+];
+
 /** Page type of an LRU list: 0 anon, 1 file. */
 export const listTypeOf = (list: LruList): number => (list.endsWith('_anon') ? 0 : 1);
