@@ -2,6 +2,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub mod table;
+pub use table::{results_table, ResultRow, RESULT_COUNTERS};
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, ts_rs::TS)]
 pub struct RunReport {
     /// Scenario title.

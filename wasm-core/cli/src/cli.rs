@@ -222,46 +222,13 @@ pub fn compare_keys(reports: &[RunReport]) -> Vec<String> {
     keys
 }
 
-/// `compare` shows per-task rows for at most this many tasks.
-const MAX_TASK_ROWS: usize = 16;
-
-/// One row of a comparison: a label and each variant's value (None: not reported).
-struct Row {
-    label: String,
-    values: Vec<Option<f64>>,
-}
-
 /// A seed-style table: a row per counter or metric, a column per variant with the value and its
 /// change versus the first variant, as in the kernel patch postings:
-/// `pswpout   3149.00 ( +0.00%)   86932.00 (+2659.78%)`.
+/// `pswpout   3149.00 ( +0.00%)   86932.00 (+2659.78%)`. The rows are the core's results
+/// table (`report::results_table`, the page's too) over the counters `keys`.
 pub fn compare_table(scenario_title: &str, reports: &[RunReport], keys: &[&str]) -> String {
-    let mut rows: Vec<Row> = keys
-        .iter()
-        .map(|k| Row {
-            label: k.to_string(),
-            values: reports.iter().map(|r| counter(r, k)).collect(),
-        })
-        .collect();
-    // Run-wide figures (direct reclaim efficiency, seed 003's fairness and accuracy, total
-    // ops/s), computed once in the core's report.
-    rows.extend(
-        reclaim_core::report::headline_rows(reports)
-            .into_iter()
-            .map(|h| Row {
-                label: h.label,
-                values: h.values,
-            }),
-    );
-    // Per-task rows, unless there are too many to read (S003's 129 tasks): then only the
-    // totals above; `run --json` still has every task.
-    let tasks = task_names(reports);
-    if tasks.len() <= MAX_TASK_ROWS {
-        for task in tasks {
-            rows.extend(task_rows(&task, reports));
-        }
-    }
-    rows.retain(|r| r.values.iter().any(Option::is_some));
-
+    let columns: Vec<Option<&RunReport>> = reports.iter().map(Some).collect();
+    let rows = reclaim_core::report::results_table(&columns, keys);
     // Cells as (value, change) text, so that both parts can be aligned per column.
     let cells: Vec<Vec<(String, String)>> = rows
         .iter()
@@ -338,88 +305,6 @@ fn cell_text(
     } else {
         format!("{value:>value_width$} ({change:>change_width$})")
     }
-}
-
-fn counter(report: &RunReport, key: &str) -> Option<f64> {
-    report.measured.get(key).map(|v| *v as f64)
-}
-
-/// Task names in the order the reports list them.
-fn task_names(reports: &[RunReport]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for t in reports.iter().flat_map(|r| &r.tasks) {
-        if !names.contains(&t.name) {
-            names.push(t.name.clone());
-        }
-    }
-    names
-}
-
-/// Tasks with more rounds than this show only their count, mean and maximum.
-const MAX_ROUND_ROWS: usize = 12;
-
-/// Rounds, throughput, latency and allocation stalls of one task in every report.
-fn task_rows(task: &str, reports: &[RunReport]) -> Vec<Row> {
-    let find = |r: &RunReport| r.tasks.iter().find(|t| t.name == task).cloned();
-    let tasks: Vec<Option<TaskReport>> = reports.iter().map(find).collect();
-    let row = |label: String, get: &dyn Fn(&TaskReport) -> Option<f64>| Row {
-        label,
-        values: tasks.iter().map(|t| t.as_ref().and_then(get)).collect(),
-    };
-    let rounds = tasks
-        .iter()
-        .flatten()
-        .filter_map(|t| t.rounds_s.as_ref().map(Vec::len))
-        .max()
-        .unwrap_or(0);
-    let mut rows: Vec<Row> = if rounds <= MAX_ROUND_ROWS {
-        (0..rounds)
-            .map(|i| {
-                row(format!("{task} round {i} (s)"), &|t| {
-                    t.rounds_s.as_ref()?.get(i).copied()
-                })
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    if rounds > 1 {
-        // Many rounds (launches, chunks): their count, mean and maximum.
-        rows.push(row(format!("{task} rounds"), &|t| {
-            t.rounds_s.as_ref().map(|r| r.len() as f64)
-        }));
-        rows.push(row(format!("{task} round mean (s)"), &|t| {
-            let r = t.rounds_s.as_ref()?;
-            (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64)
-        }));
-        rows.push(row(format!("{task} round max (s)"), &|t| {
-            t.rounds_s.as_ref()?.iter().copied().reduce(f64::max)
-        }));
-    }
-    rows.push(row(format!("{task} ops/s"), &|t| t.ops_per_s));
-    let pick = |p: &Option<Percentiles>, f: fn(&Percentiles) -> f64| p.as_ref().map(f);
-    rows.push(row(format!("{task} latency p50 (ms)"), &|t| {
-        pick(&t.latency_ms, |p| p.p50)
-    }));
-    rows.push(row(format!("{task} latency p95 (ms)"), &|t| {
-        pick(&t.latency_ms, |p| p.p95)
-    }));
-    rows.push(row(format!("{task} latency p99 (ms)"), &|t| {
-        pick(&t.latency_ms, |p| p.p99)
-    }));
-    rows.push(row(format!("{task} alloc stall p95 (ms)"), &|t| {
-        pick(&t.alloc_stall_ms, |p| p.p95)
-    }));
-    rows.push(row(format!("{task} alloc stall p99 (ms)"), &|t| {
-        pick(&t.alloc_stall_ms, |p| p.p99)
-    }));
-    rows.push(row(format!("{task} io wait p95 (ms)"), &|t| {
-        pick(&t.io_wait_ms, |p| p.p95)
-    }));
-    rows.push(row(format!("{task} dirty throttle p95 (ms)"), &|t| {
-        pick(&t.dirty_throttle_ms, |p| p.p95)
-    }));
-    rows
 }
 
 /// A value with two decimals, or three significant digits below 1 (a 0.00075 s round must not
