@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot, tools } from './support/page';
-import { initSync, kernel_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { initSync, kernel_info, resolve_scenario, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
-import { applyOverrides } from '../web/src/lib/scenarioText';
+import { setupOf } from '../web/src/lib/knobs';
 import { encodeLink } from '../web/src/lib/link';
 import type { RunInfo } from '../web/src/engine/generated/views';
 
@@ -198,8 +198,8 @@ test('a capped kernel refusing swappiness 115 is explained beside the knob, per 
   await page.getByTestId('knobs-apply').click();
   await ready(page);
 
-  // What the engine does with 115 on each kernel (the knob rewrites the text as the page does).
-  const asked = applyOverrides(text, { swappiness: 115 });
+  // What the engine does with 115 on each kernel (the engine writes the knob in, as for the page).
+  const asked = resolve_scenario(text, JSON.stringify(setupOf({ swappiness: 115 })));
   const engine = ['vanilla-4.7', 'lrucost-2016'].map((v) => {
     const sim = WasmSimulation.fromScenario(asked, v);
     const r = (JSON.parse(sim.run_info()) as RunInfo).kernel.swappiness;

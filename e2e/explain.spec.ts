@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot } from './support/page';
 import { encodeLink } from '../web/src/lib/link';
-import { applyOverrides } from '../web/src/lib/scenarioText';
-import { assess, initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { setupOf } from '../web/src/lib/knobs';
+import { assess, initSync, resolve_scenario, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 
 initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
@@ -74,7 +74,7 @@ test('§1 S000: both pre-5.8 kernels show their scanned/rotated inputs and the b
 for (const swappiness of [0, 200]) {
   test(`§1 swappiness ${swappiness}: the words match the shares, and swappiness is named when it zeroes a side`, async ({ page }, testInfo) => {
     const file = 'lesson-swappiness.toml';
-    const scenarioText = applyOverrides(text(file), { swappiness });
+    const scenarioText = resolve_scenario(text(file), JSON.stringify(setupOf({ swappiness })));
     // The first time the engine's last decision is the fraction, found in Node.
     let t = 0;
     let want = engineBalance(scenarioText, 'linux-6.1', t);

@@ -3,10 +3,10 @@
 // names, the first screen does not shift, and an OOM kill is visible where it happens.
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
-import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { initSync, resolve_scenario, scenario_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { formatNs } from '../web/src/format';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { pairName, swappinessPair } from '../web/src/lib/scenarioText';
+import { setupOf } from '../web/src/lib/knobs';
 import { failOnPageErrors, ready } from './support/page';
 import { scenarioFile } from './support/editor';
 
@@ -183,7 +183,8 @@ test('a run the OOM killer ended beside one that goes on: no live rates on it, a
   // The banner's kill time is the one the engine reports for this text (run here in Node), and
   // the time bar's mark says the same.
   initSync({ module: readFileSync(new URL('../web/pkg/reclaim_core_bg.wasm', import.meta.url)) });
-  const sim = WasmSimulation.fromScenario(swappinessPair(scenarioFile('s000-thrash.toml'), 'before', [0, 100])!, pairName('before', 0));
+  const pairText = resolve_scenario(scenarioFile('s000-thrash.toml'), JSON.stringify(setupOf({}, { variant: 'before', swappiness: [0, 100] })));
+  const sim = WasmSimulation.fromScenario(pairText, (JSON.parse(scenario_info(pairText)) as { variants: { name: string }[] }).variants[0]!.name);
   const killed = (JSON.parse(sim.run_to_end_json()) as { oom_kills: { task: string; time_s: number }[] }).oom_kills;
   sim.free();
   expect(killed.length).toBeGreaterThan(0);

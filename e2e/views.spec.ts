@@ -4,8 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors, ready, shot, pause, tools } from './support/page';
 import { openEditor, scenarioFile, setEditorText } from './support/editor';
-import { applyOverrides } from '../web/src/lib/scenarioText';
-import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { setupOf } from '../web/src/lib/knobs';
+import { initSync, resolve_scenario, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const scenarioDir = new URL('../scenarios/', import.meta.url);
 const scenarioFiles = readdirSync(scenarioDir).filter((f) => f.endsWith('.toml')).sort();
@@ -214,7 +214,7 @@ test('a knob change alters the result (swappiness 0 stops swapping in S000)', as
     .toBeGreaterThan(1_000_000);
   await expect(page.getByTestId('run-0-balance-swappiness')).toHaveText('0');
   // The results are the engine's for the scenario with both knobs (run here, in Node).
-  const text = applyOverrides(scenarioText('s000-thrash.toml'), { swappiness: 0, ram: '4GiB' });
+  const text = resolve_scenario(scenarioText('s000-thrash.toml'), JSON.stringify(setupOf({ swappiness: 0, ram: '4GiB' })));
   const sim = WasmSimulation.fromScenario(text, 'before');
   const majfault = (JSON.parse(sim.run_to_end_json()) as { counters: Record<string, number> }).counters.pgmajfault ?? 0;
   sim.free();

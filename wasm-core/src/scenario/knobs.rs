@@ -1,8 +1,12 @@
-//! Knobs: settings chosen outside a scenario file (a sweep's axes, the Python API's keyword
-//! arguments), written into the scenario's TOML text before it is parsed, the way the page's
-//! knobs do it (web/src/lib/scenarioText.ts `applyOverrides`), so the parser validates the
-//! result and names what is wrong. Flags (`flag.NAME`) go through `overrides.rs` instead.
+//! Knobs: settings chosen outside a scenario file (the page's knobs, a sweep's axes, the
+//! Python API's keyword arguments), written into the scenario's TOML text before it is parsed,
+//! so the parser validates the result and names what is wrong. The page applies none itself:
+//! it sends a `Setup` and the engine resolves it (`resolve`). Flags (`flag.NAME`) go through
+//! `overrides.rs` instead.
 use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use ts_rs::TS;
 
 use super::overrides::with_flag_overrides;
 use super::schema::Scenario;
@@ -164,6 +168,11 @@ pub fn apply(text: &str, settings: &[(String, String)]) -> Result<String, String
             Kind::Whole | Kind::Bool => v.to_string(),
         };
         t = match *place {
+            // The swappiness knob is every variant's write: a variant's own `sysctl = {
+            // swappiness = N }` (S004's vanilla 4.7) gives way to it.
+            Place::Key(table, key @ "swappiness") => {
+                drop_variant_sysctl(&set_key(&t, table, key, &toml_value))
+            }
             Place::Key(table, key) => set_key(&t, table, key, &toml_value),
             Place::SwapDevice => set_swap_device(&t, &toml_value).ok_or_else(|| {
                 format!("{name}: the scenario has no `swap = {{ device = ... }}` line in [machine]")
@@ -184,25 +193,89 @@ pub fn scenario_with(
     variant: &str,
 ) -> Result<Scenario, String> {
     let t = apply(text, settings)?;
-    let mut scn = super::parse(&t).map_err(|e| {
+    let scn = super::parse(&t).map_err(|e| {
         if settings.is_empty() {
             format!("line {}, column {}: {}", e.line, e.column, e.what())
         } else {
             format!("with {}: {}", describe(settings), e.what())
         }
     })?;
-    // The swappiness knob is every variant's write, as the page's is: a variant's own
-    // `sysctl = { swappiness = N }` (S004's vanilla 4.7) gives way to it.
     if settings.iter().any(|(n, _)| n == "swappiness") {
-        for v in &mut scn.variants {
-            v.sysctl.swappiness = None;
-        }
+        knob_took_swappiness(&scn)?;
     }
     let flags: BTreeMap<String, bool> = settings
         .iter()
         .filter_map(|(n, v)| Some((n.strip_prefix(FLAG_PREFIX)?.to_string(), v.trim() == "true")))
         .collect();
     with_flag_overrides(&scn, variant, &flags)
+}
+
+/// A variant that still sets its own swappiness after the knob (a form `drop_variant_sysctl`
+/// does not rewrite, e.g. a `[variants.sysctl]` sub-table) is refused, not run at the wrong value.
+fn knob_took_swappiness(scn: &Scenario) -> Result<(), String> {
+    match scn.variants.iter().find(|v| v.sysctl.swappiness.is_some()) {
+        Some(v) => Err(format!(
+            "swappiness: variant {:?} sets its own swappiness in a form the knob cannot replace; write it as `sysctl = {{ swappiness = N }}` on one line",
+            v.name
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What is set on top of a scenario file: knob settings in order (names as `canonical`
+/// accepts them, values as text) and, optionally, a knob comparison.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    #[serde(default)]
+    pub knobs: Vec<(String, String)>,
+    #[serde(default)]
+    pub pair: Option<SwappinessPair>,
+}
+
+/// One kernel (variant `variant`) run at two swappiness values: the scenario's variants are
+/// replaced by two copies of it, named by `pair_name`.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SwappinessPair {
+    pub variant: String,
+    pub swappiness: [u32; 2],
+}
+
+/// Name of variant `base` run at swappiness `s` in a knob comparison.
+pub fn pair_name(base: &str, s: u32) -> String {
+    format!("{base} · swappiness {s}")
+}
+
+/// The scenario text a `Setup` runs: the knobs written in (flags excepted: they are per run,
+/// `with_flag_overrides`), then the pair. The result parses; an error names the knob, the
+/// pair's variant or the field that is wrong.
+pub fn resolve(text: &str, setup: &Setup) -> Result<String, String> {
+    let settings = setup
+        .knobs
+        .iter()
+        .map(|(n, v)| Ok((canonical(n)?, v.clone())))
+        .collect::<Result<Vec<_>, String>>()?;
+    if let Some((n, _)) = settings.iter().find(|(n, _)| n.starts_with(FLAG_PREFIX)) {
+        return Err(format!(
+            "{n}: flags are set per run (flag overrides), not as a knob of the scenario"
+        ));
+    }
+    let mut t = apply(text, &settings)?;
+    if let Some(p) = &setup.pair {
+        t = swappiness_pair(&t, &p.variant, p.swappiness)?;
+    }
+    let scn = super::parse(&t).map_err(|e| {
+        if settings.is_empty() && setup.pair.is_none() {
+            format!("line {}, column {}: {}", e.line, e.column, e.what())
+        } else {
+            format!("with {}: {}", describe(&settings), e.what())
+        }
+    })?;
+    if settings.iter().any(|(n, _)| n == "swappiness") {
+        knob_took_swappiness(&scn)?;
+    }
+    Ok(t)
 }
 
 /// `swappiness=60, ram=1GiB`
@@ -360,6 +433,121 @@ fn set_file_devices(text: &str, device: &str) -> Option<String> {
     (changed > 0).then(|| out.join("\n"))
 }
 
+/// Drop the `sysctl = { ... }` line of every `[[variants]]` (its only key is swappiness).
+fn drop_variant_sysctl(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let own: Vec<usize> = sections(&lines)
+        .iter()
+        .filter(|s| s.name == Some("variants") && s.array)
+        .filter_map(|s| key_line(&lines, s, "sysctl"))
+        .collect();
+    let kept: Vec<&str> = (0..lines.len())
+        .filter(|i| !own.contains(i))
+        .map(|i| lines[i])
+        .collect();
+    kept.join("\n")
+}
+
+/// Brackets opened minus closed on a line, outside strings and comments.
+fn bracket_depth(line: &str) -> i32 {
+    let (mut depth, mut in_str, mut esc) = (0, false, false);
+    for c in line.chars() {
+        match (in_str, c) {
+            (true, _) if esc => esc = false,
+            (true, '\\') => esc = true,
+            (true, '"') => in_str = false,
+            (true, _) => {}
+            (false, '"') => in_str = true,
+            (false, '#') => break,
+            (false, '[') => depth += 1,
+            (false, ']') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// The scenario with its `[[variants]]` replaced by two copies of variant `base`, one per
+/// swappiness value (each sets its own `sysctl.swappiness`; the engine applies the kernel's
+/// cap). The scenario's expectations and the lessons' facts name the variants that are gone,
+/// so the pair keeps neither (its results compare the two runs).
+fn swappiness_pair(text: &str, base: &str, values: [u32; 2]) -> Result<String, String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let secs = sections(&lines);
+    let variants: Vec<&Section> = secs
+        .iter()
+        .filter(|s| s.name == Some("variants") && s.array)
+        .collect();
+    let src = variants
+        .iter()
+        .find(|s| key_line(&lines, s, "name").and_then(|i| quoted(lines[i])) == Some(base))
+        .ok_or_else(|| {
+            let names: Vec<&str> = variants
+                .iter()
+                .filter_map(|s| key_line(&lines, s, "name").and_then(|i| quoted(lines[i])))
+                .collect();
+            format!(
+                "pair: no variant named {base:?} in this scenario; it has: {}",
+                names.join(", ")
+            )
+        })?;
+    let is_key = |l: &str, keys: &[&str]| {
+        let l = l.trim_start();
+        keys.iter().any(|k| {
+            l.strip_prefix(k)
+                .is_some_and(|r| r.trim_start().starts_with('='))
+        })
+    };
+    let mut body: Vec<&str> = lines[first_line(src)..src.end]
+        .iter()
+        .copied()
+        .filter(|l| !is_key(l, &["name", "sysctl"]) && !l.trim_start().starts_with('#'))
+        .collect();
+    while body.last().is_some_and(|l| l.trim().is_empty()) {
+        body.pop();
+    }
+    let mut copies: Vec<String> = Vec::new();
+    for v in values {
+        copies.push("[[variants]]".into());
+        copies.push(format!("name = {}", toml_string(&pair_name(base, v))));
+        copies.extend(body.iter().map(|l| l.to_string()));
+        copies.push(format!("sysctl = {{ swappiness = {v} }}"));
+        copies.push(String::new());
+    }
+    let within = |s: &Section, i: usize| s.start.is_some_and(|st| i >= st) && i < s.end;
+    let expects: Vec<&Section> = secs
+        .iter()
+        .filter(|s| s.name == Some("expect") && s.array)
+        .collect();
+    let lessons: Vec<&Section> = secs
+        .iter()
+        .filter(|s| s.name == Some("lesson") && s.array)
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    // Depth of the open brackets of a facts array being dropped (it may span lines).
+    let mut dropping = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if expects.iter().any(|s| within(s, i)) {
+            continue;
+        }
+        if dropping > 0 {
+            dropping += bracket_depth(l);
+            continue;
+        }
+        let in_lesson = lessons.iter().any(|s| within(s, i) && s.start != Some(i));
+        if in_lesson && is_key(l, &["facts", "facts_since", "since"]) {
+            dropping = bracket_depth(l).max(0);
+            continue;
+        }
+        match variants.iter().position(|s| within(s, i)) {
+            None => out.push(l.to_string()),
+            Some(0) if variants[0].start == Some(i) => out.extend(copies.iter().cloned()),
+            Some(_) => {}
+        }
+    }
+    Ok(out.join("\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,5 +658,89 @@ mod tests {
         assert_eq!(own.swappiness_for("own"), 100);
         let knob = scenario_with(text, &set(&[("swappiness", "7")]), "own").unwrap();
         assert_eq!(knob.swappiness_for("own"), 7);
+    }
+
+    const PAIR_TEXT: &str = "title = \"t\"\n\n[sysctl]\nswappiness = 30\n\n[[variants]]\nname = \"before\"\npreset = \"linux-5.7\"\n\n[[variants]]\nname = \"after\"\npreset = \"linux-6.1\"\nflags = { lru_gen = true }\n\n[[tasks]]\nname = \"x\"\n";
+
+    fn pair(variant: &str, a: u32, b: u32) -> Setup {
+        Setup {
+            knobs: vec![],
+            pair: Some(SwappinessPair {
+                variant: variant.into(),
+                swappiness: [a, b],
+            }),
+        }
+    }
+
+    #[test]
+    fn a_pair_is_two_copies_of_one_variant_each_at_its_own_swappiness() {
+        let t = swappiness_pair(PAIR_TEXT, "after", [0, 200]).unwrap();
+        assert_eq!(t.matches("flags = { lru_gen = true }").count(), 2, "{t}");
+        assert!(t.contains("name = \"after · swappiness 0\"\npreset = \"linux-6.1\""), "{t}");
+        assert!(t.contains("sysctl = { swappiness = 0 }"), "{t}");
+        assert!(t.contains("sysctl = { swappiness = 200 }"), "{t}");
+        assert!(t.contains("[[tasks]]\nname = \"x\""), "{t}");
+        assert!(!t.contains("\"before\""), "{t}");
+        let e = swappiness_pair(PAIR_TEXT, "sideways", [0, 200]).unwrap_err();
+        assert!(e.contains("\"sideways\"") && e.contains("before, after"), "{e}");
+    }
+
+    #[test]
+    fn every_shipped_scenario_resolves_as_a_pair_that_runs_at_its_two_values() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let base = crate::scenario::parse(&text).unwrap().variants.last().unwrap().name.clone();
+            let t = resolve(&text, &pair(&base, 0, 100)).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let scn = crate::scenario::parse(&t).unwrap();
+            let names: Vec<&str> = scn.variants.iter().map(|v| v.name.as_str()).collect();
+            assert_eq!(names, [pair_name(&base, 0), pair_name(&base, 100)], "{path:?}");
+            assert_eq!(scn.swappiness_for(names[0]), 0, "{path:?}");
+            assert!(scn.expect.is_empty(), "{path:?}");
+            n += 1;
+        }
+        assert!(n > 10, "{n} scenarios");
+    }
+
+    #[test]
+    fn resolve_applies_the_page_knobs_and_refuses_flags_and_unknown_names() {
+        let s004 = include_str!("../../../scenarios/s004-pgbench.toml");
+        assert!(s004.contains("\nsysctl = { swappiness = 100 }\n"));
+        let setup = Setup {
+            knobs: vec![
+                ("swappiness".into(), "200".into()),
+                ("swap_device".into(), "hdd".into()),
+                ("file_device".into(), "ssd".into()),
+            ],
+            pair: None,
+        };
+        let t = resolve(s004, &setup).unwrap();
+        assert_eq!(t.matches("\nswappiness = ").count() + t.matches("{ swappiness").count(), 1, "{t}");
+        assert!(t.contains("swap = { device = \"hdd\""), "{t}");
+        assert!(t.contains("device = \"tmpfs\""), "tmpfs files stay in memory");
+        let scn = crate::scenario::parse(&t).unwrap();
+        assert!(scn.variants.iter().all(|v| scn.swappiness_for(&v.name) == 200));
+        // Nothing set: the text as it is.
+        assert_eq!(resolve(S000, &Setup::default()).unwrap(), S000);
+        let e = resolve(S000, &Setup { knobs: vec![("flag.lru_gen".into(), "true".into())], pair: None }).unwrap_err();
+        assert!(e.contains("per run"), "{e}");
+        let e = resolve(S000, &Setup { knobs: vec![("swapiness".into(), "1".into())], pair: None }).unwrap_err();
+        assert!(e.contains("\"swapiness\""), "{e}");
+        let e = resolve(S000, &Setup { knobs: vec![("swap_device".into(), "nvme9".into())], pair: None }).unwrap_err();
+        assert!(e.starts_with("with swap_device=nvme9: ") && e.contains("nvme9"), "{e}");
+    }
+
+    #[test]
+    fn a_variant_swappiness_the_knob_cannot_rewrite_is_refused() {
+        let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n\n[[variants]]\nname = \"own\"\npreset = \"linux-6.1\"\n[variants.sysctl]\nswappiness = 100\n\n[[tasks]]\nname = \"a\"\nprogram = [{ op = \"sleep\", duration = \"1ms\" }]\n\n[run]\nduration = \"1s\"\n";
+        let knob = Setup { knobs: vec![("swappiness".into(), "7".into())], pair: None };
+        let e = resolve(text, &knob).unwrap_err();
+        assert!(e.contains("\"own\"") && e.contains("cannot replace"), "{e}");
+        assert!(scenario_with(text, &set(&[("swappiness", "7")]), "own").is_err());
     }
 }

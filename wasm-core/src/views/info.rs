@@ -40,6 +40,12 @@ pub struct ScenarioInfo {
     pub variants: Vec<VariantInfo>,
     /// Lesson steps in time order (empty: no lesson).
     pub lesson: Vec<LessonStepInfo>,
+    /// The `[[devices]]` by name, in file order (the device knobs' choices).
+    pub devices: Vec<String>,
+    /// vm.swappiness of `[sysctl]` (the engine's default when the file does not set it).
+    pub swappiness: u32,
+    /// The text of each `[[expect]]`, in file order.
+    pub expect: Vec<String>,
 }
 
 impl ScenarioInfo {
@@ -66,6 +72,9 @@ impl ScenarioInfo {
                     compare: s.compare,
                 })
                 .collect(),
+            devices: scn.devices.iter().map(|d| d.name.clone()).collect(),
+            swappiness: scn.sysctl.swappiness,
+            expect: scn.expect.iter().map(|e| e.text.clone()).collect(),
         }
     }
 }

@@ -42,6 +42,16 @@ pub fn scenario_info(text: &str) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// The scenario text a page setup runs (`scenario::knobs::Setup` as JSON: knobs and an
+/// optional swappiness pair), resolved by the engine so the page applies no knob itself; throws
+/// an Error naming the knob, variant or field that is wrong.
+#[wasm_bindgen]
+pub fn resolve_scenario(text: &str, setup: &str) -> Result<String, JsError> {
+    let setup: reclaim_core::scenario::knobs::Setup = serde_json::from_str(setup)
+        .map_err(|e| JsError::new(&format!("the page's setup is not valid: {e}")))?;
+    reclaim_core::scenario::knobs::resolve(text, &setup).map_err(|e| JsError::new(&e))
+}
+
 /// Validate scenario text for the editor: JSON `null` when it is valid, else `{line, column,
 /// field, message}` (1-based line and column in characters). Never throws.
 #[wasm_bindgen]
@@ -64,6 +74,22 @@ pub fn assess(text: &str, reports: Vec<String>) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
     serde_json::to_string(&reclaim_core::report::assess(&scn, &reports))
         .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The results table (`report::results_table` over the page's counters, `RESULT_COUNTERS`) of
+/// these runs, each the JSON of a RunReport or `null` for a column not in yet: JSON
+/// `ResultRow[]`, the rows the CLI's `compare` prints.
+#[wasm_bindgen]
+pub fn results_table(reports: Vec<String>) -> Result<String, JsError> {
+    let reports = reports
+        .iter()
+        .map(|r| serde_json::from_str::<Option<reclaim_core::report::RunReport>>(r))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| JsError::new(&format!("a report is not a RunReport: {e}")))?;
+    let columns: Vec<Option<&reclaim_core::report::RunReport>> =
+        reports.iter().map(Option::as_ref).collect();
+    let rows = reclaim_core::report::results_table(&columns, reclaim_core::report::RESULT_COUNTERS);
+    serde_json::to_string(&rows).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Every behaviour flag (name, kernel version, one-line doc) and every preset's values, as

@@ -65,7 +65,7 @@ export function Tools({ m, open, tab, onTab, onClose }: Props) {
         // 100 with one that takes 200, 115 is asked of both and the capped side's note says so.
         swappinessMax={Math.max(100, ...state.runs.map((r) => r.kernel?.swappiness.cap ?? 200))}
         pairMax={state.runs[0]?.kernel?.swappiness.cap ?? 200}
-        scenarioText={edited ?? file?.text ?? ''}
+        scenarioFile={state.scenario === file?.name ? state.file : null}
         knobs={knobs}
         onKnobs={setup.setKnobs}
         flagPanel={<Flags m={m} />}

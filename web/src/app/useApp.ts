@@ -6,7 +6,6 @@ import { useReports } from '../engine/useReports';
 import { parseEmbedParams } from '../lib/embed';
 import { countersNamed, currentStep, type LessonStep } from '../lib/lesson';
 import { VIEWS } from '../lib/link';
-import { expectTexts } from '../lib/scenarioText';
 import { useExports } from './useExports';
 import { useHostApi } from './useHostApi';
 import { useCommands } from './useCommands';
@@ -18,6 +17,9 @@ import { useSetup } from './useSetup';
 import { useTransport } from './useTransport';
 
 const NO_STEPS: LessonStep[] = [];
+
+/** No expectations (one array, so effects that depend on it do not rerun). */
+const NO_EXPECT: string[] = [];
 
 export function useApp() {
   const engine = useEngine();
@@ -39,8 +41,9 @@ export function useApp() {
 
   const reports = useReports(boot === 'done' ? source : null);
   // The engine's figures (headline rows) over the model's reports and the kernel runs together.
-  const kernelAssessment = useKernelAssessment(reports.status === 'done' ? reports.text : null, reports.reports, kernel.kernelRuns);
-  const expect = useMemo(() => (file ? expectTexts(file.text) : []), [file]);
+  const kernelAssessment = useKernelAssessment(reports.status === 'done' ? reports.scenario : null, reports.reports, kernel.kernelRuns);
+  // The file's expectations, as the engine read them (none until it has loaded this scenario).
+  const expect = (state.scenario === file?.name && state.file?.expect) || NO_EXPECT;
   const [theme, setTheme] = useState<'light' | 'dark'>(() =>
     typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
   );
@@ -75,7 +78,7 @@ export function useApp() {
   useKeys({ togglePlay: transport.togglePlay, go: transport.go, reset, setSpeedStep: setup.setSpeedStep, run: commands.run });
 
   const endNs = state.runs[0]?.endNs ?? 0;
-  const reportsFit = reports.text === source?.text;
+  const reportsFit = reports.scenario === source;
   // Where the runs really end: the results worker's report of each run's variant (runs stop when
   // every task has exited), or the moment they all finished; null until one of them is known.
   const reportEnds = state.runs.map((r) => (reportsFit ? reports.reports.find((x) => x.variant === r.variant)?.virtual_s : undefined));
@@ -83,7 +86,7 @@ export function useApp() {
   // The scrubber spans the furthest time reached by this setup (scenario text, variants,
   // flags); a replay or Reset keeps it, a new setup starts again at 0. Frames of the previous
   // setup (still shown until its load lands) do not count.
-  const setupKey = `${source?.name}\u0000${source?.text}\u0000${wantedKey}\u0000${flagsKey}`;
+  const setupKey = `${source?.name}\u0000${source?.text}\u0000${JSON.stringify(source?.setup)}\u0000${wantedKey}\u0000${flagsKey}`;
   const furthest = useRef({ key: '', loads: 0, ns: 0 });
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;

@@ -4,25 +4,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineState } from '../engine/useEngine';
 import type { EmbedParams } from '../lib/embed';
 import { anyFlags } from '../lib/flags';
-import { decodeLink, encodeLink, isLinkHash, LinkError, linkErrorText, type LinkState, type View } from '../lib/link';
+import { decodeLink, encodeLink, isLinkHash, linkErrorText, type LinkState, type View } from '../lib/link';
 import { checkLinkedScenario } from '../lib/linkCheck';
-import { deviceNames, variantNames } from '../lib/scenarioText';
 import { freezeUrlState, loadDraft, useUrlState } from '../lib/urlState';
 import { SCENARIOS } from '../scenarios';
 import type { Setup } from './useSetup';
-
-/** A link's state checked against the bundled scenario: unknown variants or devices are errors. */
-function checkAgainstScenario(s: LinkState): void {
-  const file = SCENARIOS.find((f) => f.name === s.scenario)!;
-  const text = s.edited ?? file.text;
-  const known = variantNames(text);
-  const unknown = s.variants.find((v) => !known.includes(v));
-  if (unknown !== undefined) throw new LinkError(`the link names an unknown variant ${JSON.stringify(unknown)} of ${s.scenario} (known: ${known.join(', ')})`);
-  const devices = deviceNames(text);
-  for (const d of [s.knobs.swapDevice, s.knobs.fileDevice]) {
-    if (d !== undefined && !devices.includes(d)) throw new LinkError(`the link names an unknown device ${JSON.stringify(d)} of ${s.scenario} (known: ${devices.join(', ')})`);
-  }
-}
 
 interface LinkDeps {
   embed: EmbedParams;
@@ -74,7 +60,6 @@ export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad }: 
     let live = true;
     decodeLink(initialHash.current, SCENARIOS.map((f) => f.name))
       .then(async (s) => {
-        checkAgainstScenario(s);
         await checkLinkedScenario(s, SCENARIOS.find((f) => f.name === s.scenario)!.text);
         if (!live) return;
         restore.current(s);

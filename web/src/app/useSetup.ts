@@ -6,7 +6,8 @@ import type { EngineState } from '../engine/useEngine';
 import { speedAt } from '../format';
 import { NO_FLAGS, type SideFlags } from '../lib/flags';
 import type { LinkState } from '../lib/link';
-import { applyOverrides, pairName, swappinessPair, variantNames, variantPresets } from '../lib/scenarioText';
+import { setupOf } from '../lib/knobs';
+import { variantNames } from '../lib/scenarioText';
 import type { ScenarioSource } from '../engine/protocol';
 import { SCENARIOS } from '../scenarios';
 
@@ -50,28 +51,25 @@ export function useSetup(state: EngineState) {
     setSwapPair(s.swapPair ?? null);
   };
 
-  const baseText = useMemo(() => (file ? applyOverrides(edited ?? file.text, knobs) : ''), [file, knobs, edited]);
-  // A knob comparison runs two copies of the chosen variant, each with its own swappiness.
-  const pairBase = swapPair ? (variant ?? variantNames(baseText)[0] ?? null) : null;
-  const pairText = useMemo(() => (swapPair && pairBase ? swappinessPair(baseText, pairBase, swapPair) : null), [baseText, pairBase, swapPair]);
-  const source: ScenarioSource | null = useMemo(() => (file ? { name: file.name, text: pairText ?? baseText } : null), [file, baseText, pairText]);
+  const text = file ? (edited ?? file.text) : '';
+  // A knob comparison runs two copies of the chosen variant, each with its own swappiness: the
+  // engine builds them (and names them) from the setup.
+  const pairBase = swapPair ? (variant ?? variantNames(text)[0] ?? null) : null;
+  const pairKey = swapPair && pairBase ? JSON.stringify([pairBase, swapPair]) : '';
+  const knobsKey = JSON.stringify(knobs);
+  const source: ScenarioSource | null = useMemo(() => {
+    if (!file) return null;
+    const pair = pairKey ? (JSON.parse(pairKey) as [string, [number, number]]) : null;
+    return { name: file.name, text, setup: setupOf(JSON.parse(knobsKey), pair && { variant: pair[0], swappiness: pair[1] }) };
+  }, [file, text, knobsKey, pairKey]);
 
-  const loadedVariants = state.scenario === scenarioName ? state.variants : [];
-  // In a knob comparison the picker still offers the scenario's own variants.
-  const variants = pairText ? variantPresets(baseText) : loadedVariants;
+  // The picker offers the file's own variants (in a knob comparison too), as the engine read them.
+  const variants = state.scenario === scenarioName ? (state.file?.variants ?? []) : [];
   const a = variant ?? variants[0]?.name ?? null;
   const b = variantB ?? variants.find((v) => v.name !== a)?.name ?? a;
-  // Until the user picks, the engine runs the first variant (no reload when its name arrives).
-  const wanted =
-    pairText && pairBase && swapPair
-      ? swapPair.map((s) => pairName(pairBase, s))
-      : compare
-        ? a && b
-          ? [a, b]
-          : []
-        : variant
-          ? [variant]
-          : [];
+  // Until the user picks, the engine runs the first variant (no reload when its name arrives);
+  // a knob comparison runs both of the pair.
+  const wanted = pairKey ? [] : compare ? (a && b ? [a, b] : []) : variant ? [variant] : [];
   const wantedKey = wanted.join('\u0000');
   // A knob comparison runs both sides with side A's flag overrides: the pair differs in swappiness only.
   const runFlags = compare ? sideFlags : swapPair ? [sideFlags[0], sideFlags[0]] : [sideFlags[0]];

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { VariantInfo } from '../engine/protocol';
 import { formatNs, formatShortNs, formatSpeed, SPEED_STEPS } from '../format';
 import { GlossaryTerm } from './GlossaryTerm';
-import { deviceNames, sysctlSwappiness, type Overrides } from '../lib/scenarioText';
+import type { Overrides } from '../lib/knobs';
+import type { ScenarioInfo } from '../engine/generated/views';
 import type { ScenarioFile } from '../scenarios';
 
 export type Knobs = Overrides;
@@ -192,7 +193,8 @@ interface SetupProps {
   swappinessMax: number;
   /** The cap of the kernel a knob comparison runs (the first run's): its default pair's top. */
   pairMax: number;
-  scenarioText: string;
+  /** The scenario file as the engine read it (its swappiness, its devices); null until then. */
+  scenarioFile: ScenarioInfo | null;
   knobs: Knobs;
   onKnobs(k: Knobs): void;
   /** Slots filled by the page: the per-flag toggles, and the note shown beside the swappiness
@@ -222,7 +224,7 @@ export function SetupPanel(p: SetupProps) {
         </label>
         {p.swapPair && <SwapPairFields pair={p.swapPair} max={p.pairMax} onPair={p.onSwapPair} />}
       </div>
-      <KnobsPanel text={p.scenarioText} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} max={p.swappinessMax} />
+      <KnobsPanel file={p.scenarioFile} knobs={p.knobs} onKnobs={p.onKnobs} note={p.swappinessNote} max={p.swappinessMax} />
       {p.flagPanel}
       <p className="muted small keys">Keys: Space play/pause · → step · PageDown/PageUp next/previous lesson step · + / − speed · r reset</p>
     </section>
@@ -246,11 +248,12 @@ function KnobSelect(p: { label: string; ariaLabel?: string; testId: string; valu
   );
 }
 
-function KnobsPanel({ text, knobs, onKnobs, note, max }: { text: string; knobs: Knobs; onKnobs(k: Knobs): void; note?: ReactNode; max: number }) {
+function KnobsPanel({ file, knobs, onKnobs, note, max }: { file: ScenarioInfo | null; knobs: Knobs; onKnobs(k: Knobs): void; note?: ReactNode; max: number }) {
   const [draft, setDraft] = useState<Knobs>(knobs);
   useEffect(() => setDraft(knobs), [knobs]);
-  const devices = deviceNames(text);
-  const scenarioSwappiness = sysctlSwappiness(text);
+  const devices = file?.devices ?? [];
+  // The scenario's own value as the engine read it ("…" until it has).
+  const scenarioSwappiness = file?.swappiness;
   const dirty = JSON.stringify(draft) !== JSON.stringify(knobs);
   const set = (patch: Partial<Knobs>) => {
     const next: Knobs = { ...draft, ...patch };
@@ -269,13 +272,14 @@ function KnobsPanel({ text, knobs, onKnobs, note, max }: { text: string; knobs: 
       <label className="field">
         <span>
           <GlossaryTerm term="swappiness">swappiness</GlossaryTerm>{' '}
-          <strong data-testid="knob-swappiness-value">{draft.swappiness ?? `${scenarioSwappiness} (scenario)`}</strong>
+          <strong data-testid="knob-swappiness-value">{draft.swappiness ?? `${scenarioSwappiness ?? '…'} (scenario)`}</strong>
         </span>
         <input
           type="range"
           min={0}
           max={max}
-          value={draft.swappiness ?? scenarioSwappiness}
+          value={draft.swappiness ?? scenarioSwappiness ?? 0}
+          disabled={draft.swappiness === undefined && scenarioSwappiness === undefined}
           onChange={(e) => set({ swappiness: Number(e.target.value) })}
           aria-label="swappiness"
           data-testid="knob-swappiness"

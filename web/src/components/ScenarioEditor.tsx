@@ -56,7 +56,7 @@ export function ScenarioEditor({ original, edited, onApply, initialDraft, onDraf
         checker.current ??= startChecker();
         let problem: ScenarioProblem | null;
         try {
-          problem = await checker.current.check(text);
+          problem = (await checker.current.check(text)).problem;
         } catch {
           return []; // the engine is unusable; the page shows why
         }

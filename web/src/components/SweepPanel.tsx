@@ -61,7 +61,7 @@ export function SweepPanel({ scenarios, speedStep }: { scenarios: readonly Scena
     setLinks({});
     if (!table || !map || !file) return;
     const rows = map.cells.map((c) => c.row).filter((r): r is number => r !== null);
-    Promise.all(rows.map(async (r) => [r, `#${await encodeLink(rowLink(table, r, file.name, file.text, speedStep))}`] as const)).then(
+    Promise.all(rows.map(async (r) => [r, `#${await encodeLink(rowLink(table, r, file.name, speedStep))}`] as const)).then(
       (pairs) => live && setLinks(Object.fromEntries(pairs)),
       (e) => live && setError(`links: ${e instanceof Error ? e.message : String(e)}`),
     );

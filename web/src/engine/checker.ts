@@ -2,18 +2,25 @@
 // (started when the editor first needs it), so checking while typing never
 // waits for, or holds up, the live runs.
 import { startEngineWorker, type EngineClient } from './client';
-import type { ScenarioProblem } from './protocol';
+import type { ScenarioInfo, ScenarioProblem, Setup } from './protocol';
+
+/** The core's verdict: the problem (null when valid) and, when valid, the text's own info. */
+export interface CheckResult {
+  problem: ScenarioProblem | null;
+  info?: ScenarioInfo;
+}
 
 export interface ScenarioChecker {
-  /** The core's verdict on `text`: null when valid; rejects when the engine is unusable. */
-  check(text: string): Promise<ScenarioProblem | null>;
+  /** The core's verdict on `text` (resolved by `setup`, if given); rejects when the engine
+   *  is unusable. */
+  check(text: string, setup?: Setup): Promise<CheckResult>;
   dispose(): void;
 }
 
 export function startChecker(): ScenarioChecker {
   let client: EngineClient | null = null;
   let nextId = 0;
-  const pending = new Map<number, { resolve(p: ScenarioProblem | null): void; reject(e: Error): void }>();
+  const pending = new Map<number, { resolve(r: CheckResult): void; reject(e: Error): void }>();
   const failAll = (message: string) => {
     for (const p of pending.values()) p.reject(new Error(message));
     pending.clear();
@@ -23,7 +30,7 @@ export function startChecker(): ScenarioChecker {
       {
         onMessage: (msg) => {
           if (msg.type !== 'checked') return;
-          pending.get(msg.id)?.resolve(msg.problem);
+          pending.get(msg.id)?.resolve({ problem: msg.problem, ...(msg.info ? { info: msg.info } : {}) });
           pending.delete(msg.id);
         },
         onError: (message, fatal) => {
@@ -37,13 +44,13 @@ export function startChecker(): ScenarioChecker {
       'reclaim-check',
     );
   return {
-    check(text) {
+    check(text, setup) {
       client ??= start();
       const id = nextId++;
       const c = client;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        c.send({ type: 'check', id, text });
+        c.send({ type: 'check', id, text, ...(setup ? { setup } : {}) });
       });
     },
     dispose() {

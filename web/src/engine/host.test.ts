@@ -111,7 +111,7 @@ describe('EngineHost with the wasm engine', () => {
     for (const m of k.memcgs) if (m.parent !== null) m.pgsteal *= 2;
     Object.assign(k, { source: 'kernel', kernel: { name: 'debian-6.1', release: 'r', package_version: 'p' }, accelerator: 'tcg' });
     const { host, posted } = harness();
-    await host.handle({ type: 'assess', id: 7, text: memcgText, reports: [model, JSON.stringify(k)] });
+    await host.handle({ type: 'assess', id: 7, scenario: { name: 'memcg', text: memcgText }, reports: [model, JSON.stringify(k)] });
     const [answer] = all(posted, 'assessed');
     expect(answer!.id).toBe(7);
     const row = JSON.parse(answer!.assessment).headline.find((h: { metric: string }) => h.metric === 'reclaim_accuracy_pct');
@@ -121,7 +121,7 @@ describe('EngineHost with the wasm engine', () => {
     expect(row.values[1]).toBeCloseTo(accuracy(k), 9);
     expect(row.values[1]).toBeCloseTo(2 * row.values[0], 9);
     // A report the engine cannot read is an engine error naming it, not a crash.
-    await host.handle({ type: 'assess', id: 8, text: memcgText, reports: ['{"variant": 1}'] });
+    await host.handle({ type: 'assess', id: 8, scenario: { name: 'memcg', text: memcgText }, reports: ['{"variant": 1}'] });
     const err = posted.at(-1)!;
     expect(err).toMatchObject({ type: 'error', phase: 'engine' });
     expect(err.type === 'error' && err.message).toMatch(/a report is not a RunReport/);
@@ -171,11 +171,17 @@ describe('EngineHost with the wasm engine', () => {
   it("answers a check with the core's problem (line, column, field) or null", async () => {
     const { host, posted } = harness();
     await host.handle({ type: 'check', id: 1, text: small });
-    expect(posted.at(-1)).toEqual({ type: 'checked', id: 1, problem: null });
+    expect(posted.at(-1)).toMatchObject({ type: 'checked', id: 1, problem: null, info: { title: expect.stringMatching(/^S000/) } });
     const bad = small.replace('ram = "2GiB"', 'ram = "lots"');
     await host.handle({ type: 'check', id: 2, text: bad });
     const line = bad.slice(0, bad.indexOf('ram = "lots"')).split('\n').length;
     expect(posted.at(-1)).toMatchObject({ type: 'checked', id: 2, problem: { line, column: 7, field: 'machine.ram' } });
+    // With a setup (a link's knobs): the text it resolves to; a knob the engine refuses is a
+    // problem without a place, named in its message.
+    await host.handle({ type: 'check', id: 3, text: small, setup: { knobs: [['ram', 'lots']], pair: null } });
+    expect(posted.at(-1)).toMatchObject({ type: 'checked', id: 3, problem: { line: 0, message: expect.stringContaining('with ram=lots') } });
+    await host.handle({ type: 'check', id: 4, text: small, setup: { knobs: [['swap_device', 'nvme9']], pair: null } });
+    expect(posted.at(-1)).toMatchObject({ type: 'checked', id: 4, problem: { line: 0, message: expect.stringContaining('nvme9') } });
     expect(host.runCount).toBe(0); // checking loads nothing
   });
 

@@ -19,7 +19,7 @@ import {
   type ToWorker,
 } from './protocol';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
-import type { FrameView, ScenarioInfo } from './generated/views';
+import type { FrameView, ScenarioInfo, ScenarioProblem } from './generated/views';
 import { stepTo } from './stepTo';
 
 /** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. The views are the
@@ -55,6 +55,9 @@ export interface EngineModule {
   engineVersion(): string;
   /** JSON ScenarioInfo; throws on a bad scenario. */
   scenarioInfo(text: string): string;
+  /** The text a setup (JSON Setup: knobs, a swappiness pair) resolves to; throws an Error
+   *  naming what is wrong. */
+  resolve(text: string, setup: string): string;
   /** A new simulation of `variant` of the scenario text, with flag overrides on top of the
    *  variant; throws on a bad scenario or an unknown flag. */
   create(text: string, variant: string, flags?: FlagOverrides): EngineSimulation;
@@ -223,11 +226,11 @@ export class EngineHost {
         this.report(msg.scenario, msg.index);
         return;
       case 'check':
-        this.deps.post({ type: 'checked', id: msg.id, problem: JSON.parse(this.engine!.scenarioCheck(msg.text)) });
+        this.check(msg.id, msg.text, msg.setup);
         return;
       case 'assess':
         if (!this.engine!.assess) throw new Error('this engine build has no assess');
-        this.deps.post({ type: 'assessed', id: msg.id, assessment: this.engine!.assess(msg.text, msg.reports) });
+        this.deps.post({ type: 'assessed', id: msg.id, assessment: this.engine!.assess(this.resolve(msg.scenario), msg.reports) });
         return;
     }
   }
@@ -259,10 +262,42 @@ export class EngineHost {
     }
   }
 
-  /** Parse the scenario; a bad one is a `scenario` error and keeps the current runs. */
-  private parse(scenario: ScenarioSource): ScenarioInfo | null {
+  /** The text the scenario's setup resolves to (the engine applies the knobs and the pair);
+   *  throws what the engine refuses. The last one is kept: load, report and assess ask again. */
+  private resolved: { text: string; setup: string; out: string } | null = null;
+  private resolve(scenario: ScenarioSource): string {
+    if (!scenario.setup) return scenario.text;
+    const setup = JSON.stringify(scenario.setup);
+    const r = this.resolved;
+    if (r && r.text === scenario.text && r.setup === setup) return r.out;
+    const out = this.engine!.resolve(scenario.text, setup);
+    this.resolved = { text: scenario.text, setup, out };
+    return out;
+  }
+
+  /** The editor's or a link's check: the text, resolved by its setup, through the parser. */
+  private check(id: number, text: string, setup?: ScenarioSource['setup']): void {
+    let resolved: string;
     try {
-      return JSON.parse(this.engine!.scenarioInfo(scenario.text)) as ScenarioInfo;
+      resolved = this.resolve({ name: '', text, ...(setup ? { setup } : {}) });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.post({ type: 'checked', id, problem: { line: 0, column: 0, field: '', message } });
+      return;
+    }
+    const problem = JSON.parse(this.engine!.scenarioCheck(resolved)) as ScenarioProblem | null;
+    const info = problem ? undefined : (JSON.parse(this.engine!.scenarioInfo(text)) as ScenarioInfo);
+    this.deps.post({ type: 'checked', id, problem, ...(info ? { info } : {}) });
+  }
+
+  /** Parse the scenario as its setup resolves it: the text run, its info, and the file's own
+   *  info; a bad one is a `scenario` error and keeps the current runs. */
+  private parse(scenario: ScenarioSource): { text: string; info: ScenarioInfo; file: ScenarioInfo } | null {
+    try {
+      const text = this.resolve(scenario);
+      const info = JSON.parse(this.engine!.scenarioInfo(text)) as ScenarioInfo;
+      const file = text === scenario.text ? info : (JSON.parse(this.engine!.scenarioInfo(scenario.text)) as ScenarioInfo);
+      return { text, info, file };
     } catch (err) {
       this.deps.post(encodeError('scenario', err));
       return null;
@@ -270,15 +305,17 @@ export class EngineHost {
   }
 
   private load(scenario: ScenarioSource, wanted: string[], flags: FlagOverrides[]): void {
-    const info = this.parse(scenario);
-    if (!info) return;
-    const names = wanted.length > 0 ? wanted : info.variants.slice(0, 1).map((v) => v.name);
+    const parsed = this.parse(scenario);
+    if (!parsed) return;
+    const { text, info, file } = parsed;
+    // No variants named: the first, or both of a swappiness pair (named by the engine).
+    const names = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
     const runs: Run[] = [];
     try {
       for (const [i, name] of names.entries()) {
         const variant = info.variants.find((v) => v.name === name);
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
-        const sim = this.engine!.create(scenario.text, name, flags[i] ?? {});
+        const sim = this.engine!.create(text, name, flags[i] ?? {});
         sim.set_move_trace(MOVE_CAPACITY);
         runs.push({ sim, seriesSent: 0, info: JSON.parse(sim.run_info()) as RunInfo });
       }
@@ -292,7 +329,7 @@ export class EngineHost {
     for (const r of this.runs) r.sim.free();
     this.runs = runs;
     this.seq = 0;
-    this.built = { text: scenario.text, names, flags };
+    this.built = { text, names, flags };
     this.live = { sims: runs.map((r) => r.sim), workMs: 0, rate: 0 };
     this.pins = info.lesson.map((st) => st.atNs);
     const first = runs[0]!.sim;
@@ -302,6 +339,8 @@ export class EngineHost {
       title: info.title,
       description: info.description,
       variants: info.variants,
+      text,
+      file,
       counterNames: first.counter_names(),
       runs: runs.map((r) => r.info),
       lesson: info.lesson,
@@ -312,30 +351,31 @@ export class EngineHost {
   /** Every variant to the end, one after the other (`reports`), or only variant `only`
    *  (`variantReport`: the page's pool of results workers runs the variants side by side). */
   private report(scenario: ScenarioSource, only?: number): void {
-    const info = this.parse(scenario);
-    if (!info) return;
+    const parsed = this.parse(scenario);
+    if (!parsed) return;
+    const { text, info } = parsed;
     const count = info.variants.length;
     if (only !== undefined) {
       const v = info.variants[only];
       if (!v) throw new Error(`scenario ${scenario.name} has no variant ${only + 1} (it has ${count})`);
-      const report = this.runToEnd(scenario, v.name, only, count);
+      const report = this.runToEnd(scenario.name, text, v.name, only, count);
       this.deps.post({ type: 'variantReport', scenario: scenario.name, index: only, count, variant: v.name, report });
       return;
     }
-    const reports = info.variants.map((v, index) => this.runToEnd(scenario, v.name, index, count));
+    const reports = info.variants.map((v, index) => this.runToEnd(scenario.name, text, v.name, index, count));
     // The core evaluates the expectations and the headline figures: the page only shows them.
-    const assessment = this.engine!.assess ? this.engine!.assess(scenario.text, reports) : undefined;
+    const assessment = this.engine!.assess ? this.engine!.assess(text, reports) : undefined;
     this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
   }
 
   /** Variant `variant` (`index` of `count`) in a fresh simulation to its end: its RunReport JSON. */
-  private runToEnd(scenario: ScenarioSource, variant: string, index: number, count: number): string {
-    const sim = this.engine!.create(scenario.text, variant);
+  private runToEnd(name: string, text: string, variant: string, index: number, count: number): string {
+    const sim = this.engine!.create(text, variant);
     try {
       // Stepped in slices (the result does not depend on step sizes), with a progress message
       // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
       const progress = () =>
-        this.deps.post({ type: 'reportProgress', scenario: scenario.name, index, count, variant, nowNs: sim.now_ns(), endNs: sim.end_ns() });
+        this.deps.post({ type: 'reportProgress', scenario: name, index, count, variant, nowNs: sim.now_ns(), endNs: sim.end_ns() });
       progress();
       let last = Date.now();
       while (!sim.finished()) {

@@ -11,6 +11,7 @@ import { initSync, last_panic, scenario_check, WasmSimulation } from '../../pkg/
 import { decodeLink, LinkError, toBase64Url, type LinkState } from '../lib/link';
 import { checkLinkedScenario } from '../lib/linkCheck';
 import type { ScenarioChecker } from './checker';
+import { hostChecker } from './nodeEngine';
 import type { ScenarioProblem } from './protocol';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -82,11 +83,8 @@ describe('hostile scenarios in wasm', () => {
   }
 });
 
-/** The link checker against the real wasm validator, in-process (the page runs it in a worker). */
-const inProcess = (): ScenarioChecker => ({
-  check: async (text) => JSON.parse(scenario_check(text)) as ScenarioProblem | null,
-  dispose() {},
-});
+/** The link checker against the real wasm engine, in-process (the page runs it in a worker). */
+const inProcess = (): ScenarioChecker => hostChecker();
 
 async function linkOf(v: unknown): Promise<string> {
   const cs = new CompressionStream('deflate-raw');
@@ -165,7 +163,10 @@ describe('a panic in the engine', () => {
     const host = new EngineHost({
       load: async () => ({
         engineVersion: () => 'test',
-        scenarioInfo: () => JSON.stringify({ title: 't', description: '', variants: [{ name: 'v', preset: 'linux-6.1' }], lesson: [] }),
+        scenarioInfo: () => JSON.stringify({ title: 't', description: '', variants: [{ name: 'v', preset: 'linux-6.1' }], lesson: [], devices: [], swappiness: 60, expect: [] }),
+        resolve: () => {
+          throw new Error('no setup in this test');
+        },
         create: (t, v) => {
           const sim = WasmSimulation.fromScenario(t, v);
           sim.step = () => {

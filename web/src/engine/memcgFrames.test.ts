@@ -2,7 +2,7 @@
 // frame (a transferred Float64Array) for scenarios with memcgs, and nothing for the others.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initSync, engine_version, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { initSync, engine_version, resolve_scenario, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost, type EngineModule } from './host';
 import { encodeFrame, parseFromWorker, type FromWorker } from './protocol';
 import { smallS003 } from '../lib/s003Small';
@@ -12,6 +12,7 @@ const file = (name: string) => readFileSync(new URL(`../../../scenarios/${name}`
 const engine: EngineModule = {
   engineVersion: () => engine_version(),
   scenarioInfo: (t) => scenario_info(t),
+  resolve: (t, s) => resolve_scenario(t, s),
   create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
   scenarioCheck: (t) => scenario_check(t),
 };

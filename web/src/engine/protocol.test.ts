@@ -45,7 +45,10 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
     expect(parseToWorker({ type: 'report', scenario, index: 1 })).toEqual({ type: 'report', scenario, index: 1 });
     expect(parseToWorker({ type: 'check', id: 0, text: 'x' })).toEqual({ type: 'check', id: 0, text: 'x' });
-    expect(parseToWorker({ type: 'assess', id: 3, text: 'x', reports: ['{}'] })).toEqual({ type: 'assess', id: 3, text: 'x', reports: ['{}'] });
+    expect(parseToWorker({ type: 'assess', id: 3, scenario, reports: ['{}'] })).toEqual({ type: 'assess', id: 3, scenario, reports: ['{}'] });
+    const setup = { knobs: [['swappiness', '0'] as [string, string]], pair: { variant: 'a', swappiness: [0, 200] as [number, number] } };
+    expect(parseToWorker({ type: 'load', scenario: { ...scenario, setup }, variants: [] })).toEqual({ type: 'load', scenario: { ...scenario, setup }, variants: [] });
+    expect(parseToWorker({ type: 'check', id: 0, text: 'x', setup: { knobs: [], pair: null } })).toEqual({ type: 'check', id: 0, text: 'x', setup: { knobs: [], pair: null } });
     expect(parseToWorker({ type: 'seek', ns: 0 })).toEqual({ type: 'seek', ns: 0 });
     expect(parseToWorker({ type: 'seek', ns: 7_100_000_000_000 })).toEqual({ type: 'seek', ns: 7_100_000_000_000 });
     expect(parseToWorker({ type: 'ahead', ns: 1_000_000 })).toEqual({ type: 'ahead', ns: 1_000_000 });
@@ -68,8 +71,12 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['variants that are not strings', { type: 'load', scenario, variants: [1] }, /array of strings/],
     ['a check without text', { type: 'check', id: 1 }, /'check' message is missing 'text'/],
     ['a check with a negative id', { type: 'check', id: -1, text: '' }, /'id' must be between 0/],
-    ['an assess without reports', { type: 'assess', id: 1, text: 'x' }, /'assess' message is missing 'reports'/],
-    ['an assess with a report that is not text', { type: 'assess', id: 1, text: 'x', reports: [{}] }, /'reports' must be an array of strings/],
+    ['an assess without reports', { type: 'assess', id: 1, scenario }, /'assess' message is missing 'reports'/],
+    ['an assess with a report that is not text', { type: 'assess', id: 1, scenario, reports: [{}] }, /'reports' must be an array of strings/],
+    ['a setup that is not an object', { type: 'load', scenario: { ...scenario, setup: 'x' }, variants: [] }, /'setup' must be an object/],
+    ['a knob that is not a pair of texts', { type: 'load', scenario: { ...scenario, setup: { knobs: [['ram', 1]], pair: null } }, variants: [] }, /'setup\.knobs\[0\]' must be a \[name, value\] pair/],
+    ['too many knobs', { type: 'check', id: 1, text: '', setup: { knobs: Array(65).fill(['seed', '1']), pair: null } }, /at most 64/],
+    ['a pair of one value', { type: 'load', scenario: { ...scenario, setup: { knobs: [], pair: { variant: 'a', swappiness: [1] } } }, variants: [] }, /two whole numbers/],
     ['too many variants', { type: 'load', scenario, variants: ['a', 'b', 'c', 'd', 'e'] }, /at most 4/],
     ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
     ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
@@ -96,6 +103,8 @@ describe('parseFromWorker (messages the page accepts)', () => {
       title: 'T',
       description: 'D',
       variants: [{ name: 'before', preset: 'linux-5.2' }],
+      text: 'title = "S"',
+      file: { title: 'S', description: '', variants: [{ name: 'before', preset: 'linux-5.2' }], lesson: [], devices: [], swappiness: 60, expect: [] },
       counterNames: ['pgscan_anon'],
       runs: [{ variant: 'before', preset: 'linux-5.2', scale: 1, frames: 8, endNs: 1e9, kernel: { flags: {}, baseFlags: {}, swappiness: { asked: 60, cap: 100, runs: 60 } } }],
       lesson: [{ atNs: 0, caption: 'Look.', pause: true, highlight: 'lru', compare: false }],
@@ -104,6 +113,7 @@ describe('parseFromWorker (messages the page accepts)', () => {
     const { lesson: _lesson, ...noLesson } = loaded;
     expect(() => parseFromWorker(noLesson)).toThrow(/'loaded' message is missing 'lesson'/);
     expect(() => parseFromWorker({ ...loaded, runs: [] })).toThrow(/'runs' must be a non-empty array/);
+    expect(() => parseFromWorker({ ...loaded, file: null })).toThrow(/'file' must be an object/);
     const problem = { line: 3, column: 7, field: 'machine.ram', message: 'bad' };
     expect(parseFromWorker({ type: 'checked', id: 4, problem })).toEqual({ type: 'checked', id: 4, problem });
     expect(parseFromWorker({ type: 'checked', id: 5, problem: null })).toEqual({ type: 'checked', id: 5, problem: null });

@@ -5,7 +5,8 @@
 // `parseFromWorker` on the page): a malformed message becomes a ProtocolError,
 // reported as an `error` message, never a crash or a silent hang.
 //
-//   page -> worker   load (scenario text + the variants to run in lockstep + optional flag overrides per run),
+//   page -> worker   load (scenario text and setup (knobs, a swappiness pair: the engine applies
+//                    them) + the variants to run in lockstep + optional flag overrides per run),
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports), or
 //                    only one of them (answered by variantReport: the page runs the variants in a
@@ -34,9 +35,9 @@
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
-import type { FrameView, KernelInfo, LessonStepInfo, RunInfo, RunKernel, ScenarioProblem, VariantInfo } from './generated/views';
+import type { FrameView, KernelInfo, LessonStepInfo, RunInfo, RunKernel, ScenarioInfo, ScenarioProblem, Setup, VariantInfo } from './generated/views';
 
-export const PROTOCOL_VERSION = 10; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info
+export const PROTOCOL_VERSION = 11; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info; 11: the engine applies the knobs (setup)
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -45,11 +46,17 @@ export const MAX_RUNS = 4;
 
 // ---------------------------------------------------------------- page -> worker
 
-/** A scenario file: its name (e.g. "s000-thrash.toml") and TOML text. */
+/** A scenario file: its name (e.g. "s000-thrash.toml"), its TOML text as the user has it
+ *  (bundled or edited), and what is set on top of it (knobs, a swappiness pair), which the
+ *  engine applies (`resolve_scenario`): the page writes no knob into the text itself. */
 export interface ScenarioSource {
   name: string;
   text: string;
+  setup?: Setup;
 }
+
+/** At most this many knob settings in a setup. */
+export const MAX_KNOBS = 64;
 
 export type ToWorker =
   /** Replace the runs with new ones: `variants` of this scenario (empty: its first variant), at t=0.
@@ -67,11 +74,12 @@ export type ToWorker =
   /** Run every variant of the scenario to the end in fresh simulations; answer `reports`. With
    *  `index`: only the scenario's variant `index` (in its order); answer `variantReport`. */
   | { type: 'report'; scenario: ScenarioSource; index?: number }
-  /** Validate scenario text (the editor's lint); answer `checked` with the same id. */
-  | { type: 'check'; id: number; text: string }
+  /** Validate scenario text (the editor's lint; with `setup`, the text it resolves to: a link's
+   *  knobs); answer `checked` with the same id. */
+  | { type: 'check'; id: number; text: string; setup?: Setup }
   /** The scenario's assessment (headline figures, verdicts) over these RunReport JSONs (a real
    *  kernel's run beside the model's, issue #27 §2); answer `assessed` with the same id. */
-  | { type: 'assess'; id: number; text: string; reports: string[] };
+  | { type: 'assess'; id: number; scenario: ScenarioSource; reports: string[] };
 
 // ---------------------------------------------------------------- worker -> page
 
@@ -80,7 +88,7 @@ export type ErrorPhase = 'init' | 'protocol' | 'engine' | 'scenario';
 /** Behaviour flag overrides of one run: flag name -> on/off (names as the engine exports them). */
 export type FlagOverrides = Record<string, boolean>;
 
-export type { KernelInfo, RunInfo, RunKernel, VariantInfo };
+export type { KernelInfo, RunInfo, RunKernel, ScenarioInfo, Setup, VariantInfo };
 
 /** The runs' common time: the furthest run's (a run that ended, or was killed, stays at its end
  *  while the others go on). The top bar, the link, exports and the side-by-side table use it. */
@@ -108,6 +116,11 @@ export type FromWorker =
       title: string;
       description: string;
       variants: VariantInfo[];
+      /** The scenario text the runs run (the setup resolved by the engine): the TOML export. */
+      text: string;
+      /** The file as the user has it, before the setup: the knobs' scenario values and choices,
+       *  its own variants and expectations. */
+      file: ScenarioInfo;
       counterNames: string[];
       runs: RunInfo[];
       /** The scenario's lesson steps, in time order (empty: no lesson). */
@@ -130,8 +143,9 @@ export type FromWorker =
   | { type: 'seekProgress'; fromNs: number; toNs: number; nowNs: number }
   /** The `ahead` computation at `nowNs` of `toNs`; `done` once the state at `toNs` is kept. */
   | { type: 'aheadProgress'; toNs: number; nowNs: number; done: boolean }
-  /** The answer to `check`: null when the text is a valid scenario. */
-  | { type: 'checked'; id: number; problem: ScenarioProblem | null }
+  /** The answer to `check`: null when the text is a valid scenario (then `info`: the text's
+   *  own, before the setup). A setup the engine refuses is a problem at line 0. */
+  | { type: 'checked'; id: number; problem: ScenarioProblem | null; info?: ScenarioInfo }
   /** The answer to `assess`: JSON Assessment (generated/views.ts). */
   | { type: 'assessed'; id: number; assessment: string }
   /** Something failed; `phase` says where. The page shows `message`. */
@@ -214,9 +228,29 @@ function envelope(data: unknown): Obj & { type: string } {
 }
 
 function parseScenario(v: unknown): ScenarioSource {
-  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object {name, text}, got ${describe(v)}`);
-  onlyKeys(v, ['name', 'text']);
-  return { name: str(v, 'name'), text: str(v, 'text') };
+  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object {name, text, setup?}, got ${describe(v)}`);
+  onlyKeys(v, ['name', 'text', 'setup']);
+  return { name: str(v, 'name'), text: str(v, 'text'), ...('setup' in v ? { setup: parseSetup(v.setup) } : {}) };
+}
+
+/** The shape of a Setup; the engine checks the names and values (and refuses unknown keys). */
+function parseSetup(v: unknown): Setup {
+  if (!isObj(v)) throw new ProtocolError(`'setup' must be an object {knobs, pair}, got ${describe(v)}`);
+  onlyKeys(v, ['knobs', 'pair']);
+  const knobs = v.knobs;
+  if (!Array.isArray(knobs) || knobs.length > MAX_KNOBS) throw new ProtocolError(`'setup.knobs' must be an array of at most ${MAX_KNOBS} [name, value] pairs`);
+  const pairs = knobs.map((k: unknown, i): [string, string] => {
+    if (!Array.isArray(k) || k.length !== 2 || typeof k[0] !== 'string' || typeof k[1] !== 'string') throw new ProtocolError(`'setup.knobs[${i}]' must be a [name, value] pair of strings, got ${describe(k)}`);
+    return [k[0], k[1]];
+  });
+  const p = v.pair;
+  if (p === null || p === undefined) return { knobs: pairs, pair: null };
+  if (!isObj(p)) throw new ProtocolError(`'setup.pair' must be null or {variant, swappiness}, got ${describe(p)}`);
+  onlyKeys(p, ['variant', 'swappiness']);
+  const sw = p.swappiness;
+  const ok = (x: unknown) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 0xffff_ffff;
+  if (!Array.isArray(sw) || sw.length !== 2 || !sw.every(ok)) throw new ProtocolError(`'setup.pair.swappiness' must be two whole numbers, got ${describe(sw)}`);
+  return { knobs: pairs, pair: { variant: str(p, 'variant'), swappiness: [sw[0] as number, sw[1] as number] } };
 }
 
 /** Validate a message the worker received. Throws ProtocolError. */
@@ -248,11 +282,11 @@ export function parseToWorker(data: unknown): ToWorker {
       onlyKeys(m, ['type', 'scenario', 'index']);
       return { type: 'report', scenario: parseScenario(field(m, 'scenario')), ...('index' in m ? { index: num(m, 'index', 0, BIG, true) } : {}) };
     case 'check':
-      onlyKeys(m, ['type', 'id', 'text']);
-      return { type: 'check', id: num(m, 'id', 0, BIG, true), text: str(m, 'text') };
+      onlyKeys(m, ['type', 'id', 'text', 'setup']);
+      return { type: 'check', id: num(m, 'id', 0, BIG, true), text: str(m, 'text'), ...('setup' in m ? { setup: parseSetup(m.setup) } : {}) };
     case 'assess':
-      onlyKeys(m, ['type', 'id', 'text', 'reports']);
-      return { type: 'assess', id: num(m, 'id', 0, BIG, true), text: str(m, 'text'), reports: strings(m, 'reports') };
+      onlyKeys(m, ['type', 'id', 'scenario', 'reports']);
+      return { type: 'assess', id: num(m, 'id', 0, BIG, true), scenario: parseScenario(field(m, 'scenario')), reports: strings(m, 'reports') };
     default:
       throw new ProtocolError(`unknown message type ${describe(m.type)} sent to the engine worker`);
   }
@@ -275,18 +309,18 @@ export function parseFlagMap(v: unknown, key: string): FlagOverrides {
 /** The fields of each message from the worker (the envelope the page checks). */
 const FROM_WORKER_KEYS: Record<FromWorker['type'], string[]> = {
   ready: ['type', 'protocol', 'engineVersion', 'kernel'],
-  loaded: ['type', 'scenario', 'title', 'description', 'variants', 'counterNames', 'runs', 'lesson'],
+  loaded: ['type', 'scenario', 'title', 'description', 'variants', 'text', 'file', 'counterNames', 'runs', 'lesson'],
   frame: ['type', 'seq', 'stepMs', 'runs'],
   reports: ['type', 'scenario', 'reports', 'assessment'],
   variantReport: ['type', 'scenario', 'index', 'count', 'variant', 'report'],
   reportProgress: ['type', 'scenario', 'index', 'count', 'variant', 'nowNs', 'endNs'],
   seekProgress: ['type', 'fromNs', 'toNs', 'nowNs'],
   aheadProgress: ['type', 'toNs', 'nowNs', 'done'],
-  checked: ['type', 'id', 'problem'],
+  checked: ['type', 'id', 'problem', 'info'],
   assessed: ['type', 'id', 'assessment'],
   error: ['type', 'phase', 'message'],
 };
-const OPTIONAL: Partial<Record<FromWorker['type'], string[]>> = { ready: ['kernel'], reports: ['assessment'] };
+const OPTIONAL: Partial<Record<FromWorker['type'], string[]>> = { ready: ['kernel'], reports: ['assessment'], checked: ['info'] };
 
 function nonEmpty(m: Obj, key: string): unknown[] {
   const v = field(m, key);
@@ -317,6 +351,8 @@ export function parseFromWorker(data: unknown): FromWorker {
     case 'loaded':
       nonEmpty(m, 'runs');
       strings(m, 'counterNames');
+      str(m, 'text');
+      if (!isObj(field(m, 'file'))) throw new ProtocolError(`'file' must be an object (ScenarioInfo)`);
       break;
     case 'frame':
       num(m, 'seq', 0, BIG, true);

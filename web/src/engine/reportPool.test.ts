@@ -8,7 +8,7 @@ import { EngineHost, type EngineModule } from './host';
 import { initWasm, wasmEngine } from './nodeEngine';
 import { parseToWorker, type FromWorker, type ScenarioSource } from './protocol';
 import { poolSize, ReportPool, type PoolState } from './reportPool';
-import { swappinessPair, variantNames } from '../lib/scenarioText';
+import { variantNames } from '../lib/scenarioText';
 import { stoppedColumns, type ReportColumn } from './useReports';
 import type { RunReport } from '../lib/report';
 
@@ -87,7 +87,7 @@ describe('ReportPool', () => {
   });
 
   it('a knob comparison: both settings side by side, as sequential', async () => {
-    const pair: ScenarioSource = { name: 'lesson-swappiness.toml', text: swappinessPair(small(read('lesson-swappiness.toml')), 'linux-6.1', [0, 200])! };
+    const pair: ScenarioSource = { name: 'lesson-swappiness.toml', text: small(read('lesson-swappiness.toml')), setup: { knobs: [], pair: { variant: 'linux-6.1', swappiness: [0, 200] } } };
     const last = (await runPool(pair, 2, fakeWorkers().start)).at(-1)!;
     expect(last.phase).toBe('done');
     expect(last.columns.map((c) => c.report)).toEqual((await sequential(pair)).reports);

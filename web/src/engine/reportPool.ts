@@ -183,7 +183,7 @@ export class ReportPool {
     this.state = { ...this.state, phase: 'assessing' };
     const slot = this.slots.find((s) => s.job === null) ?? this.spawn();
     slot.job = 'assess';
-    slot.client.send({ type: 'assess', id: ASSESS_ID, text: this.scenario.text, reports: cols.map((c) => c.report!) });
+    slot.client.send({ type: 'assess', id: ASSESS_ID, scenario: this.scenario, reports: cols.map((c) => c.report!) });
   }
 
   private failed(slot: Slot, message: string, fatal: boolean): void {

@@ -28,7 +28,7 @@ function frame(nowNs: number, seriesStart: number, rows: number[]): RunFrame {
 const kernel = { flags: {}, baseFlags: {}, swappiness: { asked: 60, cap: 100, runs: 60 } };
 const loaded = reducer(initialState, {
   type: 'message',
-  msg: { type: 'loaded', scenario: 's', title: 'T', description: '', variants: [], counterNames: [], runs: [{ variant: 'v', preset: 'p', scale: 1, frames: 0, endNs: 1e9, kernel }], lesson: [] },
+  msg: { type: 'loaded', scenario: 's', title: 'T', description: '', variants: [], text: '', file: { title: 'T', description: '', variants: [], lesson: [], devices: [], swappiness: 60, expect: [] }, counterNames: [], runs: [{ variant: 'v', preset: 'p', scale: 1, frames: 0, endNs: 1e9, kernel }], lesson: [] },
 });
 const at = (state: EngineState, nowNs: number, seriesStart: number, rows: number[], seq = state.seq + 1) =>
   reducer(state, { type: 'message', msg: { type: 'frame', seq, stepMs: 0, runs: [frame(nowNs, seriesStart, rows)] } });

@@ -11,7 +11,9 @@ import { splitRows, type SeriesRow } from './series';
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
 
-export interface EngineState extends LoadedInfo {
+export interface EngineState extends Omit<LoadedInfo, 'file'> {
+  /** The loaded file's own info, before the setup (null until a load). */
+  file: LoadedInfo['file'] | null;
   phase: 'loading' | 'ready' | 'error';
   engineVersion: string | null;
   /** The engine's flags and presets (for the per-flag toggles); null until it has loaded. */
@@ -51,6 +53,8 @@ export const initialState: EngineState = {
   title: '',
   description: '',
   variants: [],
+  text: '',
+  file: null,
   counterNames: [],
   runs: [],
   lesson: [],
@@ -104,6 +108,8 @@ export function reducer(state: EngineState, action: Action): EngineState {
         title: msg.title,
         description: msg.description,
         variants: msg.variants,
+        text: msg.text,
+        file: msg.file,
         counterNames: msg.counterNames,
         runs: msg.runs,
         lesson: msg.lesson,

@@ -7,6 +7,7 @@ import { startEngineWorker } from './client';
 import type { Assessment } from './generated/views';
 import { parseAssessment, type RunReport } from '../lib/report';
 import type { KernelRun } from '../lib/kernelRun';
+import type { ScenarioSource } from './protocol';
 
 export interface KernelAssessment {
   status: 'idle' | 'running' | 'done' | 'error';
@@ -15,10 +16,10 @@ export interface KernelAssessment {
   error?: string;
 }
 
-export function useKernelAssessment(text: string | null, models: RunReport[], kernels: KernelRun[]): KernelAssessment {
+export function useKernelAssessment(scenario: ScenarioSource | null, models: RunReport[], kernels: KernelRun[]): KernelAssessment {
   const [state, setState] = useState<KernelAssessment>({ status: 'idle' });
   useEffect(() => {
-    if (text === null || models.length === 0 || kernels.length === 0) {
+    if (scenario === null || models.length === 0 || kernels.length === 0) {
       setState({ status: 'idle' });
       return;
     }
@@ -38,11 +39,11 @@ export function useKernelAssessment(text: string | null, models: RunReport[], ke
       'reclaim-assess',
     );
     setState({ status: 'running' });
-    c.send({ type: 'assess', id: 1, text, reports: [...models, ...kernels.map((k) => k.report)].map((r) => JSON.stringify(r)) });
+    c.send({ type: 'assess', id: 1, scenario, reports: [...models, ...kernels.map((k) => k.report)].map((r) => JSON.stringify(r)) });
     return () => {
       live = false;
       c.dispose();
     };
-  }, [text, models, kernels]);
+  }, [scenario, models, kernels]);
   return state;
 }

@@ -23,8 +23,8 @@ export interface ReportColumn {
 
 export interface ReportsState {
   status: 'idle' | 'running' | 'done' | 'error';
-  /** The scenario text the reports belong to. */
-  text: string | null;
+  /** The scenario (text and setup) the reports belong to. */
+  scenario: ScenarioSource | null;
   /** The reports of the variants done so far, in the scenario's order (all of them when done). */
   reports: RunReport[];
   /** Every variant's column, in the scenario's order (empty until the engine has read it). */
@@ -43,24 +43,23 @@ export interface ReportsState {
   retry?: () => void;
 }
 
-const IDLE: ReportsState = { status: 'idle', text: null, reports: [], columns: [], workers: 0, error: null };
+const IDLE: ReportsState = { status: 'idle', scenario: null, reports: [], columns: [], workers: 0, error: null };
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
   const [state, setState] = useState<ReportsState>(IDLE);
-  const wanted = useRef<string | null>(null);
+  const wanted = useRef<ScenarioSource | null>(null);
   // Bumped by `retry`: the effect starts a new pool for the same scenario.
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (!scenario) return;
-    const text = scenario.text;
-    wanted.current = text;
+    wanted.current = scenario;
     // The watchdog: "slow" only while no worker has said anything for WATCHDOG_MS (a long run
     // that reports progress is not stalled).
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       clearTimeout(watchdog);
-      watchdog = setTimeout(() => setState((s) => (s.status === 'running' && s.text === text ? { ...s, slow: true } : s)), WATCHDOG_MS);
+      watchdog = setTimeout(() => setState((s) => (s.status === 'running' && s.scenario === scenario ? { ...s, slow: true } : s)), WATCHDOG_MS);
     };
     // Reports parsed once each (progress arrives several times a second).
     const parsed = new Map<string, RunReport>();
@@ -69,18 +68,19 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       if (!r) parsed.set(json, (r = parseReport(json)));
       return r;
     };
-    // The variants' names as the page reads them, for the columns no worker has named yet.
-    const names = variantNames(text);
+    // The file's variant names, for the columns no worker has named yet (a swappiness pair's
+    // are the engine's: its columns wait for a worker to name them).
+    const names = scenario.setup?.pair ? [] : variantNames(scenario.text);
     let stopped = false;
     const pool = new ReportPool(
       scenario,
       poolSize(),
       (handlers) => startEngineWorker(handlers, 'reclaim-reports'),
       (p: PoolState) => {
-        if (wanted.current !== text || stopped) return;
+        if (wanted.current !== scenario || stopped) return;
         if (p.phase === 'running' || p.phase === 'assessing') arm();
         else clearTimeout(watchdog);
-        setState((s) => ({ ...toState(p, text, names, parse), stop: s.stop }));
+        setState((s) => ({ ...toState(p, scenario, names, parse), stop: s.stop }));
       },
     );
     const stop = () => {
@@ -88,7 +88,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       clearTimeout(watchdog);
       pool.dispose();
       setState((s) =>
-        wanted.current === text
+        wanted.current === scenario
           ? {
               ...s,
               columns: stoppedColumns(s.columns),
@@ -101,7 +101,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
           : s,
       );
     };
-    setState({ ...IDLE, status: 'running', text, stop });
+    setState({ ...IDLE, status: 'running', scenario, stop });
     pool.start(names.length);
     arm();
     return () => {
@@ -122,7 +122,7 @@ export function stoppedColumns(columns: readonly ReportColumn[]): ReportColumn[]
 /** The page's view of the pool: reports parsed, a report the page cannot read its column's
  *  error; a column no worker has named yet named as the page reads the scenario (`names`, when
  *  they are as many as the engine's). */
-function toState(p: PoolState, text: string, names: string[], parse: (json: string) => RunReport): ReportsState {
+function toState(p: PoolState, scenario: ScenarioSource, names: string[], parse: (json: string) => RunReport): ReportsState {
   const named = names.length === p.columns.length;
   const columns: ReportColumn[] = p.columns.map((c, i) => {
     const { report, ...rest } = c;
@@ -145,5 +145,5 @@ function toState(p: PoolState, text: string, names: string[], parse: (json: stri
   const unreadable = columns.some((c) => c.status === 'error') && p.phase === 'done';
   if (unreadable) error ??= 'The report of a variant could not be read (see its column).';
   const status = p.phase === 'error' || unreadable ? 'error' : p.phase === 'done' ? 'done' : 'running';
-  return { status, text, reports, columns, workers: p.workers, ...(assessment ? { assessment } : {}), error, slow: false };
+  return { status, scenario, reports, columns, workers: p.workers, ...(assessment ? { assessment } : {}), error, slow: false };
 }

@@ -1,5 +1,5 @@
 // The engine worker: loads the wasm engine and hands every message to EngineHost.
-import init, { assess, engine_version, kernel_info, last_panic, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import init, { assess, engine_version, kernel_info, last_panic, resolve_scenario, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
@@ -17,6 +17,7 @@ const host = new EngineHost({
     return {
       engineVersion: () => engine_version(),
       scenarioInfo: (text) => scenario_info(text),
+      resolve: (text, setup) => resolve_scenario(text, setup),
       create: (text, variant, flags) => WasmSimulation.fromScenarioWithFlags(text, variant, JSON.stringify(flags ?? {})),
       kernelInfo: () => kernel_info(),
       scenarioCheck: (text) => scenario_check(text),

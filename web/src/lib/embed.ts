@@ -10,7 +10,7 @@
 // Anything else (other shapes, extra fields, bad values) is ignored. The events the embed
 // posts back are in hostApi.ts.
 import { VIEWS, type View } from './link';
-import type { Overrides } from './scenarioText';
+import type { Overrides } from './knobs';
 
 export interface EmbedParams {
   embed: boolean;

@@ -4,49 +4,19 @@ import { explainBalance, type BalanceView, type ScanDecision } from './explain';
 import { mix, ownerColor, OWNER_HUES } from './palette';
 import { formatChange, formatPagesAsBytes, formatRate, formatSpeed, speedAt, SPEED_STEPS } from '../format';
 import { median, resultsTable, type RunReport } from './report';
-import { applyOverrides, deviceNames, expectTexts, scenarioMeta, setKey } from './scenarioText';
+import { scenarioMeta } from './scenarioText';
 import { decades } from '../components/LineChart';
 import { fitFor } from '../components/FitFrame';
 import { ratesOf } from './rates';
 import { SERIES_COLUMNS } from '../engine/generated/views';
 
 const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
-const s004 = readFileSync(new URL('../../../scenarios/s004-pgbench.toml', import.meta.url), 'utf8');
 
 describe('scenario text', () => {
-  it('reads title, description and expect bands', () => {
+  it('reads the title and description for the picker', () => {
     expect(scenarioMeta(s000, 'f').title).toMatch(/^S000: thrash/);
     expect(scenarioMeta(s000, 'f').description).toMatch(/^2 GB RAM/);
     expect(scenarioMeta('x = 1', 'file.toml')).toEqual({ title: 'file.toml', description: '' });
-    expect(expectTexts(s000)).toHaveLength(3);
-    expect(deviceNames(s004)).toEqual(['hdd', 'ssd']);
-  });
-
-  it('sets keys in tables, adding a missing key or table', () => {
-    expect(setKey('[a]\nx = 1\n[b]\n', 'a', 'x', '2')).toBe('[a]\nx = 2\n[b]\n');
-    expect(setKey('[a]\nx = 1\n', 'a', 'y', '3')).toBe('[a]\ny = 3\nx = 1\n');
-    expect(setKey('[a]\nx = 1\n', 'c', 'z', '4')).toBe('[a]\nx = 1\n\n[c]\nz = 4\n');
-    expect(setKey('seed = 1\n[a]\n', null, 'seed', '9')).toBe('seed = 9\n[a]\n');
-  });
-
-  it('applies the knobs to the right tables', () => {
-    const t = applyOverrides(s000, { swappiness: 0, ram: '1GiB', frameScale: 4, seed: 7, swapDevice: 'disk', fileDevice: 'disk' });
-    expect(t).toMatch(/\[sysctl\]\nswappiness = 0/);
-    expect(t).toMatch(/\[machine\]\nframe_scale = 4\nram = "1GiB"/);
-    expect(t).toMatch(/^seed = 7$/m);
-    const p = applyOverrides(s004, { swappiness: 200, swapDevice: 'hdd', fileDevice: 'ssd' });
-    expect(p).toMatch(/^swappiness = 200$/m);
-    expect(p).not.toMatch(/swappiness = 115/);
-    // The knob replaces a variant's own write too (vanilla 4.7 asks for 100 by itself).
-    expect(s004).toMatch(/^sysctl = \{ swappiness = 100 \}$/m);
-    expect(p).not.toMatch(/swappiness = 100/);
-    expect(p.match(/^swappiness = /gm)).toHaveLength(1);
-    expect(p).toMatch(/swap = \{ device = "hdd", size = "8GiB" \}/);
-    expect(p).toMatch(/device = "tmpfs"/); // tmpfs files stay in memory
-    const hddFiles = s004.match(/device = "hdd"/g)?.length ?? 0;
-    expect(hddFiles).toBeGreaterThan(1);
-    expect(p.match(/device = "ssd"/g)).toHaveLength(hddFiles); // every HDD file moved to the SSD
-    expect(applyOverrides(s000, {})).toBe(s000);
   });
 });
 

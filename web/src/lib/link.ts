@@ -10,7 +10,7 @@
 // tests (lib/link.test.ts) and must keep decoding after any format change.
 //
 // Every failure is a LinkError whose message says what is wrong; nothing else throws.
-import type { Overrides } from './scenarioText';
+import type { Overrides } from './knobs';
 
 /** The views an embed can show. */
 export const VIEWS = ['lru', 'gens', 'balance', 'charts', 'results', 'memcg'] as const; // gens: MGLRU generations; memcg: the memcg LRU view
@@ -152,7 +152,7 @@ async function inflate(bytes: Uint8Array): Promise<string> {
 export interface LinkV1 {
   /** scenario file name */
   s: string;
-  /** knobs: swappiness, ram, frameScale, seed, swapDevice, fileDevice (all optional) */
+  /** knobs: swappiness, ram, frameScale, seed, swapDevice, fileDevice, sysctls (all optional) */
   k?: Overrides;
   /** edited scenario text */
   x?: string;
@@ -193,7 +193,7 @@ function shortStr(v: unknown, name: string, max = 200): string {
 
 function parseKnobs(v: unknown): Overrides {
   if (!isObj(v)) throw new LinkError("the link's knobs must be an object");
-  onlyKeys(v, ['swappiness', 'ram', 'frameScale', 'seed', 'swapDevice', 'fileDevice'], ' in its knobs');
+  onlyKeys(v, ['swappiness', 'ram', 'frameScale', 'seed', 'swapDevice', 'fileDevice', 'sysctls'], ' in its knobs');
   const k: Overrides = {};
   if (v.swappiness !== undefined) k.swappiness = intIn(v.swappiness, 'swappiness', 0, 200);
   if (v.ram !== undefined) {
@@ -205,7 +205,26 @@ function parseKnobs(v: unknown): Overrides {
   if (v.seed !== undefined) k.seed = intIn(v.seed, 'seed', 0, Number.MAX_SAFE_INTEGER);
   if (v.swapDevice !== undefined) k.swapDevice = shortStr(v.swapDevice, 'swap device');
   if (v.fileDevice !== undefined) k.fileDevice = shortStr(v.fileDevice, 'file device');
+  if (v.sysctls !== undefined) k.sysctls = parseSysctls(v.sysctls);
   return k;
+}
+
+/** At most this many other sysctls in a link's knobs. */
+const MAX_SYSCTLS = 16;
+
+/** Other sysctls by knob name: names and values are short texts here; the engine checks that
+ *  each is a sysctl it knows and its value one the sysctl takes. */
+function parseSysctls(v: unknown): Record<string, string> {
+  if (!isObj(v)) throw new LinkError("the link's sysctls must be an object");
+  const keys = Object.keys(v);
+  if (keys.length > MAX_SYSCTLS) throw new LinkError(`the link sets ${keys.length} sysctls; at most ${MAX_SYSCTLS}`);
+  const out: Record<string, string> = {};
+  for (const key of keys) {
+    refuseForbidden(key);
+    if (!/^[a-z_]{1,40}$/.test(key)) throw new LinkError(`the link's sysctl name ${JSON.stringify(key.slice(0, 40))} is not a sysctl name`);
+    out[key] = shortStr(v[key], `sysctl ${key}`, 40);
+  }
+  return out;
 }
 
 /** Keys that name an object's prototype machinery: refused by name anywhere in a link, as

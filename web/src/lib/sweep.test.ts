@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeLink, encodeLink } from './link';
-import { applyOverrides } from './scenarioText';
+import { initSync, resolve_scenario } from '../../pkg/reclaim_core.js';
+import { setupOf } from './knobs';
 import { guessScenario, heatmap, parseCsv, readSweep, rowLink, values } from './sweep';
 
 const s000 = readFileSync(new URL('../../../scenarios/s000-thrash.toml', import.meta.url), 'utf8');
@@ -55,14 +56,19 @@ describe('sweep tables', () => {
   it('turn a row into the link of its run', async () => {
     const t = readSweep(CSV);
     const row = t.rows.findIndex((r) => r[0] === 'after' && r[2] === '200' && r[3] === '1GiB');
-    const state = rowLink(t, row, 's000-thrash.toml', s000, 10);
+    const state = rowLink(t, row, 's000-thrash.toml', 10);
     expect(state.variants).toEqual(['after']);
-    expect(state.knobs).toEqual({ seed: 1, swappiness: 200, ram: '1GiB' });
-    // A swept sysctl that is no page knob goes into the scenario text.
-    expect(state.edited).toMatch(/^\[sysctl\]\ndirty_ratio = 20$/m);
+    // A swept sysctl that is no page knob is one of the knobs' sysctls; the text is the file's.
+    expect(state.knobs).toEqual({ seed: 1, swappiness: 200, ram: '1GiB', sysctls: { dirty_ratio: '20' } });
+    expect(state.edited).toBeNull();
     const back = await decodeLink(await encodeLink(state), ['s000-thrash.toml']);
     expect(back.knobs).toEqual(state.knobs);
-    expect(applyOverrides(back.edited!, back.knobs)).toMatch(/swappiness = 200/);
+    // The engine writes them in.
+    initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
+    const text = resolve_scenario(s000, JSON.stringify(setupOf(back.knobs)));
+    expect(text).toMatch(/^swappiness = 200$/m);
+    expect(text).toMatch(/^dirty_ratio = 20$/m);
+    expect(text).toMatch(/^seed = 1$/m);
   });
 
   it('guess the scenario from the table file name', () => {

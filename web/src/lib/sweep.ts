@@ -3,7 +3,7 @@
 // row into the page state that opens that run. Pure functions; the page shows what the
 // table holds and never recomputes a metric.
 import type { FlagOverrides, LinkState } from './link';
-import { setKey, type Overrides } from './scenarioText';
+import type { Overrides } from './knobs';
 
 export interface SweepTable {
   columns: string[];
@@ -127,30 +127,25 @@ const KNOB_OF: Record<string, (o: Overrides, v: string) => void> = {
 };
 
 /**
- * The page state that opens row `row`: its variant, its knobs; a swept sysctl is written
- * into the scenario text (the link then carries the edited text), a swept flag becomes a
- * flag override. `scenarioText` is the bundled text of `scenario`.
+ * The page state that opens row `row`: its variant, its knobs (a swept sysctl is one of the
+ * knobs' sysctls; the engine writes it in), a swept flag becomes a flag override.
  */
-export function rowLink(t: SweepTable, row: number, scenario: string, scenarioText: string, speedStep: number): LinkState {
+export function rowLink(t: SweepTable, row: number, scenario: string, speedStep: number): LinkState {
   const r = t.rows[row]!;
   const get = (c: string) => r[t.columns.indexOf(c)]!;
   const knobs: Overrides = {};
   const flags: FlagOverrides = {};
-  let edited: string | null = null;
   for (const a of t.axes) {
     if (a === 'variant') continue;
     const v = get(a);
     if (KNOB_OF[a]) KNOB_OF[a](knobs, v);
     else if (a.startsWith('flag.')) flags[a.slice(5)] = v === 'true';
-    else {
-      const value = /^(\d+|true|false)$/.test(v) ? v : JSON.stringify(v);
-      edited = setKey(edited ?? scenarioText, 'sysctl', a.replace(/^sysctl\./, ''), value);
-    }
+    else knobs.sysctls = { ...knobs.sysctls, [a.replace(/^sysctl\./, '')]: v };
   }
   return {
     scenario,
     knobs,
-    edited,
+    edited: null,
     variants: [get('variant')],
     compare: false,
     speedStep,

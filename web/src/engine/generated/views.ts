@@ -316,7 +316,23 @@ export type ScenarioInfo = { title: string, description: string, variants: Array
 /**
  * Lesson steps in time order (empty: no lesson).
  */
-lesson: Array<LessonStepInfo>, };
+lesson: Array<LessonStepInfo>, 
+/**
+ * The `[[devices]]` by name, in file order (the device knobs' choices).
+ */
+devices: Array<string>, 
+/**
+ * vm.swappiness of `[sysctl]` (the engine's default when the file does not set it).
+ */
+swappiness: number, 
+/**
+ * The text of each `[[expect]]`, in file order.
+ */
+expect: Array<string>, };
+
+export type SwappinessPair = { variant: string, swappiness: [number, number], };
+
+export type Setup = { knobs: Array<[string, string]>, pair: SwappinessPair | null, };
 
 export type FlagInfo = { name: string, 
 /**
@@ -489,6 +505,16 @@ message: string, };
 export type Check = { metric: string, variant?: string | null, over?: string | null, min?: number | null, max?: number | null, above?: number | null, below?: number | null, };
 
 export type HeadlineRow = { metric: string, label: string, values: Array<number | null>, };
+
+export type ResultRow = { label: string, 
+/**
+ * The task a per-task row belongs to (None for run-wide rows).
+ */
+task: string | null, 
+/**
+ * Decimals worth showing for this row's values.
+ */
+digits: number, values: Array<number | null>, };
 
 export type CheckVerdict = { 
 /**
