@@ -428,25 +428,15 @@ impl Simulation {
     }
     /// Per frame: the address space it holds (u32::MAX when free).
     pub fn frame_spaces(&self) -> &[u32] {
-        &self.mm.frames.space
+        crate::views::lru::frame_spaces(&self.mm)
     }
-    /// Names of the address spaces (anon regions "task:region", files, shmem), by space id.
+    /// Names of the address spaces (`views::lru::space_names`).
     pub fn space_names(&self) -> Vec<String> {
-        self.mm.spaces.iter().map(|s| s.name.clone()).collect()
+        crate::views::lru::space_names(&self.mm)
     }
-    /// Per address space: (name, resident pages, swapped pages).
+    /// Per address space: (name, resident pages, swapped pages) (`views::lru::space_usage`).
     pub fn space_usage(&self) -> Vec<(String, u64, u64)> {
-        self.mm
-            .spaces
-            .iter()
-            .map(|s| {
-                (
-                    s.name.clone(),
-                    s.resident * self.mm.scale,
-                    s.swapped * self.mm.scale,
-                )
-            })
-            .collect()
+        crate::views::lru::space_usage(&self.mm)
     }
     /// Dirty and writeback file pages, and the background and dirty thresholds (pages).
     pub fn dirty_state(&self) -> (u64, u64, u64, u64) {

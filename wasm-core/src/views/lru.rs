@@ -393,3 +393,21 @@ mod tests {
         assert_eq!(v.moves_seen, 10);
     }
 }
+
+/// The address space of each frame (frame index -> space id, `space_names` order).
+pub fn frame_spaces(mm: &Mm) -> &[u32] {
+    &mm.frames.space
+}
+
+/// Names of the address spaces (anon regions "task:region", files, shmem), by space id.
+pub fn space_names(mm: &Mm) -> Vec<String> {
+    mm.spaces.iter().map(|s| s.name.clone()).collect()
+}
+
+/// Per address space: (name, resident pages, swapped pages).
+pub fn space_usage(mm: &Mm) -> Vec<(String, u64, u64)> {
+    mm.spaces
+        .iter()
+        .map(|s| (s.name.clone(), s.resident * mm.scale, s.swapped * mm.scale))
+        .collect()
+}
