@@ -107,7 +107,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
               )}
             </section>
           )}
-          {embedView === 'results' && <ResultsPanel reports={m.reports} expect={m.expect} knobsChanged={Object.keys(setup.knobs).length > 0} />}
+          {embedView === 'results' && <ResultsPanel reports={m.reports} expect={m.expect} knobsChanged={Object.keys(setup.knobs).length > 0} tasksClosed />}
         </Suspense>
       </FitFrame>
     </main>

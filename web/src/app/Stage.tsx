@@ -120,7 +120,7 @@ function Results({ m }: { m: AppModel }) {
           The results table runs the scenario&apos;s variants as written; the kernel flag overrides apply to the live runs.
         </p>
       )}
-      <ResultsPanel reports={m.reports} expect={m.expect} knobsChanged={Object.keys(m.setup.knobs).length > 0} kernels={m.kernel.kernelRuns} kernelAssessment={m.kernelAssessment} />
+      <ResultsPanel reports={m.reports} expect={m.expect} knobsChanged={Object.keys(m.setup.knobs).length > 0} kernels={m.kernel.kernelRuns} />
     </>
   );
 }

@@ -1,7 +1,6 @@
 // The page's state, composed from one hook per concern; EmbedApp and FullApp render it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useEngine } from '../engine/useEngine';
-import { useKernelAssessment } from '../engine/useKernelAssessment';
 import { useReports } from '../engine/useReports';
 import { parseEmbedParams } from '../lib/embed';
 import { countersNamed, currentStep, type LessonStep } from '../lib/lesson';
@@ -40,8 +39,6 @@ export function useApp() {
   const { file, source, speed, wantedKey, flagsKey } = setup;
 
   const reports = useReports(boot === 'done' ? source : null);
-  // The engine's figures (headline rows) over the model's reports and the kernel runs together.
-  const kernelAssessment = useKernelAssessment(reports.status === 'done' ? reports.scenario : null, reports.reports, kernel.kernelRuns);
   // The file's expectations, as the engine read them (none until it has loaded this scenario).
   const expect = (state.scenario === file?.name && state.file?.expect) || NO_EXPECT;
   const [theme, setTheme] = useState<'light' | 'dark'>(() =>
@@ -124,7 +121,6 @@ export function useApp() {
     openScenario,
     reports,
     reportsFit,
-    kernelAssessment,
     expect,
     theme,
     setTheme,

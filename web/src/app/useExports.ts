@@ -9,7 +9,8 @@ import type { ReportsState } from '../engine/useReports';
 import type { ScenarioSource } from '../engine/protocol';
 import { kernelLabel } from '../lib/flags';
 import type { KernelRun } from '../lib/kernelRun';
-import { resultsTable } from '../lib/report';
+import { tableRows } from '../lib/report';
+import { loadCore } from '../engine/core';
 
 const exportsCode = () => import('../lib/exports');
 const figureCode = () => import('../lib/figure');
@@ -100,9 +101,14 @@ export function useExports({ state, scenarioName, title, source, reports, kernel
     },
     markdown: async () => {
       const { downloadText, resultsMarkdown } = await exportsCode();
-      downloadText(`${stem}-results.md`, resultsMarkdown(title, reports.reports, resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)]), kernelRuns), 'text/markdown');
+      downloadText(
+        `${stem}-results.md`,
+        resultsMarkdown(title, reports.reports, tableRows((await loadCore()).resultsTable([...reports.reports, ...kernelRuns.map((k) => k.report)])), kernelRuns),
+        'text/markdown',
+      );
     },
-    toml: async () => (await exportsCode()).downloadText(`${stem}.toml`, source?.text ?? '', 'application/toml'),
+    // The scenario as it runs: the file with the setup the engine resolved (knobs, a pair).
+    toml: async () => (await exportsCode()).downloadText(`${stem}.toml`, state.text || source?.text || '', 'application/toml'),
     png: async () => {
       const [[svg, link, { figurePng }], { download }] = await Promise.all([figure(), exportsCode()]);
       download(`${base}-figure@2x.png`, await figurePng(svg, link, 2));

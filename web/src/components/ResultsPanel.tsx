@@ -1,14 +1,15 @@
 // The seed-style before/after table: every variant run to the end in the report worker. First
 // the scenario's expectations with the verdict and figure the engine computed for each
-// (report::assess), then the headline rows (run-wide figures from the core, measured counters),
-// then per-task rows, grouped by task and collapsed when there are many.
+// (report::assess), then the core's results table (report::results_table, the CLI's compare
+// rows): the run-wide rows (figures, measured counters), then per-task rows, grouped by task
+// and collapsed when there are many.
 import './results.css';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { ReportColumn, ReportsState } from '../engine/useReports';
 import type { CheckVerdict, Verdict } from '../engine/generated/views';
-import { headlineRows, resultsTable, type RunReport, type TableRow } from '../lib/report';
+import { tableRows, type RunReport, type TableRow } from '../lib/report';
+import { useCore } from '../engine/core';
 import { kernelCells, type KernelRun } from '../lib/kernelRun';
-import type { KernelAssessment } from '../engine/useKernelAssessment';
 import { columnDone, ReportsProgress } from './ReportsProgress';
 import { WATCHDOG_MS } from '../engine/useEngine';
 
@@ -165,26 +166,31 @@ export const ResultsPanel = memo(function ResultsPanel({
   expect,
   knobsChanged = false,
   kernels: kernelRuns = NO_KERNELS,
-  kernelAssessment,
+  tasksClosed = false,
 }: {
   reports: ReportsState;
   expect: string[];
   knobsChanged?: boolean;
   kernels?: KernelRun[];
-  /** The engine's figures over the model's reports and the kernel runs together. */
-  kernelAssessment?: KernelAssessment;
+  /** The per-task rows start closed (an embed shows less rather than shrinking its text). */
+  tasksClosed?: boolean;
 }) {
   // Each variant's column as soon as it is done (the others show how far they are).
-  const models: Model[] = reports.columns.length > 0 ? reports.columns.map((c) => c.report ?? null) : reports.reports;
+  const models: Model[] = useMemo(() => (reports.columns.length > 0 ? reports.columns.map((c) => c.report ?? null) : reports.reports), [reports.columns, reports.reports]);
   // Real kernel runs (issue #27 §2) go through the same table builder, as columns after the
-  // model's; the engine's own figures (headline rows) for them come from kernelAssessment. Their
-  // ratios are to their variant's model: they show once every model column is in.
+  // model's. Their ratios are to their variant's model: they show once every model column is in.
   const kernels = models.every((r) => r !== null) ? kernelRuns : NO_KERNELS;
-  const all = resultsTable(models.some((r) => r) ? [...models, ...kernels.map((k) => k.report)] : []);
-  const pad = (r: TableRow): TableRow => ({ ...r, values: [...r.values, ...kernels.map(() => NaN)] });
-  const together = kernels.length > 0 && kernelAssessment?.status === 'done' ? kernelAssessment.assessment : undefined;
-  const engineRows = together ? headlineRows(together) : headlineRows(reports.assessment).map(pad);
-  const headline = [...engineRows, ...all.filter((r) => r.task === undefined)];
+  const { core, error: coreError } = useCore();
+  // The core's table; a report it cannot read (a kernel run's file) is an error, not a crash.
+  const { rows: all, error: tableError } = useMemo(() => {
+    if (!core || !models.some((r) => r)) return { rows: [] as TableRow[], error: null };
+    try {
+      return { rows: tableRows(core.resultsTable([...models, ...kernels.map((k) => k.report)])), error: null };
+    } catch (e) {
+      return { rows: [] as TableRow[], error: `The engine could not build the results table: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }, [core, models, kernels]);
+  const headline = all.filter((r) => r.task === undefined);
   const perTask = all.filter((r) => r.task !== undefined);
   const tasks = [...new Set(perTask.map((r) => r.task!))];
   const verdicts = reports.assessment?.verdicts;
@@ -198,6 +204,11 @@ export const ResultsPanel = memo(function ResultsPanel({
           <button type="button" data-testid="results-stop" onClick={reports.stop}>
             Stop
           </button>
+        </p>
+      )}
+      {coreError && (
+        <p className="error" role="alert" data-testid="results-core-error">
+          {coreError}
         </p>
       )}
       {reports.error && (
@@ -233,9 +244,9 @@ export const ResultsPanel = memo(function ResultsPanel({
           </div>
         )
       )}
-      {kernels.length > 0 && kernelAssessment?.status === 'error' && (
-        <p className="error" role="alert" data-testid="kernel-assess-error">
-          The engine could not compute its figures for the kernel run: {kernelAssessment.error}
+      {tableError && (
+        <p className="error" role="alert" data-testid="results-table-error">
+          {tableError}
         </p>
       )}
       {headline.length > 0 && (
@@ -247,7 +258,7 @@ export const ResultsPanel = memo(function ResultsPanel({
         </table>
       )}
       {tasks.length > 0 && (
-        <details className="results-tasks" data-testid="results-tasks" open={tasks.length <= OPEN_TASKS}>
+        <details className="results-tasks" data-testid="results-tasks" open={!tasksClosed && tasks.length <= OPEN_TASKS}>
           <summary>
             Per-task rows ({tasks.length} task{tasks.length === 1 ? '' : 's'})
           </summary>

@@ -145,7 +145,7 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'reportProgress':
     case 'checked':
     case 'assessed':
-      return state; // answered by the report worker (useReports), the editor's (checker.ts) and the kernel overlay's (useKernelAssessment)
+      return state; // answered by the report worker (useReports), and the editor's (checker.ts)
   }
 }
 

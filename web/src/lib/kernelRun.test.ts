@@ -2,10 +2,14 @@
 // gets. The fixture has the layout of `reclaim kernel --json` (a shape fixture: see its notes).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assess, initSync, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { assess, initSync, results_table, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { COUNTER_GROUPS } from './figure';
 import { groupTotals, isJsonFile, jsonErrorOffset, kernelCells, KernelRunError, kernelRunLabel, MAX_KERNEL_JSON_BYTES, MAX_KERNEL_RUNS, mergeRuns, mismatch, parseKernelRuns, readKernelFile } from './kernelRun';
-import { resultsTable, type RunReport } from './report';
+import { tableRows, type RunReport } from './report';
+import { coreOf } from '../engine/core';
+
+/** The core's results table (web/pkg's wasm), as the page builds it. */
+const resultsTable = (reports: RunReport[]) => tableRows(coreOf(results_table).resultsTable(reports));
 import { resultsMarkdown } from './exports';
 
 const FIXTURE = readFileSync(new URL('../../../e2e/fixtures/kernel-thrash-small-classic.shape.json', import.meta.url), 'utf8');

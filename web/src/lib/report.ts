@@ -1,7 +1,7 @@
 // The engine's RunReport (the CLI's `run --json` document) and the seed-style
-// before/after table built from several of them.
+// before/after table: the core builds its rows (engine/core.ts), the page formats them.
 import { formatChange } from '../format';
-import type { Assessment, MemcgReport, OomKill, Percentiles, RunReport, TaskReport } from '../engine/generated/views';
+import type { Assessment, MemcgReport, OomKill, Percentiles, ResultRow, RunReport, TaskReport } from '../engine/generated/views';
 
 // The report's types are generated from wasm-core/src/report.rs (engine/generated/views.ts).
 export type { Assessment, MemcgReport, OomKill, Percentiles, RunReport, TaskReport };
@@ -23,21 +23,6 @@ export function parseAssessment(json: string): Assessment {
   return a;
 }
 
-/** Counters of the measured window shown in the results table, in this order. */
-export const HEADLINE_COUNTERS = [
-  'pgscan_anon',
-  'pgscan_file',
-  'pgsteal_anon',
-  'pgsteal_file',
-  'workingset_refault_anon',
-  'workingset_refault_file',
-  'pswpin',
-  'pswpout',
-  'pgmajfault',
-  'allocstall',
-  'oom_kill',
-];
-
 export interface TableRow {
   label: string;
   /** One value per report (NaN when missing). */
@@ -50,45 +35,12 @@ export interface TableRow {
   task?: string;
 }
 
-function row(label: string, values: number[], digits: number, task?: string): TableRow {
-  const base = values[0] ?? NaN;
-  return { label, values, digits, changes: values.map((v) => formatChange(v, base)), ...(task !== undefined ? { task } : {}) };
-}
-
-/** The engine's headline rows (run-wide figures computed once in the core), as table rows. */
-export function headlineRows(a: Assessment | undefined): TableRow[] {
-  return (a?.headline ?? []).map((h) => row(h.label, h.values.map((v) => v ?? NaN), 2));
-}
-
-/** The seed-style table: headline measured counters, then per-task metrics. A null report is a
- *  column not in yet (its values NaN; the tasks are the first report's that is in). */
-export function resultsTable(reports: (RunReport | null)[]): TableRow[] {
-  const firstIn = reports.find((r) => r !== null);
-  if (!firstIn) return [];
-  const rows = HEADLINE_COUNTERS.map((k) => row(k, reports.map((r) => r?.measured[k] ?? NaN), 0));
-  const tasks = firstIn.tasks.map((t) => t.name);
-  const task = (r: RunReport | null, name: string) => r?.tasks.find((t) => t.name === name);
-  for (const name of tasks) {
-    const first = task(firstIn, name)!;
-    if (first.rounds_s && first.rounds_s.length > 0) {
-      const med = (r: RunReport | null) => median(task(r, name)?.rounds_s ?? []);
-      rows.push(row(`${name} round 0 (s)`, reports.map((r) => task(r, name)?.rounds_s?.[0] ?? NaN), 4, name));
-      rows.push(row(`${name} median round (s)`, reports.map(med), 4, name));
-    }
-    if (first.ops_per_s !== undefined) rows.push(row(`${name} ops/s`, reports.map((r) => task(r, name)?.ops_per_s ?? NaN), 2, name));
-    if (first.latency_ms) {
-      rows.push(row(`${name} latency p50 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p50 ?? NaN), 3, name));
-      rows.push(row(`${name} latency p99 (ms)`, reports.map((r) => task(r, name)?.latency_ms?.p99 ?? NaN), 3, name));
-    }
-    if (first.alloc_stall_ms) rows.push(row(`${name} alloc stall p99 (ms)`, reports.map((r) => task(r, name)?.alloc_stall_ms?.p99 ?? NaN), 2, name));
-    rows.push(row(`${name} major faults`, reports.map((r) => task(r, name)?.major_faults ?? NaN), 0, name));
-  }
-  return rows;
-}
-
-export function median(xs: number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+/** The core's rows (report::results_table) as the page shows them: NaN for a missing value,
+ *  each value's change against the first column's. */
+export function tableRows(rows: ResultRow[]): TableRow[] {
+  return rows.map((r) => {
+    const values = r.values.map((v) => v ?? NaN);
+    const base = values[0] ?? NaN;
+    return { label: r.label, values, digits: r.digits, changes: values.map((v) => formatChange(v, base)), ...(r.task !== null ? { task: r.task } : {}) };
+  });
 }
