@@ -155,9 +155,16 @@ fn main() {
     // S003 with 16 memcgs (one fio task each) instead of 128, the rest as written: the
     // smallest of `npm run bench`'s scaling rows, both variants.
     if want("s003_16_memcgs") {
-        let p = format!("{}/../scenarios/s003-memcg-lru.toml", env!("CARGO_MANIFEST_DIR"));
+        let p = format!(
+            "{}/../scenarios/s003-memcg-lru.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let text = std::fs::read_to_string(&p).unwrap();
-        assert_eq!(text.matches("replicas = 128").count(), 2, "memcgs and tasks");
+        assert_eq!(
+            text.matches("replicas = 128").count(),
+            2,
+            "memcgs and tasks"
+        );
         let scn = parse(&text.replace("replicas = 128", "replicas = 16")).unwrap();
         let (wall, c) = run_variants(scn, RUNS, &[]);
         println!(
