@@ -42,16 +42,17 @@ impl Ord for Entry {
     }
 }
 
-/// Two sorted stores whose union is the queue: `run`, a FIFO of events each queued later (in
-/// key order) than every event already in it, and a heap for the rest. The earliest event is
-/// the earlier of their fronts, so the order is the heap's alone would give. Most events go to
-/// `run` at O(1): a rate-limited task that parks after its access is due after every other
-/// task's next access (S003: 128 tasks take turns, one event per access; the heap's sifts were
-/// 22% of the run), and the sampler's, flusher's and kswapd's next events are often the latest
-/// too.
 /// How many of `run`'s latest events a push may move to the heap to join `run` itself.
 const FAR: usize = 2;
 
+/// Two sorted stores whose union is the queue: `run`, a FIFO of events each queued later (in
+/// key order) than every event already in it, and a heap for the rest. The earliest event is
+/// the earlier of their fronts, so the order is the one the heap alone would give. Most events
+/// go to `run` at O(1): a rate-limited task that parks after its access is due after every
+/// other task's next access (S003: 128 tasks take turns, one event per access; the heap's
+/// sifts were 22% of the run). An event later than all of `run` but its last `FAR` (the
+/// sampler's next, a sleeper's wakeup far ahead) moves those to the heap and joins `run`, else
+/// one far event would send every later push to the heap.
 #[derive(Clone, Debug, Default)]
 pub struct EventQueue {
     run: VecDeque<Entry>,
