@@ -1,8 +1,8 @@
 //! Engine benchmarks (`cargo bench`, or `npm run bench` for the table in BENCHMARKS.md):
 //! page accesses per second on the hit path, pages scanned per second under reclaim, and the
-//! full-scale S000 (both variants), the dirty-heavy S002 (both variants) and the original-size
-//! S003 (128 memcgs; one run, it takes tens of seconds). Prints one JSON object per line;
-//! medians of several runs.
+//! full-scale S000 (both variants), the dirty-heavy S002 (both variants), S003 scaled down to
+//! 16 memcgs (both variants) and the original-size S003 (128 memcgs; one run, it takes tens of
+//! seconds). Prints one JSON object per line; medians of several runs.
 use std::time::Instant;
 
 use reclaim_core::scenario::parse;
@@ -33,7 +33,14 @@ fn bench_runs(
     runs: usize,
     presets: &[(&str, &str)],
 ) -> (f64, std::collections::BTreeMap<String, u64>) {
-    let mut scn = load(path);
+    run_variants(load(path), runs, presets)
+}
+
+fn run_variants(
+    mut scn: reclaim_core::scenario::Scenario,
+    runs: usize,
+    presets: &[(&str, &str)],
+) -> (f64, std::collections::BTreeMap<String, u64>) {
     for v in scn.variants.iter_mut() {
         if let Some((_, to)) = presets.iter().find(|(from, _)| *from == v.preset) {
             v.preset = to.to_string();
@@ -59,7 +66,7 @@ fn main() {
     // `cargo bench` passes --bench; other arguments are ignored. RECLAIM_BENCH_ONLY=a,b runs
     // only the rows named (bench:web's native side runs s000_both_variants alone).
     let only = std::env::var("RECLAIM_BENCH_ONLY").ok();
-    const ROWS: [&str; 9] = [
+    const ROWS: [&str; 10] = [
         "hit_seq",
         "hit_random",
         "reclaim_scan",
@@ -68,6 +75,7 @@ fn main() {
         "mglru_reclaim_scan",
         "mglru_s000_both_variants",
         "s002_both_variants",
+        "s003_16_memcgs",
         "s003_original",
     ];
     for name in only.iter().flat_map(|o| o.split(',')) {
@@ -142,6 +150,26 @@ fn main() {
         println!(
             r#"{{"bench":"s002_both_variants","wall_s":{wall},"written":{written},"per_s":{}}}"#,
             written as f64 / wall
+        );
+    }
+    // S003 with 16 memcgs (one fio task each) instead of 128, the rest as written: the
+    // smallest of `npm run bench`'s scaling rows, both variants.
+    if want("s003_16_memcgs") {
+        let p = format!(
+            "{}/../scenarios/s003-memcg-lru.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(
+            text.matches("replicas = 128").count(),
+            2,
+            "memcgs and tasks"
+        );
+        let scn = parse(&text.replace("replicas = 128", "replicas = 16")).unwrap();
+        let (wall, c) = run_variants(scn, RUNS, &[]);
+        println!(
+            r#"{{"bench":"s003_16_memcgs","wall_s":{wall},"accesses":{}}}"#,
+            c["pgfault"]
         );
     }
     // Original-size S003: 128 memcgs x 1920 MB, 7200 s virtual, frame_scale 512; one run.

@@ -168,6 +168,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         last_exit_ns: 0,
         op_paths: Vec::new(),
         guard: Default::default(),
+        next_touch: Vec::new(),
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let mut c = Compiler {

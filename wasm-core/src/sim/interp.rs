@@ -35,6 +35,7 @@ impl Simulation {
         let t = &mut self.tasks[ti];
         t.state = TaskState::Waiting;
         let c = t.clock;
+        self.note_next_touch(ti);
         self.schedule(c, Event::Task(ti as u32));
     }
 

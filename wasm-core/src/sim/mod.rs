@@ -82,6 +82,11 @@ pub struct Simulation {
     pub(crate) op_paths: Vec<Vec<String>>,
     /// The progress guard and the CPU limit (`guard.rs`).
     pub(crate) guard: guard::Guard,
+    /// Per task, the mapping and page of the random touch it makes when it runs next, worked
+    /// out when it parked (its lines were in cache then): `prefetch_next` reads this instead
+    /// of the task, its program and its access, a chain of cache misses with many tasks
+    /// taking turns (S003). A hint only (x86-64), empty elsewhere.
+    pub(crate) next_touch: Vec<Option<(Vma, u64)>>,
 }
 
 /// Events one `step` processes at most (see [`Simulation::step`]).
@@ -215,29 +220,45 @@ impl Simulation {
     /// When the next event is a task's single-region random touch, ask the CPU for the cache
     /// lines its page access will read while this event runs: with many tasks taking turns
     /// (S003 at 128 memcgs) each access's PTE copy and page slot are cache misses in a chain
-    /// of dependent loads. A hint only: the draw is made on a copy of the task's generator.
+    /// of dependent loads. A hint only: the page was drawn on a copy of the task's generator
+    /// when it parked (`note_next_touch`).
     #[inline]
     fn prefetch_next(&self) {
-        use crate::scenario::Pattern;
-        use crate::sim::workloads::Instr;
         if !cfg!(target_arch = "x86_64") {
             return;
         }
         let Some(Event::Task(j)) = self.events.peek() else {
             return;
         };
-        let Some(t) = self.tasks.get(j as usize) else {
-            return;
-        };
-        let Some(Instr::Touch(a)) = t.prog.get(t.pc) else {
-            return;
-        };
-        if a.regions.len() != 1 || a.pattern != Pattern::Random || t.pending.is_some() {
+        if let Some(Some((r, page))) = self.next_touch.get(j as usize) {
+            self.mm.prefetch_pte(r, *page);
+        }
+    }
+
+    /// Task `ti` parks: note the page of the access it will make next when that is a
+    /// single-region random touch (see `next_touch`).
+    #[inline]
+    pub(crate) fn note_next_touch(&mut self, ti: usize) {
+        use crate::scenario::Pattern;
+        use crate::sim::workloads::Instr;
+        if !cfg!(target_arch = "x86_64") {
             return;
         }
-        if let Some(r) = t.regions.get(a.regions[0]) {
-            self.mm.prefetch_pte(r, t.rng.clone().below(a.pages));
+        let t = &self.tasks[ti];
+        let next = match t.prog.get(t.pc) {
+            Some(Instr::Touch(a))
+                if a.regions.len() == 1 && a.pattern == Pattern::Random && t.pending.is_none() =>
+            {
+                t.regions
+                    .get(a.regions[0])
+                    .map(|r| (*r, t.rng.clone().below(a.pages)))
+            }
+            _ => None,
+        };
+        if self.next_touch.len() <= ti {
+            self.next_touch.resize(self.tasks.len().max(ti + 1), None);
         }
+        self.next_touch[ti] = next;
     }
 
     fn finish(&mut self) {
