@@ -154,8 +154,15 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
 fn load(file: &str, budget: &scenario::Budget) -> Result<Scenario, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| bad_input(format!("reclaim: cannot read {file}: {e}")))?;
-    scenario::parse_with_budget(&text, budget)
-        .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))
+    let mut scn = scenario::parse_with_budget(&text, budget)
+        .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))?;
+    // The traces its replay ops name, next to the scenario file.
+    let dir = std::path::Path::new(file)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    reclaim_core::sweep::traces::attach(&mut scn, dir, budget)
+        .map_err(|e| bad_input(format!("{file}: {e}")))?;
+    Ok(scn)
 }
 
 /// Run a variant to its end: an engine error (exit 1) when it cannot be built or ends early

@@ -6,6 +6,7 @@ pub mod grid;
 pub mod parquet;
 pub mod run;
 pub mod table;
+pub mod traces;
 
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};

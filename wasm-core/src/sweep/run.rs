@@ -47,7 +47,7 @@ pub fn run_limited(
     }
     sim.try_run_to_end().map_err(|e| match e {
         RunError::CpuLimit(m) => format!("{m} (set by {option})"),
-        RunError::Stalled(m) => m,
+        RunError::Stalled(m) | RunError::Trace(m) => m,
     })
 }
 
