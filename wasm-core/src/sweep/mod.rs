@@ -2,6 +2,7 @@
 //! (CSV, and Parquet with the `parquet` feature). Native only: threads and files have no
 //! place in the wasm build, which never compiles this module.
 pub mod grid;
+pub mod mrc;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod run;
