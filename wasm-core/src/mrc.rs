@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use crate::scenario::ops::Replay;
-use crate::scenario::trace::{scan, IdMap, TraceReader, TraceScan};
+use crate::scenario::trace::{scan, IdMap, TraceFormat, TraceReader, TraceScan};
 use crate::scenario::{MemcgSpec, Op, Scenario, Size};
 use crate::sim::replay::ReplayStats;
 
@@ -269,7 +269,7 @@ pub fn reference(
 ) -> Result<(Vec<u64>, Vec<u64>), String> {
     let (_, r) = the_replay(scn)?;
     let mut rd = reader(scn, r)?;
-    let next = (r.format != crate::scenario::trace::TraceFormat::OracleGeneral)
+    let next = (r.format != TraceFormat::OracleGeneral)
         .then(|| next_requests(&mut rd, &found.pages))
         .transpose()?;
     let mut lru = Vec::new();
@@ -279,6 +279,69 @@ pub fn reference(
         opt.push(opt_misses(&mut rd, &found.pages, s, next.as_deref())?);
     }
     Ok((lru, opt))
+}
+
+/// A scenario that replays trace `name` (already scanned: `found`) as a storage trace through
+/// the page cache, for a trace dropped on the page: a file of one page an object (rounded up to
+/// a MiB), on an SSD, read()s as fast as possible, on a machine whose RAM is half the footprint
+/// plus 32 MiB (at least 64 MiB), so that reclaim has to choose; classic LRU and MGLRU of the
+/// newest preset pair.
+pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> String {
+    const MIB: u64 = 1 << 20;
+    let bytes = (found.pages.len() as u64).max(1) * crate::devices::PAGE_BYTES;
+    let file_mib = bytes.div_ceil(MIB);
+    let ram_mib = (bytes / 2 / MIB + 32).max(64);
+    let format = match format {
+        TraceFormat::OracleGeneral => "oracleGeneral",
+        TraceFormat::Csv => "csv",
+    };
+    // A JSON string is a TOML basic string once DEL, which JSON leaves as it is, is escaped.
+    let quoted = |s: &str| {
+        serde_json::to_string(s)
+            .unwrap_or_default()
+            .replace('\u{7f}', "\\u007f")
+    };
+    format!(
+        r#"# Built for trace {trace}: {requests} requests to {objects} objects (one 4 KiB page each).
+title = {title}
+description = "The trace read through the page cache of a machine that holds about half its footprint"
+seed = 1
+
+[machine]
+ram = "{ram_mib}MiB"
+
+[[devices]]
+name = "disk"
+kind = "ssd"
+
+[[files]]
+name = "data"
+size = "{file_mib}MiB"
+device = "disk"
+
+[[variants]]
+name = "classic"
+preset = "linux-7.3"
+
+[[variants]]
+name = "mglru"
+preset = "linux-7.3-mglru"
+
+[[tasks]]
+name = "replay"
+program = [
+  {{ op = "replay", trace = {trace}, format = "{format}", file = "data", cpu = "2us" }},
+]
+
+[run]
+duration = "3600s"
+sample_interval = "100ms"
+"#,
+        requests = found.requests,
+        objects = found.pages.len(),
+        title = quoted(&format!("Trace {name}: classic LRU vs MGLRU")),
+        trace = quoted(name),
+    )
 }
 
 /// A kernel point's misses from its run: the replaying task's counts, which must cover every
@@ -327,6 +390,32 @@ mod tests {
         // A cache as large as the footprint misses once per object.
         assert_eq!(lru_misses(&mut r, &f.pages, 6).unwrap(), 6);
         assert_eq!(opt_misses(&mut r, &f.pages, 6, Some(&next)).unwrap(), 6);
+    }
+
+    #[test]
+    fn a_dropped_trace_gets_a_scenario_that_runs_it() {
+        let ids: Vec<u64> = (0..3000u64).map(|i| i * i % 1777).collect();
+        let name = "my \"trace\"\u{7f}.csv";
+        let text: String = ids.iter().map(|i| format!("0,{i},4096\n")).collect();
+        let bytes = Arc::new(text.into_bytes());
+        let mut r = TraceReader::new(name, bytes.clone(), TraceFormat::Csv).unwrap();
+        let found = footprint(&mut r).unwrap();
+        let toml = scenario_text(name, TraceFormat::Csv, &found);
+        let mut scn = crate::scenario::parse(&toml).unwrap_or_else(|e| panic!("{e}\n{toml}"));
+        scn.traces
+            .insert(name, bytes, &crate::scenario::Budget::DEFAULT)
+            .unwrap();
+        for v in ["classic", "mglru"] {
+            let mut sim = crate::Simulation::new(&scn, v).unwrap();
+            sim.try_run_to_end().unwrap();
+            let s = sim.replay_stats()[0].1;
+            // 64 MiB holds the whole footprint (at most 1,777 pages): first requests only miss.
+            assert_eq!(
+                (s.requests, s.misses),
+                (3000, found.pages.len() as u64),
+                "{v}"
+            );
+        }
     }
 
     #[test]

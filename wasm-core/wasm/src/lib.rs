@@ -46,6 +46,29 @@ pub fn trace_names(text: &str) -> Result<Vec<String>, JsError> {
     Ok(scn.trace_names())
 }
 
+/// A scenario (TOML text) that replays trace `name`, supplied already, read in `format`
+/// ("oracleGeneral" or "csv"): for a dropped file (`mrc::scenario_text`: one page an object,
+/// RAM for about half the footprint, classic vs MGLRU). Throws naming the record of a bad trace.
+#[wasm_bindgen]
+pub fn trace_scenario(name: &str, format: &str) -> Result<String, JsError> {
+    use reclaim_core::scenario::trace::{TraceFormat, TraceReader};
+    let format = match format {
+        "oracleGeneral" => TraceFormat::OracleGeneral,
+        "csv" => TraceFormat::Csv,
+        other => {
+            return Err(JsError::new(&format!(
+                "unknown trace format {other:?}; known: oracleGeneral, csv"
+            )))
+        }
+    };
+    let src = TRACES
+        .with(|t| t.borrow().get(name).cloned())
+        .ok_or_else(|| JsError::new(&format!("trace {name:?} was not supplied (set_trace)")))?;
+    let mut reader = TraceReader::new(name, src, format).map_err(|e| JsError::new(&e))?;
+    let found = reclaim_core::mrc::footprint(&mut reader).map_err(|e| JsError::new(&e))?;
+    Ok(reclaim_core::mrc::scenario_text(name, format, &found))
+}
+
 /// Parse `text` and attach the traces supplied that it names.
 fn parse_with_traces(text: &str) -> Result<reclaim_core::scenario::Scenario, JsError> {
     let mut scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
