@@ -140,6 +140,49 @@ pub fn lru_misses(reader: &mut TraceReader, pages: &IdMap<u32>, size: u64) -> Re
     Ok(misses)
 }
 
+/// Check an oracleGeneral trace's next-access fields against its ids (OPT uses the fields, as
+/// libCacheSim does): each must name the index of the object's next request, counted from 0
+/// or from 1 (libCacheSim's own traces) throughout, or -1 when there is none. Streaming; memory:
+/// one claim an object.
+pub fn check_next(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<(), String> {
+    const NONE: u64 = u64::MAX;
+    // Per object: (the claim of its last request, that request's record number).
+    let mut claim = vec![(NONE, 0u64); pages.len()];
+    let mut base: Option<u64> = None;
+    let mut i = 0u64;
+    reader.rewind();
+    let wrong = |record: u64, said: u64, at: Option<u64>| {
+        let comes = at.map_or("never comes".to_string(), |a| format!("is request {a}"));
+        format!(
+            "record {record}: its next-access field says {said}, but the object's next \
+             request {comes} (counted from 0): OPT reads the field, as libCacheSim does; \
+             fix the trace, or give it as CSV, whose next requests are computed"
+        )
+    };
+    while let Some(q) = reader.next_request()? {
+        let o = *pages
+            .get(&q.id)
+            .ok_or("the trace changed since it was scanned")? as usize;
+        let (said, record) = claim[o];
+        if said != NONE || record > 0 {
+            if said == NONE {
+                return Err(wrong(record, u64::MAX, Some(i))
+                    .replace(&format!("says {}", u64::MAX), "says -1 (none)"));
+            }
+            let b = *base.get_or_insert(said.wrapping_sub(i));
+            if said.wrapping_sub(i) != b || b > 1 {
+                return Err(wrong(record, said, Some(i)));
+            }
+        }
+        claim[o] = (q.next.unwrap_or(NONE), reader.records());
+        i += 1;
+    }
+    if let Some((said, record)) = claim.iter().find(|c| c.0 != NONE) {
+        return Err(wrong(*record, *said, None));
+    }
+    Ok(())
+}
+
 /// Each request's next request index (u64::MAX: none), computed from the ids, for traces that
 /// do not carry it (8 bytes a request, plus 4 while it is made).
 pub fn next_requests(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<Vec<u64>, String> {
@@ -246,6 +289,9 @@ pub fn plan(scn: &Scenario, points: usize) -> Result<(Plan, TraceScan), String> 
     let (task, r) = the_replay(scn)?;
     let mut rd = reader(scn, r)?;
     let found = footprint(&mut rd)?;
+    if r.format == TraceFormat::OracleGeneral {
+        check_next(&mut rd, &found.pages).map_err(|e| format!("trace {:?}: {e}", r.trace))?;
+    }
     let fp = found.pages.len() as u64;
     Ok((
         Plan {
@@ -390,6 +436,41 @@ mod tests {
         // A cache as large as the footprint misses once per object.
         assert_eq!(lru_misses(&mut r, &f.pages, 6).unwrap(), 6);
         assert_eq!(opt_misses(&mut r, &f.pages, 6, Some(&next)).unwrap(), 6);
+    }
+
+    fn oracle(recs: &[(u64, i64)]) -> TraceReader {
+        let mut b = Vec::new();
+        for &(id, next) in recs {
+            b.extend_from_slice(&0u32.to_le_bytes());
+            b.extend_from_slice(&id.to_le_bytes());
+            b.extend_from_slice(&1u32.to_le_bytes());
+            b.extend_from_slice(&next.to_le_bytes());
+        }
+        TraceReader::new("t", Arc::new(b), TraceFormat::OracleGeneral).unwrap()
+    }
+
+    #[test]
+    fn next_access_fields_are_checked_against_the_ids() {
+        let check = |recs: &[(u64, i64)]| {
+            let mut r = oracle(recs);
+            let f = footprint(&mut r).unwrap();
+            check_next(&mut r, &f.pages)
+        };
+        // Counted from 0, and from 1 as libCacheSim writes them.
+        check(&[(7, 2), (8, -1), (7, -1)]).unwrap();
+        check(&[(7, 3), (8, -1), (7, -1)]).unwrap();
+        let e = check(&[(7, -1), (8, -1), (7, -1)]).unwrap_err();
+        assert!(e.contains("record 1: its next-access field says -1 (none), but the object's next request is request 2"), "{e}");
+        let e = check(&[(7, 2), (8, 2), (7, -1)]).unwrap_err();
+        assert!(
+            e.contains(
+                "record 2: its next-access field says 2, but the object's next request never comes"
+            ),
+            "{e}"
+        );
+        // Counted from 1 at first (3 for request 2), then from 0 (4 for request 4).
+        let e = check(&[(7, 3), (8, -1), (7, 4), (9, -1), (7, -1)]).unwrap_err();
+        assert!(e.contains("record 3: its next-access field says 4, but the object's next request is request 4"), "{e}");
     }
 
     #[test]

@@ -175,3 +175,29 @@ fn the_trace_as_csv_gives_the_same_curves() {
     assert_eq!(rows(&dir.join("bin.csv")), rows(&dir.join("csv.csv")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_trace_over_the_budget_is_refused_before_it_is_read() {
+    // A sparse file one byte over MAX_TRACE_BYTES: refused by its length, at once.
+    let dir = temp("budget");
+    let scenario = std::fs::read_to_string(root().join("scenarios/traces/cloudphysics.toml"))
+        .unwrap()
+        .replace("cloudPhysicsIO.oracleGeneral.bin", "big.bin");
+    std::fs::write(dir.join("big.toml"), scenario).unwrap();
+    let f = std::fs::File::create(dir.join("big.bin")).unwrap();
+    f.set_len(reclaim_core::scenario::budget::MAX_TRACE_BYTES + 1)
+        .unwrap();
+    let t = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_reclaim"))
+        .args(["run", dir.join("big.toml").to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("trace \"big.bin\" is 268435457 bytes") && err.contains("MAX_TRACE_BYTES"),
+        "{err}"
+    );
+    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
