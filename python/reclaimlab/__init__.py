@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _core
 
-__all__ = ["run", "compare", "sweep", "knob_names", "VERSION"]
+__all__ = ["run", "compare", "sweep", "mrc", "knob_names", "VERSION"]
 
 VERSION: str = _core.VERSION
 
@@ -179,3 +179,15 @@ def sweep(
     else:
         raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     return _frame(columns, rows)
+
+
+def mrc(path: Union[str, os.PathLike], *, points: int = 16, jobs: Optional[int] = None,
+        max_cpu: MaxCpu = DEFAULT_SWEEP_MAX_CPU) -> "pandas.DataFrame":
+    """The miss-ratio curve of a scenario file with one replay op (its trace is read next to
+    the file), as `reclaim mrc` writes it: one row per policy (lru, opt, kernel with its
+    variant) and cache size, with requests, misses and miss_ratio; a kernel point that failed
+    holds its error. Points run on `jobs` threads (default: every core).
+    """
+    cols, rows = _core.mrc_rows(str(Path(path)), int(points),
+                                jobs or _core.default_jobs(), _max_cpu(max_cpu))
+    return _frame(cols, rows)

@@ -180,6 +180,27 @@ fn run_points(
     Ok(rows.into_iter().map(|r| r.unwrap_or_default()).collect())
 }
 
+/// The miss-ratio curve of the scenario file at `path` (one replay op; its trace read next to
+/// the file): `reclaim mrc`'s columns and rows, its points on `jobs` threads.
+#[pyfunction]
+#[pyo3(signature = (path, points, jobs, max_cpu=None))]
+fn mrc_rows(
+    py: Python<'_>,
+    path: &str,
+    points: usize,
+    jobs: usize,
+    max_cpu: Option<&str>,
+) -> PyResult<(Vec<String>, Vec<Vec<String>>)> {
+    use reclaim_core::sweep::mrc;
+    let limit = self::max_cpu(max_cpu)?;
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    let scn = mrc::load(std::path::Path::new(path), &budget).map_err(bad)?;
+    let (rows, _) = py
+        .detach(|| mrc::table(&scn, points.max(1), jobs, limit, |_, _| {}))
+        .map_err(bad)?;
+    Ok((mrc::COLUMNS.iter().map(|c| c.to_string()).collect(), rows))
+}
+
 /// The table as CSV text (the same text `reclaim sweep` writes).
 #[pyfunction]
 fn csv_text(columns: Vec<String>, rows: Vec<Vec<String>>) -> String {
@@ -206,6 +227,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_point, m)?)?;
     m.add_function(wrap_pyfunction!(run_points, m)?)?;
     m.add_function(wrap_pyfunction!(csv_text, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_rows, m)?)?;
     m.add_function(wrap_pyfunction!(default_jobs, m)?)?;
     Ok(())
 }

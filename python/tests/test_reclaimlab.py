@@ -183,3 +183,21 @@ def test_sweep_rows_hold_the_guard_and_cpu_limit_errors():
     limited = rl.sweep(S000, max_cpu="1ms")
     assert len(limited) == 2
     assert limited["error"].str.contains("CPU time limit of 0.001 s").all(), limited["error"].tolist()
+
+
+def test_mrc_is_a_frame_of_lru_opt_and_each_kernel_by_cache_size():
+    # The shipped trace (113,872 requests to 48,974 blocks) at 4 sizes, 1% to 100%.
+    df = rl.mrc(ROOT / "scenarios" / "traces" / "cloudphysics.toml", points=4)
+    assert list(df.columns) == ["policy", "variant", "preset", "cache_pages", "cache_share",
+                                "requests", "footprint", "misses", "miss_ratio", "error"]
+    assert df["error"].isna().all()
+    assert (df.groupby(["policy", df["variant"].fillna("")]).size() == 4).all()
+    assert sorted(df["policy"].unique()) == ["kernel", "lru", "opt"]
+    assert sorted(df["variant"].dropna().unique()) == ["classic", "mglru"]
+    assert (df["requests"] == 113_872).all() and (df["footprint"] == 48_974).all()
+    assert df["cache_pages"].max() == 48_974
+    # Holding the whole footprint, every policy misses once per block; below it OPT is the least.
+    full = df[df["cache_pages"] == 48_974]
+    assert (full["misses"] == 48_974).all()
+    opt = df[df["policy"] == "opt"].set_index("cache_pages")["miss_ratio"]
+    assert all(row.miss_ratio >= opt[row.cache_pages] for row in df.itertuples())

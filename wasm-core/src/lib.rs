@@ -18,6 +18,7 @@ pub mod devices;
 pub mod fuzzing;
 pub mod math;
 pub mod mm;
+pub mod mrc;
 pub mod report;
 pub mod rng;
 pub mod scenario;

@@ -28,6 +28,10 @@ pub enum Command {
     Sweep {
         args: Vec<String>,
     },
+    /// The miss-ratio curve of a replayed trace (arguments parsed by `sweep::mrc::parse_args`).
+    Mrc {
+        args: Vec<String>,
+    },
     Presets,
     Help,
     Version,
@@ -40,6 +44,8 @@ usage:
   reclaim run FILE [--variant NAME] [--json]  run one variant (default: the first) of a scenario
   reclaim compare FILE [--json]               run every variant and print a before/after table
   reclaim sweep FILE [--set KNOB=V1,V2]...     run a grid of knobs, variants and seeds into a table
+  reclaim mrc FILE [--points 16] [--out F.csv] the miss-ratio curve of a replayed trace: LRU, OPT
+                                              and each kernel variant, into a table
   reclaim kernel FILE --kernel debian-6.1|debian-6.12|debian-6.18|debian-7.3 [--variant NAME] [--json]
                                               run a variant's tasks on a real kernel in QEMU
   reclaim validate FILE [--kernel K] [--variant NAME] [--json]
@@ -74,13 +80,14 @@ pub fn parse_args(args: &[String]) -> Result<Command, String> {
             Ok(Command::Compare { file: o.file, json: o.json, max_cpu: o.max_cpu })
         }
         "sweep" => Ok(Command::Sweep { args: rest.to_vec() }),
+        "mrc" => Ok(Command::Mrc { args: rest.to_vec() }),
         "presets" => no_arguments(rest, "presets").map(|_| Command::Presets),
         "help" => Ok(Command::Help),
         "version" | "--version" | "-V" => no_arguments(rest, "version").map(|_| Command::Version),
         other if other.starts_with('-') => {
-            Err(format!("unknown option `{other}`; a command comes first: run, compare, sweep, presets, help or version"))
+            Err(format!("unknown option `{other}`; a command comes first: run, compare, sweep, mrc, presets, help or version"))
         }
-        other => Err(format!("unknown command `{other}`; commands: run, compare, sweep, presets, help, version")),
+        other => Err(format!("unknown command `{other}`; commands: run, compare, sweep, mrc, presets, help, version")),
     }
 }
 

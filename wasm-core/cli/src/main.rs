@@ -69,6 +69,7 @@ fn run(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
         Command::Help => print!("{}", cli::usage()),
         Command::Version => println!("reclaim {}", reclaim_core::VERSION),
         Command::Sweep { args } => return sweep(&args),
+        Command::Mrc { args } => return mrc(&args, budget),
         Command::Presets => print!("{}", cli::presets_text()),
         Command::Run {
             file,
@@ -151,11 +152,36 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `reclaim mrc`: exit 2 on bad input, 1 when a point failed (its row holds the error).
+fn mrc(args: &[String], budget: &scenario::Budget) -> Result<(), Failure> {
+    use reclaim_core::sweep::mrc;
+    let usage = |e: String| bad_input(format!("reclaim mrc: {e}\n\n{}", mrc::USAGE.trim_end()));
+    let a = mrc::parse_args(args).map_err(usage)?;
+    let (written, rows, failed) =
+        mrc::execute(&a, budget).map_err(|e| bad_input(format!("reclaim mrc: {e}")))?;
+    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    println!("{rows} points ({failed} failed) -> {}", paths.join(", "));
+    if failed > 0 {
+        return Err(Failure {
+            code: 1,
+            message: format!("reclaim mrc: {failed} point(s) failed; their rows hold the error"),
+        });
+    }
+    Ok(())
+}
+
 fn load(file: &str, budget: &scenario::Budget) -> Result<Scenario, Failure> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| bad_input(format!("reclaim: cannot read {file}: {e}")))?;
-    scenario::parse_with_budget(&text, budget)
-        .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))
+    let mut scn = scenario::parse_with_budget(&text, budget)
+        .map_err(|e| bad_input(format!("{file}:{}:{}: {}", e.line, e.column, e.what())))?;
+    // The traces its replay ops name, next to the scenario file.
+    let dir = std::path::Path::new(file)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    reclaim_core::sweep::traces::attach(&mut scn, dir, budget)
+        .map_err(|e| bad_input(format!("{file}: {e}")))?;
+    Ok(scn)
 }
 
 /// Run a variant to its end: an engine error (exit 1) when it cannot be built or ends early

@@ -258,6 +258,14 @@ impl Mm {
         (wait, self.ready_at[f as usize])
     }
 
+    /// Whether page `idx` of space `sp` is in the page cache, up to date or still being read
+    /// (what `mincore(2)` reports of a file page: `mincore_page` -> `filemap_get_incore_folio`,
+    /// mm/mincore.c and mm/swap_state.c, v6.1): a replayed request's hit or miss.
+    pub fn filemap_cached(&self, sp: u32, idx: u64) -> bool {
+        let s = &self.spaces[sp as usize];
+        idx < s.eof && s.page(idx as usize) != NIL
+    }
+
     /// Whether page `idx` of space `sp` is under writeback (the test of
     /// `filemap_fdatawait_range`, mm/filemap.c, every version modelled): an O_DSYNC write
     /// waits for it first.

@@ -30,6 +30,11 @@ pub const MAX_OPS: u64 = 100_000;
 /// (`cpu = 0` and `rate = 0` on resident pages): they all happen at one instant.
 pub const MAX_FREE_ACCESSES: u64 = 1 << 24;
 
+/// Bytes of one access trace a `replay` op plays (`scenario/trace.rs`): checked before the
+/// trace is read; ~11 M oracleGeneral requests. The trace is streamed, never held whole by
+/// the engine (the page holds the dropped file's bytes).
+pub const MAX_TRACE_BYTES: u64 = 256 << 20;
+
 /// Hard limit whatever the budget: memcg ids are 16 bits wide (as the kernel's are,
 /// `MEM_CGROUP_ID_MAX` = 65535), and the root takes id 0.
 pub const HARD_MAX_MEMCGS: u64 = u16::MAX as u64 - 1;
@@ -49,6 +54,7 @@ pub struct Budget {
     pub samples: u64,
     pub ops: u64,
     pub free_accesses: u64,
+    pub trace_bytes: u64,
 }
 
 impl Budget {
@@ -63,6 +69,7 @@ impl Budget {
         samples: MAX_SAMPLES,
         ops: MAX_OPS,
         free_accesses: MAX_FREE_ACCESSES,
+        trace_bytes: MAX_TRACE_BYTES,
     };
 
     /// `reclaim --no-budget`: only the hard limits of the engine's representation remain;
@@ -77,6 +84,7 @@ impl Budget {
         samples: u64::MAX,
         ops: u64::MAX,
         free_accesses: u64::MAX,
+        trace_bytes: u64::MAX,
     };
 }
 

@@ -8,6 +8,7 @@ pub mod overrides;
 pub mod parse;
 pub mod progress;
 pub mod schema;
+pub mod trace;
 pub mod units;
 
 pub use budget::Budget;

@@ -69,6 +69,7 @@ ops! {
     Truncate,
     Mark,
     MemoryReclaim,
+    Replay,
     Loop,
 }
 
@@ -89,6 +90,7 @@ impl Op {
             Op::Touch(Touch { cpu, rate, .. })
             | Op::Read(Read { cpu, rate, .. })
             | Op::Write(Write { cpu, rate, .. }) => cpu.ns() > 0 || cx.paced(*rate),
+            Op::Replay(Replay { cpu, .. }) => cpu.ns() > 0,
             Op::Loop(l) => l.takes_time(walk),
             _ => false,
         }
@@ -741,6 +743,125 @@ impl OpRules for MemoryReclaim {
             },
         )
     }
+}
+
+// ---- replay ----
+
+/// Replay an access trace (`trace.rs`): each request of the trace, in order, is one access to
+/// one page of `file`, which the objects are mapped onto one page an object id, in the order
+/// they first appear (the trace's sizes and offsets are not used). Through `read()`s of the
+/// file (default), or touches of `region`, a mapping of it; a write request (CSV op `w`) is a
+/// `write()` or a store. The trace's name is the file the shell supplies: the CLI reads it
+/// relative to the scenario file, the page asks for it.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Replay {
+    pub trace: String,
+    pub format: super::trace::TraceFormat,
+    /// read() the pages of this file...
+    #[serde(default)]
+    pub file: Option<String>,
+    /// ...or touch them through this mapped region (of a file).
+    #[serde(default)]
+    pub region: Option<String>,
+    /// "asap": each request as soon as the one before is done; "recorded": not before its
+    /// timestamp (scaled by `speed`) after the first request's.
+    #[serde(default)]
+    pub pace: Pace,
+    /// With pace = "recorded": how much faster than recorded (2 = twice as fast).
+    #[serde(default = "one_f64")]
+    pub speed: f64,
+    /// The unit of the trace's timestamps (libCacheSim's oracleGeneral traces: seconds).
+    #[serde(default = "one_second")]
+    pub time_unit: Duration,
+    /// CPU time per request (> 0, so that every request lets virtual time pass).
+    #[serde(default = "one_microsecond")]
+    pub cpu: Duration,
+    /// The read()s' fadvise (default random: objects numbered in order of appearance have no
+    /// sequential layout for readahead to find).
+    #[serde(default = "random_hint")]
+    pub hint: Hint,
+    /// Replay only the first `count` requests.
+    #[serde(default)]
+    pub count: Option<u64>,
+}
+
+/// How a replay paces its requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Pace {
+    #[default]
+    Asap,
+    Recorded,
+}
+
+impl OpRules for Replay {
+    fn subst(&mut self, i: u32) {
+        if let Some(r) = &mut self.region {
+            *r = subst(r, i);
+        }
+    }
+
+    fn check<'a>(
+        &'a self,
+        cx: &Checker<'a>,
+        path: &str,
+        _: bool,
+        walk: &mut Walk<'_, 'a>,
+    ) -> Check {
+        let at = |f: &str| field(path, f);
+        cx.name(&at("trace"), &self.trace, "trace")?;
+        cx.ensure(self.cpu.ns() > 0, &at("cpu"), || {
+            "a replay needs cpu > 0 (each request's CPU time), so that every request lets \
+             virtual time pass"
+                .into()
+        })?;
+        cx.ensure(
+            self.speed > 0.0 && self.speed.is_finite(),
+            &at("speed"),
+            || format!("speed must be a finite number > 0, got {}", self.speed),
+        )?;
+        cx.ensure(self.time_unit.ns() > 0, &at("time_unit"), || {
+            "time_unit must be > 0".into()
+        })?;
+        cx.ensure(cx.frame_scale() == 1, path, || {
+            "a replay maps each object onto one 4 KiB page: it needs machine.frame_scale = 1".into()
+        })?;
+        match (&self.file, &self.region) {
+            (Some(file), None) => {
+                cx.declared_file(&at("file"), file)?;
+                walk.held
+                    .entry(file)
+                    .or_insert_with(|| (at("file"), "replayed"));
+                Ok(())
+            }
+            (None, Some(region)) => {
+                cx.defined_region(&at("region"), region, walk)?;
+                cx.ensure(!walk.anon.contains(region.as_str()), &at("region"), || {
+                    format!("region {region:?} is anonymous; a replay touches a file mapping")
+                })
+            }
+            _ => Err(cx.error_at(
+                path,
+                "a replay reads a file (file = \"...\") or touches a file mapping \
+                 (region = \"...\"): give exactly one"
+                    .into(),
+            )),
+        }
+    }
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+fn one_second() -> Duration {
+    Duration(1_000_000_000)
+}
+fn one_microsecond() -> Duration {
+    Duration(1_000)
+}
+fn random_hint() -> Hint {
+    Hint::Random
 }
 
 // ---- loop ----

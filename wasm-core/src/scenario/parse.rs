@@ -936,6 +936,11 @@ impl<'a> Checker<'a> {
         op.rules().check(self, path, may_run_forever, walk)
     }
 
+    /// `machine.frame_scale` (at least 1).
+    pub(super) fn frame_scale(&self) -> u32 {
+        self.scenario.machine.frame_scale.max(1)
+    }
+
     /// Whether `rate` spaces accesses apart on this machine (see `progress::access_interval_ns`).
     pub(super) fn paced(&self, rate: f64) -> bool {
         let scale = u64::from(self.scenario.machine.frame_scale.max(1));

@@ -194,6 +194,9 @@ impl<'a> Analysis<'a> {
                 (duration.ns(), Some(format!("(sleep) sleeps {duration}")))
             }
             Op::Loop(l) => self.looped(l),
+            // At least its CPU time for each request (the parser wants cpu > 0); a trace with
+            // no request takes none.
+            Op::Replay(r) => (r.cpu.ns(), None),
             other => (
                 0,
                 Some(format!(
@@ -330,6 +333,7 @@ fn op_name(op: &Op) -> &'static str {
         Op::Truncate(_) => "truncate",
         Op::Mark(_) => "mark",
         Op::MemoryReclaim(_) => "memory_reclaim",
+        Op::Replay(_) => "replay",
         Op::Loop(_) => "loop",
     }
 }

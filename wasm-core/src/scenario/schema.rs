@@ -44,6 +44,10 @@ pub struct Scenario {
     /// Lesson steps: captions shown at virtual times (see `lesson.rs`).
     #[serde(default)]
     pub lesson: Vec<LessonStep>,
+    /// The access traces the `replay` ops name, supplied by the shell after parsing (the
+    /// engine opens no file): see `trace.rs` and [`Scenario::trace_names`].
+    #[serde(skip)]
+    pub traces: super::trace::Traces,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -356,6 +360,27 @@ fn default_sample() -> Duration {
 }
 
 impl Scenario {
+    /// The traces the scenario's `replay` ops name (each once, sorted), for the shell to
+    /// supply before the simulation is built.
+    pub fn trace_names(&self) -> Vec<String> {
+        fn walk(ops: &[Op], out: &mut std::collections::BTreeSet<String>) {
+            for op in ops {
+                match op {
+                    Op::Replay(r) => {
+                        out.insert(r.trace.clone());
+                    }
+                    Op::Loop(l) => walk(&l.body, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut out = std::collections::BTreeSet::new();
+        for t in &self.tasks {
+            walk(&t.program, &mut out);
+        }
+        out.into_iter().collect()
+    }
+
     /// vm.swappiness `variant` asks for: its own `sysctl.swappiness`, else the scenario's.
     pub fn swappiness_for(&self, variant: &str) -> u32 {
         self.variants

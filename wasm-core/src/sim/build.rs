@@ -179,6 +179,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             mm: &sim.mm,
             memcgs: &memcg_ids,
             regions: BTreeMap::new(),
+            writable: Default::default(),
+            traces: &scn.traces,
             out: Vec::new(),
             paths: Vec::new(),
         };
@@ -227,6 +229,8 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 acc_throttle_wait: 0,
                 memcg,
                 reclaim: None,
+                replay: None,
+                replay_stats: Default::default(),
             });
             sim.schedule(spec.start.ns(), Event::Task(ti));
         }
@@ -260,6 +264,10 @@ struct Compiler<'a> {
     memcgs: &'a BTreeMap<String, u16>,
     /// Region name -> (index, size in frames).
     regions: BTreeMap<String, (usize, u64)>,
+    /// Regions last mapped with write permission (a replay's stores need it).
+    writable: std::collections::BTreeSet<usize>,
+    /// The traces the shell supplied.
+    traces: &'a crate::scenario::trace::Traces,
     out: Vec<Instr>,
     /// The scenario path of each instruction's op (a loop's start and end: the loop's).
     paths: Vec<String>,
@@ -350,6 +358,11 @@ impl Compiler<'_> {
                     return Err(format!("{at}: mapping of {file:?} lies outside the file"));
                 }
                 let region = self.new_region(name, pages);
+                if prot.contains('w') {
+                    self.writable.insert(region);
+                } else {
+                    self.writable.remove(&region);
+                }
                 self.out.push(Instr::Mmap {
                     region,
                     space,
@@ -453,6 +466,7 @@ impl Compiler<'_> {
                 a.cpu_ns = progress::per_frame(cpu.ns(), a.bytes.div_ceil(PAGE_BYTES));
                 self.out.push(Instr::Write(Rc::new(a)));
             }
+            Op::Replay(r) => self.replay(r, at)?,
             Op::Sleep(Sleep { duration }) => self.out.push(Instr::Sleep { ns: duration.ns() }),
             Op::ScanInactiveFile(_) => self.out.push(Instr::ScanInactiveFile),
             Op::DropCaches(_) => self.out.push(Instr::DropCaches),
@@ -559,6 +573,77 @@ impl Compiler<'_> {
             buffer: None,
             drop_behind: 0,
         })
+    }
+
+    /// A replay: the trace the shell supplied, read through once here (every record checked,
+    /// each object given its page), and the access its requests make.
+    fn replay(&mut self, r: &crate::scenario::ops::Replay, at: &str) -> Result<(), String> {
+        use crate::scenario::trace::{scan, TraceReader};
+        let source = self.traces.get(&r.trace).cloned().ok_or_else(|| {
+            format!(
+                "{at}.trace: trace {:?} was not supplied (the CLI reads it relative to the \
+                 scenario file; the page asks for the file)",
+                r.trace
+            )
+        })?;
+        let cpu_ns = progress::per_frame(r.cpu.ns(), self.scale);
+        let (regions, space, offset, pages) = match (&r.file, &r.region) {
+            (Some(file), _) => {
+                let space = self.file(file, at)?;
+                let (offset, pages) = self.file_range(space, 0, None, at)?;
+                (Vec::new(), space, offset, pages)
+            }
+            (None, Some(region)) => {
+                let (i, pages) = self.region(region, at)?;
+                (vec![i], 0, 0, pages)
+            }
+            (None, None) => return Err(format!("{at}: a replay needs file or region")),
+        };
+        let mut reader = TraceReader::new(&r.trace, source.clone(), r.format)
+            .map_err(|e| format!("{at}: {e}"))?;
+        let found = scan(&mut reader, pages).map_err(|e| format!("{at}: {e}"))?;
+        if let (Some(region), true) = (&r.region, found.writes > 0) {
+            if !self.writable.contains(&regions[0]) {
+                return Err(format!(
+                    "{at}.region: trace {:?} has {} write requests, and region {region:?} is \
+                     mapped without write permission; map it with prot = \"rw\"",
+                    r.trace, found.writes
+                ));
+            }
+        }
+        let access = Access {
+            regions,
+            space,
+            offset,
+            pages,
+            pattern: Pattern::Random,
+            count: Some(r.count.unwrap_or(u64::MAX)),
+            write: false,
+            cpu_ns,
+            zipf: None,
+            interval_ns: 0,
+            advice: madvise(r.hint),
+            sync: false,
+            bytes: PAGE_BYTES * self.scale,
+            write_fraction: 0.0,
+            buffer: None,
+            drop_behind: 0,
+        };
+        let spec = crate::sim::replay::ReplaySpec {
+            name: r.trace.clone(),
+            source,
+            format: r.format,
+            pages: Rc::new(found.pages),
+            touch: r.region.is_some(),
+            pace: r.pace,
+            speed: r.speed,
+            unit_ns: r.time_unit.ns(),
+        };
+        self.out.push(Instr::Replay {
+            access: Rc::new(access),
+            spec: Rc::new(spec),
+        });
+        Ok(())
     }
 
     fn file_range(

@@ -42,12 +42,14 @@ pub enum RunError {
     Stalled(String),
     /// The caller's CPU-time limit was reached.
     CpuLimit(String),
+    /// A replayed trace could not be read on (its source changed after the build read it).
+    Trace(String),
 }
 
 impl RunError {
     pub fn message(&self) -> &str {
         match self {
-            RunError::Stalled(m) | RunError::CpuLimit(m) => m,
+            RunError::Stalled(m) | RunError::CpuLimit(m) | RunError::Trace(m) => m,
         }
     }
 }
@@ -202,6 +204,12 @@ impl Simulation {
         )));
     }
 
+    /// End the run: task `ti`'s replayed trace failed to read (`message` names the record).
+    pub(crate) fn trace_failed(&mut self, ti: usize, message: String) {
+        let who = self.task_op(ti);
+        self.guard.error = Some(RunError::Trace(format!("{message}, in {who}")));
+    }
+
     /// "task NAME, op PATH (KIND)" for task `ti` where it stands.
     fn task_op(&self, ti: usize) -> String {
         let t = &self.tasks[ti];
@@ -215,6 +223,7 @@ impl Simulation {
             Some(Instr::Touch(_)) => "touch",
             Some(Instr::Read(_)) => "read",
             Some(Instr::Write(_)) => "write",
+            Some(Instr::Replay { .. }) => "replay",
             Some(Instr::Sleep { .. }) => "sleep",
             Some(_) => "op",
             None => "exit",

@@ -9,6 +9,7 @@ use crate::mm::oom_kill::OomTask;
 use crate::mm::space::{Space, SpaceKind};
 use crate::report::OomKill;
 use crate::scenario::{Pattern, Record};
+use crate::sim::replay::{Next, ReplaySpec};
 use crate::sim::workloads::bufpool::{BufferPool, Lookup};
 use crate::sim::workloads::{Access, DrawAhead, Instr, LoopState, PoolStep, Region, TaskState};
 
@@ -93,9 +94,13 @@ impl Simulation {
                     self.zap_region(ti, *region);
                     Step::Next
                 }
-                Instr::Touch(a) => self.op_access(ti, a, Kind::Touch),
-                Instr::Read(a) => self.op_access(ti, a, Kind::Read),
-                Instr::Write(a) => self.op_access(ti, a, Kind::Write),
+                Instr::Touch(a) => self.op_access(ti, a, Kind::Touch, None),
+                Instr::Read(a) => self.op_access(ti, a, Kind::Read, None),
+                Instr::Write(a) => self.op_access(ti, a, Kind::Write, None),
+                Instr::Replay { access, spec } => {
+                    let kind = if spec.touch { Kind::Touch } else { Kind::Read };
+                    self.op_access(ti, access, kind, Some(spec))
+                }
                 Instr::Sleep { ns } => {
                     let t = &mut self.tasks[ti];
                     t.clock = t.clock.saturating_add(*ns);
@@ -347,8 +352,16 @@ impl Simulation {
         }
     }
 
-    /// Run accesses of a touch/read/write op until it finishes, blocks or must yield.
-    fn op_access(&mut self, ti: usize, a: &Access, kind: Kind) -> Step {
+    /// Run accesses of a touch/read/write op, or of a trace replay (`replay`, sim/replay.rs:
+    /// a request's page and write flag come from the trace), until it finishes, blocks or
+    /// must yield.
+    fn op_access(
+        &mut self,
+        ti: usize,
+        a: &Access,
+        kind: Kind,
+        replay: Option<&ReplaySpec>,
+    ) -> Step {
         let total = a.count.unwrap_or(match kind {
             Kind::Touch => a.pages * a.regions.len() as u64,
             _ => a.pages,
@@ -366,8 +379,25 @@ impl Simulation {
             }
             let t = &mut self.tasks[ti];
             if t.progress >= total {
+                if replay.is_some() {
+                    t.replay = None;
+                }
                 return Step::Next;
             }
+            if let Some(r) = replay.filter(|_| t.pending.is_none()) {
+                match self.replay_peek(ti, r) {
+                    Ok(Next::End) => return Step::Next,
+                    Ok(Next::At(at)) => {
+                        let t = &mut self.tasks[ti];
+                        t.clock = t.clock.max(at);
+                    }
+                    Err(e) => {
+                        self.trace_failed(ti, e);
+                        return Step::Yield;
+                    }
+                }
+            }
+            let t = &mut self.tasks[ti];
             if a.interval_ns > 0 {
                 let earliest = t
                     .op_start
@@ -386,6 +416,11 @@ impl Simulation {
                 Some(p) => {
                     self.mm.current.uncounted_retry = t.retry_uncounted;
                     p
+                }
+                None if replay.is_some() => {
+                    let r = replay.unwrap();
+                    let region = r.touch.then(|| t.regions[a.regions[0]]);
+                    (0, self.replay_take(ti, r, a.space, a.offset, region))
                 }
                 None => {
                     let k = t.progress;
@@ -473,6 +508,7 @@ impl Simulation {
                         }
                         look => {
                             vmf.write = a.write
+                                || (replay.is_some() && self.replay_writes(ti))
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
                             let hit = self.mm.pte_hit(&vmf, look, a.cpu_ns);
@@ -493,6 +529,12 @@ impl Simulation {
                             }
                             continue;
                         }
+                    }
+                }
+                Kind::Read if replay.is_some() && self.replay_writes(ti) => {
+                    match self.mm.write_page(a.space, a.offset + page, now) {
+                        Acc::Done(c) => Acc::Done(c + a.cpu_ns),
+                        other => other,
                     }
                 }
                 Kind::Read => match a.buffer {

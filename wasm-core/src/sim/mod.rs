@@ -3,6 +3,7 @@
 //! kernel model (`crate::mm`) and knows nothing of LRU lists beyond what the model reports;
 //! the `Simulation` API is what the CLI, the wasm facade and the tests drive.
 pub mod events;
+pub mod replay;
 pub mod stats;
 pub mod workloads;
 

@@ -2,10 +2,12 @@
 //! (CSV, and Parquet with the `parquet` feature). Native only: threads and files have no
 //! place in the wasm build, which never compiles this module.
 pub mod grid;
+pub mod mrc;
 #[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod run;
 pub mod table;
+pub mod traces;
 
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};

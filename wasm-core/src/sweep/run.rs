@@ -47,7 +47,7 @@ pub fn run_limited(
     }
     sim.try_run_to_end().map_err(|e| match e {
         RunError::CpuLimit(m) => format!("{m} (set by {option})"),
-        RunError::Stalled(m) => m,
+        RunError::Stalled(m) | RunError::Trace(m) => m,
     })
 }
 
@@ -112,29 +112,43 @@ pub fn run_all(
     max_cpu: Option<Duration>,
     mut each: impl FnMut(usize, Vec<String>, bool),
 ) {
-    let jobs = jobs.clamp(1, points.len().max(1));
+    parallel(
+        points,
+        jobs,
+        |point| {
+            let (preset, result) = run_point(text, point, max_cpu);
+            (table::row(point, &preset, &result), result.is_ok())
+        },
+        |i, (row, ok)| each(i, row, ok),
+    );
+}
+
+/// `job` over `items` on `jobs` threads, each taking the next item when it is free;
+/// `each(index, result)` is called on the calling thread as jobs finish (in that order).
+pub fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    job: impl Fn(&T) -> R + Sync,
+    mut each: impl FnMut(usize, R),
+) {
+    let jobs = jobs.clamp(1, items.len().max(1));
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Vec<String>, bool)>();
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
         for _ in 0..jobs {
             let tx = tx.clone();
-            let next = &next;
+            let (next, job) = (&next, &job);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(point) = points.get(i) else { break };
-                let (preset, result) = run_point(text, point, max_cpu);
-                let ok = result.is_ok();
-                if tx
-                    .send((i, table::row(point, &preset, &result), ok))
-                    .is_err()
-                {
+                let Some(item) = items.get(i) else { break };
+                if tx.send((i, job(item))).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        for (i, row, ok) in rx {
-            each(i, row, ok);
+        for (i, r) in rx {
+            each(i, r);
         }
     });
 }

@@ -13,6 +13,83 @@ thread_local! {
     static PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
+thread_local! {
+    /// The access traces the page supplied (`set_trace`), attached to every scenario parsed
+    /// for a simulation here that names them: the trace never leaves the browser.
+    static TRACES: std::cell::RefCell<reclaim_core::scenario::trace::Traces> =
+        std::cell::RefCell::new(Default::default());
+}
+
+/// Supply trace `name` (the name a scenario's replay op uses) as the bytes of a file the page
+/// holds; refused (throws) when longer than the resource budget allows.
+#[wasm_bindgen]
+pub fn set_trace(name: &str, bytes: Vec<u8>) -> Result<(), JsError> {
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    TRACES
+        .with(|t| {
+            t.borrow_mut()
+                .insert(name, std::sync::Arc::new(bytes), &budget)
+        })
+        .map_err(|e| JsError::new(&e))
+}
+
+/// Forget every trace supplied.
+#[wasm_bindgen]
+pub fn clear_traces() {
+    TRACES.with(|t| *t.borrow_mut() = Default::default());
+}
+
+/// The traces scenario `text` replays (the names the page must supply), as a list.
+#[wasm_bindgen]
+pub fn trace_names(text: &str) -> Result<Vec<String>, JsError> {
+    let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(scn.trace_names())
+}
+
+/// A scenario (TOML text) that replays trace `name`, supplied already, read in `format`
+/// ("oracleGeneral" or "csv"): for a dropped file (`mrc::scenario_text`: one page an object,
+/// RAM for about half the footprint, classic vs MGLRU). Throws naming the record of a bad trace.
+#[wasm_bindgen]
+pub fn trace_scenario(name: &str, format: &str) -> Result<String, JsError> {
+    use reclaim_core::scenario::trace::{TraceFormat, TraceReader};
+    let format = match format {
+        "oracleGeneral" => TraceFormat::OracleGeneral,
+        "csv" => TraceFormat::Csv,
+        other => {
+            return Err(JsError::new(&format!(
+                "unknown trace format {other:?}; known: oracleGeneral, csv"
+            )))
+        }
+    };
+    let src = TRACES
+        .with(|t| t.borrow().get(name).cloned())
+        .ok_or_else(|| JsError::new(&format!("trace {name:?} was not supplied (set_trace)")))?;
+    let mut reader = TraceReader::new(name, src, format).map_err(|e| JsError::new(&e))?;
+    let found = reclaim_core::mrc::footprint(&mut reader).map_err(|e| JsError::new(&e))?;
+    Ok(reclaim_core::mrc::scenario_text(name, format, &found))
+}
+
+/// Parse `text` and attach the traces supplied that it names.
+fn parse_with_traces(text: &str) -> Result<reclaim_core::scenario::Scenario, JsError> {
+    let mut scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+    TRACES.with(|t| scn.traces = t.borrow().clone());
+    Ok(scn)
+}
+
+/// The miss-ratio curve's plan and reference columns of scenario `text` (one replay op, its
+/// trace supplied) at `points` cache sizes: JSON `{plan: mrc::Plan, lru: [misses], opt:
+/// [misses]}`, each column one entry a size. The kernel points are runs of
+/// `WasmSimulation.fromMrcPoint`.
+#[wasm_bindgen]
+pub fn mrc_reference(text: &str, points: u32) -> Result<String, JsError> {
+    use reclaim_core::mrc;
+    let scn = parse_with_traces(text)?;
+    let (plan, found) = mrc::plan(&scn, points as usize).map_err(|e| JsError::new(&e))?;
+    let (lru, opt) = mrc::reference(&scn, &plan, &found).map_err(|e| JsError::new(&e))?;
+    serde_json::to_string(&serde_json::json!({ "plan": plan, "lru": lru, "opt": opt }))
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// Runs when the module is instantiated: install the panic hook.
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -166,8 +243,28 @@ impl WasmSimulation {
     /// A simulation of `variant` of the scenario `text`; throws with a line-numbered message.
     #[wasm_bindgen(js_name = fromScenario)]
     pub fn from_scenario(text: &str, variant: &str) -> Result<WasmSimulation, JsError> {
-        let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let scn = parse_with_traces(text)?;
         Self::with_flags(&scn, variant, &Default::default())
+    }
+    /// The kernel point of a miss-ratio curve: `variant` of scenario `text` with its replaying
+    /// task in a memcg of memory.max = `pages` pages (`mrc::kernel_scenario`); run it to the
+    /// end, then `replay_stats_json` gives its misses.
+    #[wasm_bindgen(js_name = fromMrcPoint)]
+    pub fn from_mrc_point(
+        text: &str,
+        variant: &str,
+        pages: f64,
+    ) -> Result<WasmSimulation, JsError> {
+        use reclaim_core::mrc;
+        let scn = parse_with_traces(text)?;
+        let (plan, _) = mrc::plan(&scn, 1).map_err(|e| JsError::new(&e))?;
+        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint);
+        Self::with_flags(&point, variant, &Default::default())
+    }
+    /// Each replaying task's requests, misses and writes so far: JSON `[[task, {requests,
+    /// misses, writes}], …]`.
+    pub fn replay_stats_json(&self) -> String {
+        serde_json::to_string(&self.inner.replay_stats()).unwrap_or_default()
     }
     /// Like `fromScenario`, with per-run flag overrides `{"flag": bool, …}` (JSON) on top of the
     /// variant as written; an unknown flag name throws an Error naming it.
@@ -177,7 +274,7 @@ impl WasmSimulation {
         variant: &str,
         flags_json: &str,
     ) -> Result<WasmSimulation, JsError> {
-        let scn = reclaim_core::scenario::parse(text).map_err(|e| JsError::new(&e.to_string()))?;
+        let scn = parse_with_traces(text)?;
         let overrides = reclaim_core::scenario::overrides::parse_overrides(flags_json)
             .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&scn, variant, &overrides)

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initSync, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { clear_traces, initSync, mrc_reference, scenario_info, set_trace, WasmSimulation } from '../../pkg/reclaim_core.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -126,4 +126,39 @@ sample_interval = "100s"
     expect(() => scenario_info('title = "x"\n[machine]\nram = "lots"\n')).toThrow(/line 3/);
     expect(() => WasmSimulation.fromScenario('nonsense = [', 'before')).toThrow(/line 1/);
   });
+});
+
+describe('a replayed trace: native and wasm', () => {
+  // The page supplies the trace's bytes (set_trace); the CLI reads the file beside the scenario.
+  const file = 'scenarios/traces/cloudphysics.toml';
+  const trace = 'cloudPhysicsIO.oracleGeneral.bin';
+  beforeAll(() => set_trace(trace, readFileSync(root + 'scenarios/traces/' + trace)));
+  afterAll(() => clear_traces());
+  for (const variant of ['classic', 'mglru']) {
+    it(`${file} ${variant}`, () => {
+      const w = wasmReport(file, variant) as { counters: Record<string, number> };
+      expect(w.counters.pgsteal_file).toBeGreaterThan(0);
+      expect(w).toStrictEqual(nativeReport(file, variant));
+    }, 120_000);
+  }
+
+  it('the reference columns equal reclaim mrc\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reclaim-mrc-'));
+    try {
+      const csv = join(dir, 'mrc.csv');
+      execFileSync(
+        'cargo',
+        ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', '4', '--out', csv, '--no-parquet', '--quiet'],
+        { cwd: root, encoding: 'utf8' },
+      );
+      const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+      const column = (p: string) => rows.filter((r) => r[0] === p).map((r) => Number(r[7]));
+      const w = JSON.parse(mrc_reference(readFileSync(root + file, 'utf8'), 4)) as { plan: { sizes: number[] }; lru: number[]; opt: number[] };
+      expect(w.plan.sizes).toStrictEqual(rows.filter((r) => r[0] === 'lru').map((r) => Number(r[3])));
+      expect(w.lru).toStrictEqual(column('lru'));
+      expect(w.opt).toStrictEqual(column('opt'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

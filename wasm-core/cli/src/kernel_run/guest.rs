@@ -1102,6 +1102,8 @@ impl TaskState<'_> {
                 // EAGAIN: the kernel reclaimed less than asked, as the model's loop may.
                 let _ = fs::write(&path, v);
             }
+            // The plan refuses it before anything is booted.
+            Op::Replay(_) => return Err("replay is not implemented by the guest runner".into()),
             Op::Loop(ops::Loop {
                 count,
                 duration,

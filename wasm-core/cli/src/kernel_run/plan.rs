@@ -240,6 +240,9 @@ fn check_list(s: &Scenario, ops: &[Op], at: &str) -> Result<(), String> {
                     "files on disks are whole block devices, which cannot be truncated (tmpfs files can)",
                 )
             }
+            Op::Replay(_) => {
+                return no("replay", "trace replay is not implemented by the guest runner")
+            }
             Op::Loop(Loop { body, .. }) => check_list(s, body, &format!("{at}.body"))?,
             _ => {}
         }

@@ -58,6 +58,11 @@ pub enum Instr {
         bytes: u64,
         swappiness: Option<u32>,
     },
+    /// Replay a trace through `access` (a read()'s file range, or a touch's one region).
+    Replay {
+        access: Rc<Access>,
+        spec: Rc<crate::sim::replay::ReplaySpec>,
+    },
     LoopStart {
         end: usize,
         count: Option<u64>,
@@ -283,6 +288,9 @@ pub struct Task {
     pub mmap_runs: std::collections::BTreeMap<usize, u64>,
     /// A memory.reclaim write in progress.
     pub reclaim: Option<crate::mm::memcontrol::ReclaimWrite>,
+    /// A trace replay in progress, and what the task's replays did.
+    pub replay: Option<Box<crate::sim::replay::ReplayCursor>>,
+    pub replay_stats: crate::sim::replay::ReplayStats,
 }
 
 impl Task {

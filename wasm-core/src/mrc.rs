@@ -1,0 +1,510 @@
+//! Miss-ratio curves of a replayed trace (issue #47): the reference policies beside the
+//! kernel's, and the scenario of one kernel point.
+//!
+//! The cache holds whole objects, one page each (the replay's mapping), so a cache of N pages
+//! holds N objects. At each size:
+//! - plain LRU: a miss inserts at the head and evicts the tail when full;
+//! - Belady's MIN (OPT): a miss evicts the cached object whose next request is furthest (none
+//!   at all: furthest of all) and then inserts, never bypassing the cache: the policy
+//!   libCacheSim's `Belady` implements (evict before insert), by the same next-request
+//!   indices (oracleGeneral: the file's own; CSV: computed here, 8 bytes a request);
+//! - a kernel variant: the scenario run with the replaying tasks in a memcg whose memory.max
+//!   is N pages (memcg reclaim keeps their page cache at or below N pages, as the kernel's
+//!   `try_charge` does), on a machine with RAM enough that global reclaim does not run.
+//!
+//! Misses include each object's first request. Pure code: the CLI's `reclaim mrc` runs the
+//! points in parallel (`sweep::mrc`), the page one at a time.
+use std::collections::BTreeSet;
+
+use crate::scenario::ops::Replay;
+use crate::scenario::trace::{scan, IdMap, TraceFormat, TraceReader, TraceScan};
+use crate::scenario::{MemcgSpec, Op, Scenario, Size};
+use crate::sim::replay::ReplayStats;
+
+/// Cache sizes of a curve.
+pub const POINTS: usize = 16;
+
+/// The memcg the kernel points run the replaying tasks in.
+pub const MRC_MEMCG: &str = "mrc";
+
+/// `n` cache sizes in pages from 1% to 100% of `footprint`, evenly spaced on a log scale,
+/// each at least 1 and each larger than the one before where the footprint allows.
+pub fn sizes(footprint: u64, n: usize) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(n);
+    for i in 0..n {
+        let share = if n == 1 {
+            1.0
+        } else {
+            libm::pow(100.0, i as f64 / (n - 1) as f64) / 100.0
+        };
+        let s = libm::round(footprint as f64 * share).max(1.0) as u64;
+        let s = s.min(footprint.max(1));
+        if out.last() != Some(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The one replay of a scenario that a curve is drawn for: its task's index and the op.
+pub fn the_replay(scn: &Scenario) -> Result<(usize, &Replay), String> {
+    fn find<'a>(ops: &'a [Op], out: &mut Vec<&'a Replay>) {
+        for op in ops {
+            match op {
+                Op::Replay(r) => out.push(r),
+                Op::Loop(l) => find(&l.body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (i, t) in scn.tasks.iter().enumerate() {
+        let mut ops = Vec::new();
+        find(&t.program, &mut ops);
+        found.extend(ops.into_iter().map(|r| (i, r)));
+    }
+    match found.len() {
+        1 => Ok(found[0]),
+        n => Err(format!(
+            "a miss-ratio curve needs a scenario with exactly one replay op; this one has {n}"
+        )),
+    }
+}
+
+/// A reader of the scenario's replayed trace (supplied to `scn.traces`).
+pub fn reader(scn: &Scenario, r: &Replay) -> Result<TraceReader, String> {
+    let src = scn
+        .traces
+        .get(&r.trace)
+        .cloned()
+        .ok_or_else(|| format!("trace {:?} was not supplied", r.trace))?;
+    TraceReader::new(&r.trace, src, r.format)
+}
+
+/// One pass: the requests and each object's page (memory: the distinct objects).
+pub fn footprint(reader: &mut TraceReader) -> Result<TraceScan, String> {
+    scan(reader, u32::MAX as u64)
+}
+
+/// Misses of plain LRU holding `size` objects (memory: two links an object).
+pub fn lru_misses(reader: &mut TraceReader, pages: &IdMap<u32>, size: u64) -> Result<u64, String> {
+    const NIL: u32 = u32::MAX;
+    let n = pages.len();
+    let (mut prev, mut next) = (vec![NIL; n], vec![NIL; n]);
+    let mut cached = vec![false; n];
+    let (mut head, mut tail, mut len, mut misses) = (NIL, NIL, 0u64, 0u64);
+    reader.rewind();
+    while let Some(q) = reader.next_request()? {
+        let o = *pages
+            .get(&q.id)
+            .ok_or("the trace changed since it was scanned")?;
+        let oi = o as usize;
+        if cached[oi] {
+            if head == o {
+                continue;
+            }
+            // Unlink, then to the head.
+            let (p, nx) = (prev[oi], next[oi]);
+            next[p as usize] = nx;
+            if nx == NIL {
+                tail = p;
+            } else {
+                prev[nx as usize] = p;
+            }
+        } else {
+            misses += 1;
+            if len == size {
+                let victim = tail;
+                tail = prev[victim as usize];
+                if tail == NIL {
+                    head = NIL;
+                } else {
+                    next[tail as usize] = NIL;
+                }
+                cached[victim as usize] = false;
+                len -= 1;
+            }
+            cached[oi] = true;
+            len += 1;
+        }
+        prev[oi] = NIL;
+        next[oi] = head;
+        if head != NIL {
+            prev[head as usize] = o;
+        }
+        head = o;
+        if tail == NIL {
+            tail = o;
+        }
+    }
+    Ok(misses)
+}
+
+/// Check an oracleGeneral trace's next-access fields against its ids (OPT uses the fields, as
+/// libCacheSim does): each must name the index of the object's next request, counted from 0
+/// or from 1 (libCacheSim's own traces) throughout, or -1 when there is none. Streaming; memory:
+/// one claim an object.
+pub fn check_next(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<(), String> {
+    const NONE: u64 = u64::MAX;
+    // Per object: (the claim of its last request, that request's record number).
+    let mut claim = vec![(NONE, 0u64); pages.len()];
+    let mut base: Option<u64> = None;
+    let mut i = 0u64;
+    reader.rewind();
+    let wrong = |record: u64, said: u64, at: Option<u64>| {
+        let comes = at.map_or("never comes".to_string(), |a| format!("is request {a}"));
+        format!(
+            "record {record}: its next-access field says {said}, but the object's next \
+             request {comes} (counted from 0): OPT reads the field, as libCacheSim does; \
+             fix the trace, or give it as CSV, whose next requests are computed"
+        )
+    };
+    while let Some(q) = reader.next_request()? {
+        let o = *pages
+            .get(&q.id)
+            .ok_or("the trace changed since it was scanned")? as usize;
+        let (said, record) = claim[o];
+        if said != NONE || record > 0 {
+            if said == NONE {
+                return Err(wrong(record, u64::MAX, Some(i))
+                    .replace(&format!("says {}", u64::MAX), "says -1 (none)"));
+            }
+            let b = *base.get_or_insert(said.wrapping_sub(i));
+            if said.wrapping_sub(i) != b || b > 1 {
+                return Err(wrong(record, said, Some(i)));
+            }
+        }
+        claim[o] = (q.next.unwrap_or(NONE), reader.records());
+        i += 1;
+    }
+    if let Some((said, record)) = claim.iter().find(|c| c.0 != NONE) {
+        return Err(wrong(*record, *said, None));
+    }
+    Ok(())
+}
+
+/// Each request's next request index (u64::MAX: none), computed from the ids, for traces that
+/// do not carry it (8 bytes a request, plus 4 while it is made).
+pub fn next_requests(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<Vec<u64>, String> {
+    let mut objs = Vec::new();
+    reader.rewind();
+    while let Some(q) = reader.next_request()? {
+        objs.push(
+            *pages
+                .get(&q.id)
+                .ok_or("the trace changed since it was scanned")?,
+        );
+    }
+    let mut later = vec![u64::MAX; pages.len()];
+    let mut next = vec![0u64; objs.len()];
+    for i in (0..objs.len()).rev() {
+        let o = objs[i] as usize;
+        next[i] = later[o];
+        later[o] = i as u64;
+    }
+    Ok(next)
+}
+
+/// Misses of Belady's MIN holding `size` objects; `next`: each request's next request index
+/// when the trace does not carry it (see [`next_requests`]).
+pub fn opt_misses(
+    reader: &mut TraceReader,
+    pages: &IdMap<u32>,
+    size: u64,
+    next: Option<&[u64]>,
+) -> Result<u64, String> {
+    let mut when = vec![u64::MAX; pages.len()];
+    let mut cached = vec![false; pages.len()];
+    // (next request, object): the last is evicted.
+    let mut queue: BTreeSet<(u64, u32)> = BTreeSet::new();
+    let mut misses = 0u64;
+    reader.rewind();
+    let mut i = 0usize;
+    while let Some(q) = reader.next_request()? {
+        let o = *pages
+            .get(&q.id)
+            .ok_or("the trace changed since it was scanned")?;
+        let nx = match next {
+            Some(n) => n[i],
+            None => q.next.unwrap_or(u64::MAX),
+        };
+        i += 1;
+        let oi = o as usize;
+        if cached[oi] {
+            queue.remove(&(when[oi], o));
+        } else {
+            misses += 1;
+            if queue.len() as u64 == size {
+                let (_, victim) = queue.pop_last().expect("a full cache");
+                cached[victim as usize] = false;
+            }
+            cached[oi] = true;
+        }
+        when[oi] = nx;
+        queue.insert((nx, o));
+    }
+    Ok(misses)
+}
+
+/// The scenario of a kernel point: the replaying task(s) in memcg [`MRC_MEMCG`] with
+/// memory.max = `pages` pages, and RAM raised where needed so that the whole footprint and
+/// 64 MiB more fit (global reclaim then stays out of it).
+pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
+    let mut s = scn.clone();
+    let page = crate::devices::PAGE_BYTES;
+    let (task, _) = the_replay(scn).expect("checked by the caller");
+    s.memcgs.push(MemcgSpec {
+        name: MRC_MEMCG.into(),
+        parent: s.tasks[task].memcg.clone(),
+        min: None,
+        low: None,
+        high: None,
+        max: Some(Size(pages * page)),
+        replicas: None,
+    });
+    s.tasks[task].memcg = Some(MRC_MEMCG.into());
+    let need = (footprint * page).saturating_mul(2) + (64 << 20);
+    if s.machine.ram.bytes() < need {
+        s.machine.ram = Size(need);
+    }
+    s
+}
+
+/// What a curve is drawn over: the trace's requests, its footprint (distinct objects) and the
+/// cache sizes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Plan {
+    pub trace: String,
+    /// The index of the task that replays it.
+    #[serde(skip)]
+    pub task: usize,
+    pub task_name: String,
+    pub requests: u64,
+    pub footprint: u64,
+    pub sizes: Vec<u64>,
+}
+
+/// The plan of `scn`'s curve at `points` sizes (one pass over the trace).
+pub fn plan(scn: &Scenario, points: usize) -> Result<(Plan, TraceScan), String> {
+    let (task, r) = the_replay(scn)?;
+    let mut rd = reader(scn, r)?;
+    let found = footprint(&mut rd)?;
+    if r.format == TraceFormat::OracleGeneral {
+        check_next(&mut rd, &found.pages).map_err(|e| format!("trace {:?}: {e}", r.trace))?;
+    }
+    let fp = found.pages.len() as u64;
+    Ok((
+        Plan {
+            trace: r.trace.clone(),
+            task,
+            task_name: scn.tasks[task].name.clone(),
+            requests: found.requests,
+            footprint: fp,
+            sizes: sizes(fp, points),
+        },
+        found,
+    ))
+}
+
+/// The reference columns, one policy at a time (the page's; the CLI runs each size on its own
+/// thread): LRU and OPT misses at each of the plan's sizes.
+pub fn reference(
+    scn: &Scenario,
+    plan: &Plan,
+    found: &TraceScan,
+) -> Result<(Vec<u64>, Vec<u64>), String> {
+    let (_, r) = the_replay(scn)?;
+    let mut rd = reader(scn, r)?;
+    let next = (r.format != TraceFormat::OracleGeneral)
+        .then(|| next_requests(&mut rd, &found.pages))
+        .transpose()?;
+    let mut lru = Vec::new();
+    let mut opt = Vec::new();
+    for &s in &plan.sizes {
+        lru.push(lru_misses(&mut rd, &found.pages, s)?);
+        opt.push(opt_misses(&mut rd, &found.pages, s, next.as_deref())?);
+    }
+    Ok((lru, opt))
+}
+
+/// A scenario that replays trace `name` (already scanned: `found`) as a storage trace through
+/// the page cache, for a trace dropped on the page: a file of one page an object (rounded up to
+/// a MiB), on an SSD, read()s as fast as possible, on a machine whose RAM is half the footprint
+/// plus 32 MiB (at least 64 MiB), so that reclaim has to choose; classic LRU and MGLRU of the
+/// newest preset pair.
+pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> String {
+    const MIB: u64 = 1 << 20;
+    let bytes = (found.pages.len() as u64).max(1) * crate::devices::PAGE_BYTES;
+    let file_mib = bytes.div_ceil(MIB);
+    let ram_mib = (bytes / 2 / MIB + 32).max(64);
+    let format = match format {
+        TraceFormat::OracleGeneral => "oracleGeneral",
+        TraceFormat::Csv => "csv",
+    };
+    // A JSON string is a TOML basic string once DEL, which JSON leaves as it is, is escaped.
+    let quoted = |s: &str| {
+        serde_json::to_string(s)
+            .unwrap_or_default()
+            .replace('\u{7f}', "\\u007f")
+    };
+    format!(
+        r#"# Built for trace {trace}: {requests} requests to {objects} objects (one 4 KiB page each).
+title = {title}
+description = "The trace read through the page cache of a machine that holds about half its footprint"
+seed = 1
+
+[machine]
+ram = "{ram_mib}MiB"
+
+[[devices]]
+name = "disk"
+kind = "ssd"
+
+[[files]]
+name = "data"
+size = "{file_mib}MiB"
+device = "disk"
+
+[[variants]]
+name = "classic"
+preset = "linux-7.3"
+
+[[variants]]
+name = "mglru"
+preset = "linux-7.3-mglru"
+
+[[tasks]]
+name = "replay"
+program = [
+  {{ op = "replay", trace = {trace}, format = "{format}", file = "data", cpu = "2us" }},
+]
+
+[run]
+duration = "3600s"
+sample_interval = "100ms"
+"#,
+        requests = found.requests,
+        objects = found.pages.len(),
+        title = quoted(&format!("Trace {name}: classic LRU vs MGLRU")),
+        trace = quoted(name),
+    )
+}
+
+/// A kernel point's misses from its run: the replaying task's counts, which must cover every
+/// request of the trace.
+pub fn kernel_misses(
+    stats: &[(String, ReplayStats)],
+    task: &str,
+    requests: u64,
+) -> Result<u64, String> {
+    let s = stats
+        .iter()
+        .find(|(n, _)| n == task)
+        .map(|(_, s)| *s)
+        .unwrap_or_default();
+    if s.requests != requests {
+        return Err(format!(
+            "the replay made {} of the trace's {requests} requests before the run ended: \
+             raise run.duration",
+            s.requests
+        ));
+    }
+    Ok(s.misses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::trace::TraceFormat;
+    use std::sync::Arc;
+
+    fn csv(ids: &[u64]) -> TraceReader {
+        let text: String = ids.iter().map(|i| format!("0,{i},1\n")).collect();
+        TraceReader::new("t", Arc::new(text.into_bytes()), TraceFormat::Csv).unwrap()
+    }
+
+    /// The textbook example (Belady 1966 style): 7 0 1 2 0 3 0 4 2 3 0 3 2 with 3 frames:
+    /// LRU 9 misses, OPT 7 (both counting the cold misses), worked by hand.
+    #[test]
+    fn the_textbook_reference_string() {
+        let ids = [7, 0, 1, 2, 0, 3, 0, 4, 2, 3, 0, 3, 2];
+        let mut r = csv(&ids);
+        let f = footprint(&mut r).unwrap();
+        assert_eq!(lru_misses(&mut r, &f.pages, 3).unwrap(), 9);
+        let next = next_requests(&mut r, &f.pages).unwrap();
+        assert_eq!(opt_misses(&mut r, &f.pages, 3, Some(&next)).unwrap(), 7);
+        // A cache as large as the footprint misses once per object.
+        assert_eq!(lru_misses(&mut r, &f.pages, 6).unwrap(), 6);
+        assert_eq!(opt_misses(&mut r, &f.pages, 6, Some(&next)).unwrap(), 6);
+    }
+
+    fn oracle(recs: &[(u64, i64)]) -> TraceReader {
+        let mut b = Vec::new();
+        for &(id, next) in recs {
+            b.extend_from_slice(&0u32.to_le_bytes());
+            b.extend_from_slice(&id.to_le_bytes());
+            b.extend_from_slice(&1u32.to_le_bytes());
+            b.extend_from_slice(&next.to_le_bytes());
+        }
+        TraceReader::new("t", Arc::new(b), TraceFormat::OracleGeneral).unwrap()
+    }
+
+    #[test]
+    fn next_access_fields_are_checked_against_the_ids() {
+        let check = |recs: &[(u64, i64)]| {
+            let mut r = oracle(recs);
+            let f = footprint(&mut r).unwrap();
+            check_next(&mut r, &f.pages)
+        };
+        // Counted from 0, and from 1 as libCacheSim writes them.
+        check(&[(7, 2), (8, -1), (7, -1)]).unwrap();
+        check(&[(7, 3), (8, -1), (7, -1)]).unwrap();
+        let e = check(&[(7, -1), (8, -1), (7, -1)]).unwrap_err();
+        assert!(e.contains("record 1: its next-access field says -1 (none), but the object's next request is request 2"), "{e}");
+        let e = check(&[(7, 2), (8, 2), (7, -1)]).unwrap_err();
+        assert!(
+            e.contains(
+                "record 2: its next-access field says 2, but the object's next request never comes"
+            ),
+            "{e}"
+        );
+        // Counted from 1 at first (3 for request 2), then from 0 (4 for request 4).
+        let e = check(&[(7, 3), (8, -1), (7, 4), (9, -1), (7, -1)]).unwrap_err();
+        assert!(e.contains("record 3: its next-access field says 4, but the object's next request is request 4"), "{e}");
+    }
+
+    #[test]
+    fn a_dropped_trace_gets_a_scenario_that_runs_it() {
+        let ids: Vec<u64> = (0..3000u64).map(|i| i * i % 1777).collect();
+        let name = "my \"trace\"\u{7f}.csv";
+        let text: String = ids.iter().map(|i| format!("0,{i},4096\n")).collect();
+        let bytes = Arc::new(text.into_bytes());
+        let mut r = TraceReader::new(name, bytes.clone(), TraceFormat::Csv).unwrap();
+        let found = footprint(&mut r).unwrap();
+        let toml = scenario_text(name, TraceFormat::Csv, &found);
+        let mut scn = crate::scenario::parse(&toml).unwrap_or_else(|e| panic!("{e}\n{toml}"));
+        scn.traces
+            .insert(name, bytes, &crate::scenario::Budget::DEFAULT)
+            .unwrap();
+        for v in ["classic", "mglru"] {
+            let mut sim = crate::Simulation::new(&scn, v).unwrap();
+            sim.try_run_to_end().unwrap();
+            let s = sim.replay_stats()[0].1;
+            // 64 MiB holds the whole footprint (at most 1,777 pages): first requests only miss.
+            assert_eq!(
+                (s.requests, s.misses),
+                (3000, found.pages.len() as u64),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_run_from_one_percent_to_the_footprint() {
+        let s = sizes(48_974, POINTS);
+        assert_eq!(s.len(), 16);
+        assert_eq!((s[0], s[15]), (490, 48_974));
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(sizes(3, POINTS), [1, 2, 3]);
+    }
+}

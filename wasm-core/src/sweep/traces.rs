@@ -1,0 +1,45 @@
+//! The native shells' side of trace replay: a trace file read in place (`pread`, never whole)
+//! and the traces a scenario names, found relative to the scenario file.
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::scenario::trace::TraceSource;
+use crate::scenario::{Budget, Scenario};
+
+/// A trace file, read at offsets as the reader asks.
+pub struct FileTrace {
+    file: std::fs::File,
+    len: u64,
+}
+
+impl FileTrace {
+    pub fn open(path: &Path) -> Result<FileTrace, String> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| format!("cannot open trace {}: {e}", path.display()))?;
+        let len = file
+            .metadata()
+            .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?
+            .len();
+        Ok(FileTrace { file, len })
+    }
+}
+
+impl TraceSource for FileTrace {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, String> {
+        FileExt::read_at(&self.file, buf, offset).map_err(|e| format!("read error: {e}"))
+    }
+}
+
+/// Supply every trace `scn` names from the files of those names relative to `dir` (the
+/// scenario file's folder); each is refused unread when longer than the budget allows.
+pub fn attach(scn: &mut Scenario, dir: &Path, budget: &Budget) -> Result<(), String> {
+    for name in scn.trace_names() {
+        let src = FileTrace::open(&dir.join(&name))?;
+        scn.traces.insert(&name, Arc::new(src), budget)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,197 @@
+//! Trace replay (issue #47): requests become page accesses through the page cache, hits and
+//! misses as the page cache had them, the trace's errors named by record, determinism.
+use std::sync::Arc;
+
+use reclaim_core::scenario::{self, Budget, Scenario};
+use reclaim_core::Simulation;
+
+fn oracle(ids: &[u64]) -> Vec<u8> {
+    let mut b = Vec::new();
+    for (i, &id) in ids.iter().enumerate() {
+        b.extend_from_slice(&(i as u32).to_le_bytes());
+        b.extend_from_slice(&id.to_le_bytes());
+        b.extend_from_slice(&4096u32.to_le_bytes());
+        b.extend_from_slice(&(-1i64).to_le_bytes());
+    }
+    b
+}
+
+fn scenario(ram: &str, op: &str) -> Scenario {
+    let text = format!(
+        r#"
+title = "replay"
+seed = 3
+[machine]
+ram = "{ram}"
+[[devices]]
+name = "disk"
+kind = "ssd"
+[[files]]
+name = "f"
+size = "64MiB"
+device = "disk"
+[[variants]]
+name = "classic"
+preset = "linux-6.18"
+[[variants]]
+name = "mglru"
+preset = "linux-6.18-mglru"
+[[tasks]]
+name = "t"
+program = [ {op} ]
+[run]
+duration = "600s"
+"#
+    );
+    scenario::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn with_trace(mut s: Scenario, name: &str, bytes: Vec<u8>) -> Scenario {
+    s.traces
+        .insert(name, Arc::new(bytes), &Budget::DEFAULT)
+        .unwrap();
+    s
+}
+
+const READ: &str = r#"{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f" }"#;
+
+#[test]
+fn with_room_for_every_object_only_first_requests_miss() {
+    let ids = [5, 9, 5, 7, 9, 9, 5, 1_000_000_007];
+    let s = with_trace(scenario("256MiB", READ), "t.bin", oracle(&ids));
+    for v in ["classic", "mglru"] {
+        let mut sim = Simulation::new(&s, v).unwrap();
+        sim.try_run_to_end().unwrap();
+        let stats = sim.replay_stats();
+        assert_eq!(stats.len(), 1, "{v}");
+        assert_eq!(
+            (stats[0].1.requests, stats[0].1.misses, stats[0].1.writes),
+            (8, 4, 0),
+            "{v}"
+        );
+        assert_eq!(
+            sim.counters()["pgpgin"],
+            4,
+            "{v}: one read per distinct object"
+        );
+    }
+}
+
+#[test]
+fn a_cache_smaller_than_the_loop_misses_every_time() {
+    // 14,000 distinct pages cycled twice through a machine whose cache holds far fewer: every
+    // request of the second pass misses too (each page was evicted before its turn came).
+    let ids: Vec<u64> = (0..2).flat_map(|_| 0..14_000u64).collect();
+    let s = with_trace(scenario("48MiB", READ), "t.bin", oracle(&ids));
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    sim.try_run_to_end().unwrap();
+    let st = sim.replay_stats()[0].1;
+    assert_eq!(st.requests, 28_000);
+    assert_eq!(st.misses, 28_000);
+}
+
+#[test]
+fn same_scenario_and_trace_give_the_same_run() {
+    let ids: Vec<u64> = (0..30_000u64).map(|i| (i * 7919) % 13_000).collect();
+    let s = with_trace(scenario("32MiB", READ), "t.bin", oracle(&ids));
+    for v in ["classic", "mglru"] {
+        let run = || {
+            let mut sim = Simulation::new(&s, v).unwrap();
+            let r = sim.try_run_to_end().unwrap();
+            (serde_json::to_string(&r).unwrap(), sim.replay_stats())
+        };
+        assert_eq!(run(), run(), "{v}");
+    }
+}
+
+#[test]
+fn a_missing_or_bad_trace_is_named() {
+    let s = scenario("64MiB", READ);
+    let e = Simulation::new(&s, "classic").err().unwrap();
+    assert!(e.contains("trace \"t.bin\" was not supplied"), "{e}");
+    let mut b = oracle(&[1, 2, 3]);
+    b[24 * 2 + 16..24 * 2 + 24].copy_from_slice(&(-3i64).to_le_bytes());
+    let e = Simulation::new(&with_trace(s.clone(), "t.bin", b), "classic")
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("tasks[0].program[0]") && e.contains("record 3 (byte 48)"),
+        "{e}"
+    );
+    // More distinct objects than the file has pages (64 MiB: 16,384).
+    let ids: Vec<u64> = (0..16_385).collect();
+    let e = Simulation::new(&with_trace(s, "t.bin", oracle(&ids)), "classic")
+        .err()
+        .unwrap();
+    assert!(
+        e.contains("record 16385 brings object 16385 past the 16384 pages"),
+        "{e}"
+    );
+}
+
+#[test]
+fn csv_writes_dirty_the_file_and_mmap_replays_fault() {
+    let csv = "time,id,size,op\n0,1,4096,w\n0,2,4096,r\n1,1,4096,r\n1,3,10,w\n";
+    let op = r#"{ op = "replay", trace = "t.csv", format = "csv", file = "f" }"#;
+    let s = with_trace(scenario("256MiB", op), "t.csv", csv.as_bytes().to_vec());
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    sim.try_run_to_end().unwrap();
+    let st = sim.replay_stats()[0].1;
+    assert_eq!((st.requests, st.misses, st.writes), (4, 3, 2));
+    // Both written pages (objects 1 and 3) are dirty in the page cache, not yet written back.
+    assert_eq!(sim.dirty_state().0, 2);
+
+    // MADV_RANDOM: without it the first fault's readahead would bring in object 6's page too.
+    let op = r#"{ op = "mmap", name = "m", file = "f", prot = "r", hint = "random" }, { op = "replay", trace = "t.bin", format = "oracleGeneral", region = "m" }"#;
+    let s = with_trace(scenario("256MiB", op), "t.bin", oracle(&[4, 4, 6]));
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    sim.try_run_to_end().unwrap();
+    assert_eq!(sim.replay_stats()[0].1.misses, 2);
+    assert_eq!(sim.counters()["pgmajfault"], 2);
+    // A trace that writes needs a writable mapping.
+    let op = r#"{ op = "mmap", name = "m", file = "f", prot = "r" }, { op = "replay", trace = "t.csv", format = "csv", region = "m" }"#;
+    let s = with_trace(scenario("256MiB", op), "t.csv", csv.as_bytes().to_vec());
+    let e = Simulation::new(&s, "classic").err().unwrap();
+    assert!(
+        e.contains("has 2 write requests") && e.contains("prot = \"rw\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn recorded_pace_spreads_requests_over_their_timestamps() {
+    // Timestamps 0..9 s apart in the trace; at speed 2 the replay takes at least 4.5 s.
+    let ids = [1u64, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    let op = r#"{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f", pace = "recorded", speed = 2.0 }"#;
+    let s = with_trace(scenario("256MiB", op), "t.bin", oracle(&ids));
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    let r = sim.try_run_to_end().unwrap();
+    assert!(r.virtual_s >= 4.5 && r.virtual_s < 4.6, "{}", r.virtual_s);
+    let op = r#"{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f" }"#;
+    let s = with_trace(scenario("256MiB", op), "t.bin", oracle(&ids));
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    let r = sim.try_run_to_end().unwrap();
+    assert!(r.virtual_s < 0.1, "as fast as possible: {}", r.virtual_s);
+}
+
+#[test]
+fn the_parser_checks_a_replay() {
+    let bad = |op: &str| {
+        let text = scenario_text(op);
+        scenario::parse(&text).unwrap_err().to_string()
+    };
+    let e = bad(r#"{ op = "replay", trace = "t", format = "csv" }"#);
+    assert!(e.contains("give exactly one"), "{e}");
+    let e = bad(r#"{ op = "replay", trace = "t", format = "csv", file = "f", cpu = "0s" }"#);
+    assert!(e.contains("cpu > 0"), "{e}");
+    let e = bad(r#"{ op = "replay", trace = "t", format = "vscsi", file = "f" }"#);
+    assert!(e.contains("vscsi"), "{e}");
+}
+
+fn scenario_text(op: &str) -> String {
+    format!(
+        "title = \"x\"\n[machine]\nram = \"64MiB\"\n[[devices]]\nname = \"disk\"\nkind = \"ssd\"\n\
+         [[files]]\nname = \"f\"\nsize = \"1MiB\"\ndevice = \"disk\"\n[[variants]]\nname = \"a\"\n\
+         preset = \"linux-6.1\"\n[[tasks]]\nname = \"t\"\nprogram = [ {op} ]\n[run]\nduration = \"1s\"\n"
+    )
+}
