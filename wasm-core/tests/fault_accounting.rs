@@ -386,3 +386,26 @@ fn an_mmap_read_in_order_faults_major_once_from_3_0() {
         assert_eq!(run.counters["pgpgin"], pages, "{:?}", run.counters);
     }
 }
+
+/// The `mapped` file read in order through a mapping, evicted by memory.reclaim, and read
+/// again, under 6.12's multi-gen LRU. Its refaults come in the read-around window of the first
+/// fault and in the windows that faults on marked pages send out: all inside a page fault
+/// (`do_async_mmap_readahead` runs in `filemap_fault`), so every recent one restores
+/// PG_workingset (`lru_gen_refault` before 6.14: in a fault, or saturated refs).
+#[test]
+fn readahead_from_a_fault_refaults_in_the_fault() {
+    let program = r#"[
+  { op = "mmap", name = "m", file = "mapped", prot = "r" },
+  { op = "touch", regions = ["m"] },
+  { op = "memory_reclaim", memcg = "/", amount = "1MiB" },
+  { op = "touch", regions = ["m"] },
+]"#;
+    let r = runs(machine(), program, 1, &[("linux-6.12-mglru", "")]);
+    let c = &r[0].counters;
+    assert!(c["workingset_refault_file"] >= 200, "{c:?}");
+    assert_eq!(c["pgmajfault"], 2, "{c:?}");
+    assert_eq!(
+        c["workingset_restore_file"], c["workingset_refault_file"],
+        "{c:?}"
+    );
+}

@@ -253,15 +253,19 @@ impl Mm {
     /// marked PG_readahead (a read-around window's with `mmap_readaround_async`, or a read()'s)
     /// sends the next window out (`async_readahead`, bounded by the end of the file) before the
     /// fault maps or waits for it, unless the mapping is MADV_RANDOM (VM_RAND_READ). A minor
-    /// fault either way. On a synchronous device (pmem, ramdisk) the window is read inside
-    /// the fault, as its bios complete in the submitter. Returns the time the fault spends:
-    /// memory.high throttling, or that read.
+    /// fault either way. It runs inside the fault (`filemap_fault` under `handle_mm_fault`),
+    /// so its refaults are in a fault (`lru_gen_enter_fault`, `Current::in_lru_fault`). On a
+    /// synchronous device (pmem, ramdisk) the window is read inside the fault, as its bios
+    /// complete in the submitter. Returns the time the fault spends: memory.high throttling,
+    /// or that read.
     pub fn async_mmap_readahead(&mut self, vmf: &VmFault, f: u32, now: u64) -> u64 {
         if vmf.rand_read || !self.frames.has(f, PG_RA_MARK) {
             return 0;
         }
         self.frames.clear(f, PG_RA_MARK);
+        let outer = std::mem::replace(&mut self.current.in_lru_fault, vmf.fault_recency);
         let (throttle, done) = self.async_readahead(vmf.space, vmf.pgoff, u64::MAX, now);
+        self.current.in_lru_fault = outer;
         let dev = self.spaces[vmf.space as usize].device;
         match done {
             Some(d) if self.devices[dev].synchronous => throttle.max(d.saturating_sub(now)),

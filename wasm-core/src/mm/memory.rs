@@ -71,6 +71,9 @@ pub struct VmFault {
     pub write: bool,
     /// VM_RAND_READ (MADV_RANDOM): no readahead, a marked page starts none.
     pub rand_read: bool,
+    /// `lru_gen_enter_fault`'s value for the mapping (`Vma::fault_recency`): what a fault's
+    /// readahead runs under.
+    pub fault_recency: bool,
 }
 
 impl VmFault {
@@ -86,6 +89,7 @@ impl VmFault {
             vmflags: vma.vmflags,
             write: false,
             rand_read: vma.advice == Madvise::Random,
+            fault_recency: vma.fault_recency,
         }
     }
 }
