@@ -350,3 +350,62 @@ fn a_writer_through_a_shared_file_mapping_is_held_at_the_dirty_threshold() {
     assert!(held.count > 0 && held.mean >= 10.0, "{held:?}");
     assert!(r.counters["pgpgout"] > 4096, "{:?}", r.counters);
 }
+
+/// The 8 MiB `mapped` file (2048 pages) mapped with the default advice and read in order,
+/// once. From 3.0 (`mmap_readaround_async`) the read-around window (32 pages from 16 before
+/// the fault) marks its page 24, and the fault there sends the next window out, marked on
+/// its first page, and so on (`do_async_mmap_readahead`): only the first fault reads; every
+/// later page is found in the page cache, a minor fault. Before, each fault past the first
+/// window centres a new window whose lower half is cached: a major fault per 16 new pages.
+/// Every page is read once either way.
+#[test]
+fn an_mmap_read_in_order_faults_major_once_from_3_0() {
+    let program = r#"[
+  { op = "mmap", name = "m", file = "mapped", prot = "r" },
+  { op = "touch", regions = ["m"] },
+]"#;
+    let r = runs(
+        machine(),
+        program,
+        1,
+        &[
+            ("linux-6.12", ""),
+            ("linux-6.12", "mmap_readaround_async = false"),
+        ],
+    );
+    let (pages, window) = (2048, 32);
+    assert_eq!(r[0].counters["pgmajfault"], 1, "{:?}", r[0].counters);
+    assert_eq!(r[0].tasks[0].major_faults, 1);
+    assert_eq!(
+        r[1].counters["pgmajfault"],
+        1 + (pages - window) / (window / 2),
+        "{:?}",
+        r[1].counters
+    );
+    for run in &r {
+        assert_eq!(run.counters["pgpgin"], pages, "{:?}", run.counters);
+    }
+}
+
+/// The `mapped` file read in order through a mapping, evicted by memory.reclaim, and read
+/// again, under 6.12's multi-gen LRU. Its refaults come in the read-around window of the first
+/// fault and in the windows that faults on marked pages send out: all inside a page fault
+/// (`do_async_mmap_readahead` runs in `filemap_fault`), so every recent one restores
+/// PG_workingset (`lru_gen_refault` before 6.14: in a fault, or saturated refs).
+#[test]
+fn readahead_from_a_fault_refaults_in_the_fault() {
+    let program = r#"[
+  { op = "mmap", name = "m", file = "mapped", prot = "r" },
+  { op = "touch", regions = ["m"] },
+  { op = "memory_reclaim", memcg = "/", amount = "1MiB" },
+  { op = "touch", regions = ["m"] },
+]"#;
+    let r = runs(machine(), program, 1, &[("linux-6.12-mglru", "")]);
+    let c = &r[0].counters;
+    assert!(c["workingset_refault_file"] >= 200, "{c:?}");
+    assert_eq!(c["pgmajfault"], 2, "{c:?}");
+    assert_eq!(
+        c["workingset_restore_file"], c["workingset_refault_file"],
+        "{c:?}"
+    );
+}

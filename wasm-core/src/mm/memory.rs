@@ -69,6 +69,11 @@ pub struct VmFault {
     pub vmflags: u8,
     /// FAULT_FLAG_WRITE: the access stores.
     pub write: bool,
+    /// VM_RAND_READ (MADV_RANDOM): no readahead, a marked page starts none.
+    pub rand_read: bool,
+    /// `lru_gen_enter_fault`'s value for the mapping (`Vma::fault_recency`): what a fault's
+    /// readahead runs under.
+    pub fault_recency: bool,
 }
 
 impl VmFault {
@@ -83,6 +88,8 @@ impl VmFault {
             recency: vma.recency,
             vmflags: vma.vmflags,
             write: false,
+            rand_read: vma.advice == Madvise::Random,
+            fault_recency: vma.fault_recency,
         }
     }
 }
@@ -107,6 +114,9 @@ pub enum PteLookup {
 pub struct Touched {
     pub cost: u64,
     pub dirtied_shared: bool,
+    /// The fault sent a readahead window out (`do_async_mmap_readahead`): new IO events, so
+    /// the task's run limit must be read again before its next access.
+    pub started_io: bool,
 }
 
 impl FaultOutcome {
@@ -333,7 +343,7 @@ impl Mm {
     /// zipf-hit 0.62 -> 0.86 s, more than a page touched once pays to have its copy cleared by
     /// reclaim).
     #[inline(always)]
-    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64) -> Touched {
+    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64, now: u64) -> Touched {
         let (sp, idx) = (vmf.space as usize, vmf.pgoff as usize);
         let f = match look {
             PteLookup::Present(f) => f,
@@ -343,13 +353,14 @@ impl Mm {
                     return Touched {
                         cost: cpu_ns,
                         dirtied_shared: false,
+                        started_io: false,
                     };
                 }
                 // The slot was not read: the PTE copy answered the walk.
                 self.spaces[sp].page(idx)
             }
         };
-        let t = self.touch_page(vmf, f, cpu_ns);
+        let t = self.touch_page(vmf, f, cpu_ns, now);
         self.set_pte(vmf, f);
         t
     }
@@ -360,12 +371,15 @@ impl Mm {
     /// remember the mapping's VM flags, and on a write dirty it (`do_wp_page` where the PTE
     /// is read-only). Returns the CPU time.
     #[inline(always)]
-    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64) -> Touched {
+    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64, now: u64) -> Touched {
         let fi = f as usize;
         let mut cost = cpu_ns;
         let mapped = self.frames.folio[fi].mapped & vmf.bit != 0;
+        let mut started_io = false;
         if !mapped {
-            cost += self.map_cached_page(vmf, f);
+            let (c, io) = self.map_cached_page(vmf, f, now);
+            cost += c;
+            started_io = io;
         }
         if vmf.recency {
             // A write-protect fault also marks the PTE young: one fault, not a young one too.
@@ -392,6 +406,7 @@ impl Mm {
         Touched {
             cost,
             dirtied_shared,
+            started_io,
         }
     }
 
@@ -484,14 +499,16 @@ impl Mm {
     /// read-only until a write (write-notify).
     #[cold]
     #[inline(never)]
-    fn map_cached_page(&mut self, vmf: &VmFault, f: u32) -> u64 {
+    fn map_cached_page(&mut self, vmf: &VmFault, f: u32, now: u64) -> (u64, bool) {
         self.frames.folio[f as usize].mapped |= vmf.bit;
         self.frames.writable[f as usize] &= !vmf.bit;
         self.count_pgfault();
         if self.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.swap_cache_fault(f);
         }
-        MAP_FAULT_NS * self.scale
+        let marked = self.frames.has(f, PG_RA_MARK);
+        let wait = self.async_mmap_readahead(vmf, f, now);
+        (MAP_FAULT_NS * self.scale + wait, marked)
     }
 
     /// Prefetch the PTE copy and the page slot of page `page` of mapping `vma` that the next
