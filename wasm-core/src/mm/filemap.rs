@@ -1,7 +1,7 @@
 //! The page cache (mm/filemap.c): `filemap_fault`, buffered `read()` and `write()`
 //! (`filemap_read`, `generic_perform_write`), adding pages to and removing them from a mapping,
 //! and the end of IO (`folio_end_read`, `folio_end_writeback`).
-use super::memory::{Access, VmFault};
+use super::memory::Access;
 use super::mm_types::*;
 use super::mmzone::{IoReq, Mm};
 use super::vmstat::C;
@@ -75,18 +75,6 @@ impl Mm {
             Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         self.add_readahead_pages(sp, start, n);
-        if ra == Readahead::Around && self.flags.mmap_readaround_async {
-            // `do_sync_mmap_readahead`'s async_size = ra_pages / 4: the page that far from the
-            // window's end is marked, if this window added it (`page_cache_ra_unbounded` marks
-            // only a folio it allocates).
-            let m = start + (RA_PAGES - RA_PAGES / 4) / self.scale;
-            if m < start + n {
-                let f = self.spaces[sp as usize].page(m as usize);
-                if f != NIL && self.ready_at[f as usize] == u64::MAX {
-                    self.frames.set(f, PG_RA_MARK);
-                }
-            }
-        }
         let marked = read_call && ra == Readahead::Forward && n > 1 && {
             // The initial window's marker, one request past the page read (`ondemand_readahead`:
             // async_size = size - req), on a page this read added: reaching it starts the next
@@ -101,7 +89,7 @@ impl Mm {
         let t = now + stall + MAJOR_FAULT_NS;
         let mut wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
         if read_call && ra == Readahead::Forward && window == 1 && !marked {
-            let (throttle, _) = self.async_readahead(sp, idx, hi, t);
+            let throttle = self.async_readahead(sp, idx, hi, t);
             wait_until = wait_until.max(t + throttle);
         }
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
@@ -226,7 +214,7 @@ impl Mm {
             let mut throttle = 0;
             if self.frames.has(f, PG_RA_MARK) {
                 self.frames.clear(f, PG_RA_MARK);
-                throttle = self.async_readahead(sp, idx, hi, now).0;
+                throttle = self.async_readahead(sp, idx, hi, now);
             }
             if self.frames.has(f, PG_LOCKED) {
                 Access::Wait(self.ready_at[f as usize].max(now + throttle))
@@ -245,31 +233,6 @@ impl Mm {
         } else {
             let ra = Readahead::for_read(advice, sequential);
             self.file_read(sp, idx, ra, lo, hi, now, true).access
-        }
-    }
-
-    /// A fault that finds page `f` of its mapping in the page cache (`filemap_fault` ->
-    /// `do_async_mmap_readahead`, mm/filemap.c, from 2.6.31, every version modelled): a page
-    /// marked PG_readahead (a read-around window's with `mmap_readaround_async`, or a read()'s)
-    /// sends the next window out (`async_readahead`, bounded by the end of the file) before the
-    /// fault maps or waits for it, unless the mapping is MADV_RANDOM (VM_RAND_READ). A minor
-    /// fault either way. It runs inside the fault (`filemap_fault` under `handle_mm_fault`),
-    /// so its refaults are in a fault (`lru_gen_enter_fault`, `Current::in_lru_fault`). On a
-    /// synchronous device (pmem, ramdisk) the window is read inside the fault, as its bios
-    /// complete in the submitter. Returns the time the fault spends: memory.high throttling,
-    /// or that read.
-    pub fn async_mmap_readahead(&mut self, vmf: &VmFault, f: u32, now: u64) -> u64 {
-        if vmf.rand_read || !self.frames.has(f, PG_RA_MARK) {
-            return 0;
-        }
-        self.frames.clear(f, PG_RA_MARK);
-        let outer = std::mem::replace(&mut self.current.in_lru_fault, vmf.fault_recency);
-        let (throttle, done) = self.async_readahead(vmf.space, vmf.pgoff, u64::MAX, now);
-        self.current.in_lru_fault = outer;
-        let dev = self.spaces[vmf.space as usize].device;
-        match done {
-            Some(d) if self.devices[dev].synchronous => throttle.max(d.saturating_sub(now)),
-            _ => throttle,
         }
     }
 

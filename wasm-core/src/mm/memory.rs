@@ -69,11 +69,6 @@ pub struct VmFault {
     pub vmflags: u8,
     /// FAULT_FLAG_WRITE: the access stores.
     pub write: bool,
-    /// VM_RAND_READ (MADV_RANDOM): no readahead, a marked page starts none.
-    pub rand_read: bool,
-    /// `lru_gen_enter_fault`'s value for the mapping (`Vma::fault_recency`): what a fault's
-    /// readahead runs under.
-    pub fault_recency: bool,
 }
 
 impl VmFault {
@@ -88,8 +83,6 @@ impl VmFault {
             recency: vma.recency,
             vmflags: vma.vmflags,
             write: false,
-            rand_read: vma.advice == Madvise::Random,
-            fault_recency: vma.fault_recency,
         }
     }
 }
@@ -114,9 +107,6 @@ pub enum PteLookup {
 pub struct Touched {
     pub cost: u64,
     pub dirtied_shared: bool,
-    /// The fault sent a readahead window out (`do_async_mmap_readahead`): new IO events, so
-    /// the task's run limit must be read again before its next access.
-    pub started_io: bool,
 }
 
 impl FaultOutcome {
@@ -343,7 +333,7 @@ impl Mm {
     /// zipf-hit 0.62 -> 0.86 s, more than a page touched once pays to have its copy cleared by
     /// reclaim).
     #[inline(always)]
-    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64, now: u64) -> Touched {
+    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64) -> Touched {
         let (sp, idx) = (vmf.space as usize, vmf.pgoff as usize);
         let f = match look {
             PteLookup::Present(f) => f,
@@ -353,14 +343,13 @@ impl Mm {
                     return Touched {
                         cost: cpu_ns,
                         dirtied_shared: false,
-                        started_io: false,
                     };
                 }
                 // The slot was not read: the PTE copy answered the walk.
                 self.spaces[sp].page(idx)
             }
         };
-        let t = self.touch_page(vmf, f, cpu_ns, now);
+        let t = self.touch_page(vmf, f, cpu_ns);
         self.set_pte(vmf, f);
         t
     }
@@ -371,15 +360,12 @@ impl Mm {
     /// remember the mapping's VM flags, and on a write dirty it (`do_wp_page` where the PTE
     /// is read-only). Returns the CPU time.
     #[inline(always)]
-    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64, now: u64) -> Touched {
+    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64) -> Touched {
         let fi = f as usize;
         let mut cost = cpu_ns;
         let mapped = self.frames.folio[fi].mapped & vmf.bit != 0;
-        let mut started_io = false;
         if !mapped {
-            let (c, io) = self.map_cached_page(vmf, f, now);
-            cost += c;
-            started_io = io;
+            cost += self.map_cached_page(vmf, f);
         }
         if vmf.recency {
             // A write-protect fault also marks the PTE young: one fault, not a young one too.
@@ -406,7 +392,6 @@ impl Mm {
         Touched {
             cost,
             dirtied_shared,
-            started_io,
         }
     }
 
@@ -499,16 +484,14 @@ impl Mm {
     /// read-only until a write (write-notify).
     #[cold]
     #[inline(never)]
-    fn map_cached_page(&mut self, vmf: &VmFault, f: u32, now: u64) -> (u64, bool) {
+    fn map_cached_page(&mut self, vmf: &VmFault, f: u32) -> u64 {
         self.frames.folio[f as usize].mapped |= vmf.bit;
         self.frames.writable[f as usize] &= !vmf.bit;
         self.count_pgfault();
         if self.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.swap_cache_fault(f);
         }
-        let marked = self.frames.has(f, PG_RA_MARK);
-        let wait = self.async_mmap_readahead(vmf, f, now);
-        (MAP_FAULT_NS * self.scale + wait, marked)
+        MAP_FAULT_NS * self.scale
     }
 
     /// Prefetch the PTE copy and the page slot of page `page` of mapping `vma` that the next

@@ -102,8 +102,8 @@ impl Mm {
     /// readahead: no direct reclaim, but kswapd is woken at the low watermark, and the pages
     /// count towards the memcg's memory.high (`mem_cgroup_handle_over_high` on the way back to
     /// user space). `hi` bounds the window (the read's file range). Returns the time memory.high
-    /// throttling adds to the read, and when the window's read completes (None: no window).
-    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> (u64, Option<u64>) {
+    /// throttling adds to the read.
+    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> u64 {
         let window = (RA_PAGES / self.scale).max(1);
         let limit = hi.min(self.spaces[sp as usize].eof);
         let mut start = m + 1;
@@ -114,19 +114,19 @@ impl Mm {
             start += 1;
         }
         if start >= limit || start > m + window {
-            return (0, None);
+            return 0;
         }
         let n = window.min(limit - start);
         self.now = now;
         let added = self.add_readahead_pages(sp, start, n);
         if added == 0 {
-            return (0, None);
+            return 0;
         }
         // `start` is the first page not cached: the window's first new page.
         let first = self.spaces[sp as usize].page(start as usize);
         self.frames.set(first, PG_RA_MARK);
-        let done = self.submit_new_pages(sp, start, n, now, start);
-        (self.memcg_over_high_after(now, added * self.scale), done)
+        self.submit_new_pages(sp, start, n, now, u64::MAX);
+        self.memcg_over_high_after(now, added * self.scale)
     }
 
     /// A free frame for one more readahead page (file or swap), or None when there is no room:

@@ -319,17 +319,9 @@ impl Mm {
         } else {
             (C::workingset_activate_anon, C::workingset_restore_anon)
         };
-        // 6.5-6.13: every recent refault counts as an activation; 6.1-6.4 none here
-        // (`sort_folio` counts protections instead). 6.14: only a refault in a fault whose
-        // shadow carried PG_workingset, the folio `folio_add_lru` then adds active (read in
-        // the 7.3.4 tree, mm/workingset.c:`lru_gen_refault`, the count inside the workingset
-        // branch; v6.14's own file not read).
-        let activates = if rework {
-            self.current.in_lru_fault && shadow.workingset
-        } else {
-            true
-        };
-        if self.flags.mglru_activate_at_refault && activates {
+        // 6.5-6.13: every recent refault counts as an activation; 6.14 only in a fault; 6.1-6.4
+        // none here (`sort_folio` counts protections instead).
+        if self.flags.mglru_activate_at_refault && (!rework || self.current.in_lru_fault) {
             self.counters.add(act, 1);
             self.count_memcg(lv, act, 1);
         }
@@ -458,41 +450,6 @@ mod tests {
         m.remove_mapping(f, 0);
         let shadow = Shadow::unpack(m.spaces[0].shadow(2)).unwrap();
         (m.lruvecs[0].nonresident_age, shadow.age)
-    }
-
-    /// A recent file refault in a fault under MGLRU, from a shadow with or without
-    /// PG_workingset: (workingset_activate_file, workingset_restore_file).
-    fn lru_gen_refault_in_fault(preset: &str, workingset: bool) -> (u64, u64) {
-        let mut m = mm(preset);
-        let f = m.take_free_frame().unwrap();
-        let lg = &m.lruvecs[0].lrugen;
-        let seq = if m.flags.mglru_rework {
-            lg.max_seq
-        } else {
-            lg.min_seq[FILE]
-        };
-        let shadow = Shadow {
-            age: seq << crate::mm::vmscan::lru_gen::LRU_REFS_WIDTH,
-            workingset,
-            lruvec: 0,
-        }
-        .pack();
-        m.current.in_lru_fault = true;
-        m.lru_gen_refault(f, shadow);
-        (
-            m.counters.get(C::workingset_activate_file),
-            m.counters.get(C::workingset_restore_file),
-        )
-    }
-
-    #[test]
-    fn mglru_counts_a_refault_activation_by_version() {
-        // 6.5-6.13: every recent refault is an activation.
-        assert_eq!(lru_gen_refault_in_fault("linux-6.12-mglru", false).0, 1);
-        assert_eq!(lru_gen_refault_in_fault("linux-6.12-mglru", true).0, 1);
-        // 6.14+: only one whose shadow carried PG_workingset, which is also a restore.
-        assert_eq!(lru_gen_refault_in_fault("linux-6.18-mglru", false), (0, 0));
-        assert_eq!(lru_gen_refault_in_fault("linux-6.18-mglru", true), (1, 1));
     }
 
     #[test]

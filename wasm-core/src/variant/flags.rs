@@ -546,22 +546,6 @@ flag_table! {
         commit: "",
         doc: "a file or private anon fault that finds its page locked for a read returns VM_FAULT_RETRY and is faulted again",
     }
-    /// 3.0 ("readahead: trigger mmap sequential readahead on PG_readahead", 2cbea1d3ab11,
-    /// posted 2011-04-30; the tag by its merge window, no preset lies between 2.6.34 and 4.7):
-    /// the mmap read-around window (`do_sync_mmap_readahead`: ra_pages from pgoff -
-    /// ra_pages/2) sets async_size = ra_pages/4, so the page a quarter of the window from its
-    /// end is marked PG_readahead, and a fault that finds a marked page in the page cache
-    /// sends the next window out without waiting (`do_async_mmap_readahead`, 2.6.31): an mmap
-    /// read in order keeps finding its pages cached, minor faults. Read the same in the
-    /// 6.1.192, 6.12.117 and 7.3.4 trees (mm/filemap.c; 6.12: 3202-3204 and 3215). Before,
-    /// async_size was 0 and a sequential mmap reader was found by `ra->prev_pos` instead (not
-    /// modelled): every read-around window is a major fault.
-    mmap_readaround_async {
-        era: Since("3.0"),
-        function: "do_sync_mmap_readahead, do_async_mmap_readahead",
-        commit: "2cbea1d3ab11",
-        doc: "the mmap read-around window marks a page that sends the next window out ahead of the faults (minor, not major)",
-    }
     /// 5.1 ("filemap: drop the mmap_sem for all blocking operations",
     /// `maybe_unlock_mmap_for_io`): a file fault that has to read drops the mmap lock for the
     /// IO and retries, whatever the device. Before, it retried only when `lock_page_or_retry`
