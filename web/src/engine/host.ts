@@ -2,7 +2,8 @@
 // Vitest can drive it in Node against the real wasm engine.
 //
 // It loads the engine, answers `ready`, holds the runs of one scenario (one per
-// variant, advanced in lockstep), and answers each `step` with a frame. Every
+// variant, advanced in lockstep; or its share of them, when the page splits them over two
+// workers: split.ts), and answers each `step` with a frame. Every
 // failure — loading the wasm, a malformed message, a bad scenario, a throw or
 // panic inside the engine — is sent to the page as an `error` message.
 import {
@@ -201,7 +202,7 @@ export class EngineHost {
   private dispatch(msg: ToWorker): void {
     switch (msg.type) {
       case 'load':
-        this.load(msg.scenario, msg.variants, msg.flags ?? []);
+        this.load(msg.scenario, msg.variants, msg.flags ?? [], msg.runs);
         return;
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
@@ -304,18 +305,26 @@ export class EngineHost {
     }
   }
 
-  private load(scenario: ScenarioSource, wanted: string[], flags: FlagOverrides[]): void {
+  /** `held`: the indices of the runs named this worker keeps (all when absent); the others are
+   *  built too, so that a load is refused here exactly when another worker's share is. */
+  private load(scenario: ScenarioSource, wanted: string[], allFlags: FlagOverrides[], held?: number[]): void {
     const parsed = this.parse(scenario);
     if (!parsed) return;
     const { text, info, file } = parsed;
     // No variants named: the first, or both of a swappiness pair (named by the engine).
-    const names = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
+    const allNames = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
+    const keep = held ?? allNames.map((_, i) => i);
     const runs: Run[] = [];
     try {
-      for (const [i, name] of names.entries()) {
+      if (keep.some((i) => i >= allNames.length)) throw new Error(`this load names ${allNames.length} run(s): there is no run ${Math.max(...keep) + 1} to hold`);
+      for (const [i, name] of allNames.entries()) {
         const variant = info.variants.find((v) => v.name === name);
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
-        const sim = this.engine!.create(text, name, flags[i] ?? {});
+        const sim = this.engine!.create(text, name, allFlags[i] ?? {});
+        if (!keep.includes(i)) {
+          sim.free();
+          continue;
+        }
         sim.set_move_trace(MOVE_CAPACITY);
         runs.push({ sim, seriesSent: 0, info: JSON.parse(sim.run_info()) as RunInfo });
       }
@@ -324,8 +333,12 @@ export class EngineHost {
       this.deps.post(encodeError('scenario', err));
       return;
     }
+    const names = keep.map((i) => allNames[i]!);
+    const flags = keep.map((i) => allFlags[i] ?? {});
     this.stopAhead();
     this.checkpoints.clear();
+    // The checkpoints' budget is the page's: a worker holding part of the runs gets that share.
+    this.checkpoints.share(keep.length / allNames.length);
     for (const r of this.runs) r.sim.free();
     this.runs = runs;
     this.seq = 0;
