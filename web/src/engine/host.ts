@@ -21,7 +21,7 @@ import {
 } from './protocol';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
 import type { FrameView, ScenarioInfo, ScenarioProblem } from './generated/views';
-import { stepTo } from './stepTo';
+import { stepTo, stepToward } from './stepTo';
 
 /** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. The views are the
  *  engine's JSON of the generated types (generated/views.ts). */
@@ -124,6 +124,13 @@ interface AheadJob extends Timeline {
 /** The runs' virtual time: the latest of them (runs in lockstep; a finished one stays at its end). */
 function timeOf(sims: EngineSimulation[]): number {
   return Math.max(...sims.map((s) => s.now_ns()));
+}
+
+/** The time of the run furthest behind that can still go on (a background slice may stop the
+ *  runs of a timeline at different times); the runs' time when all have finished. */
+function lagOf(sims: EngineSimulation[]): number {
+  const going = sims.filter((s) => !s.finished());
+  return going.length > 0 ? Math.min(...going.map((s) => s.now_ns())) : timeOf(sims);
 }
 export class EngineHost {
   private engine: EngineModule | null = null;
@@ -446,18 +453,21 @@ export class EngineHost {
   private advance(line: Timeline, toNs: number, sliceMs: number): boolean {
     const t0 = this.now();
     for (;;) {
-      const now = timeOf(line.sims);
+      const now = lagOf(line.sims);
       if (now >= toNs || line.sims.every((s) => s.finished())) return true;
       if (this.now() - t0 >= sliceMs) return false;
       const chunkMs = Math.min(sliceMs, this.checkpoints.spacingMs) / 2;
       const chunk = line.rate > 0 ? Math.max(1_000_000, Math.round(line.rate * chunkMs)) : 10_000_000;
       const pin = this.pins.find((t) => t > now && t <= toNs);
       const stop = Math.min(toNs, now + chunk, pin ?? Infinity);
+      // The rate is a guess from the work just done (a quiet stretch of a run can cover virtual
+      // time hundreds of times faster than the reclaim that follows): a chunk that outlasts
+      // the slice stops there, after the engine's current step (bounded work), and no later.
       const c0 = this.now();
-      for (const s of line.sims) stepTo(s, stop);
+      for (const s of line.sims) stepToward(s, stop, () => this.now() - t0 >= sliceMs);
       const ms = this.now() - c0;
       line.workMs += ms;
-      line.rate = (timeOf(line.sims) - now) / Math.max(ms, 0.1);
+      line.rate = (lagOf(line.sims) - now) / Math.max(ms, 0.1);
       this.checkpoint(line, stop === pin);
     }
   }
@@ -507,8 +517,8 @@ export class EngineHost {
     } else if (src?.kind === 'live') line = this.live;
     else line = this.restore(src?.kind === 'checkpoint' ? src.cp : null);
     this.adopt(line);
-    const fromNs = timeOf(line.sims);
-    const progress = () => this.deps.post({ type: 'seekProgress', fromNs, toNs, nowNs: timeOf(line.sims) });
+    const fromNs = lagOf(line.sims);
+    const progress = () => this.deps.post({ type: 'seekProgress', fromNs, toNs, nowNs: lagOf(line.sims) });
     progress();
     while (!this.advance(line, toNs, SEEK_PROGRESS_MS)) progress();
     // Moves recorded on the way are not a frame's worth of animation: drop them.
@@ -562,7 +572,7 @@ export class EngineHost {
       }
       if (this.now() - last >= REPORT_PROGRESS_MS) {
         last = this.now();
-        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: timeOf(job.sims), done: false });
+        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: lagOf(job.sims), done: false });
       }
     }
   }
