@@ -5,8 +5,11 @@
 // Each time is taken in the page, from the key press (or the slider's input event) to the
 // first animation frame at which the page shows the target time, paused, with no seek
 // progress left on screen. Rounds run in fresh pages; medians are quoted with min-max.
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
+import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
+import { stepTo } from '../web/src/engine/stepTo';
 import { formatNs } from '../web/src/format';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { writeSection } from './support/benchDoc';
@@ -76,6 +79,9 @@ const aheadReady = (page: Page, ns: number, timeout = 60_000) => expect(page.get
 
 // Each part can run alone (`-g S003`): the section is written only when both ran.
 const s000 = { nextAhead: [] as number[], nextCold: [] as number[], back: [] as number[], arrowBack: [] as number[], scrubBack: [] as number[] };
+/** The engine's own CPU time (ms, wasm in Node) for S003's 620 s -> 1,200 s, per variant: what
+ *  a replay costs on an idle core, whatever the load. */
+const s003Cpu: Record<string, number> = {};
 const s003 = { open: [] as number[], ahead: [] as number[], nextAhead: [] as number[], back: [] as number[], nextAgain: [] as number[], nextCold: [] as number[] };
 test.describe.configure({ mode: 'serial' });
 /** The 1-minute load average when each part started. */
@@ -160,8 +166,24 @@ test('seek times: S003 memcg embed', async ({ browser }) => {
   }
 });
 
+test('S003: the engine CPU time of the replay 620 s -> 1,200 s (wasm in Node)', () => {
+  test.setTimeout(600_000);
+  const root = new URL('../', import.meta.url);
+  initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', root)) });
+  const text = readFileSync(new URL('scenarios/s003-memcg-lru.toml', root), 'utf8');
+  for (const variant of ['before', 'after']) {
+    const sim = WasmSimulation.fromScenario(text, variant);
+    stepTo(sim, 620_000_000_000);
+    const c = process.cpuUsage();
+    stepTo(sim, 1_200_000_000_000);
+    const d = process.cpuUsage(c);
+    s003Cpu[variant] = (d.user + d.system) / 1000;
+    sim.free();
+  }
+});
+
 test.afterAll(() => {
-  const body = `Written by \`npm run bench:web\` (e2e/seek.bench.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores, load average ${loads.join(' and ')} when the S000 and S003 parts started, ${loadavg()[0]!.toFixed(1)} at the end. In the page, from the key press (or the slider's input) to the first frame showing the target time, paused, with the seek's progress gone; progress was shown during every one. Median (min–max, n).
+  const body = `Written by \`npm run bench:web\` (e2e/seek.bench.ts), ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus().length} cores, load average ${loads.join(', ')} when the S000, S003 and engine CPU parts started, ${loadavg()[0]!.toFixed(1)} at the end. In the page, from the key press (or the slider's input) to the first frame showing the target time, paused, with the seek's progress gone; progress was shown during every one. Median (min–max, n).
 
 | seek | S000 embed (lru view, one run) |
 |---|---|
@@ -179,6 +201,8 @@ test.afterAll(() => {
 | PageUp 1,200 s → 620 s (a checkpoint there) | ${cell(s003.back)} |
 | PageDown again (a checkpoint there) | ${cell(s003.nextAgain)} |
 | PageDown pressed at once on landing (replays the 580 s) | ${cell(s003.nextCold)} |
+
+The page runs a comparison's two runs in two engine workers (engine/split.ts; one with a single core), so a replay takes the slower variant's time. The engine's CPU time for that replay, 620 s → 1,200 s, one run in Node (wasm), process CPU time, so the load does not count: ${Object.entries(s003Cpu).map(([v, ms]) => `${v} ${Math.round(ms)} ms`).join(', ') || '—'}. A seek's wall time above that is the machine's load (two cores shared), the checkpoint copies and the frames.
 `;
   console.log(body);
   if (s000.nextCold.length > 0 && s003.open.length > 0) writeSection('## Seeking', body);
