@@ -33,11 +33,12 @@ function shortStepping(capNs: number): EngineModule {
 }
 
 /** In-process workers: each `start` is a new EngineHost; what they were sent is recorded. */
-function workers(engine: EngineModule) {
+function workers(engines: EngineModule | EngineModule[]) {
   const sent: ToWorker[][] = [];
   const disposed: number[] = [];
   const start = (handlers: EngineClientHandlers): EngineClient => {
     const id = sent.length;
+    const engine = Array.isArray(engines) ? engines[id]! : engines;
     const log: ToWorker[] = [];
     sent.push(log);
     let live = true;
@@ -61,9 +62,10 @@ function workers(engine: EngineModule) {
 }
 
 /** A page's view of one engine: what it was told, and a way to wait for the next frame. */
-function page(parts: number, engine: EngineModule) {
+function page(parts: number, engine: EngineModule | EngineModule[]) {
   const got: FromWorker[] = [];
   const errors: string[] = [];
+  const fatal: boolean[] = [];
   let waiting: (() => void) | null = null;
   const w = workers(engine);
   const client = startLiveEngine(
@@ -72,8 +74,9 @@ function page(parts: number, engine: EngineModule) {
         got.push(m);
         if (m.type === 'frame') waiting?.();
       },
-      onError: (message) => {
+      onError: (message, isFatal) => {
         errors.push(message);
+        fatal.push(isFatal);
         waiting?.();
       },
     },
@@ -89,7 +92,7 @@ function page(parts: number, engine: EngineModule) {
       };
       client.send(msg);
     });
-  return { client, got, errors, ask, ...w };
+  return { client, got, errors, fatal, ask, ...w };
 }
 
 /** Resolves once `done()` holds (checked every few ms). */
@@ -197,6 +200,20 @@ describe('the live runs over two workers', () => {
     await two.ask({ type: 'load', scenario, variants: ['after', 'before'] });
     expect(two.sent.length).toBe(3);
     expect(frames(two.got).at(-1)!.runs.length).toBe(2);
+  });
+
+  it('a load only the second worker refuses (not expected: both build every run) stops the engine with its reason', async () => {
+    const refusing: EngineModule = {
+      ...wasmEngine,
+      create: () => {
+        throw new Error('out of memory here');
+      },
+    };
+    const two = page(2, [wasmEngine, refusing]);
+    await two.ask({ type: 'load', scenario, variants: ['before', 'after'] });
+    expect(two.errors).toEqual(['A second engine worker refused what the first accepted: The scenario could not be loaded: Error: out of memory here']);
+    expect(two.fatal).toEqual([true]);
+    expect(frames(two.got)).toEqual([]);
   });
 
   it('merges two frames of the same runs in a row: the later view, the rows of both', () => {

@@ -72,8 +72,8 @@ interface Request {
   owed: number[];
   loaded: (Loaded | null)[];
   frames: (Frame | null)[];
-  /** A worker refused it (worker 0's refusal was passed on). */
-  refused: boolean;
+  /** Why workers refused it, by worker (worker 0's reason was passed on). */
+  refused: (string | null)[];
   rounds: number;
 }
 
@@ -130,7 +130,7 @@ export class SplitEngine implements EngineClient {
 
   private ask(msg: ToWorker, parts: number, owed: number): Request {
     const none = () => Array.from({ length: parts }, () => null);
-    return { msg, parts, owed: Array.from({ length: parts }, () => owed), loaded: none(), frames: none(), refused: false, rounds: 0 };
+    return { msg, parts, owed: Array.from({ length: parts }, () => owed), loaded: none(), frames: none(), refused: none(), rounds: 0 };
   }
 
   /** Worker `k`, started on first use. */
@@ -153,7 +153,7 @@ export class SplitEngine implements EngineClient {
     const r = this.request;
     if (fatal || !r || k >= r.parts || r.owed[k] === 0) return;
     r.owed[k] = 0;
-    r.refused = true;
+    r.refused[k] = message;
     this.answered();
   }
 
@@ -192,9 +192,13 @@ export class SplitEngine implements EngineClient {
   private answered(): void {
     const r = this.request!;
     if (r.owed.some((n) => n > 0)) return;
-    if (r.refused) {
+    const refusal = r.refused.find((m) => m !== null);
+    if (refusal !== undefined) {
       // Refused by all (worker 0 said why): the runs stay as they were, on the workers they were.
       if (r.msg.type === 'load') for (let k = this.active; k < r.parts; k++) this.drop(k);
+      // Refused by another worker only (they build the same runs: not expected): the workers
+      // no longer hold the same runs, so the engine cannot go on.
+      if (r.refused[0] === null) this.handlers.onError(`A second engine worker refused what the first accepted: ${refusal}`, true);
     } else {
       if (!r.loaded[0] && this.lag(r)) return;
       if (r.msg.type === 'load') {
