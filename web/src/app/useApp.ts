@@ -38,7 +38,11 @@ export function useApp() {
   };
   const { file, source, speed, wantedKey, flagsKey } = setup;
 
-  const reports = useReports(boot === 'done' ? source : null);
+  // An embed runs the results only when its view shows them (the results, the charts' rounds):
+  // elsewhere the results workers would take a core from the live runs' seeks for nothing.
+  const view = link.embedView;
+  const showsResults = !embed.embed || view === 'results' || (view === 'charts' && (embed.chart ?? 'rounds') === 'rounds');
+  const reports = useReports(boot === 'done' && showsResults ? source : null);
   // The file's expectations, as the engine read them (none until it has loaded this scenario).
   const expect = (state.scenario === file?.name && state.file?.expect) || NO_EXPECT;
   const [theme, setTheme] = useState<'light' | 'dark'>(() =>

@@ -277,6 +277,46 @@ describe('EngineHost seeks', () => {
     expect(host.checkpointStats.times).toEqual([]);
   });
 
+  it('keeps a background slice short when the run turns costly after a quiet stretch', async () => {
+    // The work clock, but the first 900 ms of virtual time cost a thousandth of the rest, and
+    // each engine step covers at most 5 ms (its bounded work: 5 ms of the clock once costly).
+    let t = 0;
+    const cost = (from: number, to: number) => Math.max(0, Math.min(to, 9e8) - from) / 1e9 + Math.max(0, to - Math.max(from, 9e8)) / 1e6;
+    const phased = (sim: EngineSimulation): EngineSimulation =>
+      new Proxy(sim, {
+        get(target, prop) {
+          if (prop === 'step')
+            return (ns: number) => {
+              const before = target.now_ns();
+              target.step(Math.min(ns, 5_000_000));
+              t += cost(before, target.now_ns());
+            };
+          if (prop === 'snapshot') return () => phased(target.snapshot!());
+          const v: unknown = Reflect.get(target, prop);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    const yields: number[] = [];
+    const host = new EngineHost({
+      load: async () => ({ ...engine, create: (text, variant, flags) => phased(engine.create(text, variant, flags)) }),
+      post: () => {},
+      clock: () => t,
+      yieldNow: async () => {
+        yields.push(t);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      },
+    });
+    await host.handle({ type: 'load', scenario, variants: ['after'] });
+    // The seek learns the quiet stretch's rate; the background work then meets the costly part.
+    await host.handle({ type: 'seek', ns: 890_000_000 });
+    await host.handle({ type: 'ahead', ns: 1_400_000_000 });
+    await host.aheadSettled();
+    const slices = yields.slice(1).map((y, i) => y - yields[i]!);
+    expect(slices.length).toBeGreaterThan(5);
+    // A slice stops after the step that ends AHEAD_SLICE_MS (40 ms): 5 ms over at most.
+    expect(Math.max(...slices)).toBeLessThanOrEqual(45);
+  });
+
   it('stops background work on request and on a new load', async () => {
     const { host, posted } = harness();
     await host.handle({ type: 'load', scenario, variants: ['after'] });

@@ -33,7 +33,7 @@ export interface Checkpoint<S extends Freeable> {
   pinned: boolean;
 }
 
-/** Default memory budget of one engine worker's checkpoints. */
+/** Default memory budget of the checkpoints of the page's runs (split over its engine workers). */
 export const CHECKPOINT_BUDGET_BYTES = 384 * 2 ** 20;
 /** Default engine work between two checkpoints on the way forward (wall ms). */
 export const CHECKPOINT_SPACING_MS = 120;
@@ -49,10 +49,21 @@ export class CheckpointStore<S extends Freeable> {
   /** Wall ms the latest checkpoint took to copy (the host measures it). */
   copyMs = 0;
 
+  /** The bytes held at most: the page's budget, or this worker's share of it. */
+  budgetBytes: number;
+
   constructor(
-    readonly budgetBytes = CHECKPOINT_BUDGET_BYTES,
+    private readonly fullBudgetBytes = CHECKPOINT_BUDGET_BYTES,
     readonly spacingMs = CHECKPOINT_SPACING_MS,
-  ) {}
+  ) {
+    this.budgetBytes = fullBudgetBytes;
+  }
+
+  /** Hold at most `fraction` of the budget (a worker holding that share of the runs; split.ts).
+   *  Call when empty (a new load). */
+  share(fraction: number): void {
+    this.budgetBytes = Math.round(this.fullBudgetBytes * Math.min(1, Math.max(0, fraction)));
+  }
 
   get bytes(): number {
     return this.total;

@@ -45,6 +45,22 @@ describe('EngineHost with the wasm engine', () => {
     expect(first!.runs[0]!.counters.length).toBe(loaded!.counterNames.length);
   });
 
+  it('holds its share of the runs (split.ts), with that share of the checkpoint budget, and refuses a share past them', async () => {
+    const { host, posted } = harness();
+    await host.handle({ type: 'load', scenario, variants: ['before', 'after'], runs: [1] });
+    expect(all(posted, 'loaded')[0]!.runs.map((r) => r.variant)).toEqual(['after']);
+    expect(host.runCount).toBe(1);
+    expect(host.checkpointStats.budgetBytes).toBe(192 * 2 ** 20);
+    await host.handle({ type: 'step', ns: 300_000_000 });
+    const ref = WasmSimulation.fromScenario(small, 'after');
+    ref.step(300_000_000);
+    expect([...all(posted, 'frame').at(-1)!.runs[0]!.counters]).toEqual([...ref.counter_values()]);
+    ref.free();
+    await host.handle({ type: 'load', scenario, variants: [], runs: [1] });
+    expect(all(posted, 'error').at(-1)!.message).toMatch(/this load names 1 run\(s\): there is no run 2 to hold/);
+    expect(host.runCount).toBe(1);
+  });
+
   it('steps every run in lockstep and reports what the engine reports', async () => {
     const { host, posted } = harness();
     await host.handle({ type: 'load', scenario, variants: ['before', 'after'] });

@@ -2,7 +2,8 @@
 // Vitest can drive it in Node against the real wasm engine.
 //
 // It loads the engine, answers `ready`, holds the runs of one scenario (one per
-// variant, advanced in lockstep), and answers each `step` with a frame. Every
+// variant, advanced in lockstep; or its share of them, when the page splits them over two
+// workers: split.ts), and answers each `step` with a frame. Every
 // failure — loading the wasm, a malformed message, a bad scenario, a throw or
 // panic inside the engine — is sent to the page as an `error` message.
 import {
@@ -20,7 +21,7 @@ import {
 } from './protocol';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
 import type { FrameView, ScenarioInfo, ScenarioProblem } from './generated/views';
-import { stepTo } from './stepTo';
+import { stepTo, stepToward } from './stepTo';
 
 /** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. The views are the
  *  engine's JSON of the generated types (generated/views.ts). */
@@ -124,6 +125,13 @@ interface AheadJob extends Timeline {
 function timeOf(sims: EngineSimulation[]): number {
   return Math.max(...sims.map((s) => s.now_ns()));
 }
+
+/** The time of the run furthest behind that can still go on (a background slice may stop the
+ *  runs of a timeline at different times); the runs' time when all have finished. */
+function lagOf(sims: EngineSimulation[]): number {
+  const going = sims.filter((s) => !s.finished());
+  return going.length > 0 ? Math.min(...going.map((s) => s.now_ns())) : timeOf(sims);
+}
 export class EngineHost {
   private engine: EngineModule | null = null;
   private ready: Promise<boolean> | null = null;
@@ -201,7 +209,7 @@ export class EngineHost {
   private dispatch(msg: ToWorker): void {
     switch (msg.type) {
       case 'load':
-        this.load(msg.scenario, msg.variants, msg.flags ?? []);
+        this.load(msg.scenario, msg.variants, msg.flags ?? [], msg.runs);
         return;
       case 'step':
         if (this.runs.length === 0) throw new Error("no scenario loaded: send a 'load' message first");
@@ -304,18 +312,26 @@ export class EngineHost {
     }
   }
 
-  private load(scenario: ScenarioSource, wanted: string[], flags: FlagOverrides[]): void {
+  /** `held`: the indices of the runs named this worker keeps (all when absent); the others are
+   *  built too, so that a load is refused here exactly when another worker's share is. */
+  private load(scenario: ScenarioSource, wanted: string[], allFlags: FlagOverrides[], held?: number[]): void {
     const parsed = this.parse(scenario);
     if (!parsed) return;
     const { text, info, file } = parsed;
     // No variants named: the first, or both of a swappiness pair (named by the engine).
-    const names = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
+    const allNames = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
+    const keep = held ?? allNames.map((_, i) => i);
     const runs: Run[] = [];
     try {
-      for (const [i, name] of names.entries()) {
+      if (keep.some((i) => i >= allNames.length)) throw new Error(`this load names ${allNames.length} run(s): there is no run ${Math.max(...keep) + 1} to hold`);
+      for (const [i, name] of allNames.entries()) {
         const variant = info.variants.find((v) => v.name === name);
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
-        const sim = this.engine!.create(text, name, flags[i] ?? {});
+        const sim = this.engine!.create(text, name, allFlags[i] ?? {});
+        if (!keep.includes(i)) {
+          sim.free();
+          continue;
+        }
         sim.set_move_trace(MOVE_CAPACITY);
         runs.push({ sim, seriesSent: 0, info: JSON.parse(sim.run_info()) as RunInfo });
       }
@@ -324,8 +340,12 @@ export class EngineHost {
       this.deps.post(encodeError('scenario', err));
       return;
     }
+    const names = keep.map((i) => allNames[i]!);
+    const flags = keep.map((i) => allFlags[i] ?? {});
     this.stopAhead();
     this.checkpoints.clear();
+    // The checkpoints' budget is the page's: a worker holding part of the runs gets that share.
+    this.checkpoints.share(keep.length / allNames.length);
     for (const r of this.runs) r.sim.free();
     this.runs = runs;
     this.seq = 0;
@@ -433,18 +453,21 @@ export class EngineHost {
   private advance(line: Timeline, toNs: number, sliceMs: number): boolean {
     const t0 = this.now();
     for (;;) {
-      const now = timeOf(line.sims);
+      const now = lagOf(line.sims);
       if (now >= toNs || line.sims.every((s) => s.finished())) return true;
       if (this.now() - t0 >= sliceMs) return false;
       const chunkMs = Math.min(sliceMs, this.checkpoints.spacingMs) / 2;
       const chunk = line.rate > 0 ? Math.max(1_000_000, Math.round(line.rate * chunkMs)) : 10_000_000;
       const pin = this.pins.find((t) => t > now && t <= toNs);
       const stop = Math.min(toNs, now + chunk, pin ?? Infinity);
+      // The rate is a guess from the work just done (a quiet stretch of a run can cover virtual
+      // time hundreds of times faster than the reclaim that follows): a chunk that outlasts
+      // the slice stops there, after the engine's current step (bounded work), and no later.
       const c0 = this.now();
-      for (const s of line.sims) stepTo(s, stop);
+      for (const s of line.sims) stepToward(s, stop, () => this.now() - t0 >= sliceMs);
       const ms = this.now() - c0;
       line.workMs += ms;
-      line.rate = (timeOf(line.sims) - now) / Math.max(ms, 0.1);
+      line.rate = (lagOf(line.sims) - now) / Math.max(ms, 0.1);
       this.checkpoint(line, stop === pin);
     }
   }
@@ -494,8 +517,8 @@ export class EngineHost {
     } else if (src?.kind === 'live') line = this.live;
     else line = this.restore(src?.kind === 'checkpoint' ? src.cp : null);
     this.adopt(line);
-    const fromNs = timeOf(line.sims);
-    const progress = () => this.deps.post({ type: 'seekProgress', fromNs, toNs, nowNs: timeOf(line.sims) });
+    const fromNs = lagOf(line.sims);
+    const progress = () => this.deps.post({ type: 'seekProgress', fromNs, toNs, nowNs: lagOf(line.sims) });
     progress();
     while (!this.advance(line, toNs, SEEK_PROGRESS_MS)) progress();
     // Moves recorded on the way are not a frame's worth of animation: drop them.
@@ -549,7 +572,7 @@ export class EngineHost {
       }
       if (this.now() - last >= REPORT_PROGRESS_MS) {
         last = this.now();
-        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: timeOf(job.sims), done: false });
+        this.deps.post({ type: 'aheadProgress', toNs: job.toNs, nowNs: lagOf(job.sims), done: false });
       }
     }
   }

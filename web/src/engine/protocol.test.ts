@@ -41,6 +41,7 @@ describe('parseToWorker (messages the worker accepts)', () => {
     expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'] })).toEqual({ type: 'load', scenario, variants: ['a', 'b'] });
     const flags = [{ io_cost_balance: false }, {}];
     expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b'], flags })).toEqual({ type: 'load', scenario, variants: ['a', 'b'], flags });
+    expect(parseToWorker({ type: 'load', scenario, variants: ['a', 'b', 'c'], runs: [1, 2] })).toEqual({ type: 'load', scenario, variants: ['a', 'b', 'c'], runs: [1, 2] });
     expect(parseToWorker({ type: 'step', ns: MAX_STEP_NS })).toEqual({ type: 'step', ns: MAX_STEP_NS });
     expect(parseToWorker({ type: 'report', scenario })).toEqual({ type: 'report', scenario });
     expect(parseToWorker({ type: 'report', scenario, index: 1 })).toEqual({ type: 'report', scenario, index: 1 });
@@ -81,6 +82,9 @@ describe('parseToWorker (messages the worker accepts)', () => {
     ['flags that are not a list', { type: 'load', scenario, variants: [], flags: { x: true } }, /'flags' must be an array/],
     ['a flag that is not true/false', { type: 'load', scenario, variants: [], flags: [{ x: 1 }] }, /'flags\[0\]\.x' must be true or false, got 1/],
     ['a malformed flag name', { type: 'load', scenario, variants: [], flags: [{ 'x y': true }] }, /malformed flag name "x y"/],
+    ['a share of no runs', { type: 'load', scenario, variants: [], runs: [] }, /'runs' must be ascending run indices below 4, at least one/],
+    ['a share out of order', { type: 'load', scenario, variants: [], runs: [1, 0] }, /'runs' must be ascending/],
+    ['a share past the last run', { type: 'load', scenario, variants: [], runs: [4] }, /'runs' must be ascending run indices below 4/],
     ['a seek to a negative time', { type: 'seek', ns: -1 }, /'ns' must be between 0/],
     ['a seek to a fractional nanosecond', { type: 'seek', ns: 0.5 }, /must be an integer/],
     ['an ahead without a time', { type: 'ahead' }, /'ahead' message is missing 'ns'/],

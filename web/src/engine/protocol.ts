@@ -6,7 +6,9 @@
 // reported as an `error` message, never a crash or a silent hang.
 //
 //   page -> worker   load (scenario text and setup (knobs, a swappiness pair: the engine applies
-//                    them) + the variants to run in lockstep + optional flag overrides per run),
+//                    them) + the variants to run in lockstep + optional flag overrides per run +
+//                    optionally which of those runs this worker holds: a page with two cores
+//                    splits a comparison's runs over two workers, split.ts),
 //                    step (advance every run by the same virtual time; answered by a frame),
 //                    report (run every variant of a scenario to the end; answered by reports), or
 //                    only one of them (answered by variantReport: the page runs the variants in a
@@ -37,7 +39,7 @@
 // Bump PROTOCOL_VERSION on any incompatible change.
 import type { FrameView, KernelInfo, LessonStepInfo, RunInfo, RunKernel, ScenarioInfo, ScenarioProblem, Setup, VariantInfo } from './generated/views';
 
-export const PROTOCOL_VERSION = 11; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info; 11: the engine applies the knobs (setup)
+export const PROTOCOL_VERSION = 12; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info; 11: the engine applies the knobs (setup); 12: a load's share of the runs (`runs`)
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -60,8 +62,10 @@ export const MAX_KNOBS = 64;
 
 export type ToWorker =
   /** Replace the runs with new ones: `variants` of this scenario (empty: its first variant), at t=0.
-   *  `flags[i]` (optional) overrides behaviour flags of run i on top of its variant. */
-  | { type: 'load'; scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[] }
+   *  `flags[i]` (optional) overrides behaviour flags of run i on top of its variant. `runs`
+   *  (optional, ascending): the indices of the runs named this worker holds; it still builds
+   *  every one, so that it refuses a load exactly when the others do (split.ts). */
+  | { type: 'load'; scenario: ScenarioSource; variants: string[]; flags?: FlagOverrides[]; runs?: number[] }
   /** Advance every run `ns` of virtual time (runs that finished stay put), then send a frame. */
   | { type: 'step'; ns: number }
   /** Bring every run to virtual time `ns` (forwards or back; runs that finish first stay at
@@ -258,7 +262,7 @@ export function parseToWorker(data: unknown): ToWorker {
   const m = envelope(data);
   switch (m.type) {
     case 'load': {
-      onlyKeys(m, ['type', 'scenario', 'variants', 'flags']);
+      onlyKeys(m, ['type', 'scenario', 'variants', 'flags', 'runs']);
       const variants = strings(m, 'variants');
       if (variants.length > MAX_RUNS) throw new ProtocolError(`at most ${MAX_RUNS} variants run in lockstep, got ${variants.length}`);
       const load: Extract<ToWorker, { type: 'load' }> = { type: 'load', scenario: parseScenario(field(m, 'scenario')), variants };
@@ -266,6 +270,12 @@ export function parseToWorker(data: unknown): ToWorker {
         const flags = m.flags;
         if (!Array.isArray(flags) || flags.length > MAX_RUNS) throw new ProtocolError(`'flags' must be an array of at most ${MAX_RUNS} objects`);
         load.flags = flags.map((f: unknown, i) => parseFlagMap(f, `flags[${i}]`));
+      }
+      if ('runs' in m) {
+        const runs = m.runs;
+        const ok = Array.isArray(runs) && runs.length >= 1 && runs.every((r: unknown, i) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < MAX_RUNS && (i === 0 || (r as number) > (runs[i - 1] as number)));
+        if (!ok) throw new ProtocolError(`'runs' must be ascending run indices below ${MAX_RUNS}, at least one, got ${describe(runs)}`);
+        load.runs = [...(runs as number[])];
       }
       return load;
     }

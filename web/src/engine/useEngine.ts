@@ -1,12 +1,13 @@
-// React state for the engine worker: scenario info, the runs' latest frames,
-// their accumulated time series, and the play loop. The page pulls: while
-// playing, each animation frame sends one `step` of speed x elapsed wall time,
-// and the next one only after the frame came back.
+// React state for the engine worker (or two, a comparison's runs split between them: split.ts):
+// scenario info, the runs' latest frames, their accumulated time series, and the play loop.
+// The page pulls: while playing, each animation frame sends one `step` of speed x elapsed wall
+// time, and the next one only after the frame came back.
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { startEngineWorker, type EngineClient } from './client';
+import type { EngineClient } from './client';
 import { Pace } from './pace';
 import { commonNowNs, MAX_STEP_NS, type FlagOverrides, type FromWorker, type KernelInfo, type RunFrame, type ScenarioSource, type ToWorker } from './protocol';
 import { splitRows, type SeriesRow } from './series';
+import { startLiveEngine } from './split';
 
 /** What the worker's `loaded` message says about a scenario; the state keeps the latest. */
 type LoadedInfo = Omit<Extract<FromWorker, { type: 'loaded' }>, 'type' | 'scenario'>;
@@ -207,7 +208,7 @@ export function useEngine() {
   }, [tick]);
 
   useEffect(() => {
-    const c = startEngineWorker({
+    const c = startLiveEngine({
       onMessage: (msg) => {
         if (msg.type === 'frame' || msg.type === 'loaded') answered();
         if (msg.type === 'seekProgress') {
