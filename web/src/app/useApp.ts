@@ -13,6 +13,7 @@ import { useDrop, useKernelRuns } from './useKernelRuns';
 import { useLink } from './useLink';
 import { runPhase, useAhead, useSeek } from './useSeek';
 import { useSetup } from './useSetup';
+import { useTrace } from './useTrace';
 import { useTransport } from './useTransport';
 
 const NO_STEPS: LessonStep[] = [];
@@ -30,7 +31,16 @@ export function useApp() {
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
-  useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError);
+  const trace = useTrace(setup);
+  /** Set by the page: a trace was given (it shows where its scenario and curve are). */
+  const onTrace = useRef<(file: File) => void>(() => {});
+  const traceLoad = useRef(trace.load);
+  traceLoad.current = trace.load;
+  const dropTrace = useRef((file: File) => {
+    traceLoad.current(file);
+    onTrace.current(file);
+  });
+  useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError, dropTrace);
   /** Another scenario, from its defaults (a kernel run of the previous one no longer fits). */
   const openScenario = (n: string) => {
     setup.open(n);
@@ -118,6 +128,8 @@ export function useApp() {
     setup,
     link,
     kernel,
+    trace,
+    onTrace,
     openScenario,
     reports,
     reportsFit,
