@@ -3,6 +3,7 @@
 // Linux classic and MGLRU), the kernel points filling in from the results workers; a point
 // opens that run. A bad trace is refused with its record number and the page keeps what it had.
 import { expect, test, type Page } from '@playwright/test';
+import { decodeLink, encodeLink, traceScenarioName } from '../web/src/lib/link';
 import { failOnPageErrors, ready, shot, stage, tools } from './support/page';
 
 failOnPageErrors();
@@ -84,6 +85,45 @@ test('a dropped oracleGeneral trace replays and draws the four curves; a kernel 
   await expect(page.getByTestId('variant-select')).toHaveValue('mglru');
   await expect(page.getByTestId(id)).toHaveAttribute('aria-pressed', 'true');
   await shot(page, testInfo, 'trace-point-1280x800');
+
+  // The address bar carries the trace (small) and the point: a new page opens the same.
+  const pages = Number(id.replace(/^mrc-point-mglru-/, ''));
+  await expect
+    .poll(async () => (await decodeLink(await page.evaluate(() => location.hash), [])).trace, { timeout: 15_000 })
+    .toMatchObject({ name: NAME, format: 'oracleGeneral', mrcPages: pages, data: expect.any(String) });
+  const url = page.url();
+  const again = await page.context().newPage();
+  again.on('pageerror', (err) => {
+    throw err;
+  });
+  await again.goto(url);
+  await expect(again.getByTestId('scenario-select')).toHaveValue(`trace:${NAME}`);
+  await expect(again.getByTestId('variant-select')).toHaveValue('mglru');
+  await expect(again.getByTestId('mrc-whole')).toBeVisible();
+  await expect(again.getByTestId('link-error')).toHaveCount(0);
+  await ready(again);
+});
+
+test('a link that names a trace it does not carry asks for the file, then opens it', async ({ page }) => {
+  const hash = await encodeLink({
+    scenario: traceScenarioName(NAME),
+    knobs: {},
+    edited: null,
+    variants: ['mglru'],
+    compare: false,
+    speedStep: 10,
+    view: null,
+    timeNs: 0,
+    trace: { name: NAME, format: 'oracleGeneral' },
+  });
+  await page.goto(`/#${hash}`);
+  await expect(page.getByTestId('link-error')).toContainText(`This link replays the trace ${NAME}, too large to travel in a link: drop that file`);
+  await ready(page); // the default page meanwhile
+  await drop(page, NAME, oracleGeneral());
+  await expect(page.getByTestId('scenario-select')).toHaveValue(`trace:${NAME}`);
+  await expect(page.getByTestId('variant-select')).toHaveValue('mglru');
+  await expect(page.getByTestId('link-error')).toHaveCount(0);
+  await ready(page);
 });
 
 test('a bad trace is refused with its record number; the page keeps what it shows', async ({ page }, testInfo) => {

@@ -28,10 +28,10 @@ export function useApp() {
   const setup = useSetup(state);
   const { frames, broken, ready, finished, nowNs } = runPhase(state);
   const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
-  const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
+  const trace = useTrace(setup);
+  const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad, trace });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
-  const trace = useTrace(setup);
   /** Set by the page: a trace was given (it shows where its scenario and curve are). */
   const onTrace = useRef<(file: File) => void>(() => {});
   const traceLoad = useRef(trace.load);

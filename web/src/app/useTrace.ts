@@ -7,6 +7,7 @@ import { startEngineWorker } from '../engine/client';
 import { MrcPool, type MrcState } from '../engine/mrcPool';
 import { poolSize } from '../engine/reportPool';
 import { traceFormat } from '../lib/dropped';
+import { traceScenarioName } from '../lib/link';
 import { scenarioMeta, variantNames } from '../lib/scenarioText';
 import type { Setup, TraceSetup } from './useSetup';
 
@@ -23,17 +24,17 @@ export interface TraceStatus {
   error: string | null;
 }
 
-/** The scenario name of trace `name`: never one of the bundled files' names. */
-export const traceScenarioName = (name: string) => `trace:${name}`;
-
 export function useTrace(setup: Setup) {
   const [status, setStatus] = useState<TraceStatus>({ phase: 'idle', name: null, error: null });
   const [mrc, setMrc] = useState<MrcState | null>(null);
   const openTrace = useRef(setup.openTrace);
   openTrace.current = setup.openTrace;
   const seq = useRef(0);
+  /** A link that names a trace it does not carry: what to do once that file is given. */
+  const awaited = useRef<{ name: string; apply: (t: TraceSetup) => void } | null>(null);
 
-  /** Read `file`, have the engine build its scenario, and open it. */
+  /** Read `file`, have the engine build its scenario, and open it (or restore the link that
+   *  waits for it). */
   const load = (file: File) => {
     const n = ++seq.current;
     const format = traceFormat(file.name);
@@ -42,37 +43,24 @@ export function useTrace(setup: Setup) {
       return;
     }
     setStatus({ phase: 'reading', name: file.name, error: null });
-    file.arrayBuffer().then(
-      (buf) => {
-        if (n !== seq.current) return;
-        const trace = { name: file.name, bytes: new Uint8Array(buf) };
-        // A worker of its own, ended once it has answered.
-        const worker = startEngineWorker(
-          {
-            onMessage: (msg) => {
-              if (msg.type !== 'traceScenario') return;
-              worker.dispose();
-              if (n !== seq.current) return;
-              if (msg.text === null) {
-                setStatus({ phase: 'error', name: file.name, error: `${file.name} was not loaded: ${msg.problem}` });
-                return;
-              }
-              const name = traceScenarioName(file.name);
-              const t: TraceSetup = { file: { name, text: msg.text, ...scenarioMeta(msg.text, name) }, trace, format, mrcPages: null };
-              setStatus({ phase: 'ready', name: file.name, error: null });
-              openTrace.current(t);
-            },
-            onError: (message) => {
-              worker.dispose();
-              if (n === seq.current) setStatus({ phase: 'error', name: file.name, error: `${file.name} was not loaded: ${message}` });
-            },
-          },
-          'reclaim-trace',
-        );
-        worker.send({ type: 'traceScenario', id: n, trace, format });
-      },
-      (err: unknown) => n === seq.current && setStatus({ phase: 'error', name: file.name, error: `${file.name} could not be read: ${String(err)}` }),
-    );
+    file
+      .arrayBuffer()
+      .then(
+        (buf) => buildTrace(file.name, format, new Uint8Array(buf)),
+        (err: unknown) => Promise.reject(new Error(`${file.name} could not be read: ${String(err)}`)),
+      )
+      .then(
+        (t) => {
+          if (n !== seq.current) return;
+          setStatus({ phase: 'ready', name: file.name, error: null });
+          const wait = awaited.current;
+          if (wait && wait.name === file.name) {
+            awaited.current = null;
+            wait.apply(t);
+          } else openTrace.current(t);
+        },
+        (err: unknown) => n === seq.current && setStatus({ phase: 'error', name: file.name, error: err instanceof Error ? err.message : String(err) }),
+      );
   };
 
   // The curve of the trace given last, computed once per trace (knobs and the point opened do
@@ -102,7 +90,36 @@ export function useTrace(setup: Setup) {
   const openWhole = () => {
     if (trace) setup.openTrace({ ...trace, mrcPages: null });
   };
-  return { status, load, mrc, openPoint, openWhole, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
+  /** A link's trace that it does not carry: opened with `apply` once a file of that name is given. */
+  const await_ = (name: string, apply: (t: TraceSetup) => void) => {
+    awaited.current = { name, apply };
+  };
+  return { status, load, mrc, openPoint, openWhole, awaitTrace: await_, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
+}
+
+/** The scenario the engine builds for trace `name` (a worker of its own, ended once it has
+ *  answered); rejects with the engine's reason (the bad record). */
+export function buildTrace(name: string, format: 'oracleGeneral' | 'csv', bytes: Uint8Array): Promise<TraceSetup> {
+  return new Promise((resolve, reject) => {
+    const trace = { name, bytes };
+    const worker = startEngineWorker(
+      {
+        onMessage: (msg) => {
+          if (msg.type !== 'traceScenario') return;
+          worker.dispose();
+          if (msg.text === null) return reject(new Error(`${name} was not loaded: ${msg.problem}`));
+          const scenario = traceScenarioName(name);
+          resolve({ file: { name: scenario, text: msg.text, ...scenarioMeta(msg.text, scenario) }, trace, format, mrcPages: null });
+        },
+        onError: (message) => {
+          worker.dispose();
+          reject(new Error(`${name} was not loaded: ${message}`));
+        },
+      },
+      'reclaim-trace',
+    );
+    worker.send({ type: 'traceScenario', id: 1, trace, format });
+  });
 }
 
 export type TraceModel = ReturnType<typeof useTrace>;
