@@ -2,6 +2,7 @@
 // the engine builds, plays in the usual views, and gets its miss-ratio curve (plain LRU, OPT,
 // Linux classic and MGLRU), the kernel points filling in from the results workers; a point
 // opens that run. A bad trace is refused with its record number and the page keeps what it had.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeLink, encodeLink, traceScenarioName } from '../web/src/lib/link';
 import { failOnPageErrors, ready, shot, stage, tools } from './support/page';
@@ -76,6 +77,9 @@ test('a dropped oracleGeneral trace replays and draws the four curves; a kernel 
   await expect(page.getByTestId('run-0-time')).not.toHaveText('0 s', { timeout: 20_000 });
   await stage(page, 'mrc');
   await shot(page, testInfo, 'trace-1280x800');
+  // The curve's points are buttons a keyboard and a screen reader reach.
+  const axe = await new AxeBuilder({ page }).include('[data-testid="mrc-view"]').analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   // A kernel point opens that run: the live view runs it, the point is marked.
   const point = page.getByTestId('mrc-kernel-mglru').locator('[role="button"]').first();
   const id = (await point.getAttribute('data-testid'))!;

@@ -75,7 +75,7 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
         </span>
       </figcaption>
       <div ref={box} className="mrc-box">
-        <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`Miss ratio of ${legend.map((l) => l.label).join(', ')} by cache size`}>
+        <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="group" aria-label={`Miss ratio of ${legend.map((l) => l.label).join(', ')} by cache size; each kernel point opens its run`}>
           <g ref={xAxis} className="x-axis" transform={`translate(0,${H - M.bottom})`} />
           <g ref={yAxis} className="y-axis" transform={`translate(${M.left},0)`} />
           <text className="axis-title" x={W - M.right} y={H - 6} textAnchor="end">
