@@ -56,7 +56,6 @@ export function FullApp({ m }: { m: AppModel }) {
     setToolTab('kernel');
     setToolsOpen(true);
   };
-  m.onTrace.current = () => setView('lists');
   return (
     <main className={toolsOpen ? 'app tools-open' : 'app'}>
       <TopBar m={m} toolsOpen={toolsOpen} onTools={setToolsOpen} />

@@ -32,14 +32,9 @@ export function useApp() {
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad, trace });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
-  /** Set by the page: a trace was given (it shows where its scenario and curve are). */
-  const onTrace = useRef<(file: File) => void>(() => {});
-  const traceLoad = useRef(trace.load);
-  traceLoad.current = trace.load;
-  const dropTrace = useRef((file: File) => {
-    traceLoad.current(file);
-    onTrace.current(file);
-  });
+  // A trace dropped anywhere on the page (useTrace reads it).
+  const dropTrace = useRef(trace.load);
+  dropTrace.current = trace.load;
   useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError, dropTrace);
   /** Another scenario, from its defaults (a kernel run of the previous one no longer fits). */
   const openScenario = (n: string) => {
@@ -129,7 +124,6 @@ export function useApp() {
     link,
     kernel,
     trace,
-    onTrace,
     openScenario,
     reports,
     reportsFit,

@@ -36,7 +36,7 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
   const requests = ref?.plan.requests ?? 1;
   const sizes = ref?.plan.sizes ?? [];
   const font = 14;
-  const M = { top: font * 2, right: 16, bottom: font * 3 + 8, left: font * 3.6 };
+  const M = { top: Math.round(font * 2.4), right: 16, bottom: font * 3 + 8, left: font * 3.6 };
   const x = useMemo(
     () => scaleLog().domain([Math.max(1, sizes[0] ?? 1), Math.max(2, sizes[sizes.length - 1] ?? 10)]).range([M.left, W - M.right]),
     [sizes, W, M.left, M.right],
