@@ -35,7 +35,7 @@ export async function pause(page: Page) {
 
 /** Open the tools panel (closed by default) on one of its tabs: knobs and flags (`setup`),
  *  the scenario text, share and export, real kernel runs, sweeps. */
-export async function tools(page: Page, tab: 'setup' | 'scenario' | 'share' | 'kernel' | 'sweeps') {
+export async function tools(page: Page, tab: 'setup' | 'scenario' | 'share' | 'kernel' | 'trace' | 'sweeps') {
   const toggle = page.getByTestId('tools-toggle');
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   await page.getByTestId(`tools-tab-${tab}`).click();

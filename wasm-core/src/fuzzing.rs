@@ -8,6 +8,9 @@
 //!   deleted line); what still validates is built and run for a bounded number of events with
 //!   the engine's invariants checked along the way (after every event on a small machine, see
 //!   [`CHECK_WORK`]) and at the end. Nothing may panic.
+//! - [`read_trace`]: any bytes as an access trace in each format (`scenario/trace.rs`): the
+//!   reader never panics, a refusal names its record or line, and the curves' reference
+//!   policies over what it accepts stay within their bounds.
 use crate::scenario::{budget, parse, Scenario};
 use crate::Simulation;
 
@@ -81,6 +84,40 @@ pub fn parse_and_validate(data: &[u8]) {
     };
     if let Ok(scn) = parse(text) {
         assert_fits_budget(&scn);
+    }
+}
+
+/// Any bytes as an oracleGeneral and as a CSV trace: no panic; a refusal names the record (the
+/// CSV line); an accepted trace reads the same twice (rewind), and at half its footprint
+/// OPT <= LRU <= requests and OPT >= the objects (each misses once at least).
+pub fn read_trace(data: &[u8]) {
+    use crate::mrc;
+    use crate::scenario::trace::{TraceFormat, TraceReader};
+    let bytes = std::sync::Arc::new(data.to_vec());
+    for format in [TraceFormat::OracleGeneral, TraceFormat::Csv] {
+        let named = |e: &str| assert!(e.contains("record ") || e.contains("line "), "{e}");
+        let mut r = match TraceReader::new("fuzz", bytes.clone(), format) {
+            Ok(r) => r,
+            Err(e) => {
+                named(&e);
+                continue;
+            }
+        };
+        let found = match mrc::footprint(&mut r) {
+            Ok(f) => f,
+            Err(e) => {
+                named(&e);
+                continue;
+            }
+        };
+        let again = mrc::footprint(&mut r).expect("read once, read again");
+        assert_eq!((again.requests, again.pages.len()), (found.requests, found.pages.len()));
+        let objects = found.pages.len() as u64;
+        let size = (objects / 2).max(1);
+        let lru = mrc::lru_misses(&mut r, &found.pages, size).unwrap();
+        let next = mrc::next_requests(&mut r, &found.pages).unwrap();
+        let opt = mrc::opt_misses(&mut r, &found.pages, size, Some(&next)).unwrap();
+        assert!(objects <= opt && opt <= lru && lru <= found.requests, "{objects} {opt} {lru} {}", found.requests);
     }
 }
 

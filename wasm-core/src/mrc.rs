@@ -272,11 +272,13 @@ pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
 
 /// What a curve is drawn over: the trace's requests, its footprint (distinct objects) and the
 /// cache sizes.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
 pub struct Plan {
     pub trace: String,
     /// The index of the task that replays it.
     #[serde(skip)]
+    #[ts(skip)]
     pub task: usize,
     pub task_name: String,
     pub requests: u64,
@@ -304,6 +306,15 @@ pub fn plan(scn: &Scenario, points: usize) -> Result<(Plan, TraceScan), String> 
         },
         found,
     ))
+}
+
+/// A curve's plan and its reference columns (the page's `mrc_reference`): misses at each of
+/// the plan's sizes, one entry a size.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, ts_rs::TS)]
+pub struct MrcReference {
+    pub plan: Plan,
+    pub lru: Vec<u64>,
+    pub opt: Vec<u64>,
 }
 
 /// The reference columns, one policy at a time (the page's; the CLI runs each size on its own

@@ -447,6 +447,8 @@ pub fn typescript() -> String {
         crate::report::CheckVerdict::decl(&cfg),
         crate::report::Verdict::decl(&cfg),
         crate::report::Assessment::decl(&cfg),
+        crate::mrc::Plan::decl(&cfg),
+        crate::mrc::MrcReference::decl(&cfg),
     ] {
         out.push_str("export ");
         out.push_str(&decl);

@@ -3,7 +3,7 @@
 //! bytes through the parser and through structure-aware mutation + a bounded run with the
 //! invariants checked. The long campaign is `npm run fuzz` (cargo-fuzz, nightly).
 use reclaim_core::fuzzing::{
-    check_stride, mutate_and_run, parse_and_validate, CHECK_WORK, RUN_EVENTS, SEEDS,
+    check_stride, mutate_and_run, parse_and_validate, read_trace, CHECK_WORK, RUN_EVENTS, SEEDS,
 };
 use reclaim_core::rng::Rng;
 use reclaim_core::scenario::parse;
@@ -130,4 +130,34 @@ fn invariant_checks_are_bounded_per_run() {
         }
     }
     assert!(checked >= 2 * SEEDS.len(), "{checked}");
+}
+
+#[test]
+fn traces_of_random_and_cut_bytes_read_or_name_their_record() {
+    let mut rng = Rng::new(47);
+    let mut n = 0;
+    // Random bytes (mostly refused), whole oracleGeneral records with random fields, and CSV
+    // lines of random small ids with a damaged line among them.
+    for len in [0usize, 1, 23, 24, 25, 48, 240, 2400] {
+        for _ in 0..8 {
+            read_trace(&bytes(&mut rng, len));
+            n += 1;
+        }
+    }
+    for k in 1..40u64 {
+        let mut rec = Vec::new();
+        for i in 0..k {
+            rec.extend_from_slice(&(i as u32).to_le_bytes());
+            rec.extend_from_slice(&(rng.next_u64() % 7).to_le_bytes());
+            rec.extend_from_slice(&((rng.next_u64() % 3) as u32).to_le_bytes());
+            rec.extend_from_slice(&[-1i64, 0, 5, -2][(rng.next_u64() % 4) as usize].to_le_bytes());
+        }
+        read_trace(&rec);
+        let mut csv: String = (0..k).map(|i| format!("{i},{},4096\n", rng.next_u64() % 9)).collect();
+        read_trace(csv.as_bytes());
+        csv.insert_str(csv.len() / 2, "x,,\n");
+        read_trace(csv.as_bytes());
+        n += 3;
+    }
+    assert!(n > 100, "{n}");
 }

@@ -78,15 +78,15 @@ fn parse_with_traces(text: &str) -> Result<reclaim_core::scenario::Scenario, JsE
 
 /// The miss-ratio curve's plan and reference columns of scenario `text` (one replay op, its
 /// trace supplied) at `points` cache sizes: JSON `{plan: mrc::Plan, lru: [misses], opt:
-/// [misses]}`, each column one entry a size. The kernel points are runs of
-/// `WasmSimulation.fromMrcPoint`.
+/// [misses]}` (`mrc::MrcReference`), each column one entry a size. The kernel points are runs
+/// of `WasmSimulation.fromMrcPoint`.
 #[wasm_bindgen]
 pub fn mrc_reference(text: &str, points: u32) -> Result<String, JsError> {
     use reclaim_core::mrc;
     let scn = parse_with_traces(text)?;
     let (plan, found) = mrc::plan(&scn, points as usize).map_err(|e| JsError::new(&e))?;
     let (lru, opt) = mrc::reference(&scn, &plan, &found).map_err(|e| JsError::new(&e))?;
-    serde_json::to_string(&serde_json::json!({ "plan": plan, "lru": lru, "opt": opt }))
+    serde_json::to_string(&mrc::MrcReference { plan, lru, opt })
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -260,6 +260,13 @@ impl WasmSimulation {
         let (plan, _) = mrc::plan(&scn, 1).map_err(|e| JsError::new(&e))?;
         let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint);
         Self::with_flags(&point, variant, &Default::default())
+    }
+    /// A finished kernel point's misses: task `task`'s, which must have made all `requests` of
+    /// the trace (`mrc::kernel_misses`); throws naming how far it got otherwise.
+    pub fn mrc_misses(&self, task: &str, requests: f64) -> Result<f64, JsError> {
+        reclaim_core::mrc::kernel_misses(&self.inner.replay_stats(), task, requests as u64)
+            .map(|m| m as f64)
+            .map_err(|e| JsError::new(&e))
     }
     /// Each replaying task's requests, misses and writes so far: JSON `[[task, {requests,
     /// misses, writes}], …]`.

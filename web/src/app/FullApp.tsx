@@ -77,6 +77,19 @@ export function FullApp({ m }: { m: AppModel }) {
             </div>
           )}
           {m.broken && <RunError error={state.error!} />}
+          {m.trace.status.error && (
+            <div className="error" role="alert" data-testid="trace-error">
+              {m.trace.status.error}{' '}
+              <button type="button" className="ghost small-button" onClick={m.trace.clearError} data-testid="trace-error-dismiss">
+                Dismiss
+              </button>
+            </div>
+          )}
+          {m.trace.status.phase === 'reading' && (
+            <p className="muted" role="status" data-testid="trace-reading-banner">
+              Reading {m.trace.status.name}…
+            </p>
+          )}
           <Stage m={m} view={view} onView={setView} intro={<Intro />} />
           <p className="muted small engine-line">
             engine <span data-testid="engine-version">{state.engineVersion ?? (state.phase === 'error' ? 'not loaded' : 'loading…')}</span>

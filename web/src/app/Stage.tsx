@@ -9,6 +9,7 @@ import { CounterCharts, RoundsChart } from '../components/Charts';
 import { DiffTable } from '../components/DiffTable';
 import { GenerationsView } from '../components/GenerationsView';
 import { LruView } from '../components/LruView';
+import { MrcChart, MrcProgress } from '../components/MrcChart';
 import { MemcgLruView } from '../components/MemcgLruView';
 import { RefaultView } from '../components/RefaultView';
 import { ResultsPanel } from '../components/ResultsPanel';
@@ -20,7 +21,7 @@ import { Lesson, RunKernel } from './parts';
 import { RunBanner } from './RunEvents';
 import type { AppModel } from './useApp';
 
-export const STAGE_VIEWS = ['lists', 'balance', 'refaults', 'gens', 'memcg', 'charts', 'diff', 'results'] as const;
+export const STAGE_VIEWS = ['lists', 'balance', 'refaults', 'gens', 'memcg', 'charts', 'diff', 'results', 'mrc'] as const;
 export type StageView = (typeof STAGE_VIEWS)[number];
 const RUN_VIEWS: readonly StageView[] = ['lists', 'balance', 'refaults', 'gens', 'memcg'];
 const LABELS: Record<StageView, string> = {
@@ -32,6 +33,7 @@ const LABELS: Record<StageView, string> = {
   charts: 'Charts',
   diff: 'Side by side',
   results: 'Results',
+  mrc: 'Miss-ratio curve',
 };
 /** The stage view of each view a lesson step can point at (lib/lesson.ts). */
 export const LESSON_STAGE: Record<string, StageView> = { lru: 'lists', balance: 'balance', charts: 'charts', diff: 'diff', results: 'results' };
@@ -41,7 +43,17 @@ export const LESSON_STAGE: Record<string, StageView> = { lru: 'lists', balance: 
 export function stageViews(m: AppModel): StageView[] {
   const f = m.frames;
   return STAGE_VIEWS.filter((v) =>
-    v === 'gens' ? f.some((x) => x.gens) : v === 'memcg' ? f.some((x) => x.memcg) : v === 'refaults' ? f.some((x) => x.refault) : v === 'diff' ? f.length > 1 : true,
+    v === 'gens'
+      ? f.some((x) => x.gens)
+      : v === 'memcg'
+        ? f.some((x) => x.memcg)
+        : v === 'refaults'
+          ? f.some((x) => x.refault)
+          : v === 'diff'
+            ? f.length > 1
+            : v === 'mrc'
+              ? m.setup.traceOpen && m.trace.mrc !== null
+              : true,
   );
 }
 
@@ -125,7 +137,34 @@ function Results({ m }: { m: AppModel }) {
   );
 }
 
+/** The trace's miss-ratio curve, its progress, and which point the live view runs. */
+function Mrc({ m }: { m: AppModel }) {
+  const mrc = m.trace.mrc;
+  if (!mrc) return null;
+  const t = m.setup.trace;
+  const opened = t?.mrcPages != null && m.setup.a ? { variant: m.setup.a, pages: t.mrcPages } : null;
+  return (
+    <section className="mrc-view" aria-label="Miss-ratio curve" data-testid="mrc-view">
+      <MrcProgress mrc={mrc} />
+      <MrcChart mrc={mrc} opened={opened} onOpen={m.trace.openPoint} />
+      <p className="muted">
+        {opened ? (
+          <>
+            The live view runs {opened.variant} with the replay held to {opened.pages.toLocaleString('en')} pages (memory.max of its memcg).{' '}
+            <button type="button" onClick={m.trace.openWhole} data-testid="mrc-whole">
+              Back to the whole trace
+            </button>
+          </>
+        ) : (
+          'Each kernel point is a run of that variant with the replay in a memcg of that many pages; click one to watch it.'
+        )}
+      </p>
+    </section>
+  );
+}
+
 function Other({ m, v }: { m: AppModel; v: StageView }) {
+  if (v === 'mrc') return <Mrc m={m} />;
   if (v === 'charts') return <Charts m={m} />;
   if (v === 'diff') return <DiffTable runs={m.state.runs} frames={m.frames} counterNames={m.state.counterNames} />;
   if (v === 'results') return <Results m={m} />;

@@ -10,6 +10,7 @@ import { KernelOverlay } from '../components/KernelOverlay';
 import { ScenarioEditor } from '../components/ScenarioEditor';
 import { SharePanel } from '../components/SharePanel';
 import { SweepPanel } from '../components/SweepPanel';
+import { TracePanel } from '../components/TracePanel';
 import { kernelLabel, swappinessNote } from '../lib/flags';
 import { saveDraft } from '../lib/urlState';
 import { SCENARIOS } from '../scenarios';
@@ -21,6 +22,7 @@ export const TOOL_TABS = [
   ['scenario', 'Scenario'],
   ['share', 'Share & export'],
   ['kernel', 'Real kernel'],
+  ['trace', 'Your trace'],
   ['sweeps', 'Sweeps'],
 ] as const;
 export type ToolTab = (typeof TOOL_TABS)[number][0];
@@ -123,6 +125,14 @@ export function Tools({ m, open, tab, onTab, onClose }: Props) {
         onRemove={(i) => kernel.setKernelRuns((runs) => runs.filter((_, j) => j !== i))}
         liveVariants={state.runs.map((r) => r.variant)}
         changed={Object.keys(knobs).length > 0 || edited !== null || setup.swapPair !== null}
+      />
+    ),
+    trace: (
+      <TracePanel
+        status={m.trace.status}
+        onFile={m.trace.load}
+        point={setup.traceOpen && setup.trace?.mrcPages != null ? { variant: setup.a ?? '', pages: setup.trace.mrcPages } : null}
+        onWhole={m.trace.openWhole}
       />
     ),
     sweeps: <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />,

@@ -21,7 +21,7 @@ export function TopBar({ m, toolsOpen, onTools }: Props) {
           Reclaim Lab
         </h1>
         <TopControls
-          scenarios={SCENARIOS}
+          scenarios={setup.trace ? [...SCENARIOS, setup.trace.file] : SCENARIOS}
           scenarioName={setup.scenarioName}
           onScenario={m.openScenario}
           description={setup.file?.description ?? ''}

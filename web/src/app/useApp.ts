@@ -13,6 +13,7 @@ import { useDrop, useKernelRuns } from './useKernelRuns';
 import { useLink } from './useLink';
 import { runPhase, useAhead, useSeek } from './useSeek';
 import { useSetup } from './useSetup';
+import { useTrace } from './useTrace';
 import { useTransport } from './useTransport';
 
 const NO_STEPS: LessonStep[] = [];
@@ -27,10 +28,14 @@ export function useApp() {
   const setup = useSetup(state);
   const { frames, broken, ready, finished, nowNs } = runPhase(state);
   const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
-  const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad });
+  const trace = useTrace(setup);
+  const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad, trace });
   const { boot } = link;
   const kernel = useKernelRuns(setup);
-  useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError);
+  // A trace dropped anywhere on the page (useTrace reads it).
+  const dropTrace = useRef(trace.load);
+  dropTrace.current = trace.load;
+  useDrop(!embed.embed, kernel.loadKernelRef, kernel.onFilesDropped, link.setLinkError, dropTrace);
   /** Another scenario, from its defaults (a kernel run of the previous one no longer fits). */
   const openScenario = (n: string) => {
     setup.open(n);
@@ -122,6 +127,7 @@ export function useApp() {
     setup,
     link,
     kernel,
+    trace,
     openScenario,
     reports,
     reportsFit,

@@ -3,7 +3,7 @@
 // scenario is offered to open with it); an exported figure opens the link it carries.
 import { useEffect, useRef, useState } from 'react';
 import type { KernelError } from '../components/KernelOverlay';
-import { isJsonFile } from '../lib/dropped';
+import { isJsonFile, traceFormat } from '../lib/dropped';
 import type { KernelRun } from '../lib/kernelRun';
 import { isLinkHash } from '../lib/link';
 import { variantNames } from '../lib/scenarioText';
@@ -62,8 +62,9 @@ export function useKernelRuns(setup: Setup) {
   return { kernelRuns, setKernelRuns, kernelError, loadKernel: (files: File[]) => loadKernel.current(files), loadKernelRef: loadKernel, onFilesDropped, clear };
 }
 
-/** Files dropped onto the full page: kernel runs to the overlay, a figure's link opened. */
-export function useDrop(enabled: boolean, loadKernel: { current: (files: File[]) => void }, onKernelFiles: { current: () => void }, onError: (text: string) => void) {
+/** Files dropped onto the full page: an access trace replayed, kernel runs to the overlay, a
+ *  figure's link opened. */
+export function useDrop(enabled: boolean, loadKernel: { current: (files: File[]) => void }, onKernelFiles: { current: () => void }, onError: (text: string) => void, onTrace: { current: (file: File) => void }) {
   const error = useRef(onError);
   error.current = onError;
   useEffect(() => {
@@ -77,6 +78,12 @@ export function useDrop(enabled: boolean, loadKernel: { current: (files: File[])
       e.preventDefault();
       // A JSON file is a real kernel's run for the overlay; anything else an exported figure.
       const files = [...(e.dataTransfer?.files ?? [])];
+      // A trace (.bin, .csv) becomes a scenario of its own; the first one dropped.
+      const trace = files.find((x) => traceFormat(x.name) !== null);
+      if (trace) {
+        onTrace.current(trace);
+        return;
+      }
       if (files.some(isJsonFile)) {
         loadKernel.current(files);
         onKernelFiles.current();
@@ -100,5 +107,5 @@ export function useDrop(enabled: boolean, loadKernel: { current: (files: File[])
       window.removeEventListener('dragover', over);
       window.removeEventListener('drop', drop);
     };
-  }, [enabled, loadKernel, onKernelFiles]);
+  }, [enabled, loadKernel, onKernelFiles, onTrace]);
 }

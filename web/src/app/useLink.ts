@@ -4,11 +4,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineState } from '../engine/useEngine';
 import type { EmbedParams } from '../lib/embed';
 import { anyFlags } from '../lib/flags';
-import { decodeLink, encodeLink, isLinkHash, linkErrorText, type LinkState, type View } from '../lib/link';
+import { decodeLink, encodeLink, isLinkHash, linkErrorText, traceBytes, traceData, type LinkState, type LinkTrace, type View } from '../lib/link';
 import { checkLinkedScenario } from '../lib/linkCheck';
 import { freezeUrlState, loadDraft, useUrlState } from '../lib/urlState';
 import { SCENARIOS } from '../scenarios';
-import type { Setup } from './useSetup';
+import type { Setup, TraceSetup } from './useSetup';
+import { buildTrace, type TraceModel } from './useTrace';
 
 interface LinkDeps {
   embed: EmbedParams;
@@ -17,9 +18,10 @@ interface LinkDeps {
   nowNs: number;
   seeking: boolean;
   seekAfterLoad: (ns: number) => void;
+  trace: TraceModel;
 }
 
-export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad }: LinkDeps) {
+export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad, trace }: LinkDeps) {
   const initialHash = useRef(location.hash);
   /** 'decoding' while a link in the URL is read: nothing loads before it is. */
   const [boot, setBoot] = useState<'decoding' | 'done'>(() => (isLinkHash(initialHash.current) ? 'decoding' : 'done'));
@@ -55,11 +57,36 @@ export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad }: 
   // A link in the URL: restore its state (or explain why not and keep the default page).
   const restore = useRef(setup.restore);
   restore.current = setup.restore;
+  const openTrace = useRef(setup.openTrace);
+  openTrace.current = setup.openTrace;
+  const awaitTrace = useRef(trace.awaitTrace);
+  awaitTrace.current = trace.awaitTrace;
   useEffect(() => {
     if (boot !== 'decoding') return;
     let live = true;
     decodeLink(initialHash.current, SCENARIOS.map((f) => f.name))
       .then(async (s) => {
+        if (s.trace) {
+          // A trace's scenario: the engine builds it again from the trace (the link carries it
+          // when small), then the rest of the state applies; the engine checks it as it loads.
+          const lt = s.trace;
+          const apply = (t: TraceSetup) => {
+            setLinkError(null);
+            openTrace.current({ ...t, mrcPages: lt.mrcPages ?? null });
+            restore.current(s);
+            if (s.timeNs > 0) seekAfterLoad(s.timeNs);
+          };
+          if (lt.data === undefined) {
+            awaitTrace.current(lt.name, apply);
+            if (live) setLinkError(`This link replays the trace ${lt.name}, too large to travel in a link: drop that file onto the page (or choose it under Tools → Your trace) to open it.`);
+            return;
+          }
+          const t = await buildTrace(lt.name, lt.format, await traceBytes(lt.data)).catch((e: unknown) => {
+            throw new Error(e instanceof Error ? e.message : String(e));
+          });
+          if (live) apply(t);
+          return;
+        }
         await checkLinkedScenario(s, SCENARIOS.find((f) => f.name === s.scenario)!.text);
         if (!live) return;
         restore.current(s);
@@ -78,6 +105,14 @@ export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad }: 
   }, [boot, seekAfterLoad]);
 
   const { scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, swapPair, file } = setup;
+  const shown = setup.traceOpen ? setup.trace : null;
+  // The trace as a link carries it (compressed once per trace), or null: too large.
+  const carried = useRef<{ bytes: Uint8Array; data: Promise<string | null> } | null>(null);
+  const traceOfLink = async (t: TraceSetup): Promise<LinkTrace> => {
+    if (carried.current?.bytes !== t.trace.bytes) carried.current = { bytes: t.trace.bytes, data: traceData(t.trace.bytes) };
+    const data = await carried.current.data;
+    return { name: t.trace.name, format: t.format, ...(t.mrcPages !== null ? { mrcPages: t.mrcPages } : {}), ...(data !== null ? { data } : {}) };
+  };
   const linkState = (): LinkState => ({
     scenario: scenarioName,
     knobs,
@@ -90,11 +125,11 @@ export function useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad }: 
     ...(anyFlags(runFlags) ? { flags: runFlags } : {}),
     ...(swapPair ? { swapPair } : {}),
   });
-  const makeLink = () => encodeLink(linkState());
+  const makeLink = async () => encodeLink({ ...linkState(), ...(shown ? { trace: await traceOfLink(shown) } : {}) });
   // Typed but not run before a reload: the editor opens on it (read once per scenario).
   const restoredDraft = useMemo(() => (file && boot === 'done' ? loadDraft(file.name, edited ?? file.text) : null), [file?.name, boot]); // eslint-disable-line react-hooks/exhaustive-deps
   // The address bar follows the state (not in an embed: its URL is the host's to keep).
-  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, swapPair, seeking ? -1 : nowNs]);
+  const stateKey = JSON.stringify([scenarioName, knobs, edited, compare, a, b, variant, variantB, speedStep, runFlags, swapPair, shown?.mrcPages ?? null, seeking ? -1 : nowNs]);
   useUrlState(!embed.embed && boot === 'done' && !seeking, stateKey, makeLink);
 
   return { boot, linkError, setLinkError, embedView, makeLink, restoredDraft };

@@ -8,8 +8,18 @@ import { NO_FLAGS, type SideFlags } from '../lib/flags';
 import type { LinkState } from '../lib/link';
 import { setupOf } from '../lib/knobs';
 import { variantNames } from '../lib/scenarioText';
-import type { ScenarioSource } from '../engine/protocol';
-import { SCENARIOS } from '../scenarios';
+import type { ScenarioSource, TraceBytes } from '../engine/protocol';
+import { SCENARIOS, type ScenarioFile } from '../scenarios';
+
+/** A trace the user gave the page (dropped, or a shipped one picked): the scenario the engine
+ *  built to replay it, its bytes, and the miss-ratio point opened from its curve (null: the
+ *  scenario as built). */
+export interface TraceSetup {
+  file: ScenarioFile;
+  trace: TraceBytes;
+  format: 'oracleGeneral' | 'csv';
+  mrcPages: number | null;
+}
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
 
@@ -26,8 +36,11 @@ export function useSetup(state: EngineState) {
   /** The scenario text as edited by hand (null: the file as it is). */
   const [edited, setEdited] = useState<string | null>(null);
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
+  /** The trace scenario, kept while another scenario is open (its curve stays computed). */
+  const [trace, setTrace] = useState<TraceSetup | null>(null);
 
-  const file = SCENARIOS.find((s) => s.name === scenarioName) ?? null;
+  const traceOpen = trace !== null && trace.file.name === scenarioName;
+  const file = traceOpen ? trace.file : (SCENARIOS.find((s) => s.name === scenarioName) ?? null);
   /** Another scenario, from its defaults. */
   const open = (n: string) => {
     setScenarioName(n);
@@ -37,6 +50,13 @@ export function useSetup(state: EngineState) {
     setEdited(null);
     setSideFlags(NO_FLAGS);
     setSwapPair(null);
+  };
+  /** A trace's scenario, from its defaults (`mrcPages`: one point of its curve, `variant` in it). */
+  const openTrace = (t: TraceSetup, variant: string | null = null) => {
+    open(t.file.name);
+    setVariant(variant);
+    setCompare(false);
+    setTrace(t);
   };
   /** A decoded link's setup. */
   const restore = (s: LinkState) => {
@@ -60,8 +80,14 @@ export function useSetup(state: EngineState) {
   const source: ScenarioSource | null = useMemo(() => {
     if (!file) return null;
     const pair = pairKey ? (JSON.parse(pairKey) as [string, [number, number]]) : null;
-    return { name: file.name, text, setup: setupOf(JSON.parse(knobsKey), pair && { variant: pair[0], swappiness: pair[1] }) };
-  }, [file, text, knobsKey, pairKey]);
+    const t = traceOpen ? trace : null;
+    return {
+      name: file.name,
+      text,
+      setup: setupOf(JSON.parse(knobsKey), pair && { variant: pair[0], swappiness: pair[1] }),
+      ...(t ? { traces: [t.trace], ...(t.mrcPages !== null ? { mrcPages: t.mrcPages } : {}) } : {}),
+    };
+  }, [file, text, knobsKey, pairKey, traceOpen, trace]);
 
   // The picker offers the file's own variants (in a knob comparison too), as the engine read them.
   const variants = state.scenario === scenarioName ? (state.file?.variants ?? []) : [];
@@ -97,6 +123,9 @@ export function useSetup(state: EngineState) {
     speed: speedAt(speedStep),
     open,
     restore,
+    trace,
+    traceOpen,
+    openTrace,
     source,
     variants,
     a,

@@ -18,9 +18,11 @@ import {
   type RunInfo,
   type ScenarioSource,
   type ToWorker,
+  type TraceBytes,
+  type TraceFormat,
 } from './protocol';
 import { CheckpointStore, type Checkpoint } from './checkpoints';
-import type { FrameView, ScenarioInfo, ScenarioProblem } from './generated/views';
+import type { FrameView, MrcReference, ScenarioInfo, ScenarioProblem } from './generated/views';
 import { stepTo, stepToward } from './stepTo';
 
 /** The part of the wasm facade (wasm-core/wasm/src/lib.rs) the host uses. The views are the
@@ -49,6 +51,9 @@ export interface EngineSimulation {
   /** Bytes a snapshot holds on the wasm heap (0 for a run built from a scenario). */
   snapshot_bytes?(): number;
   run_to_end_json(): string;
+  /** A finished miss-ratio point's misses: task `task`'s, which must have made all `requests`
+   *  of its trace; throws naming how far it got otherwise. */
+  mrc_misses?(task: string, requests: number): number;
   free(): void;
 }
 
@@ -70,6 +75,14 @@ export interface EngineModule {
   assess?(text: string, reports: string[]): string;
   /** The message of the panic behind the last `RuntimeError: unreachable`, or "" (wasm.rs). */
   lastPanic?(): string;
+  /** Forget the traces supplied, then supply these (the engine refuses one over its budget). */
+  setTraces?(traces: TraceBytes[]): void;
+  /** The scenario that replays trace `name` (supplied) in `format`; throws naming a bad record. */
+  traceScenario?(name: string, format: TraceFormat): string;
+  /** JSON MrcReference of the scenario at `points` sizes; throws on a scenario without one replay. */
+  mrcReference?(text: string, points: number): string;
+  /** A kernel point of the scenario's curve: `variant` with the replaying task held to `pages`. */
+  createMrcPoint?(text: string, variant: string, pages: number): EngineSimulation;
 }
 
 export interface HostDeps {
@@ -138,7 +151,7 @@ export class EngineHost {
   private runs: Run[] = [];
   private seq = 0;
   /** What the runs were built from, to build them again at t=0 (a seek before every checkpoint). */
-  private built: { text: string; names: string[]; flags: FlagOverrides[] } | null = null;
+  private built: { text: string; names: string[]; flags: FlagOverrides[]; mrcPages?: number } | null = null;
   /** Engine work (wall ms) of the live runs from t=0, and their virtual ns per ms lately. */
   private live: Timeline = { sims: [], workMs: 0, rate: 0 };
   /** Lesson step times: checkpoints there are pinned, and play stops there to take them. */
@@ -207,6 +220,7 @@ export class EngineHost {
   }
 
   private dispatch(msg: ToWorker): void {
+    if ('scenario' in msg && msg.scenario.traces) this.supply(msg.scenario.traces);
     switch (msg.type) {
       case 'load':
         this.load(msg.scenario, msg.variants, msg.flags ?? [], msg.runs);
@@ -240,6 +254,72 @@ export class EngineHost {
         if (!this.engine!.assess) throw new Error('this engine build has no assess');
         this.deps.post({ type: 'assessed', id: msg.id, assessment: this.engine!.assess(this.resolve(msg.scenario), msg.reports) });
         return;
+      case 'traceScenario':
+        this.answer(msg.id, 'traceScenario', 'text', () => {
+          this.supply([msg.trace]);
+          return this.need(this.engine!.traceScenario)(msg.trace.name, msg.format);
+        });
+        return;
+      case 'mrc':
+        this.answer(msg.id, 'mrc', 'reference', () => JSON.parse(this.need(this.engine!.mrcReference)(this.resolve(msg.scenario), msg.points)) as MrcReference);
+        return;
+      case 'mrcPoint':
+        this.answer(msg.id, 'mrcPoint', 'misses', () => this.mrcPoint(msg));
+        return;
+    }
+  }
+
+  /** Supply the traces a message carries to the engine (each message that names a scenario
+   *  with traces brings them: a results worker holds none of its own). */
+  private supply(traces: TraceBytes[]): void {
+    this.need(this.engine!.setTraces)(traces);
+  }
+
+  private need<F>(f: F | undefined): F {
+    if (!f) throw new Error('this engine build cannot replay traces');
+    return f;
+  }
+
+  /** Answer a request with its result, or with the engine's reason for none (a bad trace
+   *  record, a scenario without a replay): the page shows it beside what asked. A panic is
+   *  still an engine error (handle()). */
+  private answer<K extends 'traceScenario' | 'mrc' | 'mrcPoint'>(id: number, type: K, key: string, work: () => unknown): void {
+    let out: unknown;
+    try {
+      out = work();
+    } catch (err) {
+      const panic = this.engine?.lastPanic?.() ?? '';
+      if (panic) throw new Error(`the engine stopped on an internal error (${panic})`);
+      this.deps.post({ type, id, [key]: null, problem: err instanceof Error ? err.message : String(err) } as unknown as FromWorker);
+      return;
+    }
+    this.deps.post({ type, id, [key]: out, problem: null } as unknown as FromWorker);
+  }
+
+  /** A simulation of `variant`: the scenario as it is, or its miss-ratio point of `mrcPages`. */
+  private build(text: string, variant: string, flags: FlagOverrides, mrcPages?: number): EngineSimulation {
+    if (mrcPages === undefined) return this.engine!.create(text, variant, flags);
+    if (Object.keys(flags).length > 0) throw new Error('flag overrides do not apply to a miss-ratio point (it runs the variant as written)');
+    return this.need(this.engine!.createMrcPoint)(text, variant, mrcPages);
+  }
+
+  /** One kernel point of a curve, run to its end in slices with progress: its misses. */
+  private mrcPoint(msg: Extract<ToWorker, { type: 'mrcPoint' }>): number {
+    const sim = this.build(this.resolve(msg.scenario), msg.variant, {}, msg.pages);
+    try {
+      const progress = () => this.deps.post({ type: 'mrcProgress', id: msg.id, nowNs: sim.now_ns(), endNs: sim.end_ns() });
+      progress();
+      let last = Date.now();
+      while (!sim.finished()) {
+        sim.step(REPORT_SLICE_NS);
+        if (Date.now() - last >= REPORT_PROGRESS_MS) {
+          progress();
+          last = Date.now();
+        }
+      }
+      return this.need(sim.mrc_misses?.bind(sim))(msg.task, msg.requests);
+    } finally {
+      sim.free();
     }
   }
 
@@ -327,7 +407,7 @@ export class EngineHost {
       for (const [i, name] of allNames.entries()) {
         const variant = info.variants.find((v) => v.name === name);
         if (!variant) throw new Error(`scenario ${scenario.name} has no variant "${name}"`);
-        const sim = this.engine!.create(text, name, allFlags[i] ?? {});
+        const sim = this.build(text, name, allFlags[i] ?? {}, scenario.mrcPages);
         if (!keep.includes(i)) {
           sim.free();
           continue;
@@ -349,7 +429,7 @@ export class EngineHost {
     for (const r of this.runs) r.sim.free();
     this.runs = runs;
     this.seq = 0;
-    this.built = { text, names, flags };
+    this.built = { text, names, flags, ...(scenario.mrcPages !== undefined ? { mrcPages: scenario.mrcPages } : {}) };
     this.live = { sims: runs.map((r) => r.sim), workMs: 0, rate: 0 };
     this.pins = info.lesson.map((st) => st.atNs);
     const first = runs[0]!.sim;
@@ -378,19 +458,20 @@ export class EngineHost {
     if (only !== undefined) {
       const v = info.variants[only];
       if (!v) throw new Error(`scenario ${scenario.name} has no variant ${only + 1} (it has ${count})`);
-      const report = this.runToEnd(scenario.name, text, v.name, only, count);
+      const report = this.runToEnd(scenario, text, v.name, only, count);
       this.deps.post({ type: 'variantReport', scenario: scenario.name, index: only, count, variant: v.name, report });
       return;
     }
-    const reports = info.variants.map((v, index) => this.runToEnd(scenario.name, text, v.name, index, count));
+    const reports = info.variants.map((v, index) => this.runToEnd(scenario, text, v.name, index, count));
     // The core evaluates the expectations and the headline figures: the page only shows them.
     const assessment = this.engine!.assess ? this.engine!.assess(text, reports) : undefined;
     this.deps.post({ type: 'reports', scenario: scenario.name, reports, ...(assessment ? { assessment } : {}) });
   }
 
   /** Variant `variant` (`index` of `count`) in a fresh simulation to its end: its RunReport JSON. */
-  private runToEnd(name: string, text: string, variant: string, index: number, count: number): string {
-    const sim = this.engine!.create(text, variant);
+  private runToEnd(scenario: ScenarioSource, text: string, variant: string, index: number, count: number): string {
+    const name = scenario.name;
+    const sim = this.build(text, variant, {}, scenario.mrcPages);
     try {
       // Stepped in slices (the result does not depend on step sizes), with a progress message
       // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
@@ -491,7 +572,7 @@ export class EngineHost {
     if (cp) return { sims: cp.runs.map((s) => s.snapshot!()), workMs: cp.workMs, rate: this.live.rate };
     const b = this.built!;
     const sims = b.names.map((name, i) => {
-      const sim = this.engine!.create(b.text, name, b.flags[i] ?? {});
+      const sim = this.build(b.text, name, b.flags[i] ?? {}, b.mrcPages);
       sim.set_move_trace(MOVE_CAPACITY);
       return sim;
     });

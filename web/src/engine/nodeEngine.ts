@@ -1,7 +1,7 @@
 // The real wasm engine (web/pkg, built by `npm run wasm`) as the worker host sees it, for tests
 // that drive EngineHost in Node: instantiated synchronously, outside any worker.
 import { readFileSync } from 'node:fs';
-import { assess, engine_version, initSync, kernel_info, resolve_scenario, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { assess, clear_traces, engine_version, initSync, kernel_info, mrc_reference, resolve_scenario, scenario_check, scenario_info, set_trace, trace_scenario, WasmSimulation } from '../../pkg/reclaim_core.js';
 import type { CheckResult, ScenarioChecker } from './checker';
 import { EngineHost, type EngineModule } from './host';
 
@@ -18,6 +18,13 @@ export const wasmEngine: EngineModule = {
   kernelInfo: () => kernel_info(),
   scenarioCheck: (t) => scenario_check(t),
   assess: (t, r) => assess(t, r),
+  setTraces: (traces) => {
+    clear_traces();
+    for (const t of traces) set_trace(t.name, t.bytes);
+  },
+  traceScenario: (name, format) => trace_scenario(name, format),
+  mrcReference: (text, points) => mrc_reference(text, points),
+  createMrcPoint: (text, variant, pages) => WasmSimulation.fromMrcPoint(text, variant, pages),
 };
 
 /** The editor's and the link's checker answered by an EngineHost in-process over the real

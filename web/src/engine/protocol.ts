@@ -18,7 +18,11 @@
 //                    seek (bring every run to a virtual time, from the nearest checkpoint; answered by
 //                    seekProgress while it replays, then a frame),
 //                    ahead (compute the runs' state at a virtual time in the background, e.g. a paused
-//                    lesson's next step, so that a seek there restores it; answered by aheadProgress)
+//                    lesson's next step, so that a seek there restores it; answered by aheadProgress),
+//                    traceScenario (the scenario the engine builds for a dropped trace's bytes),
+//                    mrc (a trace scenario's miss-ratio plan with its LRU and OPT columns), mrcPoint
+//                    (one kernel point of the curve run to its end; answered by mrcProgress, then
+//                    mrcPoint)
 //   worker -> page   ready (engine version, its flags and presets), loaded (scenario info and
 //                    per-run constants, each run's flags and swappiness asked / cap / run),
 //                    frame (per run: the engine's FrameView — list sizes, watermarks, dirty
@@ -27,7 +31,8 @@
 //                    rows as typed arrays, transferred),
 //                    reports (the CLI's RunReport JSON per variant), variantReport (one variant's),
 //                    reportProgress, checked (the problem of a checked text, with its line and
-//                    column, or null), assessed, seekProgress, aheadProgress, error
+//                    column, or null), assessed, seekProgress, aheadProgress, traceScenario, mrc,
+//                    mrcProgress, mrcPoint, error
 //
 // Every engine type here is generated from Rust (generated/views.ts); the worker is built with
 // the page, so its answers are checked for their envelope only (message type and fields, typed
@@ -37,9 +42,9 @@
 // The page pulls: it sends `step` once per animation frame while playing and the
 // next one only after the answer arrived, so the worker is never flooded.
 // Bump PROTOCOL_VERSION on any incompatible change.
-import type { FrameView, KernelInfo, LessonStepInfo, RunInfo, RunKernel, ScenarioInfo, ScenarioProblem, Setup, VariantInfo } from './generated/views';
+import type { FrameView, KernelInfo, LessonStepInfo, MrcReference, RunInfo, RunKernel, ScenarioInfo, ScenarioProblem, Setup, VariantInfo } from './generated/views';
 
-export const PROTOCOL_VERSION = 12; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info; 11: the engine applies the knobs (setup); 12: a load's share of the runs (`runs`)
+export const PROTOCOL_VERSION = 13; // 3: kernel info, per-run flags; 4: lessons, check; 5: gens; 6: typed gens and memcg views; 7: frame stepMs; 8: seek, ahead, seriesStart; 9: report of one variant; 10: generated frames and run info; 11: the engine applies the knobs (setup); 12: a load's share of the runs (`runs`); 13: traces and miss-ratio curves
 
 /** Largest single advance of virtual time accepted in one message (60 s). */
 export const MAX_STEP_NS = 60_000_000_000;
@@ -55,7 +60,27 @@ export interface ScenarioSource {
   name: string;
   text: string;
   setup?: Setup;
+  /** The access traces its replay ops name, as the page holds them (a dropped file's bytes:
+   *  the trace never leaves the browser); every worker that runs the scenario is given them. */
+  traces?: TraceBytes[];
+  /** A kernel point of its miss-ratio curve: the replaying task in a memcg of memory.max =
+   *  this many pages (the engine's `mrc::kernel_scenario`) instead of the scenario as it is. */
+  mrcPages?: number;
 }
+
+/** One access trace: the name the scenario's replay op gives it, and its bytes. */
+export interface TraceBytes {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** The trace formats the engine reads (scenario/trace.rs). */
+export const TRACE_FORMATS = ['oracleGeneral', 'csv'] as const;
+export type TraceFormat = (typeof TRACE_FORMATS)[number];
+/** At most this many traces with one scenario. */
+export const MAX_TRACES = 4;
+/** At most this many cache sizes in a curve. */
+export const MAX_MRC_POINTS = 64;
 
 /** At most this many knob settings in a setup. */
 export const MAX_KNOBS = 64;
@@ -83,7 +108,16 @@ export type ToWorker =
   | { type: 'check'; id: number; text: string; setup?: Setup }
   /** The scenario's assessment (headline figures, verdicts) over these RunReport JSONs (a real
    *  kernel's run beside the model's, issue #27 §2); answer `assessed` with the same id. */
-  | { type: 'assess'; id: number; scenario: ScenarioSource; reports: string[] };
+  | { type: 'assess'; id: number; scenario: ScenarioSource; reports: string[] }
+  /** The scenario the engine builds to replay a dropped trace (`trace_scenario`); answer
+   *  `traceScenario` with the same id: the text, or the problem (a bad record, by number). */
+  | { type: 'traceScenario'; id: number; trace: TraceBytes; format: TraceFormat }
+  /** The miss-ratio curve's plan and its LRU and OPT columns at `points` sizes (one replay op,
+   *  its trace supplied); answer `mrc` with the same id. */
+  | { type: 'mrc'; id: number; scenario: ScenarioSource; points: number }
+  /** One kernel point: `variant` with the replaying task held to `pages` pages, run to its end;
+   *  answer `mrcProgress` while it runs, then `mrcPoint` with its misses. */
+  | { type: 'mrcPoint'; id: number; scenario: ScenarioSource; variant: string; pages: number; task: string; requests: number };
 
 // ---------------------------------------------------------------- worker -> page
 
@@ -152,6 +186,14 @@ export type FromWorker =
   | { type: 'checked'; id: number; problem: ScenarioProblem | null; info?: ScenarioInfo }
   /** The answer to `assess`: JSON Assessment (generated/views.ts). */
   | { type: 'assessed'; id: number; assessment: string }
+  /** The answer to `traceScenario`: the scenario text, or why there is none. */
+  | { type: 'traceScenario'; id: number; text: string | null; problem: string | null }
+  /** The answer to `mrc`: the plan and reference columns, or why there are none. */
+  | { type: 'mrc'; id: number; reference: MrcReference | null; problem: string | null }
+  /** An `mrcPoint` on its way (at most every REPORT_PROGRESS_MS of wall time). */
+  | { type: 'mrcProgress'; id: number; nowNs: number; endNs: number }
+  /** The answer to `mrcPoint`: the point's misses, or why it has none. */
+  | { type: 'mrcPoint'; id: number; misses: number | null; problem: string | null }
   /** Something failed; `phase` says where. The page shows `message`. */
   | { type: 'error'; phase: ErrorPhase; message: string };
 
@@ -232,9 +274,23 @@ function envelope(data: unknown): Obj & { type: string } {
 }
 
 function parseScenario(v: unknown): ScenarioSource {
-  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object {name, text, setup?}, got ${describe(v)}`);
-  onlyKeys(v, ['name', 'text', 'setup']);
-  return { name: str(v, 'name'), text: str(v, 'text'), ...('setup' in v ? { setup: parseSetup(v.setup) } : {}) };
+  if (!isObj(v)) throw new ProtocolError(`'scenario' must be an object {name, text, setup?, traces?, mrcPages?}, got ${describe(v)}`);
+  onlyKeys(v, ['name', 'text', 'setup', 'traces', 'mrcPages']);
+  const out: ScenarioSource = { name: str(v, 'name'), text: str(v, 'text'), ...('setup' in v ? { setup: parseSetup(v.setup) } : {}) };
+  if ('traces' in v) {
+    const t = v.traces;
+    if (!Array.isArray(t) || t.length > MAX_TRACES) throw new ProtocolError(`'scenario.traces' must be an array of at most ${MAX_TRACES} traces`);
+    out.traces = t.map((x: unknown) => parseTrace(x));
+  }
+  if ('mrcPages' in v) out.mrcPages = num(v, 'mrcPages', 1, BIG, true);
+  return out;
+}
+
+/** {name, bytes}; the engine checks the bytes (and their size against its budget). */
+function parseTrace(v: unknown): TraceBytes {
+  if (!isObj(v)) throw new ProtocolError(`a trace must be an object {name, bytes}, got ${describe(v)}`);
+  onlyKeys(v, ['name', 'bytes']);
+  return { name: str(v, 'name'), bytes: typed(v, 'bytes', Uint8Array) };
 }
 
 /** The shape of a Setup; the engine checks the names and values (and refuses unknown keys). */
@@ -297,6 +353,26 @@ export function parseToWorker(data: unknown): ToWorker {
     case 'assess':
       onlyKeys(m, ['type', 'id', 'scenario', 'reports']);
       return { type: 'assess', id: num(m, 'id', 0, BIG, true), scenario: parseScenario(field(m, 'scenario')), reports: strings(m, 'reports') };
+    case 'traceScenario': {
+      onlyKeys(m, ['type', 'id', 'trace', 'format']);
+      const format = str(m, 'format');
+      if (!(TRACE_FORMATS as readonly string[]).includes(format)) throw new ProtocolError(`'format' must be one of ${TRACE_FORMATS.join(', ')}, got ${describe(format)}`);
+      return { type: 'traceScenario', id: num(m, 'id', 0, BIG, true), trace: parseTrace(field(m, 'trace')), format: format as TraceFormat };
+    }
+    case 'mrc':
+      onlyKeys(m, ['type', 'id', 'scenario', 'points']);
+      return { type: 'mrc', id: num(m, 'id', 0, BIG, true), scenario: parseScenario(field(m, 'scenario')), points: num(m, 'points', 1, MAX_MRC_POINTS, true) };
+    case 'mrcPoint':
+      onlyKeys(m, ['type', 'id', 'scenario', 'variant', 'pages', 'task', 'requests']);
+      return {
+        type: 'mrcPoint',
+        id: num(m, 'id', 0, BIG, true),
+        scenario: parseScenario(field(m, 'scenario')),
+        variant: str(m, 'variant'),
+        pages: num(m, 'pages', 1, BIG, true),
+        task: str(m, 'task'),
+        requests: num(m, 'requests', 0, BIG, true),
+      };
     default:
       throw new ProtocolError(`unknown message type ${describe(m.type)} sent to the engine worker`);
   }
@@ -328,6 +404,10 @@ const FROM_WORKER_KEYS: Record<FromWorker['type'], string[]> = {
   aheadProgress: ['type', 'toNs', 'nowNs', 'done'],
   checked: ['type', 'id', 'problem', 'info'],
   assessed: ['type', 'id', 'assessment'],
+  traceScenario: ['type', 'id', 'text', 'problem'],
+  mrc: ['type', 'id', 'reference', 'problem'],
+  mrcProgress: ['type', 'id', 'nowNs', 'endNs'],
+  mrcPoint: ['type', 'id', 'misses', 'problem'],
   error: ['type', 'phase', 'message'],
 };
 const OPTIONAL: Partial<Record<FromWorker['type'], string[]>> = { ready: ['kernel'], reports: ['assessment'], checked: ['info'] };
@@ -385,6 +465,20 @@ export function parseFromWorker(data: unknown): FromWorker {
       break;
     case 'seekProgress':
       for (const k of ['fromNs', 'toNs', 'nowNs']) num(m, k, 0, BIG);
+      break;
+    case 'traceScenario':
+    case 'mrc':
+    case 'mrcPoint': {
+      num(m, 'id', 0, BIG, true);
+      const answer = m.type === 'traceScenario' ? 'text' : m.type === 'mrc' ? 'reference' : 'misses';
+      const p = field(m, 'problem');
+      if (p !== null && typeof p !== 'string') throw new ProtocolError(`'problem' must be null or a string, got ${describe(p)}`);
+      if ((field(m, answer) === null) === (p === null)) throw new ProtocolError(`${what(m)} must carry either '${answer}' or 'problem'`);
+      break;
+    }
+    case 'mrcProgress':
+      num(m, 'id', 0, BIG, true);
+      for (const k of ['nowNs', 'endNs']) num(m, k, 0, BIG);
       break;
     case 'aheadProgress':
       for (const k of ['toNs', 'nowNs']) num(m, k, 0, BIG);

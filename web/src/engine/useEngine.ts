@@ -146,7 +146,11 @@ export function reducer(state: EngineState, action: Action): EngineState {
     case 'reportProgress':
     case 'checked':
     case 'assessed':
-      return state; // answered by the report worker (useReports), and the editor's (checker.ts)
+    case 'traceScenario':
+    case 'mrc':
+    case 'mrcProgress':
+    case 'mrcPoint':
+      return state; // answered by the report workers (useReports, useTrace), and the editor's (checker.ts)
   }
 }
 

@@ -1,5 +1,5 @@
 // The engine worker: loads the wasm engine and hands every message to EngineHost.
-import init, { assess, engine_version, kernel_info, last_panic, resolve_scenario, scenario_check, scenario_info, WasmSimulation } from '../../pkg/reclaim_core.js';
+import init, { assess, clear_traces, engine_version, kernel_info, last_panic, mrc_reference, resolve_scenario, scenario_check, scenario_info, set_trace, trace_scenario, WasmSimulation } from '../../pkg/reclaim_core.js';
 import { EngineHost } from './host';
 import { encodeError, type FromWorker } from './protocol';
 
@@ -23,6 +23,13 @@ const host = new EngineHost({
       scenarioCheck: (text) => scenario_check(text),
       assess: (text, reports) => assess(text, reports),
       lastPanic: () => last_panic(),
+      setTraces: (traces) => {
+        clear_traces();
+        for (const t of traces) set_trace(t.name, t.bytes);
+      },
+      traceScenario: (name, format) => trace_scenario(name, format),
+      mrcReference: (text, points) => mrc_reference(text, points),
+      createMrcPoint: (text, variant, pages) => WasmSimulation.fromMrcPoint(text, variant, pages),
     };
   },
   post: (message, transfer = []) => scope.postMessage(message, transfer),

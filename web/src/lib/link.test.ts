@@ -1,6 +1,6 @@
 // The link codec: round trip, the frozen v1 fixture, and hostile inputs.
 import { describe, expect, it } from 'vitest';
-import { DECODERS, decodeLink, encodeLink, fromBase64Url, LinkError, MAX_LINK_CHARS, toBase64Url, type LinkState } from './link';
+import { DECODERS, decodeLink, encodeLink, fromBase64Url, LinkError, MAX_LINK_CHARS, MAX_LINK_TRACE_BYTES, toBase64Url, traceBytes, traceData, traceScenarioName, type LinkState } from './link';
 
 const SCENARIOS = ['s000-thrash.toml', 's001-used-once.toml'];
 
@@ -63,6 +63,33 @@ describe('link codec', () => {
     await expect(bad([0, 201])).rejects.toThrow(/swappiness/);
     await expect(bad([60])).rejects.toThrow(/two values/);
     await expect(bad([0, 200], true)).rejects.toThrow(/two variants and two swappiness/);
+  });
+
+  it('carries a small trace (an optional v1 field) and only names a large one', async () => {
+    // A trace that compresses well, and one of random bytes that does not.
+    const small = new Uint8Array(240_000).map((_, i) => (i * 7) % 13);
+    let x = 2463534242; // xorshift32: bytes deflate cannot shrink
+    const large = new Uint8Array(MAX_LINK_TRACE_BYTES + 4096).map(() => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) & 0xff;
+    });
+    const data = await traceData(small);
+    expect(data).not.toBeNull();
+    expect(await traceBytes(data!)).toStrictEqual(small);
+    expect(await traceData(large)).toBeNull();
+    const withTrace: LinkState = { ...state, scenario: traceScenarioName('mine.bin'), edited: null, variants: ['mglru'], trace: { name: 'mine.bin', format: 'oracleGeneral', mrcPages: 490, data: data! } };
+    // A trace scenario is not a bundled file: it decodes without being among the known names.
+    expect(await decodeLink(await encodeLink(withTrace), SCENARIOS)).toStrictEqual(withTrace);
+    const named: LinkState = { ...withTrace, trace: { name: 'mine.bin', format: 'csv' } };
+    expect(await decodeLink(await encodeLink(named), SCENARIOS)).toStrictEqual(named);
+    const bad = async (r: unknown, s = 'trace:mine.bin') => decodeLink(`v1=${await payload(JSON.stringify({ s, v: [], c: false, sp: 0, t: 0, r }))}`, SCENARIOS);
+    await expect(bad({ n: 'mine.bin', fmt: 'vscsi' })).rejects.toThrow(/trace format/);
+    await expect(bad({ n: 'other.bin', fmt: 'o' })).rejects.toThrow(/not the one its scenario/);
+    await expect(bad({ n: 'mine.bin', fmt: 'o', d: 'x'.repeat(400_000) })).rejects.toThrow(/at most 262144 bytes compressed/);
+    await expect(bad({ n: 'mine.bin', fmt: 'o', q: 1 })).rejects.toThrow(/unknown field 'q' in its trace/);
+    await expect(traceBytes('AAAA')).rejects.toThrow(/damaged/);
   });
 
   it('base64url round-trips every length', () => {

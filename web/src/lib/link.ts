@@ -37,6 +37,45 @@ export interface LinkState {
   flags?: FlagOverrides[];
   /** Comparing a knob: `variants[0]` run at these two swappiness values; absent otherwise. */
   swapPair?: [number, number];
+  /** The access trace the scenario (`trace:<name>`) replays; absent for a bundled file. */
+  trace?: LinkTrace;
+}
+
+/** A trace scenario's trace in a link: its file name and format, the miss-ratio point opened
+ *  (if one), and the file itself (deflate-raw, base64url) when it compresses to at most
+ *  MAX_LINK_TRACE_BYTES; otherwise the page asks for the file by its name. */
+export interface LinkTrace {
+  name: string;
+  format: 'oracleGeneral' | 'csv';
+  mrcPages?: number;
+  data?: string;
+}
+
+/** A trace travels in a link only when it compresses to at most this (256 KiB). */
+export const MAX_LINK_TRACE_BYTES = 256 * 1024;
+/** A trace carried by a link expands to at most this (64 MiB). */
+export const MAX_LINK_TRACE_EXPANDED = 64 << 20;
+/** The scenario name of a trace's scenario: never a bundled file's name. */
+export const traceScenarioName = (name: string) => `trace:${name}`;
+
+/** A trace's bytes as a link carries them, or null when they compress to more than
+ *  MAX_LINK_TRACE_BYTES (the link then names the file). */
+export async function traceData(bytes: Uint8Array): Promise<string | null> {
+  const z = await pipe(bytes, new CompressionStream('deflate-raw'), MAX_LINK_TRACE_BYTES).catch((e: unknown) => {
+    if (e instanceof LinkError) return null;
+    throw e;
+  });
+  return z && toBase64Url(z);
+}
+
+/** The bytes of a trace a link carries; throws LinkError when damaged or too large. */
+export async function traceBytes(data: string): Promise<Uint8Array> {
+  try {
+    return await pipe(fromBase64Url(data), new DecompressionStream('deflate-raw'), MAX_LINK_TRACE_EXPANDED);
+  } catch (e) {
+    if (e instanceof LinkError && /expands/.test(e.message)) throw new LinkError(`the link's trace expands to more than ${MAX_LINK_TRACE_EXPANDED} bytes`);
+    throw new LinkError("the link's trace is damaged or truncated (it does not decompress)");
+  }
 }
 
 /** Flag name -> on/off, as the engine names its flags. */
@@ -170,6 +209,9 @@ export interface LinkV1 {
   f?: FlagOverrides[];
   /** the knob comparison: the variant run at these two swappiness values (optional) */
   p?: [number, number];
+  /** the trace a `trace:` scenario replays (optional): name, format (o: oracleGeneral, c:
+   *  csv), miss-ratio point, the file (deflate-raw, base64url) when small */
+  r?: { n: string; fmt: 'o' | 'c'; m?: number; d?: string };
 }
 
 type Obj = Record<string, unknown>;
@@ -238,7 +280,7 @@ function refuseForbidden(key: string) {
 /** Validate a decoded v1 payload. */
 export function parseV1(v: unknown): LinkV1 {
   if (!isObj(v)) throw new LinkError('the link does not hold a page state (not an object)');
-  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w', 'f', 'p'], '');
+  onlyKeys(v, ['s', 'k', 'x', 'v', 'c', 'sp', 't', 'w', 'f', 'p', 'r'], '');
   for (const key of ['s', 'v', 'c', 'sp', 't']) if (!(key in v)) throw new LinkError(`the link is missing its '${key}' field`);
   const out: LinkV1 = {
     s: shortStr(v.s, 'scenario name'),
@@ -266,6 +308,21 @@ export function parseV1(v: unknown): LinkV1 {
     if (!Array.isArray(v.p) || v.p.length !== 2) throw new LinkError("the link's swappiness pair must be two values");
     out.p = [intIn(v.p[0], 'swappiness', 0, 200), intIn(v.p[1], 'swappiness', 0, 200)];
     if (out.c) throw new LinkError('a link cannot compare two variants and two swappiness values at once');
+  }
+  if (v.r !== undefined) {
+    const r = v.r;
+    if (!isObj(r)) throw new LinkError("the link's trace must be an object");
+    onlyKeys(r, ['n', 'fmt', 'm', 'd'], ' in its trace');
+    const n = shortStr(r.n, 'trace name');
+    if (r.fmt !== 'o' && r.fmt !== 'c') throw new LinkError(`the link's trace format must be "o" (oracleGeneral) or "c" (csv), got ${JSON.stringify(r.fmt)}`);
+    out.r = { n, fmt: r.fmt };
+    if (r.m !== undefined) out.r.m = intIn(r.m, 'miss-ratio point', 1, 2 ** 40);
+    if (r.d !== undefined) {
+      // Base64url of at most MAX_LINK_TRACE_BYTES.
+      if (typeof r.d !== 'string' || r.d.length > Math.ceil((MAX_LINK_TRACE_BYTES * 4) / 3)) throw new LinkError(`the link's trace must be text of at most ${MAX_LINK_TRACE_BYTES} bytes compressed`);
+      out.r.d = r.d;
+    }
+    if (out.s !== traceScenarioName(n)) throw new LinkError(`the link's trace ${JSON.stringify(n)} is not the one its scenario ${JSON.stringify(out.s)} replays`);
   }
   return out;
 }
@@ -300,6 +357,9 @@ export function migrateV1(v: LinkV1): LinkState {
     // Only when present, so that links without overrides decode exactly as before.
     ...(v.f && v.f.some((o) => Object.keys(o).length > 0) ? { flags: v.f } : {}),
     ...(v.p ? { swapPair: v.p } : {}),
+    ...(v.r
+      ? { trace: { name: v.r.n, format: v.r.fmt === 'o' ? ('oracleGeneral' as const) : ('csv' as const), ...(v.r.m !== undefined ? { mrcPages: v.r.m } : {}), ...(v.r.d !== undefined ? { data: v.r.d } : {}) } }
+      : {}),
   };
 }
 
@@ -311,6 +371,11 @@ export function toV1(s: LinkState): LinkV1 {
   if (s.view) out.w = s.view;
   if (s.flags && s.flags.some((o) => Object.keys(o).length > 0)) out.f = s.flags;
   if (s.swapPair) out.p = s.swapPair;
+  if (s.trace) {
+    out.r = { n: s.trace.name, fmt: s.trace.format === 'oracleGeneral' ? 'o' : 'c' };
+    if (s.trace.mrcPages !== undefined) out.r.m = s.trace.mrcPages;
+    if (s.trace.data !== undefined) out.r.d = s.trace.data;
+  }
   return out;
 }
 
@@ -359,7 +424,7 @@ export async function decodeLink(hash: string, scenarios: readonly string[], dec
     throw new LinkError('the link is damaged (its data is not valid JSON)');
   }
   const state = decoder(json);
-  if (!scenarios.includes(state.scenario)) throw new LinkError(`the link names an unknown scenario ${JSON.stringify(state.scenario)}`);
+  if (!scenarios.includes(state.scenario) && !state.trace) throw new LinkError(`the link names an unknown scenario ${JSON.stringify(state.scenario)}`);
   return state;
 }
 

@@ -530,6 +530,10 @@ export type Verdict = { text: string, met: boolean | null, checks: Array<CheckVe
 
 export type Assessment = { headline: Array<HeadlineRow>, verdicts: Array<Verdict>, };
 
+export type Plan = { trace: string, taskName: string, requests: number, footprint: number, sizes: Array<number>, };
+
+export type MrcReference = { plan: Plan, lru: Array<number>, opt: Array<number>, };
+
 export const LRU_LISTS = ["inactive_anon", "active_anon", "inactive_file", "active_file"] as const satisfies readonly LruList[];
 
 export const MOVE_REASONS = ["add", "activate", "deactivate", "rotate", "evict", "refault", "free"] as const satisfies readonly MoveReason[];
