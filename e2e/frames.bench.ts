@@ -3,7 +3,7 @@
 // "## Browser frame times" (only that section is replaced).
 import { cpus, loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 import { openScenario } from './support/views';
 
 const PLAY_MS = 10_000;
@@ -85,6 +85,9 @@ steps are played through.
 | virtual time reached | ${virtual} (${status}) |
 `;
   writeSection(HEADING, body);
+  writeResults('web-frames', runInfo('npm run bench:web (e2e/frames.bench.ts)', { browser: `Chromium ${browser.version()}` }), {
+    s000: { frames: sorted.length, median_ms: median, p95_ms: p95, max_ms: max, engine_fps: engineFps, virtual, status, speed },
+  });
   console.log(body);
   expect(sorted.length).toBeGreaterThan(10);
 });

@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
 import { formatNs } from '../web/src/format';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 
 const ROUNDS = 3;
 const S003_ROUNDS = 2;
@@ -166,5 +166,7 @@ test('seek times: S000 and the S003 memcg embed', async ({ browser }) => {
 | PageDown pressed at once on landing (replays the 580 s) | ${cell(s003.nextCold)} |
 `;
   writeSection('## Seeking', body);
+  // Every seek above waited for its progress to show (press() fails otherwise).
+  writeResults('web-seek', runInfo('npm run bench:web (e2e/seek.bench.ts)'), { progress_shown: true, s000, s003 });
   console.log(body);
 });
