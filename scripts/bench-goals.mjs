@@ -121,12 +121,12 @@ export const GOALS = [
   {
     id: 'memcg_view_fps',
     goal: '#48 live memcg view at S003 original size ≥ 30 fps',
-    needs: ['web-frames'],
-    judge: ({ 'web-frames': r }) => {
+    needs: ['web-memcg-frames'],
+    judge: ({ 'web-memcg-frames': r }) => {
       const m = r.s003_memcg;
       if (!m) return NOT;
-      const fps = 1000 / m.median_ms;
-      return { value: `${fps.toFixed(1)} fps (frame time median ${m.median_ms.toFixed(1)} ms, p95 ${m.p95_ms.toFixed(1)} ms; ${m.engine_fps.toFixed(1)} engine frames/s)`, met: fps >= 30 ? 'yes' : 'no' };
+      // The fps a viewer sees: the view's updates, at most one an animation frame.
+      return { value: `${m.view_fps.toFixed(1)} view updates/s at ${m.speed} (animation frames: median ${m.median_ms.toFixed(1)} ms, p95 ${m.p95_ms.toFixed(1)} ms)`, met: m.view_fps >= 30 ? 'yes' : 'no' };
     },
   },
   {

@@ -23,7 +23,7 @@ describe('goals table', () => {
 
   it('says which result file is missing', () => {
     const table = goalsTable({}, {});
-    expect(row(table, '#48 live memcg view')[1]).toBe('no bench-results/web-frames.json');
+    expect(row(table, '#48 live memcg view')[1]).toBe('no bench-results/web-memcg-frames.json');
     expect(row(table, '#48 live memcg view')[2]).toBe('not measured');
   });
 
