@@ -35,7 +35,7 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: previewPort, strictPort: true },
   test: {
     root: here('.'),
-    include: ['web/src/**/*.test.ts'],
+    include: ['web/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
   },
 });

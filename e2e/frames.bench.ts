@@ -3,8 +3,10 @@
 // "## Browser frame times" (only that section is replaced).
 import { cpus, loadavg } from 'node:os';
 import { expect, test } from '@playwright/test';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 import { openScenario } from './support/views';
+import { formatNs } from '../web/src/format';
+import { encodeLink } from '../web/src/lib/link';
 
 const PLAY_MS = 10_000;
 const HEADING = '## Browser frame times';
@@ -85,6 +87,95 @@ steps are played through.
 | virtual time reached | ${virtual} (${status}) |
 `;
   writeSection(HEADING, body);
+  writeResults('web-frames', runInfo('npm run bench:web (e2e/frames.bench.ts)', { browser: `Chromium ${browser.version()}` }), {
+    s000: { frames: sorted.length, median_ms: median, p95_ms: p95, max_ms: max, engine_fps: engineFps, virtual, status, speed },
+  });
   console.log(body);
   expect(sorted.length).toBeGreaterThan(10);
+});
+
+// Issue #48: the live memcg view at S003's original size (128 memcgs on 512 GiB, both variants
+// side by side, the memcg embed) able to play at >= 30 fps. Plays for PLAY_MS of wall time at the
+// link's default speed and counts, at each animation frame, whether the "after" run's memcg view
+// shows a new time: its updates per second (the fps a viewer sees), beside the animation frames'
+// own interval. Writes bench-results/web-memcg-frames.json (its own section of BENCHMARKS.md:
+// "## Browser memcg view").
+test('memcg view frame rate while playing S003 at its original size', async ({ browser }) => {
+  test.setTimeout(600_000);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const hash = await encodeLink({ scenario: 's003-memcg-lru.toml', knobs: {}, edited: null, variants: ['before', 'after'], compare: true, speedStep: 10, view: 'memcg', timeNs: 0 });
+  await page.goto(`/?embed&view=memcg#${hash}`);
+  await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 300_000 });
+  await expect(page.getByTestId('run-1-memcg-view')).toHaveAttribute('data-nr-memcgs', '129', { timeout: 300_000 }); // the 128 and the root
+  // The embed shows no speed: the link's step 10 is the page's default speed.
+  const speed = 'the default speed (step 10)';
+  await page.getByTestId('play-toggle').click();
+  const measuring = page.evaluate(
+    (ms) =>
+      new Promise<{ deltas: number[]; updates: number; first: string | null; last: string | null }>((resolve) => {
+        const deltas: number[] = [];
+        const nowOf = () => document.querySelector('[data-testid="run-1-memcg-view"]')?.getAttribute('data-now-ns') ?? null;
+        const first = nowOf();
+        let shown = first;
+        let updates = 0;
+        let last = performance.now();
+        const end = last + ms;
+        const tick = (now: number) => {
+          deltas.push(now - last);
+          last = now;
+          const n = nowOf();
+          if (n !== shown) {
+            updates++;
+            shown = n;
+          }
+          if (now < end) requestAnimationFrame(tick);
+          else resolve({ deltas, updates, first, last: shown });
+        };
+        requestAnimationFrame(tick);
+      }),
+    PLAY_MS,
+  );
+  // Play through the lesson's pausing steps, as above.
+  const until = Date.now() + PLAY_MS;
+  const paused = page.locator('[data-testid="status"]', { hasText: /^paused$/ });
+  let pauses = 0;
+  while (Date.now() < until) {
+    const pausedNow = await paused.waitFor({ timeout: Math.max(1, until - Date.now()) }).then(
+      () => true,
+      () => false,
+    );
+    if (pausedNow) {
+      pauses++;
+      await page.getByTestId('play-toggle').click();
+      await expect(page.getByTestId('status')).not.toHaveText('paused');
+    }
+  }
+  const m = await measuring;
+  await page.close();
+  const sorted = m.deltas.slice(1).sort((a, b) => a - b);
+  const median = quantile(sorted, 0.5);
+  const p95 = quantile(sorted, 0.95);
+  const viewFps = m.updates / (PLAY_MS / 1000);
+  const fmtT = (ns: string | null) => (ns === null ? 'none' : formatNs(Number(ns)));
+  const body = `
+Measured by \`npm run bench:web\` (e2e/frames.bench.ts), ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}: the
+memcg embed of S003 at its original size (128 memcgs on 512 GiB, "before" and "after" side by
+side) played at ${speed} for ${PLAY_MS / 1000} s of wall time at 1280x720
+in Chromium ${browser.version()} (headless, no GPU); ${cpus().length} cores, load average
+${loadavg()[0]!.toFixed(1)} when it ended. "View updates": animation frames at which the "after"
+run's memcg view showed a new time (${fmtT(m.first)} to ${fmtT(m.last)}; ${pauses} lesson pause(s) played through).
+
+| metric | value |
+|---|---|
+| memcg view updates per second | ${viewFps.toFixed(1)} |
+| animation frames | ${sorted.length} |
+| frame time, median | ${median.toFixed(1)} ms |
+| frame time, p95 | ${p95.toFixed(1)} ms |
+`;
+  writeSection('## Browser memcg view', body);
+  writeResults('web-memcg-frames', runInfo('npm run bench:web (e2e/frames.bench.ts, memcg view)', { browser: `Chromium ${browser.version()}` }), {
+    s003_memcg: { view_fps: viewFps, updates: m.updates, frames: sorted.length, median_ms: median, p95_ms: p95, first_ns: m.first, last_ns: m.last, pauses, speed },
+  });
+  console.log(body);
+  expect(m.updates).toBeGreaterThan(0);
 });

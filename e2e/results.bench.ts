@@ -1,7 +1,8 @@
 // What a user waits for in the browser (issue #48): the time to full results (every variant's
 // column and the engine's figures) for S000, S002 and S003 (the small copy and the original
-// size) opened from a link, and the JS an embed loads before its first paint. Writes the section
-// "## Browser results and page weight" of BENCHMARKS.md.
+// size) opened from a link, the JS an embed loads before its first paint, and how its wasm is
+// served and cached. Writes the section "## Browser results and page weight" of BENCHMARKS.md and
+// bench-results/web-results.json.
 //
 // Each run is a fresh browser context (nothing compiled or cached), timed in the page from its
 // navigation to the moment the results panel says done. The page's pool of results workers is
@@ -14,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { cpus, loadavg } from 'node:os';
 import { expect, test, type Browser } from '@playwright/test';
 import { baseURL } from './support/base';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 import { scenarioFile } from './support/editor';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
 import { smallS003 } from '../web/src/lib/s003Small';
@@ -26,11 +27,12 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 const link = (scenario: string, edited: string | null = null) =>
   encodeLink({ scenario, knobs: {}, edited, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0 } satisfies LinkState);
 
+// `id`: the case's name in bench-results/web-results.json (scripts/bench-goals.mjs reads it).
 const CASES = [
-  { label: 'S000, full scale (2 variants)', scenario: 's000-thrash.toml', edited: null },
-  { label: 'S002, dirty-heavy (2 variants)', scenario: 's002-kswapd-writeback.toml', edited: null },
-  { label: 'S003, small copy (2 variants)', scenario: 's003-memcg-lru.toml', edited: smallS003(scenarioFile('s003-memcg-lru.toml')) },
-  { label: 'S003, original size: 128 memcgs on 512 GiB (2 variants)', scenario: 's003-memcg-lru.toml', edited: null },
+  { id: 's000', label: 'S000, full scale (2 variants)', scenario: 's000-thrash.toml', edited: null },
+  { id: 's002', label: 'S002, dirty-heavy (2 variants)', scenario: 's002-kswapd-writeback.toml', edited: null },
+  { id: 's003_small', label: 'S003, small copy (2 variants)', scenario: 's003-memcg-lru.toml', edited: smallS003(scenarioFile('s003-memcg-lru.toml')) },
+  { id: 's003_original', label: 'S003, original size: 128 memcgs on 512 GiB (2 variants)', scenario: 's003-memcg-lru.toml', edited: null },
 ] as const;
 
 // Records (performance.now, from navigation) when the results panel first says done, and when
@@ -100,6 +102,38 @@ async function embedWeight(browser: Browser, origin: string): Promise<{ firstPai
   }
 }
 
+/** How the embed's wasm is served (its first response's headers and gzip size) and whether a
+ *  second visit in the same context takes it from the browser's cache (the engine worker's
+ *  resource timing: 0 bytes transferred). */
+async function wasmCaching(browser: Browser, origin: string) {
+  const context = await browser.newContext({ viewport: { width: 960, height: 540 } });
+  try {
+    const first = new Promise<{ url: string; type: string; cache: string }>((resolve) =>
+      context.on('response', (r) => {
+        if (r.url().endsWith('.wasm')) resolve({ url: r.url(), type: r.headers()['content-type'] ?? '', cache: r.headers()['cache-control'] ?? '' });
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${origin}/?embed&view=lru`);
+    await expect(page.getByTestId('play-toggle')).toBeEnabled({ timeout: 60_000 });
+    const served = await first;
+    const gzipBytes = gzipSync(await (await context.request.get(served.url)).body(), { level: 9 }).length;
+    await page.close();
+    const again = await context.newPage();
+    await again.goto(`${origin}/?embed&view=lru`);
+    await expect(again.getByTestId('play-toggle')).toBeEnabled({ timeout: 60_000 });
+    // The wasm is fetched in the engine workers: read their resource timing.
+    const sizes: number[] = [];
+    for (const w of again.workers()) {
+      sizes.push(...(await w.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).map((e) => (e as PerformanceResourceTiming).transferSize))));
+    }
+    expect(sizes.length, 'an engine worker fetched the wasm on the second visit').toBeGreaterThan(0);
+    return { content_type: served.type, cache_control: served.cache, gzip_bytes: gzipBytes, second_visit_transfer_bytes: Math.max(...sizes) };
+  } finally {
+    await context.close();
+  }
+}
+
 test('time to full results and the embed’s first-paint JS, before and after', async ({ browser }) => {
   test.setTimeout(3_600_000);
   const loadBefore = loadavg()[0]!;
@@ -129,6 +163,8 @@ test('time to full results and the embed’s first-paint JS, before and after', 
   for (let round = 0; round < ROUNDS; round++) {
     for (const [b, origin] of builds) weights.set(b, [...(weights.get(b) ?? []), await embedWeight(browser, origin)]);
   }
+
+  const wasm = await wasmCaching(browser, baseURL);
 
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const list = (v: number[]) => v.map((x) => (x / 1000).toFixed(2)).join(', ');
@@ -179,7 +215,31 @@ engine is ready (its view's code included); the wasm module. Medians of ${ROUNDS
 | build | JS before first paint (gzip) | all JS of the page (gzip) | wasm (gzip) | first paint |
 |---|---|---|---|---:|
 ${builds.map(([b]) => wRow(b)).join('\n')}
+
+The wasm (this build): served as \`${wasm.content_type}\` (what instantiateStreaming needs) with
+\`Cache-Control: ${wasm.cache_control}\`; a second visit in the same context transferred
+${wasm.second_visit_transfer_bytes} bytes of it (the engine workers' resource timing; 0: from the cache).
 `;
   writeSection('## Browser results and page weight', body);
+  const perField = (b: string) => {
+    const w = weights.get(b);
+    if (!w) return null;
+    const keys = ['firstPaintGz', 'files', 'allGz', 'wasmGz', 'paintMs'] as const;
+    return Object.fromEntries(keys.map((k) => [k, w.map((x) => x[k])]));
+  };
+  writeResults('web-results', runInfo('npm run bench:web (e2e/results.bench.ts)', { load_avg_start: loadBefore, browser: `Chromium ${browser.version()}` }), {
+    rounds: ROUNDS,
+    pool: Math.max(1, cpus().length - 1),
+    before: BEFORE,
+    cases: CASES.map((cs, c) => ({
+      id: cs.id,
+      label: cs.label,
+      before_ms: times.get(key('before', c, false)) ?? null,
+      after_ms: times.get(key('after', c, false)),
+      after_pool2_ms: times.get(key('after', c, true)),
+    })),
+    embed: { before: perField('before'), after: perField('after') },
+    wasm,
+  });
   console.log(body);
 });

@@ -1,6 +1,8 @@
 // Full-scale S000 (2 GB = 524,288 frames, both variants) run to the end in Chromium, cold and
-// warm, beside the native engine in the same invocation (issue #28, Wanted 4). Writes the
-// section "## Browser run to end" of BENCHMARKS.md (only that section is replaced).
+// warm, beside the native engine in the same invocation (issue #28, Wanted 4), and the
+// dirty-heavy S002 warm (issue #48: wasm/native >= 0.70 warm on S000 and S002). Writes the
+// section "## Browser run to end" of BENCHMARKS.md (only that section is replaced) and
+// bench-results/web-run-to-end.json.
 //
 // The wasm build the page uses (web/pkg) is loaded as a module into a page of the app's origin
 // and driven as scripts/bench-wasm.mjs drives it in Node: one `fromScenario` and
@@ -17,27 +19,29 @@ import { readFileSync } from 'node:fs';
 import { cpus, homedir, loadavg } from 'node:os';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { baseURL } from './support/base';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 import { initSync, scenario_info, WasmSimulation } from '../web/pkg/reclaim_core.js';
 
 const ROOT = new URL('../', import.meta.url);
 const ROUNDS = 3;
 const WARM_RUNS = 5;
+// S002 takes about ten times S000's work: one cold and three warm runs a round.
+const S002_WARM_RUNS = 3;
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
-/** The native engine's median wall time for S000, both variants (5 runs). */
-function nativeS000(): number {
+/** The native engine's median wall time for one bench row (5 runs; S000 or S002, both variants). */
+function nativeRow(bench: 's000_both_variants' | 's002_both_variants'): number {
   // setsid: a session, so a scheduler autogroup, of its own, as Playwright gives the browser.
   // With autogroups, a process in the test runner's group gets a smaller share of a loaded
   // machine than the browser (native measured 2-4x slower than under setsid).
   const out = execFileSync('setsid', ['cargo', 'bench', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '--bench', 'engine'], {
     cwd: ROOT,
-    env: { ...process.env, RECLAIM_BENCH_ONLY: 's000_both_variants', PATH: `${process.env.CARGO_HOME ?? `${homedir()}/.cargo`}/bin:${process.env.PATH}` },
+    env: { ...process.env, RECLAIM_BENCH_ONLY: bench, PATH: `${process.env.CARGO_HOME ?? `${homedir()}/.cargo`}/bin:${process.env.PATH}` },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const row = out.split('\n').find((l) => l.startsWith('{"bench":"s000_both_variants"'));
-  if (!row) throw new Error(`cargo bench printed no s000_both_variants row:\n${out}`);
+  const row = out.split('\n').find((l) => l.startsWith(`{"bench":"${bench}"`));
+  if (!row) throw new Error(`cargo bench printed no ${bench} row:\n${out}`);
   return JSON.parse(row).wall_s as number;
 }
 
@@ -83,9 +87,9 @@ async function benchPage(page: Page): Promise<void> {
 type Timing = { instantiate_ms: number; runs_ms: number[]; faults: number[]; settle_ms: number };
 
 /** In the page: (if `settle`, wait for the page to be idle,) instantiate the module, then run
- * S000's variants to the end `runs` times. */
-const runInPage = (page: Page, runs: number, settle: boolean) =>
-  page.evaluate(async ([runs, settle]): Promise<Timing> => {
+ * the scenario's variants to the end `runs` times. */
+const runInPage = (page: Page, runs: number, settle: boolean, file: string) =>
+  page.evaluate(async ([runs, settle, file]): Promise<Timing> => {
     type Sim = { run_to_end_json(): string; free(): void };
     const w = window as unknown as {
       instantiate(): Promise<number>;
@@ -94,7 +98,7 @@ const runInPage = (page: Page, runs: number, settle: boolean) =>
     };
     const settle_ms = settle ? await w.settle() : 0;
     const instantiate_ms = await w.instantiate();
-    const text = await (await fetch('/__bench/s000-thrash.toml')).text();
+    const text = await (await fetch(`/__bench/${file}`)).text();
     // The variants as the engine reads them (the app asks the same call).
     const variants = (JSON.parse(w.engine.scenario_info(text)) as { variants: { name: string }[] }).variants.map((v) => v.name);
     const runs_ms: number[] = [];
@@ -110,15 +114,15 @@ const runInPage = (page: Page, runs: number, settle: boolean) =>
       runs_ms.push(performance.now() - t);
     }
     return { instantiate_ms, runs_ms, faults, settle_ms };
-  }, [runs, settle] as const);
+  }, [runs, settle, file] as const);
 
 /** A fresh browser context (nothing compiled or cached from before) running `runInPage`. */
-async function inFreshContext(browser: Browser, runs: number, settle: boolean): Promise<Timing> {
+async function inFreshContext(browser: Browser, runs: number, settle: boolean, file = 's000-thrash.toml'): Promise<Timing> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await benchPage(page);
-    return await runInPage(page, runs, settle);
+    return await runInPage(page, runs, settle, file);
   } finally {
     await context.close();
   }
@@ -136,8 +140,9 @@ test('full-scale S000 run to the end in Chromium, cold and warm, beside native',
   const settledFaults: number[][] = [];
   const inst: number[] = [];
   let faults: number[] = [];
+  const s002 = { native: [] as number[], cold: [] as number[], warm: [] as number[], faults: [] as number[][] };
   for (let round = 0; round < ROUNDS; round++) {
-    native.push(nativeS000() * 1000);
+    native.push(nativeRow('s000_both_variants') * 1000);
     // Two fresh contexts: one runs S000 as soon as its page has loaded (then the warm runs),
     // the other first waits for its page to be idle. Their order alternates by round.
     for (const settle of round % 2 === 0 ? [false, true] : [true, false]) {
@@ -153,23 +158,44 @@ test('full-scale S000 run to the end in Chromium, cold and warm, beside native',
       warm.push(...t.runs_ms.slice(1));
       faults = t.faults;
     }
+    // S002: native, then a fresh context's cold run and warm runs (the order alternates by round).
+    const s002Browser = async () => {
+      const t = await inFreshContext(browser, 1 + S002_WARM_RUNS, false, 's002-kswapd-writeback.toml');
+      s002.cold.push(t.runs_ms[0]!);
+      s002.warm.push(...t.runs_ms.slice(1));
+      s002.faults.push(t.faults);
+    };
+    if (round % 2 === 0) {
+      s002.native.push(nativeRow('s002_both_variants') * 1000);
+      await s002Browser();
+    } else {
+      await s002Browser();
+      s002.native.push(nativeRow('s002_both_variants') * 1000);
+    }
   }
   // Every variant ran, and ran as the same engine runs in Node (a page that ran nothing, or one
   // variant, or another build, would show here).
-  const text = readFileSync(new URL('scenarios/s000-thrash.toml', ROOT), 'utf8');
   initSync({ module: readFileSync(new URL('web/pkg/reclaim_core_bg.wasm', ROOT)) });
-  const names = (JSON.parse(scenario_info(text)) as { variants: { name: string }[] }).variants.map((v) => v.name);
-  const expected = names.map((name) => {
-    const sim = WasmSimulation.fromScenario(text, name);
-    const n = JSON.parse(sim.run_to_end_json()).counters.pgfault as number;
-    sim.free();
-    return n;
-  });
+  const faultsInNode = (file: string) => {
+    const text = readFileSync(new URL(`scenarios/${file}`, ROOT), 'utf8');
+    const names = (JSON.parse(scenario_info(text)) as { variants: { name: string }[] }).variants.map((v) => v.name);
+    return names.map((name) => {
+      const sim = WasmSimulation.fromScenario(text, name);
+      const n = JSON.parse(sim.run_to_end_json()).counters.pgfault as number;
+      sim.free();
+      return n;
+    });
+  };
+  const expected = faultsInNode('s000-thrash.toml');
   expect(expected).toHaveLength(2);
   expect(faults).toEqual(expected);
   for (const f of settledFaults) expect(f).toEqual(expected);
+  const expected002 = faultsInNode('s002-kswapd-writeback.toml');
+  expect(expected002).toHaveLength(2);
+  for (const f of s002.faults) expect(f).toEqual(expected002);
 
   const [n, c, w, cs] = [median(native), median(cold), median(warm), median(settled)];
+  const [n2, c2, w2] = [median(s002.native), median(s002.cold), median(s002.warm)];
   const list = (v: number[]) => v.map((x) => x.toFixed(0)).join(', ');
   const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const body = `
@@ -197,7 +223,23 @@ the ratio (a wasm/native speed above 1 is such noise).
 | Chromium, cold: first run in a fresh context whose page was idle first (${list(settled)} ms; the wait for it: ${list(settleWait)} ms) | ${cs.toFixed(0)} ms | ${(n / cs).toFixed(2)} |
 | Chromium, warm: runs 2-${1 + WARM_RUNS} of each context | ${w.toFixed(0)} ms | ${(n / w).toFixed(2)} |
 | Chromium, fetch + compile + instantiate of the module (served by Playwright's router, not a real server) | ${median(inst).toFixed(0)} ms | |
+
+The dirty-heavy S002 (both variants), in the same rounds: the native row \`s002_both_variants\`
+(median of 5 runs), then a fresh context running S002 ${1 + S002_WARM_RUNS} times as soon as its page has
+loaded (their order alternates by round).
+
+| measurement | median | wasm/native speed |
+|---|---|---|
+| native (medians of the rounds: ${s002.native.map((x) => x.toFixed(0)).join(', ')} ms) | ${n2.toFixed(0)} ms | 1 |
+| Chromium, cold: first run in a fresh context (${list(s002.cold)} ms) | ${c2.toFixed(0)} ms | ${(n2 / c2).toFixed(2)} |
+| Chromium, warm: runs 2-${1 + S002_WARM_RUNS} of each context | ${w2.toFixed(0)} ms | ${(n2 / w2).toFixed(2)} |
 `;
   writeSection('## Browser run to end', body);
+  writeResults('web-run-to-end', runInfo('npm run bench:web (e2e/run-to-end.bench.ts)', { load_avg_start: loadBefore, browser: `Chromium ${browser.version()}` }), {
+    rounds: ROUNDS,
+    // cold_method: how the "page idle, then run" cold run was taken (not the app's Run).
+    s000: { native_ms: native, cold_ms: cold, settled_ms: settled, settle_wait_ms: settleWait, cold_method: 'bench page', warm_ms: warm, instantiate_ms: inst },
+    s002: { native_ms: s002.native, cold_ms: s002.cold, warm_ms: s002.warm },
+  });
   console.log(body);
 });

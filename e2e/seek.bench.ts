@@ -12,7 +12,7 @@ import { initSync, WasmSimulation } from '../web/pkg/reclaim_core.js';
 import { stepTo } from '../web/src/engine/stepTo';
 import { formatNs } from '../web/src/format';
 import { encodeLink, type LinkState } from '../web/src/lib/link';
-import { writeSection } from './support/benchDoc';
+import { runInfo, writeResults, writeSection } from './support/benchDoc';
 
 const ROUNDS = 3;
 /** S003 rounds: the even ones press PageDown at once on landing, the odd ones wait until the
@@ -205,6 +205,9 @@ test.afterAll(() => {
 The page runs a comparison's two runs in two engine workers (engine/split.ts; one with a single core), so a replay takes the slower variant's time. The engine's CPU time for that replay, 620 s → 1,200 s, one run in Node (wasm), process CPU time, so the load does not count: ${Object.entries(s003Cpu).map(([v, ms]) => `${v} ${Math.round(ms)} ms`).join(', ') || '—'}. A seek's wall time above that is the machine's load (two cores shared), the checkpoint copies and the frames.
 `;
   console.log(body);
-  if (s000.nextCold.length > 0 && s003.open.length > 0) writeSection('## Seeking', body);
-  else console.log('(one part only: BENCHMARKS.md left as it is)');
+  if (s000.nextCold.length > 0 && s003.open.length > 0) {
+    writeSection('## Seeking', body);
+    // Every seek above waited for its progress to show (press() fails otherwise).
+    writeResults('web-seek', runInfo('npm run bench:web (e2e/seek.bench.ts)'), { progress_shown: true, s000, s003, s003_replay_cpu_ms: s003Cpu });
+  } else console.log('(one part only: BENCHMARKS.md and bench-results/ left as they are)');
 });

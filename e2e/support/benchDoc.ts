@@ -1,6 +1,9 @@
 // BENCHMARKS.md sections written by the browser benchmarks (`npm run bench:web`): each bench
-// replaces its own section and leaves the others as they are.
+// replaces its own section and leaves the others as they are, and writes its measurements to
+// bench-results/<name>.json (writeResults), from which the goals table is rebuilt.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+
+export { runInfo, writeResults } from '../../scripts/bench-results.mjs';
 
 const FILE = new URL('../../BENCHMARKS.md', import.meta.url);
 

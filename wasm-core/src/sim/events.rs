@@ -53,11 +53,33 @@ const FAR: usize = 2;
 /// sifts were 22% of the run). An event later than all of `run` but its last `FAR` (the
 /// sampler's next, a sleeper's wakeup far ahead) moves those to the heap and joins `run`, else
 /// one far event would send every later push to the heap.
-#[derive(Clone, Debug, Default)]
+///
+/// The earliest key is kept beside them (`first`), updated on each push and pop: the event loop
+/// asks for the next event's time several times an event (the loop's test, the task's limit, the
+/// prefetch), and a field read there replaced comparing the two fronts each time.
+#[derive(Clone, Debug)]
 pub struct EventQueue {
     run: VecDeque<Entry>,
     heap: BinaryHeap<Reverse<Entry>>,
     seq: u64,
+    /// The earliest entry's key, or `EMPTY` (no entry has it: its seq would be u64::MAX).
+    first: u128,
+    /// The earliest entry's event (meaningful when `first` is not `EMPTY`).
+    first_e: Event,
+}
+
+const EMPTY: u128 = u128::MAX;
+
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            run: VecDeque::new(),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            first: EMPTY,
+            first_e: Event::Sample,
+        }
+    }
 }
 
 impl EventQueue {
@@ -81,11 +103,15 @@ impl EventQueue {
         } else {
             self.heap.push(Reverse(x));
         }
+        if x.key < self.first {
+            self.first = x.key;
+            self.first_e = x.e;
+        }
     }
 
     /// The earliest entry, and whether it is `run`'s front (else the heap's top).
     #[inline]
-    fn first(&self) -> Option<(&Entry, bool)> {
+    fn front(&self) -> Option<(&Entry, bool)> {
         match (self.run.front(), self.heap.peek()) {
             (Some(a), Some(Reverse(b))) if b.key < a.key => Some((b, false)),
             (Some(a), _) => Some((a, true)),
@@ -96,21 +122,27 @@ impl EventQueue {
 
     #[inline]
     pub fn peek_time(&self) -> Option<u64> {
-        self.first().map(|(x, _)| (x.key >> 64) as u64)
+        (self.first != EMPTY).then_some((self.first >> 64) as u64)
     }
     /// The earliest event, left queued.
     #[inline]
     pub fn peek(&self) -> Option<Event> {
-        self.first().map(|(x, _)| x.e)
+        (self.first != EMPTY).then_some(self.first_e)
     }
     #[inline]
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        let (_, in_run) = self.first()?;
-        let x = if in_run {
+        if self.first == EMPTY {
+            return None;
+        }
+        let x = if self.run.front().is_some_and(|a| a.key == self.first) {
             self.run.pop_front()
         } else {
             self.heap.pop().map(|Reverse(x)| x)
         }?;
+        debug_assert_eq!(x.key, self.first);
+        (self.first, self.first_e) = self
+            .front()
+            .map_or((EMPTY, Event::Sample), |(y, _)| (y.key, y.e));
         Some(((x.key >> 64) as u64, x.e))
     }
 }
