@@ -3,13 +3,13 @@
 //! `web/src/engine/generated/views.ts`; `tests/views_ts.rs` fails when that file is stale
 //! (`UPDATE_TS=1 cargo test --test views_ts` rewrites it).
 use crate::mm::mm_types::NIL;
+use crate::mm::mmzone::Mm;
 use crate::mm::vmscan::balance::{BalanceEra, ScanBalance, ScanDecision, ScanReason};
 use crate::mm::vmscan::lru_gen::{
     gen_from_seq, get_tier_idx, read_ctrl_pos, refs_and_tier, type_choice, CtrlPos, TypeReason,
     ANON, FILE, MAX_NR_GENS, MAX_NR_TIERS, MIN_LRU_BATCH,
 };
 use crate::mm::vmscan::memcg_lru::{Seg, MEMCG_NR_BINS};
-use crate::mm::mmzone::Mm;
 use crate::mm::vmstat::C;
 use serde::Serialize;
 use ts_rs::TS;
@@ -376,7 +376,12 @@ impl MemcgLruView {
 /// Pages asked of memory.reclaim so far (writes that are over), summed over the memcgs: as
 /// `RunReport::reclaim_requested_pages`.
 pub fn reclaim_requested_pages(mm: &Mm) -> u64 {
-    mm.memcgs.list.iter().map(|m| m.reclaim_requested).sum::<u64>() * mm.scale
+    mm.memcgs
+        .list
+        .iter()
+        .map(|m| m.reclaim_requested)
+        .sum::<u64>()
+        * mm.scale
 }
 
 /// The generated TypeScript (`web/src/engine/generated/views.ts`): every type that crosses the
@@ -478,12 +483,21 @@ fn value_list<T: Serialize + TS>(name: &str, all: &[T], cfg: &ts_rs::Config) -> 
         .map(|v| serde_json::to_string(v).unwrap())
         .collect();
     let decl = T::decl(cfg);
-    let union = decl.split_once('=').map_or("", |(_, u)| u).trim().trim_end_matches(';');
+    let union = decl
+        .split_once('=')
+        .map_or("", |(_, u)| u)
+        .trim()
+        .trim_end_matches(';');
     let mut members: Vec<&str> = union.split('|').map(str::trim).collect();
     let mut listed: Vec<&str> = values.iter().map(String::as_str).collect();
     members.sort_unstable();
     listed.sort_unstable();
-    assert_eq!(members, listed, "{name} must list every member of {}", T::name(cfg));
+    assert_eq!(
+        members,
+        listed,
+        "{name} must list every member of {}",
+        T::name(cfg)
+    );
     format!(
         "export const {name} = [{}] as const satisfies readonly {}[];\n\n",
         values.join(", "),

@@ -207,7 +207,10 @@ fn stalled_allocators_wait_for_io_instead_of_spinning() {
         "v",
     );
     assert_eq!(r.oom_kills.len(), 1, "{:?}", r.oom_kills);
-    assert!(r.oom_kills[0].time_s <= r.virtual_s, "killed after the run's end");
+    assert!(
+        r.oom_kills[0].time_s <= r.virtual_s,
+        "killed after the run's end"
+    );
     assert!(
         r.counters["allocstall"] < 200_000,
         "allocstall {}",

@@ -143,10 +143,17 @@ fn the_sim_check_sees_a_touch_of_the_frame_table() {
         format!("fn hit() {{\n{line}}}\n"),
     )];
     assert_eq!(sim_offenders(&hit).len(), 1);
-    let view = "    pub fn frame_spaces(&self) -> &[u32] {\n        &self.mm.frames.space\n    }\n".to_string();
-    assert_eq!(sim_offenders(&[(PathBuf::from("src/sim/mod.rs"), view)]).len(), 1);
+    let view = "    pub fn frame_spaces(&self) -> &[u32] {\n        &self.mm.frames.space\n    }\n"
+        .to_string();
+    assert_eq!(
+        sim_offenders(&[(PathBuf::from("src/sim/mod.rs"), view)]).len(),
+        1
+    );
     let chain = "fn f() {\n    self.mm\n        .spaces\n        .push(s);\n}\n".to_string();
-    assert_eq!(sim_offenders(&[(PathBuf::from("src/sim/x.rs"), chain)]).len(), 1);
+    assert_eq!(
+        sim_offenders(&[(PathBuf::from("src/sim/x.rs"), chain)]).len(),
+        1
+    );
     let comment = "// self.mm.spaces[sp].page(idx)\n".to_string();
     assert!(sim_offenders(&[(PathBuf::from("src/sim/x.rs"), comment)]).is_empty());
 }

@@ -84,7 +84,8 @@ fn figures_at_steps(scn: &Scenario, steps: &[LessonStep]) -> Vec<StepFigures> {
                     .get(&(format!("{i}"), c.metric.clone()))
                     .copied()
                     .flatten();
-                let change = sim.live_metric(&c.metric)
+                let change = sim
+                    .live_metric(&c.metric)
                     .zip(then)
                     .map(|(now, then)| now - then);
                 figures[i].since.insert(key(&c.metric), change);
@@ -391,15 +392,23 @@ fn every_caption_states_what_it_names_and_pauses_to_be_read() {
             bad.extend(unchecked_claims(&file, i, step));
         }
     }
-    assert!(bad.is_empty(), "captions with unchecked claims:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "captions with unchecked claims:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
 fn an_unchecked_claim_is_caught() {
     let scn = common::load("s000-thrash.toml");
     let mut step = scn.lesson[4].clone();
-    step.caption = "get_scan_count picks SCAN_FRACT; watch workingset_activate_file and pgfoo_bar climb.".into();
-    step.facts = vec![fact(serde_json::json!({"metric": "balance.SCAN_FRACT", "above": 0.0}))];
+    step.caption =
+        "get_scan_count picks SCAN_FRACT; watch workingset_activate_file and pgfoo_bar climb."
+            .into();
+    step.facts = vec![fact(
+        serde_json::json!({"metric": "balance.SCAN_FRACT", "above": 0.0}),
+    )];
     step.pause = false;
     step.caption += " SCAN_ANON is not stated.";
     let bad = unchecked_claims("s000", 4, &step);
@@ -420,10 +429,15 @@ fn the_branch_the_balance_view_shows_is_a_fact() {
         10_500_000_000,
         vec![
             fact(serde_json::json!({"metric": "balance.last.SCAN_FRACT", "min": 1.0})),
-            fact(serde_json::json!({"metric": "balance.last.SCAN_FRACT + balance.last.SCAN_FILE + balance.last.SCAN_ANON + balance.last.SCAN_EQUAL", "min": 1.0, "max": 1.0})),
+            fact(
+                serde_json::json!({"metric": "balance.last.SCAN_FRACT + balance.last.SCAN_FILE + balance.last.SCAN_ANON + balance.last.SCAN_EQUAL", "min": 1.0, "max": 1.0}),
+            ),
         ],
     );
     let bad = failures("s000", &variants, &figures, 4, &step, &step.facts);
     // Exactly one branch is shown, in each variant; it is not SCAN_FRACT in at least one.
-    assert!(!bad.is_empty() && bad.iter().all(|b| b.contains("balance.last.SCAN_FRACT")), "{bad:#?}");
+    assert!(
+        !bad.is_empty() && bad.iter().all(|b| b.contains("balance.last.SCAN_FRACT")),
+        "{bad:#?}"
+    );
 }

@@ -241,9 +241,21 @@ fn loops_inside_a_loop_of_count_0_are_judged_too() {
     };
     // The outer loop of `scenario` needs time of its own: a sleep beside the loop that never runs.
     let sleep = "{ op = \"sleep\", duration = \"1us\" }".to_string();
-    let ok = scenario(1, &[inner("{ op = \"sleep\", duration = \"1us\" }"), sleep.clone()]);
+    let ok = scenario(
+        1,
+        &[
+            inner("{ op = \"sleep\", duration = \"1us\" }"),
+            sleep.clone(),
+        ],
+    );
     parse(&ok).unwrap_or_else(|e| panic!("{e}\n{ok}"));
-    let stalls = scenario(1, &[inner("{ op = \"touch\", regions = [\"a\"], count = 0 }"), sleep]);
+    let stalls = scenario(
+        1,
+        &[
+            inner("{ op = \"touch\", regions = [\"a\"], count = 0 }"),
+            sleep,
+        ],
+    );
     let e = parse(&stalls).unwrap_err();
     assert!(e.message.contains("makes no access (count = 0)"), "{e}");
 }

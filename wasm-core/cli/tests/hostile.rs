@@ -2,11 +2,11 @@
 //! error naming the field and the limit, or a run that ends -- natively and through the CLI
 //! (never exit 101). The corpus is `tests/hostile/*.toml`; the cases too big to commit are
 //! generated here. Every scenario in `scenarios/` fits the default budget.
-use std::process::Command;
 use reclaim_core::scenario::{budget, parse, parse_with_budget, Budget};
 use reclaim_core::sim::{CpuLimit, RunError};
 use reclaim_core::sweep::run::thread_cpu_time;
 use reclaim_core::Simulation;
+use std::process::Command;
 
 fn corpus() -> Vec<(String, String)> {
     let dir = format!("{}/../tests/hostile", env!("CARGO_MANIFEST_DIR"));
@@ -88,7 +88,9 @@ fn every_reproducer_gets_an_error_naming_field_and_limit_or_a_bounded_run() {
                 let mut sim = Simulation::new(&scn, "v").unwrap_or_else(|e| panic!("{path}: {e}"));
                 sim.check_invariants = true;
                 sim.set_cpu_limit(SAFETY_NET);
-                let report = sim.try_run_to_end().unwrap_or_else(|e| panic!("{path}: {e}"));
+                let report = sim
+                    .try_run_to_end()
+                    .unwrap_or_else(|e| panic!("{path}: {e}"));
                 assert!(sim.finished(), "{path}");
                 assert!(report.virtual_s > 0.0, "{path}");
             }
@@ -236,10 +238,16 @@ fn a_deep_memcg_chain_is_refused_at_the_depth_limit() {
 /// size error, not a syntax error.
 #[test]
 fn oversized_text_is_refused_before_parsing() {
-    let text = format!("[[[ not toml\n{SMALL}# {}\n", "x".repeat(budget::MAX_TEXT_BYTES));
+    let text = format!(
+        "[[[ not toml\n{SMALL}# {}\n",
+        "x".repeat(budget::MAX_TEXT_BYTES)
+    );
     let e = parse(&text).unwrap_err();
     assert!(e.message.contains("MAX_TEXT_BYTES"), "{e}");
-    assert!(!parse("[[[ not toml\n").unwrap_err().message.contains("MAX_TEXT_BYTES"));
+    assert!(!parse("[[[ not toml\n")
+        .unwrap_err()
+        .message
+        .contains("MAX_TEXT_BYTES"));
 }
 
 /// Too many ops in all (replicas included) are refused by name.

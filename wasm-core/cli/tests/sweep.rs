@@ -280,7 +280,14 @@ fn a_stalled_run_and_a_run_past_its_cpu_limit_are_rows_with_their_error() {
     let failed_row = |scenario: &str, name: &str, extra: &[&str]| {
         let path = format!("{}/../{scenario}", env!("CARGO_MANIFEST_DIR"));
         let out_csv = dir.file(name);
-        let mut args = vec!["sweep", path.as_str(), "--out", &out_csv, "--no-parquet", "--quiet"];
+        let mut args = vec![
+            "sweep",
+            path.as_str(),
+            "--out",
+            &out_csv,
+            "--no-parquet",
+            "--quiet",
+        ];
         args.extend_from_slice(extra);
         let out = reclaim(&args);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
@@ -292,12 +299,19 @@ fn a_stalled_run_and_a_run_past_its_cpu_limit_are_rows_with_their_error() {
         row.contains("MAX_STALLED_EVENTS") && row.contains("op tasks[4].program[2] (loop)"),
         "{row}"
     );
-    let row = failed_row("../scenarios/s000-thrash.toml", "cpu.csv", &["--max-cpu", "1ms"]);
+    let row = failed_row(
+        "../scenarios/s000-thrash.toml",
+        "cpu.csv",
+        &["--max-cpu", "1ms"],
+    );
     assert!(
         row.contains("CPU time limit of 0.001 s") && row.contains("--max-cpu"),
         "{row}"
     );
-    let s000 = format!("{}/../../scenarios/s000-thrash.toml", env!("CARGO_MANIFEST_DIR"));
+    let s000 = format!(
+        "{}/../../scenarios/s000-thrash.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let bad = reclaim(&["sweep", &s000, "--max-cpu", "soon"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("--max-cpu soon"));

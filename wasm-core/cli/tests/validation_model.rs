@@ -55,4 +55,3 @@ fn every_validation_scenario_runs_at_every_kernels_presets() {
         "6.1 and 6.12, two variants each: {refused:#?}"
     );
 }
-

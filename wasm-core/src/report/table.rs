@@ -126,7 +126,9 @@ fn task_rows(task: &str, reports: &[Option<&RunReport>]) -> Vec<ResultRow> {
         }
     } else {
         // Many rounds (launches, chunks): their count, mean and maximum.
-        rows.push(row("rounds", 0, &|t| t.rounds_s.as_ref().map(|r| r.len() as f64)));
+        rows.push(row("rounds", 0, &|t| {
+            t.rounds_s.as_ref().map(|r| r.len() as f64)
+        }));
         rows.push(row("round mean (s)", 4, &|t| {
             let r = t.rounds_s.as_ref()?;
             (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64)
@@ -136,16 +138,30 @@ fn task_rows(task: &str, reports: &[Option<&RunReport>]) -> Vec<ResultRow> {
         }));
     }
     if rounds > 1 {
-        rows.push(row("median round (s)", 4, &|t| median(t.rounds_s.as_ref()?)));
+        rows.push(row("median round (s)", 4, &|t| {
+            median(t.rounds_s.as_ref()?)
+        }));
     }
     rows.push(row("ops/s", 2, &|t| t.ops_per_s));
     let pick = |p: &Option<Percentiles>, f: fn(&Percentiles) -> f64| p.as_ref().map(f);
-    rows.push(row("latency p50 (ms)", 3, &|t| pick(&t.latency_ms, |p| p.p50)));
-    rows.push(row("latency p95 (ms)", 3, &|t| pick(&t.latency_ms, |p| p.p95)));
-    rows.push(row("latency p99 (ms)", 3, &|t| pick(&t.latency_ms, |p| p.p99)));
-    rows.push(row("alloc stall p95 (ms)", 2, &|t| pick(&t.alloc_stall_ms, |p| p.p95)));
-    rows.push(row("alloc stall p99 (ms)", 2, &|t| pick(&t.alloc_stall_ms, |p| p.p99)));
-    rows.push(row("io wait p95 (ms)", 2, &|t| pick(&t.io_wait_ms, |p| p.p95)));
+    rows.push(row("latency p50 (ms)", 3, &|t| {
+        pick(&t.latency_ms, |p| p.p50)
+    }));
+    rows.push(row("latency p95 (ms)", 3, &|t| {
+        pick(&t.latency_ms, |p| p.p95)
+    }));
+    rows.push(row("latency p99 (ms)", 3, &|t| {
+        pick(&t.latency_ms, |p| p.p99)
+    }));
+    rows.push(row("alloc stall p95 (ms)", 2, &|t| {
+        pick(&t.alloc_stall_ms, |p| p.p95)
+    }));
+    rows.push(row("alloc stall p99 (ms)", 2, &|t| {
+        pick(&t.alloc_stall_ms, |p| p.p99)
+    }));
+    rows.push(row("io wait p95 (ms)", 2, &|t| {
+        pick(&t.io_wait_ms, |p| p.p95)
+    }));
     rows.push(row("dirty throttle p95 (ms)", 2, &|t| {
         pick(&t.dirty_throttle_ms, |p| p.p95)
     }));
@@ -200,11 +216,20 @@ mod tests {
         // No report has pswpin: no row.
         assert!(rows.iter().all(|r| r.label != "pswpin"));
         // The run-wide figure of the second column stays in the second column.
-        assert_eq!(find(&rows, "sum(pgsteal)/sum(requested) (%)").values[0], None);
+        assert_eq!(
+            find(&rows, "sum(pgsteal)/sum(requested) (%)").values[0],
+            None
+        );
         assert_eq!(find(&rows, "reader round 3 (s)").values, [None, Some(10.0)]);
-        assert_eq!(find(&rows, "reader median round (s)").values, [None, Some(2.5)]);
+        assert_eq!(
+            find(&rows, "reader median round (s)").values,
+            [None, Some(2.5)]
+        );
         assert_eq!(find(&rows, "reader major faults").values, [None, Some(7.0)]);
-        assert_eq!(find(&rows, "reader major faults").task.as_deref(), Some("reader"));
+        assert_eq!(
+            find(&rows, "reader major faults").task.as_deref(),
+            Some("reader")
+        );
         // Headline rows come first, then the counters.
         assert!(rows[0].task.is_none() && rows[0].digits == 2, "{rows:#?}");
     }

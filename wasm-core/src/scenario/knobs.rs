@@ -676,13 +676,19 @@ mod tests {
     fn a_pair_is_two_copies_of_one_variant_each_at_its_own_swappiness() {
         let t = swappiness_pair(PAIR_TEXT, "after", [0, 200]).unwrap();
         assert_eq!(t.matches("flags = { lru_gen = true }").count(), 2, "{t}");
-        assert!(t.contains("name = \"after · swappiness 0\"\npreset = \"linux-6.1\""), "{t}");
+        assert!(
+            t.contains("name = \"after · swappiness 0\"\npreset = \"linux-6.1\""),
+            "{t}"
+        );
         assert!(t.contains("sysctl = { swappiness = 0 }"), "{t}");
         assert!(t.contains("sysctl = { swappiness = 200 }"), "{t}");
         assert!(t.contains("[[tasks]]\nname = \"x\""), "{t}");
         assert!(!t.contains("\"before\""), "{t}");
         let e = swappiness_pair(PAIR_TEXT, "sideways", [0, 200]).unwrap_err();
-        assert!(e.contains("\"sideways\"") && e.contains("before, after"), "{e}");
+        assert!(
+            e.contains("\"sideways\"") && e.contains("before, after"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -695,11 +701,22 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let base = crate::scenario::parse(&text).unwrap().variants.last().unwrap().name.clone();
-            let t = resolve(&text, &pair(&base, 0, 100)).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let base = crate::scenario::parse(&text)
+                .unwrap()
+                .variants
+                .last()
+                .unwrap()
+                .name
+                .clone();
+            let t =
+                resolve(&text, &pair(&base, 0, 100)).unwrap_or_else(|e| panic!("{path:?}: {e}"));
             let scn = crate::scenario::parse(&t).unwrap();
             let names: Vec<&str> = scn.variants.iter().map(|v| v.name.as_str()).collect();
-            assert_eq!(names, [pair_name(&base, 0), pair_name(&base, 100)], "{path:?}");
+            assert_eq!(
+                names,
+                [pair_name(&base, 0), pair_name(&base, 100)],
+                "{path:?}"
+            );
             assert_eq!(scn.swappiness_for(names[0]), 0, "{path:?}");
             assert!(scn.expect.is_empty(), "{path:?}");
             n += 1;
@@ -720,25 +737,62 @@ mod tests {
             pair: None,
         };
         let t = resolve(s004, &setup).unwrap();
-        assert_eq!(t.matches("\nswappiness = ").count() + t.matches("{ swappiness").count(), 1, "{t}");
+        assert_eq!(
+            t.matches("\nswappiness = ").count() + t.matches("{ swappiness").count(),
+            1,
+            "{t}"
+        );
         assert!(t.contains("swap = { device = \"hdd\""), "{t}");
-        assert!(t.contains("device = \"tmpfs\""), "tmpfs files stay in memory");
+        assert!(
+            t.contains("device = \"tmpfs\""),
+            "tmpfs files stay in memory"
+        );
         let scn = crate::scenario::parse(&t).unwrap();
-        assert!(scn.variants.iter().all(|v| scn.swappiness_for(&v.name) == 200));
+        assert!(scn
+            .variants
+            .iter()
+            .all(|v| scn.swappiness_for(&v.name) == 200));
         // Nothing set: the text as it is.
         assert_eq!(resolve(S000, &Setup::default()).unwrap(), S000);
-        let e = resolve(S000, &Setup { knobs: vec![("flag.lru_gen".into(), "true".into())], pair: None }).unwrap_err();
+        let e = resolve(
+            S000,
+            &Setup {
+                knobs: vec![("flag.lru_gen".into(), "true".into())],
+                pair: None,
+            },
+        )
+        .unwrap_err();
         assert!(e.contains("per run"), "{e}");
-        let e = resolve(S000, &Setup { knobs: vec![("swapiness".into(), "1".into())], pair: None }).unwrap_err();
+        let e = resolve(
+            S000,
+            &Setup {
+                knobs: vec![("swapiness".into(), "1".into())],
+                pair: None,
+            },
+        )
+        .unwrap_err();
         assert!(e.contains("\"swapiness\""), "{e}");
-        let e = resolve(S000, &Setup { knobs: vec![("swap_device".into(), "nvme9".into())], pair: None }).unwrap_err();
-        assert!(e.starts_with("with swap_device=nvme9: ") && e.contains("nvme9"), "{e}");
+        let e = resolve(
+            S000,
+            &Setup {
+                knobs: vec![("swap_device".into(), "nvme9".into())],
+                pair: None,
+            },
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with("with swap_device=nvme9: ") && e.contains("nvme9"),
+            "{e}"
+        );
     }
 
     #[test]
     fn a_variant_swappiness_the_knob_cannot_rewrite_is_refused() {
         let text = "title = \"t\"\n[machine]\nram = \"64MiB\"\n\n[[variants]]\nname = \"own\"\npreset = \"linux-6.1\"\n[variants.sysctl]\nswappiness = 100\n\n[[tasks]]\nname = \"a\"\nprogram = [{ op = \"sleep\", duration = \"1ms\" }]\n\n[run]\nduration = \"1s\"\n";
-        let knob = Setup { knobs: vec![("swappiness".into(), "7".into())], pair: None };
+        let knob = Setup {
+            knobs: vec![("swappiness".into(), "7".into())],
+            pair: None,
+        };
         let e = resolve(text, &knob).unwrap_err();
         assert!(e.contains("\"own\"") && e.contains("cannot replace"), "{e}");
         assert!(scenario_with(text, &set(&[("swappiness", "7")]), "own").is_err());

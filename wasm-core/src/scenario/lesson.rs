@@ -71,7 +71,13 @@ pub enum View {
 }
 
 impl View {
-    pub const ALL: [View; 5] = [View::Lru, View::Balance, View::Charts, View::Diff, View::Results];
+    pub const ALL: [View; 5] = [
+        View::Lru,
+        View::Balance,
+        View::Charts,
+        View::Diff,
+        View::Results,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             View::Lru => "lru",

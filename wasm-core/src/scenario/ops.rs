@@ -913,10 +913,10 @@ impl OpRules for Loop {
         // what it does at one instant (below).
         // A loop whose time was not reckoned is refused too: the check fails closed.
         if count.is_none() && !self.takes_time(walk) {
-            let why = walk
-                .loop_times
-                .get(&(self as *const Loop))
-                .map_or_else(|| "its time was not reckoned".to_string(), |t| t.why.join("; "));
+            let why = walk.loop_times.get(&(self as *const Loop)).map_or_else(
+                || "its time was not reckoned".to_string(),
+                |t| t.why.join("; "),
+            );
             return Err(cx.error_at(
                 &at("body"),
                 format!(

@@ -94,12 +94,12 @@ impl Simulation {
                     self.zap_region(ti, *region);
                     Step::Next
                 }
-                Instr::Touch(a) => self.op_access(ti, a, Kind::Touch, None),
-                Instr::Read(a) => self.op_access(ti, a, Kind::Read, None),
-                Instr::Write(a) => self.op_access(ti, a, Kind::Write, None),
+                Instr::Touch(a) => self.op_access::<false>(ti, a, Kind::Touch, None),
+                Instr::Read(a) => self.op_access::<false>(ti, a, Kind::Read, None),
+                Instr::Write(a) => self.op_access::<false>(ti, a, Kind::Write, None),
                 Instr::Replay { access, spec } => {
                     let kind = if spec.touch { Kind::Touch } else { Kind::Read };
-                    self.op_access(ti, access, kind, Some(spec))
+                    self.op_access::<true>(ti, access, kind, Some(spec))
                 }
                 Instr::Sleep { ns } => {
                     let t = &mut self.tasks[ti];
@@ -354,14 +354,16 @@ impl Simulation {
 
     /// Run accesses of a touch/read/write op, or of a trace replay (`replay`, sim/replay.rs:
     /// a request's page and write flag come from the trace), until it finishes, blocks or
-    /// must yield.
-    fn op_access(
+    /// must yield. `REPLAY` is whether `replay` is given: the plain ops' copy of the loop
+    /// then has none of the replay's tests (they cost the hit path ~7% in instructions).
+    fn op_access<const REPLAY: bool>(
         &mut self,
         ti: usize,
         a: &Access,
         kind: Kind,
         replay: Option<&ReplaySpec>,
     ) -> Step {
+        let replay = if REPLAY { replay } else { None };
         let total = a.count.unwrap_or(match kind {
             Kind::Touch => a.pages * a.regions.len() as u64,
             _ => a.pages,

@@ -327,8 +327,10 @@ mod tests {
             high: 3,
         };
         let mut m = Mm::new(16, 2, flags, w);
-        m.spaces.push(Space::new("a", SpaceKind::Anon, 8, 0, 0, u32::MAX));
-        m.spaces.push(Space::new("b", SpaceKind::Anon, 8, 0, 0, u32::MAX));
+        m.spaces
+            .push(Space::new("a", SpaceKind::Anon, 8, 0, 0, u32::MAX));
+        m.spaces
+            .push(Space::new("b", SpaceKind::Anon, 8, 0, 0, u32::MAX));
         for i in 0..6 {
             m.fault_anon(0, i, 0);
         }
@@ -347,8 +349,16 @@ mod tests {
             assert_eq!(s.cells.len(), (s.frames as usize).div_ceil(4));
         }
         // The 7 anon pages sit on one list, head first: b's page, then a's 6 (newest first).
-        let anon = v.strips.iter().find(|s| s.frames == 7).expect("one list holds them");
-        assert_eq!(anon.cells, vec![1, 1], "space a (id 0 + 1) has the majority of both cells");
+        let anon = v
+            .strips
+            .iter()
+            .find(|s| s.frames == 7)
+            .expect("one list holds them");
+        assert_eq!(
+            anon.cells,
+            vec![1, 1],
+            "space a (id 0 + 1) has the majority of both cells"
+        );
         assert_eq!(v.moves_seen, 0);
     }
 
@@ -377,17 +387,16 @@ mod tests {
         let at = |list, index| Some(ListPlace { list, index });
         assert_eq!(v.moves[0].from, None, "from outside the lists");
         assert_eq!(v.moves[0].to, at(list, 0), "added at the head");
-        assert_eq!(v.moves[1].to, at(list, 6), "rotated to the tail (folio_rotate_reclaimable)");
+        assert_eq!(
+            v.moves[1].to,
+            at(list, 6),
+            "rotated to the tail (folio_rotate_reclaimable)"
+        );
         assert_eq!(v.moves[2].from, at(list, 6), "reclaim takes from the tail");
         assert_eq!(v.moves[2].to, None);
         assert_eq!(v.moves[2].reason, MoveReason::Evict);
         // Ten moves sampled down to three, and all ten counted.
-        let many: Vec<TracedMove> = (0..10)
-            .map(|k| TracedMove {
-                t: k,
-                ..moves[0]
-            })
-            .collect();
+        let many: Vec<TracedMove> = (0..10).map(|k| TracedMove { t: k, ..moves[0] }).collect();
         let v = LruView::of(&m, &many, 4, 3);
         assert_eq!(v.moves.len(), 3);
         assert_eq!(v.moves_seen, 10);
