@@ -20,8 +20,11 @@ pub const USAGE: &str = "\
                                               each boot is kept in validation/kernel-runs/ (committed),
                                               so a rerun boots only what is missing or changed; no boot
                                               starts after --deadline; needs scripts/setup-kernel
-  reclaim validate-report DIR                 docs/validation.md's body from the `validate --json`
-                                              files in DIR: the agreement score, then every section
+  reclaim validate-report DIR [CAUSES]        docs/validation.md's body from the `validate --json`
+                                              files in DIR: the agreement score, every cell outside
+                                              1.25x under the mechanism CAUSES (a JSON file, e.g.
+                                              validation/miss-causes.json) names for it, then every
+                                              section
 ";
 
 #[derive(Debug, PartialEq)]
@@ -44,7 +47,7 @@ pub fn dispatch(args: &[String]) -> Option<u8> {
     let cmd = args.first()?.as_str();
     if cmd == "validate-report" {
         return Some(match args.get(1) {
-            Some(dir) if args.len() == 2 => match super::score::report_dir(dir) {
+            Some(dir) if args.len() <= 3 => match super::score::report_dir(dir, args.get(2)) {
                 Ok(md) => {
                     print!("{md}");
                     0
@@ -55,7 +58,9 @@ pub fn dispatch(args: &[String]) -> Option<u8> {
                 }
             },
             _ => {
-                eprintln!("reclaim: validate-report needs one directory\n\nusage:\n{USAGE}");
+                eprintln!(
+                    "reclaim: validate-report needs a directory (and a causes file)\n\nusage:\n{USAGE}"
+                );
                 2
             }
         });

@@ -3,6 +3,8 @@
 //! of directions (classic vs MGLRU, knob against knob) that agree.
 use std::collections::BTreeMap;
 
+use serde::Deserialize;
+
 use super::cli::{markdown, Row, Validation};
 
 /// Counters that moved by fewer pages than this in both columns are left out of the score:
@@ -66,7 +68,7 @@ fn pct(n: usize, d: usize) -> String {
 
 /// The score table and every section, from the `validate --json` files in `dir`, grouped by
 /// kernel in the order debian-6.1, 6.12, 6.18, 7.3 (others after, by name).
-pub fn report_dir(dir: &str) -> Result<String, String> {
+pub fn report_dir(dir: &str, causes: Option<&String>) -> Result<String, String> {
     let mut vs = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| format!("{dir}: {e}"))?
@@ -80,7 +82,127 @@ pub fn report_dir(dir: &str) -> Result<String, String> {
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
         vs.push(v);
     }
-    Ok(report(&vs))
+    let causes = match causes {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+            serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))?
+        }
+        None => Vec::new(),
+    };
+    Ok(report_with(&vs, &causes))
+}
+
+/// What a cell outside 1.25x is believed to come from, and the experiment that would settle
+/// it (validation/miss-causes.json, hand-written). A cause covers a cell when the cell's
+/// counter is one of `counters` and every filter given matches: `variant` (a substring of the
+/// variant's name), `kernels` and `scenarios` (file stems). The first cause that covers a
+/// cell takes it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cause {
+    pub id: String,
+    pub counters: Vec<String>,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub kernels: Vec<String>,
+    #[serde(default)]
+    pub scenarios: Vec<String>,
+    pub mechanism: String,
+    pub experiment: String,
+}
+
+impl Cause {
+    fn covers(&self, kernel: &str, scenario: &str, r: &Row) -> bool {
+        self.counters.iter().any(|c| *c == r.metric)
+            && self
+                .variant
+                .as_ref()
+                .is_none_or(|v| r.variant.contains(v.as_str()))
+            && (self.kernels.is_empty() || self.kernels.iter().any(|k| k == kernel))
+            && (self.scenarios.is_empty() || self.scenarios.iter().any(|s| s == scenario))
+    }
+}
+
+/// The scenario file's stem (`scenarios/validation/thrash-small.toml` -> `thrash-small`), or
+/// the title when no file is recorded.
+fn stem(v: &Validation) -> String {
+    std::path::Path::new(&v.file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| v.scenario.clone())
+}
+
+/// Every scored cell outside 1.25x, under the first cause that covers it; the cells no cause
+/// covers last. A cell reads `scenario variant xR` (kernel / model; `x-` for a zero model),
+/// in bold when it lies outside 2x too.
+fn misses_by_cause(
+    by_kernel: &BTreeMap<(usize, String), Vec<&Validation>>,
+    causes: &[Cause],
+) -> String {
+    let mut taken: Vec<BTreeMap<&str, Vec<String>>> = vec![BTreeMap::new(); causes.len() + 1];
+    let mut total = 0;
+    for ((_, k), vs) in by_kernel {
+        for v in vs {
+            let sc = stem(v);
+            for r in v.rows.iter().filter(|r| scored(r) && !within(r, 1.25)) {
+                total += 1;
+                let i = causes
+                    .iter()
+                    .position(|c| c.covers(k, &sc, r))
+                    .unwrap_or(causes.len());
+                let ratio = if r.model > 0.0 {
+                    format!("x{:.2}", r.kernel / r.model)
+                } else {
+                    "x-".into()
+                };
+                let cell = format!("{sc} {} {} {ratio}", r.variant, r.metric);
+                let cell = if within(r, 2.0) {
+                    cell
+                } else {
+                    format!("**{cell}**")
+                };
+                taken[i].entry(k.as_str()).or_default().push(cell);
+            }
+        }
+    }
+    if total == 0 {
+        return String::new();
+    }
+    let mut out = format!(
+        "## Cells outside 1.25x, by mechanism\n\n\
+         Each of the {total} scored cells outside 1.25x (in bold: outside 2x too), under the \
+         mechanism believed responsible and the experiment that would settle it \
+         (validation/miss-causes.json). A cell reads scenario, variant, counter and kernel / \
+         model.\n\n"
+    );
+    let list = |cells: &BTreeMap<&str, Vec<String>>| -> String {
+        cells
+            .iter()
+            .map(|(k, c)| format!("  - {k} ({}): {}\n", c.len(), c.join("; ")))
+            .collect()
+    };
+    for (c, cells) in causes.iter().zip(&taken) {
+        if cells.is_empty() {
+            continue;
+        }
+        out.push_str(&format!(
+            "- **{}** ({}). {} *Experiment:* {}\n{}",
+            c.id,
+            c.counters.join(", "),
+            c.mechanism,
+            c.experiment,
+            list(cells)
+        ));
+    }
+    if let Some(rest) = taken.last().filter(|t| !t.is_empty()) {
+        out.push_str(&format!(
+            "- **No mechanism named yet** (add a cause to validation/miss-causes.json).\n{}",
+            list(rest)
+        ));
+    }
+    out.push('\n');
+    out
 }
 
 /// Per counter, on each kernel: how many of its scored cells lie outside 2x, of how many (the
@@ -123,6 +245,11 @@ fn misses(by_kernel: &BTreeMap<(usize, String), Vec<&Validation>>) -> String {
 }
 
 pub fn report(vs: &[Validation]) -> String {
+    report_with(vs, &[])
+}
+
+/// `report`, with the cells outside 1.25x listed under `causes`.
+pub fn report_with(vs: &[Validation], causes: &[Cause]) -> String {
     let order = |k: &str| {
         super::plan::KERNELS
             .iter()
@@ -166,6 +293,7 @@ pub fn report(vs: &[Validation]) -> String {
     }
     out.push('\n');
     out.push_str(&misses(&by_kernel));
+    out.push_str(&misses_by_cause(&by_kernel, causes));
     for ((_, k), v) in &by_kernel {
         out.push_str(&format!("## {k}\n\n"));
         for x in v {
@@ -319,6 +447,57 @@ mod tests {
                 "| pgscan_file | - | 1 / 1 |",
                 "| pgmajfault | - | 0 / 1 |",
             ]
+        );
+    }
+
+    /// Every cell outside 1.25x is listed once: under the first cause that covers it (counter,
+    /// variant, kernel and scenario filters), or under "No mechanism named yet".
+    #[test]
+    fn cells_outside_1_25x_go_under_their_cause() {
+        let mut a = validation(
+            "debian-6.12",
+            vec![
+                row("pswpout", 1000.0, &[1100.0]),     // within 1.25x: not listed
+                row("pswpin", 1000.0, &[1600.0]),      // 1.6x: no cause
+                row("pgscan_file", 1000.0, &[3000.0]), // 3x: cause "scan"
+                row("pgmajfault", 0.0, &[500.0]),      // zero model: cause "faults"
+            ],
+            &[],
+            0,
+        );
+        a.file = "scenarios/validation/thrash-small.toml".into();
+        let cause = |id: &str, counters: &[&str], kernels: &[&str]| Cause {
+            id: id.into(),
+            counters: counters.iter().map(|c| c.to_string()).collect(),
+            variant: Some("classic".into()),
+            kernels: kernels.iter().map(|c| c.to_string()).collect(),
+            scenarios: vec!["thrash-small".into()],
+            mechanism: format!("{id} mechanism."),
+            experiment: format!("{id} experiment."),
+        };
+        let causes = [
+            cause("elsewhere", &["pgscan_file"], &["debian-7.3"]),
+            cause("scan", &["pgscan_file"], &[]),
+            cause("faults", &["pgmajfault", "pgscan_file"], &["debian-6.12"]),
+        ];
+        let md = report_with(&[a], &causes);
+        let section: Vec<&str> = md
+            .lines()
+            .skip_while(|l| !l.starts_with("## Cells outside 1.25x"))
+            .skip(4)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(
+            section,
+            [
+                "- **scan** (pgscan_file). scan mechanism. *Experiment:* scan experiment.",
+                "  - debian-6.12 (1): **thrash-small classic pgscan_file x3.00**",
+                "- **faults** (pgmajfault, pgscan_file). faults mechanism. *Experiment:* faults experiment.",
+                "  - debian-6.12 (1): **thrash-small classic pgmajfault x-**",
+                "- **No mechanism named yet** (add a cause to validation/miss-causes.json).",
+                "  - debian-6.12 (1): thrash-small classic pswpin x1.60",
+            ],
+            "{md}"
         );
     }
 
