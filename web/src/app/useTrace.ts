@@ -14,6 +14,11 @@ import type { Setup, TraceSetup } from './useSetup';
 /** Cache sizes of a curve, 1% to 100% of the footprint (the CLI's default, mrc::POINTS). */
 export const MRC_POINTS = 16;
 
+/** The largest trace file the page reads: the engine's own budget (MAX_TRACE_BYTES in
+ *  wasm-core/src/scenario/budget.rs), which it checks again; here so that a larger file is
+ *  refused before the tab reads it whole. */
+export const MAX_TRACE_FILE_BYTES = 256 * 1024 * 1024;
+
 /** What the page says about the trace it was given last. */
 export interface TraceStatus {
   /** 'reading': the file is read and the engine builds its scenario. */
@@ -40,6 +45,11 @@ export function useTrace(setup: Setup) {
     const format = traceFormat(file.name);
     if (!format) {
       setStatus({ phase: 'error', name: file.name, error: `${file.name}: not a trace the page reads (an oracleGeneral .bin, or a .csv of time,id,size[,op]).` });
+      return;
+    }
+    if (file.size > MAX_TRACE_FILE_BYTES) {
+      // Refused before it is read: a file of gigabytes would be copied whole into the tab.
+      setStatus({ phase: 'error', name: file.name, error: `${file.name} is ${file.size} bytes; a trace may be at most ${MAX_TRACE_FILE_BYTES} bytes (256 MiB, the engine's MAX_TRACE_BYTES).` });
       return;
     }
     setStatus({ phase: 'reading', name: file.name, error: null });
