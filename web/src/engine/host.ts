@@ -307,16 +307,7 @@ export class EngineHost {
   private mrcPoint(msg: Extract<ToWorker, { type: 'mrcPoint' }>): number {
     const sim = this.build(this.resolve(msg.scenario), msg.variant, {}, msg.pages);
     try {
-      const progress = () => this.deps.post({ type: 'mrcProgress', id: msg.id, nowNs: sim.now_ns(), endNs: sim.end_ns() });
-      progress();
-      let last = Date.now();
-      while (!sim.finished()) {
-        sim.step(REPORT_SLICE_NS);
-        if (Date.now() - last >= REPORT_PROGRESS_MS) {
-          progress();
-          last = Date.now();
-        }
-      }
+      runInSlices(sim, () => this.deps.post({ type: 'mrcProgress', id: msg.id, nowNs: sim.now_ns(), endNs: sim.end_ns() }));
       return this.need(sim.mrc_misses?.bind(sim))(msg.task, msg.requests);
     } finally {
       sim.free();
@@ -475,17 +466,9 @@ export class EngineHost {
     try {
       // Stepped in slices (the result does not depend on step sizes), with a progress message
       // at most every REPORT_PROGRESS_MS of wall time, so a long scenario shows how far it is.
-      const progress = () =>
-        this.deps.post({ type: 'reportProgress', scenario: name, index, count, variant, nowNs: sim.now_ns(), endNs: sim.end_ns() });
-      progress();
-      let last = Date.now();
-      while (!sim.finished()) {
-        sim.step(REPORT_SLICE_NS);
-        if (Date.now() - last >= REPORT_PROGRESS_MS) {
-          progress();
-          last = Date.now();
-        }
-      }
+      runInSlices(sim, () =>
+        this.deps.post({ type: 'reportProgress', scenario: name, index, count, variant, nowNs: sim.now_ns(), endNs: sim.end_ns() }),
+      );
       return sim.run_to_end_json();
     } finally {
       sim.free();
@@ -676,3 +659,16 @@ export function frameOf(run: Run): RunFrame {
   return { ...view, counters: sim.counter_values(), series, seriesStart };
 }
 
+/** Run `sim` to its end in slices of REPORT_SLICE_NS (the result does not depend on step
+ *  sizes), calling `progress` at the start and at most every REPORT_PROGRESS_MS of wall time. */
+function runInSlices(sim: EngineSimulation, progress: () => void): void {
+  progress();
+  let last = Date.now();
+  while (!sim.finished()) {
+    sim.step(REPORT_SLICE_NS);
+    if (Date.now() - last >= REPORT_PROGRESS_MS) {
+      progress();
+      last = Date.now();
+    }
+  }
+}
