@@ -125,15 +125,16 @@ fn sweep(args: &[String]) -> Result<(), Failure> {
         sweep::resolve(&args).map_err(|e| bad_input(format!("reclaim sweep: {e}")))?;
     let plan = sweep::grid::plan(&text, &spec)
         .map_err(|e| bad_input(format!("reclaim sweep: {}: {e}", scenario.display())))?;
-    let jobs = args.jobs.unwrap_or_else(sweep::run::default_jobs);
+    let c = &args.common;
+    let jobs = c.jobs.unwrap_or_else(sweep::run::default_jobs);
     let summary = sweep::execute(
         &text,
         &plan,
         &csv,
         jobs,
-        args.max_cpu,
-        args.parquet,
-        !args.quiet,
+        c.max_cpu,
+        c.parquet,
+        !c.quiet,
     )
     .map_err(|e| Failure {
         code: 1,

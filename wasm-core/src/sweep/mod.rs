@@ -35,8 +35,15 @@ pub const USAGE: &str = "usage: reclaim sweep FILE [options]
 /// `reclaim sweep`'s arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Args {
-    pub file: String,
+    pub common: Common,
     pub spec: Spec,
+}
+
+/// What `sweep` and `mrc` both take: one file, and how many runs at once, their CPU limit and
+/// where the table goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Common {
+    pub file: String,
     pub jobs: Option<usize>,
     /// CPU time per run (None: no limit); default [`run::DEFAULT_MAX_CPU`].
     pub max_cpu: Option<Duration>,
@@ -45,11 +52,16 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Parse the arguments after `sweep`.
-pub fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
+/// Parse `cmd`'s arguments (`--flag value` or `--flag=value`, and one file): the options of
+/// [`Common`] here, the command's own by `own`, given the flag and a getter of its value; it
+/// answers whether it knew the flag.
+pub fn parse_common(
+    args: &[String],
+    cmd: &str,
+    mut own: impl FnMut(&str, &mut dyn FnMut() -> Result<String, String>) -> Result<bool, String>,
+) -> Result<Common, String> {
+    let mut a = Common {
         file: String::new(),
-        spec: Spec::default(),
         jobs: None,
         max_cpu: Some(run::DEFAULT_MAX_CPU),
         out: None,
@@ -70,41 +82,50 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                 .ok_or_else(|| format!("`{flag}` needs a value"))
         };
         match flag {
-            "--set" => a.spec.add_axis(grid::parse_set(&value()?)?)?,
-            "--variant" | "--variants" => a.spec.variants = grid::parse_variants(&value()?),
-            "--seeds" => {
-                let s = value()?;
-                a.spec.add_axis(grid::Axis {
-                    name: "seed".into(),
-                    values: vec![s],
-                })?
-            }
-            "--jobs" | "-j" => {
-                let v = value()?;
-                let n = v.parse::<usize>().ok().filter(|&n| n > 0);
-                a.jobs =
-                    Some(n.ok_or_else(|| format!("--jobs {v}: expected a whole number >= 1"))?);
-            }
+            "--jobs" | "-j" => a.jobs = Some(count(&value()?, "--jobs")?),
             "--max-cpu" => a.max_cpu = parse_max_cpu(&value()?)?,
             "--out" | "-o" => a.out = Some(value()?),
             "--no-parquet" => a.parquet = false,
             "--quiet" | "-q" => a.quiet = true,
-            f if f.starts_with('-') => return Err(format!("unknown option `{f}` for `sweep`")),
-            f => {
-                if !a.file.is_empty() {
-                    return Err(format!(
-                        "`sweep` takes one file, got `{}` and `{f}`",
-                        a.file
-                    ));
+            f if f.starts_with('-') => {
+                if !own(f, &mut value)? {
+                    return Err(format!("unknown option `{f}` for `{cmd}`"));
                 }
-                a.file = f.to_string();
             }
+            f if a.file.is_empty() => a.file = f.to_string(),
+            f => return Err(format!("`{cmd}` takes one file, got `{}` and `{f}`", a.file)),
         }
     }
     if a.file.is_empty() {
-        return Err("`sweep` needs a scenario or sweep file: reclaim sweep FILE".to_string());
+        return Err(format!("`{cmd}` needs a scenario file: reclaim {cmd} FILE"));
     }
     Ok(a)
+}
+
+/// A count option's value: a whole number 1..1000.
+pub fn count(v: &str, what: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .ok()
+        .filter(|&n| (1..=1000).contains(&n))
+        .ok_or_else(|| format!("{what} {v}: expected a whole number 1..1000"))
+}
+
+/// Parse the arguments after `sweep`.
+pub fn parse_args(args: &[String]) -> Result<Args, String> {
+    let mut spec = Spec::default();
+    let common = parse_common(args, "sweep", |flag, value| {
+        match flag {
+            "--set" => spec.add_axis(grid::parse_set(&value()?)?)?,
+            "--variant" | "--variants" => spec.variants = grid::parse_variants(&value()?),
+            "--seeds" => spec.add_axis(grid::Axis {
+                name: "seed".into(),
+                values: vec![value()?],
+            })?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    Ok(Args { common, spec })
 }
 
 /// A CPU-time limit: a duration ("60s", "1.5", "250ms"), or "none" for no limit.
@@ -168,7 +189,7 @@ pub fn resolve(args: &Args) -> Result<(PathBuf, String, Spec, PathBuf), String> 
     let read = |p: &Path| {
         std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
     };
-    let file = PathBuf::from(&args.file);
+    let file = PathBuf::from(&args.common.file);
     let text = read(&file)?;
     let (scenario, text, spec, file_out) = if grid::is_sweep_file(&text) {
         let f = grid::parse_sweep_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -181,7 +202,7 @@ pub fn resolve(args: &Args) -> Result<(PathBuf, String, Spec, PathBuf), String> 
     } else {
         (file, text, args.spec.clone(), None)
     };
-    let out = match (&args.out, file_out) {
+    let out = match (&args.common.out, file_out) {
         (Some(o), _) => PathBuf::from(o),
         (None, Some(o)) => o,
         (None, None) => {
@@ -425,19 +446,20 @@ mod tests {
             "after",
         ])
         .unwrap();
-        assert_eq!(a.file, "f.toml");
+        assert_eq!(a.common.file, "f.toml");
         assert_eq!(a.spec.axes.len(), 2);
         assert_eq!(a.spec.seeds, vec![1, 2, 3]);
         assert_eq!(a.spec.variants, vec!["after"]);
-        assert_eq!(a.jobs, Some(2));
-        assert_eq!(a.max_cpu, Some(run::DEFAULT_MAX_CPU));
-        let limited = |v: &str| args(&["f", "--max-cpu", v]).map(|a| a.max_cpu);
+        assert_eq!(a.common.jobs, Some(2));
+        assert_eq!(a.common.max_cpu, Some(run::DEFAULT_MAX_CPU));
+        let limited = |v: &str| args(&["f", "--max-cpu", v]).map(|a| a.common.max_cpu);
         assert_eq!(limited("90s"), Ok(Some(Duration::from_secs(90))));
         assert_eq!(limited("1.5"), Ok(Some(Duration::from_millis(1500))));
         assert_eq!(limited("none"), Ok(None));
         assert!(limited("0").unwrap_err().contains("must be > 0"));
         assert!(limited("soon").unwrap_err().contains("--max-cpu soon"));
         assert!(args(&[]).unwrap_err().contains("needs a scenario"));
+        assert!(args(&["f", "--jobs=1001"]).unwrap_err().contains("--jobs 1001"));
         assert!(args(&["f", "--jobs", "0"])
             .unwrap_err()
             .contains("--jobs 0"));

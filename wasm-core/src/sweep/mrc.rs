@@ -36,61 +36,21 @@ pub const COLUMNS: [&str; 10] = [
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Args {
-    pub file: String,
+    pub common: super::Common,
     pub points: usize,
-    pub jobs: Option<usize>,
-    pub max_cpu: Option<Duration>,
-    pub out: Option<String>,
-    pub parquet: bool,
-    pub quiet: bool,
 }
 
 /// Parse the arguments after `mrc`.
 pub fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        file: String::new(),
-        points: mrc::POINTS,
-        jobs: None,
-        max_cpu: Some(run::DEFAULT_MAX_CPU),
-        out: None,
-        parquet: true,
-        quiet: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("`{flag}` needs a value"))
-        };
-        let count = |v: String, what: &str| -> Result<usize, String> {
-            v.parse::<usize>()
-                .ok()
-                .filter(|&n| (1..=1000).contains(&n))
-                .ok_or_else(|| format!("{what} must be a whole number 1..1000, got {v:?}"))
-        };
-        match flag {
-            "--points" => a.points = count(value()?, "--points")?,
-            "--jobs" | "-j" => a.jobs = Some(count(value()?, "--jobs")?),
-            "--max-cpu" => a.max_cpu = super::parse_max_cpu(&value()?)?,
-            "--out" | "-o" => a.out = Some(value()?),
-            "--no-parquet" => a.parquet = false,
-            "--quiet" | "-q" => a.quiet = true,
-            f if f.starts_with('-') => return Err(format!("unknown option `{f}`")),
-            f if a.file.is_empty() => a.file = f.to_string(),
-            f => return Err(format!("one scenario file at a time; also got `{f}`")),
+    let mut points = mrc::POINTS;
+    let common = super::parse_common(args, "mrc", |flag, value| match flag {
+        "--points" => {
+            points = super::count(&value()?, "--points")?;
+            Ok(true)
         }
-    }
-    if a.file.is_empty() {
-        return Err("no scenario file given".into());
-    }
-    Ok(a)
+        _ => Ok(false),
+    })?;
+    Ok(Args { common, points })
 }
 
 /// Read scenario `file` and attach its trace (relative to the file).
@@ -220,6 +180,7 @@ pub fn table(
 /// `reclaim mrc`: the table written to `out` (default `sweeps/NAME-mrc.csv`), and Parquet
 /// beside it. Returns the paths written and the failed points.
 pub fn execute(a: &Args, budget: &Budget) -> Result<(Vec<PathBuf>, usize, usize), String> {
+    let (points, a) = (a.points, &a.common);
     let file = Path::new(&a.file);
     let scn = load(file, budget)?;
     let out = a.out.clone().map(PathBuf::from).unwrap_or_else(|| {
@@ -233,7 +194,7 @@ pub fn execute(a: &Args, budget: &Budget) -> Result<(Vec<PathBuf>, usize, usize)
     // On a terminal one line rewritten; elsewhere a line at every eighth of the points.
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let quiet = a.quiet;
-    let (rows, failed) = table(&scn, a.points, jobs, a.max_cpu, |done, total| {
+    let (rows, failed) = table(&scn, points, jobs, a.max_cpu, |done, total| {
         if quiet {
             return;
         }
@@ -261,4 +222,23 @@ pub fn execute(a: &Args, budget: &Budget) -> Result<(Vec<PathBuf>, usize, usize)
         written.push(p);
     }
     Ok((written, rows.len(), failed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Result<Args, String> {
+        parse_args(&a.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn its_own_option_and_the_common_ones_parse() {
+        let a = args(&["t.toml", "--points=8", "-j", "2", "--no-parquet"]).unwrap();
+        assert_eq!((a.points, a.common.jobs, a.common.parquet), (8, Some(2), false));
+        assert_eq!(a.common.file, "t.toml");
+        assert!(args(&["t.toml", "--points", "0"]).unwrap_err().contains("--points 0"));
+        assert!(args(&["t.toml", "--set", "x=1"]).unwrap_err().contains("`--set` for `mrc`"));
+        assert!(args(&[]).unwrap_err().contains("reclaim mrc FILE"));
+    }
 }
