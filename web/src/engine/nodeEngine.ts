@@ -1,31 +1,17 @@
 // The real wasm engine (web/pkg, built by `npm run wasm`) as the worker host sees it, for tests
 // that drive EngineHost in Node: instantiated synchronously, outside any worker.
 import { readFileSync } from 'node:fs';
-import { assess, clear_traces, engine_version, initSync, kernel_info, mrc_reference, resolve_scenario, scenario_check, scenario_info, set_trace, trace_scenario, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { initSync } from '../../pkg/reclaim_core.js';
 import type { CheckResult, ScenarioChecker } from './checker';
 import { EngineHost, type EngineModule } from './host';
+import { wasmModule } from './wasmModule';
 
 /** Instantiate web/pkg's wasm (call once, in beforeAll). */
 export function initWasm(): void {
   initSync({ module: readFileSync(new URL('../../pkg/reclaim_core_bg.wasm', import.meta.url)) });
 }
 
-export const wasmEngine: EngineModule = {
-  engineVersion: () => engine_version(),
-  scenarioInfo: (t) => scenario_info(t),
-  resolve: (t, s) => resolve_scenario(t, s),
-  create: (t, v, f) => WasmSimulation.fromScenarioWithFlags(t, v, JSON.stringify(f ?? {})),
-  kernelInfo: () => kernel_info(),
-  scenarioCheck: (t) => scenario_check(t),
-  assess: (t, r) => assess(t, r),
-  setTraces: (traces) => {
-    clear_traces();
-    for (const t of traces) set_trace(t.name, t.bytes);
-  },
-  traceScenario: (name, format) => trace_scenario(name, format),
-  mrcReference: (text, points) => mrc_reference(text, points),
-  createMrcPoint: (text, variant, pages) => WasmSimulation.fromMrcPoint(text, variant, pages),
-};
+export const wasmEngine: EngineModule = wasmModule;
 
 /** The editor's and the link's checker answered by an EngineHost in-process over the real
  *  engine (the page runs the same host in a worker). Call initWasm first. */
