@@ -143,28 +143,19 @@ fn task_rows(task: &str, reports: &[Option<&RunReport>]) -> Vec<ResultRow> {
         }));
     }
     rows.push(row("ops/s", 2, &|t| t.ops_per_s));
-    let pick = |p: &Option<Percentiles>, f: fn(&Percentiles) -> f64| p.as_ref().map(f);
-    rows.push(row("latency p50 (ms)", 3, &|t| {
-        pick(&t.latency_ms, |p| p.p50)
-    }));
-    rows.push(row("latency p95 (ms)", 3, &|t| {
-        pick(&t.latency_ms, |p| p.p95)
-    }));
-    rows.push(row("latency p99 (ms)", 3, &|t| {
-        pick(&t.latency_ms, |p| p.p99)
-    }));
-    rows.push(row("alloc stall p95 (ms)", 2, &|t| {
-        pick(&t.alloc_stall_ms, |p| p.p95)
-    }));
-    rows.push(row("alloc stall p99 (ms)", 2, &|t| {
-        pick(&t.alloc_stall_ms, |p| p.p99)
-    }));
-    rows.push(row("io wait p95 (ms)", 2, &|t| {
-        pick(&t.io_wait_ms, |p| p.p95)
-    }));
-    rows.push(row("dirty throttle p95 (ms)", 2, &|t| {
-        pick(&t.dirty_throttle_ms, |p| p.p95)
-    }));
+    type Of = fn(&TaskReport) -> &Option<Percentiles>;
+    let percentiles: [(&str, u8, Of, fn(&Percentiles) -> f64); 7] = [
+        ("latency p50 (ms)", 3, |t| &t.latency_ms, |p| p.p50),
+        ("latency p95 (ms)", 3, |t| &t.latency_ms, |p| p.p95),
+        ("latency p99 (ms)", 3, |t| &t.latency_ms, |p| p.p99),
+        ("alloc stall p95 (ms)", 2, |t| &t.alloc_stall_ms, |p| p.p95),
+        ("alloc stall p99 (ms)", 2, |t| &t.alloc_stall_ms, |p| p.p99),
+        ("io wait p95 (ms)", 2, |t| &t.io_wait_ms, |p| p.p95),
+        ("dirty throttle p95 (ms)", 2, |t| &t.dirty_throttle_ms, |p| p.p95),
+    ];
+    for (label, digits, of, at) in percentiles {
+        rows.push(row(label, digits, &|t| of(t).as_ref().map(at)));
+    }
     rows.push(row("major faults", 0, &|t| Some(t.major_faults as f64)));
     rows
 }
@@ -242,5 +233,30 @@ mod tests {
         assert_eq!(find(&rows, "reader rounds").values, [Some(20.0)]);
         assert_eq!(find(&rows, "reader round max (s)").values, [Some(19.0)]);
         assert_eq!(find(&rows, "reader median round (s)").values, [Some(9.5)]);
+    }
+
+    #[test]
+    fn each_percentile_row_takes_its_own_distribution_and_point() {
+        let p = |base: f64| Percentiles {
+            p50: base + 0.5,
+            p95: base + 0.95,
+            p99: base + 0.99,
+            mean: base,
+            count: 3,
+        };
+        let mut a = report("before", 1, vec![1.0]);
+        let t = &mut a.tasks[0];
+        (t.latency_ms, t.alloc_stall_ms) = (Some(p(10.0)), Some(p(20.0)));
+        (t.io_wait_ms, t.dirty_throttle_ms) = (Some(p(30.0)), None);
+        let rows = results_table(&[Some(&a)], &[]);
+        let v = |label: &str| find(&rows, &format!("reader {label}")).values[0];
+        assert_eq!(v("latency p50 (ms)"), Some(10.5));
+        assert_eq!(v("latency p99 (ms)"), Some(10.99));
+        assert_eq!(v("alloc stall p95 (ms)"), Some(20.95));
+        assert_eq!(v("alloc stall p99 (ms)"), Some(20.99));
+        assert_eq!(v("io wait p95 (ms)"), Some(30.95));
+        // No report has one: no row.
+        assert!(rows.iter().all(|r| !r.label.contains("dirty throttle")));
+        assert_eq!(find(&rows, "reader latency p50 (ms)").digits, 3);
     }
 }
