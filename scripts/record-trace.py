@@ -24,7 +24,7 @@ reads with pread(), its default with mmap_size = 0).
 
 Conversion: each get_pages event is one request per page of its range (a read larger than a
 batch fires once per batch, each with the rest of the range: an event is cut where the next one
-of the same read starts); a fault event is one request for its page; map_pages ranges are counted
+of the same read starts; a range is cut at the end of the file); a fault event is one request for its page; map_pages ranges are counted
 and left out (pages mapped around a fault are not accesses; SQLite's pread mode makes none). Ids
 are page indexes in the file (4 KiB pages), so the replay's one-page-an-object mapping keeps the
 file's pages apart; times are microseconds since the first request (the guest's trace clock,
@@ -253,6 +253,9 @@ def convert(raw):
                 if nxt[1] == pid and nxt[2] == ev and nxt[4] == last and first < nxt[3] <= last:
                     last = nxt[3] - 1
                     cut += 1
+        # The event names the range the read asked for; pages past the end of the file are
+        # not read (a read that starts there fires no event at all).
+        last = min(last, (db_bytes + 4095) // 4096 - 1)
         requests.extend((ts, p) for p in range(first, last + 1))
     if not requests:
         sys.exit("record-trace: no request of the database file in the trace")
