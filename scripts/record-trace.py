@@ -57,6 +57,7 @@ BY_CUSTOMER = 20        # lookups through the customer index a round (about 20 r
 RANGES = 5              # range scans of 1,000 consecutive ids a round
 SCAN_EVERY = 4          # a full-table scan every 4th round
 CACHE_PAGES = 64        # SQLite's own page cache (PRAGMA cache_size): 256 KiB
+SHIPPED_SQLITE = "3.40.1-2+deb12u2"  # the Debian package the shipped trace was recorded with
 
 BUILD_SQL = f"""PRAGMA page_size = 4096;
 PRAGMA journal_mode = OFF;
@@ -152,6 +153,10 @@ def record(kernel, work):
     for tool in ("sqlite3", "qemu-system-x86_64", "cpio"):
         if not shutil.which(tool):
             sys.exit(f"record-trace: {tool} is missing (apt-get install sqlite3 / scripts/setup-kernel)")
+    pkg = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "sqlite3"], capture_output=True, text=True)
+    if pkg.stdout != SHIPPED_SQLITE:
+        print(f"record-trace: warning: sqlite3 {pkg.stdout or '(not a Debian package)'} is not the "
+              f"{SHIPPED_SQLITE} of the shipped trace: its page reads may differ", file=sys.stderr)
     stage = os.path.join(work, "initramfs")
     for d in ("dev", "proc", "sys", "tmp", "data", "out", "bin", "modules"):
         os.makedirs(os.path.join(stage, d), exist_ok=True)
