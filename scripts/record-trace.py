@@ -284,6 +284,7 @@ def main():
     ap.add_argument("--convert", metavar="RAW_TAR", help="convert a recording (raw.tar) again")
     ap.add_argument("--keep", metavar="DIR", help="keep the guest's raw recording (raw.tar) here")
     a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="record-trace-")
     try:
         raw = a.convert or record(a.kernel, work)
