@@ -26,6 +26,7 @@ if trace.endswith(".csv"):
     src = lcs.TraceReader(trace=trace, trace_type=lcs.TraceType.CSV_TRACE, reader_init_params=csv)
     fd, converted = tempfile.mkstemp(suffix=".oracleGeneral")
     os.close(fd)
+    # 0.3.5's Util.convert_to_oracleGeneral takes the C reader, not the TraceReader around it.
     lcs.Util.convert_to_oracleGeneral(src._reader, converted)
     trace = converted
 params = lcs.ReaderInitParam()

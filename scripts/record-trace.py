@@ -190,7 +190,7 @@ def record(kernel, work):
             "-drive", f"file={disk},format=raw,if=none,id=d0,aio=threads",
             "-device", "virtio-blk-pci,drive=d0"]
     t0 = time.time()
-    print(f"record-trace: booting {kernel} (QEMU TCG; several minutes)", file=sys.stderr)
+    print(f"record-trace: booting {kernel} (QEMU TCG: a minute or two)", file=sys.stderr)
     try:
         subprocess.run(args, check=True, timeout=1800, stdin=subprocess.DEVNULL)
     finally:
