@@ -202,12 +202,18 @@ fn mrc_rows(
     Ok((mrc::COLUMNS.iter().map(|c| c.to_string()).collect(), rows))
 }
 
-/// Traces given as (name, bytes), copied out of Python.
-fn owned(traces: Vec<(String, Bound<'_, PyBytes>)>) -> Vec<(String, Vec<u8>)> {
-    traces
+/// A curve's scenario from the text and traces (name, bytes) of `mrc_load`, the bytes copied
+/// out of Python.
+fn shipped(
+    text: &str,
+    traces: Vec<(String, Bound<'_, PyBytes>)>,
+) -> PyResult<reclaim_core::scenario::Scenario> {
+    let traces = traces
         .into_iter()
         .map(|(n, b)| (n, b.as_bytes().to_vec()))
-        .collect()
+        .collect();
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    reclaim_core::sweep::mrc::from_bytes(text, traces, &budget).map_err(bad)
 }
 
 /// A curve's scenario file, for shipping its points to other machines (the Ray backend): its
@@ -233,12 +239,7 @@ fn mrc_jobs(
     points: usize,
 ) -> PyResult<Vec<String>> {
     use reclaim_core::sweep::mrc;
-    let scn = mrc::from_bytes(
-        text,
-        owned(traces),
-        &reclaim_core::scenario::Budget::DEFAULT,
-    )
-    .map_err(bad)?;
+    let scn = shipped(text, traces)?;
     let curve = mrc::Curve::new(&scn, points.max(1)).map_err(bad)?;
     curve.jobs().iter().map(to_json).collect()
 }
@@ -258,9 +259,8 @@ fn mrc_job(
     use reclaim_core::sweep::mrc;
     let limit = self::max_cpu(max_cpu)?;
     let job: mrc::Job = serde_json::from_str(job).map_err(bad)?;
-    let traces = owned(traces);
+    let scn = shipped(text, traces)?;
     py.detach(|| {
-        let scn = mrc::from_bytes(text, traces, &reclaim_core::scenario::Budget::DEFAULT)?;
         let curve = mrc::Curve::new(&scn, points.max(1))?;
         Ok(match curve.run(&job, limit) {
             Ok(m) => (Some(m), String::new()),
@@ -280,12 +280,7 @@ fn mrc_table(
     results: Vec<(Option<u64>, String)>,
 ) -> PyResult<(Vec<String>, Vec<Vec<String>>)> {
     use reclaim_core::sweep::mrc;
-    let scn = mrc::from_bytes(
-        text,
-        owned(traces),
-        &reclaim_core::scenario::Budget::DEFAULT,
-    )
-    .map_err(bad)?;
+    let scn = shipped(text, traces)?;
     let curve = mrc::Curve::new(&scn, points.max(1)).map_err(bad)?;
     let jobs: Vec<mrc::Job> = jobs
         .iter()

@@ -19,6 +19,22 @@ function nativeReport(file: string, variant: string): unknown {
   return JSON.parse(out);
 }
 
+/** The rows of `reclaim mrc FILE --points N` (native CLI), each a list of its CSV cells. */
+function nativeMrc(file: string, points: number): string[][] {
+  const dir = mkdtempSync(join(tmpdir(), 'reclaim-mrc-'));
+  try {
+    const csv = join(dir, 'mrc.csv');
+    execFileSync(
+      'cargo',
+      ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', String(points), '--out', csv, '--no-parquet', '--quiet'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    return readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function wasmReport(file: string, variant: string): unknown {
   const text = readFileSync(isAbsolute(file) ? file : root + file, 'utf8');
   const sim = WasmSimulation.fromScenario(text, variant);
@@ -143,23 +159,12 @@ describe('a replayed trace: native and wasm', () => {
   }
 
   it('the reference columns equal reclaim mrc\'s', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reclaim-mrc-'));
-    try {
-      const csv = join(dir, 'mrc.csv');
-      execFileSync(
-        'cargo',
-        ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', '4', '--out', csv, '--no-parquet', '--quiet'],
-        { cwd: root, encoding: 'utf8' },
-      );
-      const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-      const column = (p: string) => rows.filter((r) => r[0] === p).map((r) => Number(r[7]));
-      const w = JSON.parse(mrc_reference(readFileSync(root + file, 'utf8'), 4)) as { plan: { sizes: number[] }; lru: number[]; opt: number[] };
-      expect(w.plan.sizes).toStrictEqual(rows.filter((r) => r[0] === 'lru').map((r) => Number(r[3])));
-      expect(w.lru).toStrictEqual(column('lru'));
-      expect(w.opt).toStrictEqual(column('opt'));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const rows = nativeMrc(file, 4);
+    const column = (p: string) => rows.filter((r) => r[0] === p).map((r) => Number(r[7]));
+    const w = JSON.parse(mrc_reference(readFileSync(root + file, 'utf8'), 4)) as { plan: { sizes: number[] }; lru: number[]; opt: number[] };
+    expect(w.plan.sizes).toStrictEqual(rows.filter((r) => r[0] === 'lru').map((r) => Number(r[3])));
+    expect(w.lru).toStrictEqual(column('lru'));
+    expect(w.opt).toStrictEqual(column('opt'));
   }, 300_000);
 });
 
@@ -191,14 +196,7 @@ describe('a dropped trace: native and wasm', () => {
   }
 
   it('its kernel points (the memcg resized) equal reclaim mrc\'s', () => {
-    const csv = join(dir, 'mrc.csv');
-    execFileSync(
-      'cargo',
-      ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', '3', '--out', csv, '--no-parquet', '--quiet'],
-      { cwd: root, encoding: 'utf8' },
-    );
-    const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-    const kernel = rows.filter((r) => r[0] === 'kernel');
+    const kernel = nativeMrc(file, 3).filter((r) => r[0] === 'kernel');
     expect(kernel).toHaveLength(6);
     const text = readFileSync(file, 'utf8');
     for (const r of kernel) {
