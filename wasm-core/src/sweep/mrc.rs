@@ -64,13 +64,13 @@ pub fn load(file: &Path, budget: &Budget) -> Result<Scenario, String> {
     Ok(scn)
 }
 
+/// Traces as (name, bytes).
+pub type TraceBytes = Vec<(String, Vec<u8>)>;
+
 /// A scenario file's text and the bytes of each trace it names (relative to the file), for
 /// a shell that ships a curve's points to other machines (Python's Ray backend); each trace is
 /// refused unread when longer than the budget allows.
-pub fn load_bytes(
-    file: &Path,
-    budget: &Budget,
-) -> Result<(String, Vec<(String, Vec<u8>)>), String> {
+pub fn load_bytes(file: &Path, budget: &Budget) -> Result<(String, TraceBytes), String> {
     let scn = load(file, budget)?;
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -86,11 +86,7 @@ pub fn load_bytes(
 }
 
 /// The scenario of [`load_bytes`]'s text with its traces attached, on the machine of a point.
-pub fn from_bytes(
-    text: &str,
-    traces: Vec<(String, Vec<u8>)>,
-    budget: &Budget,
-) -> Result<Scenario, String> {
+pub fn from_bytes(text: &str, traces: TraceBytes, budget: &Budget) -> Result<Scenario, String> {
     let mut scn = crate::scenario::parse_with_budget(text, budget)
         .map_err(|e| format!("{}:{}: {}", e.line, e.column, e.what()))?;
     for (name, bytes) in traces {
