@@ -182,12 +182,27 @@ def sweep(
 
 
 def mrc(path: Union[str, os.PathLike], *, points: int = 16, jobs: Optional[int] = None,
-        max_cpu: MaxCpu = DEFAULT_SWEEP_MAX_CPU) -> "pandas.DataFrame":
+        max_cpu: MaxCpu = DEFAULT_SWEEP_MAX_CPU, backend: str = "local") -> "pandas.DataFrame":
     """The miss-ratio curve of a scenario file with one replay op (its trace is read next to
     the file), as `reclaim mrc` writes it: one row per policy (lru, opt, kernel with its
     variant) and cache size, with requests, misses and miss_ratio; a kernel point that failed
-    holds its error. Points run on `jobs` threads (default: every core).
+    holds its error.
+
+    backend: "local" (threads, `jobs` of them, default every core) or "ray" (one Ray task per
+             point, given the scenario text and the trace's bytes, on the cluster at
+             RAY_ADDRESS or a local Ray started in-process; `jobs` then caps the points in
+             flight). Both give the same frame.
     """
-    cols, rows = _core.mrc_rows(str(Path(path)), int(points),
-                                jobs or _core.default_jobs(), _max_cpu(max_cpu))
+    if backend == "local":
+        cols, rows = _core.mrc_rows(str(Path(path)), int(points),
+                                    jobs or _core.default_jobs(), _max_cpu(max_cpu))
+    elif backend == "ray":
+        from ._ray import run_mrc_jobs
+
+        text, traces = _core.mrc_load(str(Path(path)))
+        todo = _core.mrc_jobs(text, traces, int(points))
+        results = run_mrc_jobs(text, traces, int(points), todo, jobs, _max_cpu(max_cpu))
+        cols, rows = _core.mrc_table(text, traces, int(points), todo, results)
+    else:
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     return _frame(cols, rows)

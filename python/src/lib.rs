@@ -4,6 +4,7 @@
 //! engine error (a run that cannot be built or ends early) RuntimeError.
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use reclaim_core::report::CompareReport;
 use reclaim_core::scenario::knobs;
@@ -201,6 +202,95 @@ fn mrc_rows(
     Ok((mrc::COLUMNS.iter().map(|c| c.to_string()).collect(), rows))
 }
 
+/// A curve's scenario from the text and traces (name, bytes) of `mrc_load`, the bytes copied
+/// out of Python.
+fn shipped(
+    text: &str,
+    traces: Vec<(String, Bound<'_, PyBytes>)>,
+) -> PyResult<reclaim_core::scenario::Scenario> {
+    let traces = traces
+        .into_iter()
+        .map(|(n, b)| (n, b.as_bytes().to_vec()))
+        .collect();
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    reclaim_core::sweep::mrc::from_bytes(text, traces, &budget).map_err(bad)
+}
+
+/// A curve's scenario file, for shipping its points to other machines (the Ray backend): its
+/// text and each trace's bytes, as (name, bytes).
+#[pyfunction]
+fn mrc_load(py: Python<'_>, path: &str) -> PyResult<(String, Vec<(String, Py<PyBytes>)>)> {
+    use reclaim_core::sweep::mrc;
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    let (text, traces) = mrc::load_bytes(std::path::Path::new(path), &budget).map_err(bad)?;
+    let traces = traces
+        .into_iter()
+        .map(|(n, b)| (n, PyBytes::new(py, &b).unbind()))
+        .collect();
+    Ok((text, traces))
+}
+
+/// The points of the curve of `text` with `traces` at `points` sizes, as JSON, in the table's
+/// order.
+#[pyfunction]
+fn mrc_jobs(
+    text: &str,
+    traces: Vec<(String, Bound<'_, PyBytes>)>,
+    points: usize,
+) -> PyResult<Vec<String>> {
+    use reclaim_core::sweep::mrc;
+    let scn = shipped(text, traces)?;
+    let curve = mrc::Curve::new(&scn, points.max(1)).map_err(bad)?;
+    curve.jobs().iter().map(to_json).collect()
+}
+
+/// One point (a job of `mrc_jobs`) within `max_cpu`: its misses, or None and the error.
+/// Raises only for a scenario or trace that cannot make a curve at all.
+#[pyfunction]
+#[pyo3(signature = (text, traces, points, job, max_cpu=None))]
+fn mrc_job(
+    py: Python<'_>,
+    text: &str,
+    traces: Vec<(String, Bound<'_, PyBytes>)>,
+    points: usize,
+    job: &str,
+    max_cpu: Option<&str>,
+) -> PyResult<(Option<u64>, String)> {
+    use reclaim_core::sweep::mrc;
+    let limit = self::max_cpu(max_cpu)?;
+    let job: mrc::Job = serde_json::from_str(job).map_err(bad)?;
+    let scn = shipped(text, traces)?;
+    py.detach(|| {
+        let curve = mrc::Curve::new(&scn, points.max(1))?;
+        Ok(match curve.run(&job, limit) {
+            Ok(m) => (Some(m), String::new()),
+            Err(e) => (None, e),
+        })
+    })
+    .map_err(|e: String| bad(e))
+}
+
+/// The curve's columns and rows from its jobs' results, (misses or None, error) each.
+#[pyfunction]
+fn mrc_table(
+    text: &str,
+    traces: Vec<(String, Bound<'_, PyBytes>)>,
+    points: usize,
+    jobs: Vec<String>,
+    results: Vec<(Option<u64>, String)>,
+) -> PyResult<(Vec<String>, Vec<Vec<String>>)> {
+    use reclaim_core::sweep::mrc;
+    let scn = shipped(text, traces)?;
+    let curve = mrc::Curve::new(&scn, points.max(1)).map_err(bad)?;
+    let jobs: Vec<mrc::Job> = jobs
+        .iter()
+        .map(|j| serde_json::from_str(j).map_err(bad))
+        .collect::<PyResult<_>>()?;
+    let results = results.into_iter().map(|(m, e)| m.ok_or(e)).collect();
+    let (rows, _) = curve.rows(&jobs, results);
+    Ok((mrc::COLUMNS.iter().map(|c| c.to_string()).collect(), rows))
+}
+
 /// The table as CSV text (the same text `reclaim sweep` writes).
 #[pyfunction]
 fn csv_text(columns: Vec<String>, rows: Vec<Vec<String>>) -> String {
@@ -228,6 +318,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_points, m)?)?;
     m.add_function(wrap_pyfunction!(csv_text, m)?)?;
     m.add_function(wrap_pyfunction!(mrc_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_load, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_jobs, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_job, m)?)?;
+    m.add_function(wrap_pyfunction!(mrc_table, m)?)?;
     m.add_function(wrap_pyfunction!(default_jobs, m)?)?;
     Ok(())
 }

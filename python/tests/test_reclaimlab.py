@@ -150,6 +150,18 @@ def test_ray_backend_gives_the_local_frame(ray_local):
     pd.testing.assert_frame_equal(local, rl.sweep(SMALL, axes=axes, seeds=[1, 2], backend="ray", jobs=1))
 
 
+def test_ray_mrc_gives_the_local_frame(ray_local):
+    # The shipped SQLite recording (82,009 requests) at 3 sizes: each point a Ray task given the
+    # scenario's text and the trace's bytes, not the path.
+    sqlite = ROOT / "scenarios" / "traces" / "sqlite.toml"
+    local = rl.mrc(sqlite, points=3, jobs=2)
+    remote = rl.mrc(sqlite, points=3, backend="ray")
+    assert len(remote) == 4 * 3 and remote["error"].isna().all()
+    pd.testing.assert_frame_equal(local, remote)
+    with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
+        rl.mrc(sqlite, points=3, backend="dask")
+
+
 STALL = ROOT / "wasm-core" / "tests" / "hostile" / "stall-tasks.toml"
 STALL_MESSAGE = r'MAX_STALLED_EVENTS.*task "t\d", op tasks\[\d\]\.program\[2\] \(loop\)'
 

@@ -247,22 +247,33 @@ pub fn opt_misses(
 }
 
 /// The scenario of a kernel point: the replaying task(s) in memcg [`MRC_MEMCG`] with
-/// memory.max = `pages` pages, and RAM raised where needed so that the whole footprint and
-/// 64 MiB more fit (global reclaim then stays out of it).
+/// memory.max = `pages` pages (a child of the task's memcg, or that memcg itself when it is
+/// [`MRC_MEMCG`] already, as in a dropped trace's scenario), and RAM raised where needed so that
+/// the whole footprint and 64 MiB more fit (global reclaim then stays out of it).
 pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
     let mut s = scn.clone();
     let page = crate::devices::PAGE_BYTES;
     let (task, _) = the_replay(scn).expect("checked by the caller");
-    s.memcgs.push(MemcgSpec {
-        name: MRC_MEMCG.into(),
-        parent: s.tasks[task].memcg.clone(),
-        min: None,
-        low: None,
-        high: None,
-        max: Some(Size(pages * page)),
-        replicas: None,
-    });
-    s.tasks[task].memcg = Some(MRC_MEMCG.into());
+    let max = Some(Size(pages * page));
+    match s
+        .memcgs
+        .iter_mut()
+        .find(|m| m.name == MRC_MEMCG && s.tasks[task].memcg.as_deref() == Some(MRC_MEMCG))
+    {
+        Some(m) => m.max = max,
+        None => {
+            s.memcgs.push(MemcgSpec {
+                name: MRC_MEMCG.into(),
+                parent: s.tasks[task].memcg.clone(),
+                min: None,
+                low: None,
+                high: None,
+                max,
+                replicas: None,
+            });
+            s.tasks[task].memcg = Some(MRC_MEMCG.into());
+        }
+    }
     let need = (footprint * page).saturating_mul(2) + (64 << 20);
     if s.machine.ram.bytes() < need {
         s.machine.ram = Size(need);
@@ -338,16 +349,89 @@ pub fn reference(
     Ok((lru, opt))
 }
 
+/// The page cache a dropped trace's scenario gives it, and how (see [`scenario_text`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DroppedSize {
+    /// RAM in bytes (a whole number of MiB).
+    pub ram: u64,
+    /// The pages the page cache is meant to hold: half the footprint, rounded up.
+    pub cache: u64,
+    /// The replay's memcg memory.max in pages, when the smallest machine holds more than
+    /// `cache` (then the memcg holds the cache at `cache` pages).
+    pub memcg_max: Option<u64>,
+    /// The largest machine the budget allows holds fewer than `cache` pages.
+    pub short: bool,
+}
+
+/// How a dropped trace of `footprint` distinct objects is held so that reclaim must choose:
+/// a page cache of half the footprint (rounded up). RAM is the smallest whole MiB, at least the
+/// engine's smallest machine (16 MiB), whose page cache above the high watermark (kswapd
+/// reclaims up to it; `Watermarks::compute` with the default min_free_kbytes and
+/// watermark_scale_factor) holds that many pages, at most the budget's largest machine
+/// (`MAX_FRAMES`, 8 GiB: a larger footprint gets less than half). When the 16 MiB machine holds
+/// more, the replay runs in memcg [`MRC_MEMCG`] with memory.max = that many pages, as a point of
+/// `reclaim mrc` does (whose points then resize that memcg: [`kernel_scenario`]).
+pub fn dropped_size(footprint: u64) -> DroppedSize {
+    use crate::mm::page_alloc::{default_min_free_kbytes, Watermarks};
+    use crate::scenario::budget::MAX_FRAMES;
+    const MIB_PAGES: u64 = (1 << 20) / crate::devices::PAGE_BYTES;
+    const MIN_PAGES: u64 = 16 * MIB_PAGES;
+    let wsf = crate::scenario::Sysctl::default().watermark_scale_factor;
+    let cache_of = |ram: u64| {
+        let high = Watermarks::compute(ram, default_min_free_kbytes(ram), Some(wsf), 1).high;
+        ram.saturating_sub(high)
+    };
+    let cache = footprint.max(1).div_ceil(2);
+    if cache_of(MIN_PAGES) >= cache {
+        return DroppedSize {
+            ram: MIN_PAGES * crate::devices::PAGE_BYTES,
+            cache,
+            memcg_max: Some(cache),
+            short: false,
+        };
+    }
+    let max = MAX_FRAMES / MIB_PAGES * MIB_PAGES;
+    // The watermarks grow far slower than RAM (about 1% of it): a few dozen MiB more at most.
+    let mut ram = cache.div_ceil(MIB_PAGES).saturating_mul(MIB_PAGES).min(max);
+    while ram < max && cache_of(ram) < cache {
+        ram += MIB_PAGES;
+    }
+    DroppedSize {
+        ram: ram * crate::devices::PAGE_BYTES,
+        cache,
+        memcg_max: None,
+        short: cache_of(ram) < cache,
+    }
+}
+
+/// Refuse a dropped trace with more objects than the budget lets a scenario's files have pages.
+fn objects_fit(name: &str, objects: u64) -> Result<(), String> {
+    let most = crate::scenario::budget::MAX_SPACE_FRAMES;
+    if objects > most {
+        return Err(format!(
+            "trace {name:?} has {objects} distinct objects; the replay maps each onto a page of \
+             a file, and a scenario's files may have at most {most} pages (MAX_SPACE_FRAMES, \
+             docs/scenarios.md, resource budget): cut the trace"
+        ));
+    }
+    Ok(())
+}
+
 /// A scenario that replays trace `name` (already scanned: `found`) as a storage trace through
 /// the page cache, for a trace dropped on the page: a file of one page an object (rounded up to
-/// a MiB), on an SSD, read()s as fast as possible, on a machine whose RAM is half the footprint
-/// plus 32 MiB (at least 64 MiB), so that reclaim has to choose; classic LRU and MGLRU of the
-/// newest preset pair.
-pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> String {
+/// a MiB), on an SSD, read()s as fast as possible, with a page cache of about half the
+/// footprint ([`dropped_size`]), so that reclaim has to choose; classic LRU and MGLRU of the
+/// newest preset pair. Refused when the footprint is past the pages the budget lets a
+/// scenario's files have.
+pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> Result<String, String> {
     const MIB: u64 = 1 << 20;
-    let bytes = (found.pages.len() as u64).max(1) * crate::devices::PAGE_BYTES;
+    let page = crate::devices::PAGE_BYTES;
+    let objects = found.pages.len() as u64;
+    objects_fit(name, objects)?;
+    let bytes = objects.max(1) * page;
     let file_mib = bytes.div_ceil(MIB);
-    let ram_mib = (bytes / 2 / MIB + 32).max(64);
+    let size = dropped_size(objects);
+    let ram_mib = size.ram / MIB;
     let format = match format {
         TraceFormat::OracleGeneral => "oracleGeneral",
         TraceFormat::Csv => "csv",
@@ -358,10 +442,46 @@ pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> Stri
             .unwrap_or_default()
             .replace('\u{7f}', "\\u007f")
     };
-    format!(
+    let trace = quoted(name);
+    let (how, memcg, task_memcg) = match size.memcg_max {
+        Some(max) => (
+            format!(
+                "# The engine's smallest machine ({ram_mib} MiB) would cache the whole trace, so the replay\n\
+                 # runs in memcg \"{MRC_MEMCG}\" with memory.max = {max} pages: its reclaim holds the page cache\n\
+                 # at half the footprint, as a kernel point of the curve holds it at its size (each point\n\
+                 # resizes this memcg).\n"
+            ),
+            format!(
+                "\n[[memcgs]]\nname = \"{MRC_MEMCG}\"\nmax = \"{}KiB\"\n",
+                max * page / 1024
+            ),
+            format!("memcg = \"{MRC_MEMCG}\"\n"),
+        ),
+        None if size.short => (
+            format!(
+                "# {ram_mib} MiB of RAM, the largest machine the resource budget allows (MAX_FRAMES): its\n\
+                 # page cache holds less than half the footprint ({} pages).\n",
+                size.cache
+            ),
+            String::new(),
+            String::new(),
+        ),
+        None => (
+            format!(
+                "# {ram_mib} MiB of RAM: the smallest whole MiB whose page cache, up to the high watermark\n\
+                 # kswapd reclaims to, holds half the footprint ({} pages).\n",
+                size.cache
+            ),
+            String::new(),
+            String::new(),
+        ),
+    };
+    Ok(format!(
         r#"# Built for trace {trace}: {requests} requests to {objects} objects (one 4 KiB page each).
-title = {title}
-description = "The trace read through the page cache of a machine that holds about half its footprint"
+# The page cache gets about half the footprint, so that classic LRU and MGLRU must choose what
+# to evict; the miss-ratio curve sweeps the cache size instead.
+{how}title = {title}
+description = "The trace read through a page cache of about half its footprint"
 seed = 1
 
 [machine]
@@ -375,7 +495,7 @@ kind = "ssd"
 name = "data"
 size = "{file_mib}MiB"
 device = "disk"
-
+{memcg}
 [[variants]]
 name = "classic"
 preset = "linux-7.3"
@@ -386,7 +506,7 @@ preset = "linux-7.3-mglru"
 
 [[tasks]]
 name = "replay"
-program = [
+{task_memcg}program = [
   {{ op = "replay", trace = {trace}, format = "{format}", file = "data", cpu = "2us" }},
 ]
 
@@ -395,10 +515,21 @@ duration = "3600s"
 sample_interval = "100ms"
 "#,
         requests = found.requests,
-        objects = found.pages.len(),
         title = quoted(&format!("Trace {name}: classic LRU vs MGLRU")),
-        trace = quoted(name),
-    )
+    ))
+}
+
+/// The scenario for trace `name` dropped on the page ([`scenario_text`]), read in `format`
+/// from `src`: one pass, which keeps at most one object past what the budget allows (memory
+/// bounded whatever the trace).
+pub fn dropped_scenario(
+    name: &str,
+    format: TraceFormat,
+    src: std::sync::Arc<dyn crate::scenario::trace::TraceSource>,
+) -> Result<String, String> {
+    let mut reader = TraceReader::new(name, src, format)?;
+    let found = scan(&mut reader, crate::scenario::budget::MAX_SPACE_FRAMES + 1)?;
+    scenario_text(name, format, &found)
 }
 
 /// A kernel point's misses from its run: the replaying task's counts, which must cover every
@@ -490,24 +621,130 @@ mod tests {
         let name = "my \"trace\"\u{7f}.csv";
         let text: String = ids.iter().map(|i| format!("0,{i},4096\n")).collect();
         let bytes = Arc::new(text.into_bytes());
-        let mut r = TraceReader::new(name, bytes.clone(), TraceFormat::Csv).unwrap();
-        let found = footprint(&mut r).unwrap();
-        let toml = scenario_text(name, TraceFormat::Csv, &found);
+        let toml = dropped_scenario(name, TraceFormat::Csv, bytes.clone()).unwrap();
         let mut scn = crate::scenario::parse(&toml).unwrap_or_else(|e| panic!("{e}\n{toml}"));
         scn.traces
             .insert(name, bytes, &crate::scenario::Budget::DEFAULT)
             .unwrap();
+        let mut r = TraceReader::new(
+            name,
+            scn.traces.get(name).unwrap().clone(),
+            TraceFormat::Csv,
+        )
+        .unwrap();
+        let found = footprint(&mut r).unwrap();
+        let fp = found.pages.len() as u64;
+        // A footprint this small is held in a memcg of half of it (the 16 MiB machine would
+        // cache it whole).
+        assert!(
+            toml.contains(&format!("memory.max = {} pages", fp.div_ceil(2))),
+            "{toml}"
+        );
         for v in ["classic", "mglru"] {
             let mut sim = crate::Simulation::new(&scn, v).unwrap();
             sim.try_run_to_end().unwrap();
             let s = sim.replay_stats()[0].1;
-            // 64 MiB holds the whole footprint (at most 1,777 pages): first requests only miss.
-            assert_eq!(
-                (s.requests, s.misses),
-                (3000, found.pages.len() as u64),
-                "{v}"
+            assert_eq!(s.requests, 3000, "{v}");
+            // Reclaim chose: more misses than first requests, though never more than plain
+            // LRU's at a quarter of the footprint (a bound far from what either kernel does).
+            let lru = lru_misses(&mut r, &found.pages, fp / 4).unwrap();
+            assert!(
+                s.misses > fp && s.misses <= lru,
+                "{v}: {} misses, footprint {fp}, LRU/4 {lru}",
+                s.misses
             );
         }
+        // A point of the curve resizes that memcg (not one nested under it): at the whole
+        // footprint, only first requests miss.
+        let point = kernel_scenario(&scn, fp, fp);
+        let mut sim = crate::Simulation::new(&point, "classic").unwrap();
+        sim.try_run_to_end().unwrap();
+        assert_eq!(sim.replay_stats()[0].1.misses, fp);
+    }
+
+    #[test]
+    fn a_dropped_trace_of_one_or_two_pages_runs() {
+        for (ids, fewest) in [(vec![9u64; 10], 1), ([1u64, 2].repeat(10), 3)] {
+            let text: String = ids.iter().map(|i| format!("0,{i},4096\n")).collect();
+            let bytes = Arc::new(text.into_bytes());
+            let toml = dropped_scenario("t", TraceFormat::Csv, bytes.clone()).unwrap();
+            assert!(toml.contains("memory.max = 1 pages"), "{toml}");
+            let mut scn = crate::scenario::parse(&toml).unwrap_or_else(|e| panic!("{e}\n{toml}"));
+            scn.traces
+                .insert("t", bytes, &crate::scenario::Budget::DEFAULT)
+                .unwrap();
+            for v in ["classic", "mglru"] {
+                let mut sim = crate::Simulation::new(&scn, v).unwrap();
+                sim.try_run_to_end().unwrap();
+                let s = sim.replay_stats()[0].1;
+                // One page misses once; two alternating in a one-page memcg miss more than
+                // their first requests.
+                assert_eq!(s.requests, ids.len() as u64, "{v}");
+                assert!(s.misses >= fewest, "{v}: {s:?}");
+            }
+        }
+    }
+
+    /// What the page cache of a machine of `ram` bytes holds above its high watermark, by the
+    /// engine's own build of that machine.
+    fn cache_above_high(ram: u64) -> u64 {
+        let text = format!(
+            "title = \"m\"\n[machine]\nram = \"{ram}\"\n[[variants]]\nname = \"v\"\n\
+             preset = \"linux-7.3\"\n[[tasks]]\nname = \"t\"\n\
+             program = [{{ op = \"sleep\", duration = \"1s\" }}]\n[run]\nduration = \"1s\"\n"
+        );
+        let scn = crate::scenario::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let sim = crate::Simulation::new(&scn, "v").unwrap();
+        ram / crate::devices::PAGE_BYTES - sim.mm.wmark.high
+    }
+
+    #[test]
+    fn a_dropped_trace_gets_half_its_footprint_in_the_smallest_machine_that_holds_it() {
+        const MIB: u64 = 1 << 20;
+        // Small footprints, one page included: the 16 MiB machine and a memcg of half.
+        for fp in [1, 2, 3, 4421, 7000] {
+            let d = dropped_size(fp);
+            assert_eq!(
+                (d.ram, d.memcg_max, d.short),
+                (16 * MIB, Some(fp.div_ceil(2)), false),
+                "{fp}"
+            );
+        }
+        // Large ones: the smallest whole MiB whose cache above the high watermark holds half.
+        for fp in [8000, 48_974, 1 << 20, 3_000_001] {
+            let d = dropped_size(fp);
+            assert_eq!(
+                (d.memcg_max, d.short, d.ram % MIB),
+                (None, false, 0),
+                "{fp}"
+            );
+            assert!(cache_above_high(d.ram) >= fp.div_ceil(2), "{fp}: {d:?}");
+            assert!(
+                cache_above_high(d.ram - MIB) < fp.div_ceil(2),
+                "{fp}: {d:?}"
+            );
+        }
+        // Past what the budget's largest machine caches: that machine, short of half.
+        let most = crate::scenario::budget::MAX_FRAMES * crate::devices::PAGE_BYTES;
+        for fp in [2 * crate::scenario::budget::MAX_FRAMES, u32::MAX as u64 * 4] {
+            assert_eq!(dropped_size(fp).ram, most);
+            assert!(dropped_size(fp).short);
+        }
+    }
+
+    #[test]
+    fn a_dropped_trace_past_the_files_budget_is_refused_by_name() {
+        let most = crate::scenario::budget::MAX_SPACE_FRAMES;
+        assert!(objects_fit("t", most).is_ok());
+        let e = objects_fit("my.csv", most + 1).unwrap_err();
+        assert!(
+            e.contains("trace \"my.csv\" has 16777217 distinct objects"),
+            "{e}"
+        );
+        assert!(
+            e.contains("at most 16777216 pages (MAX_SPACE_FRAMES"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -48,3 +48,25 @@ fn memcg_scenarios_are_deterministic_too() {
     assert!(a.reclaim_reclaimed_pages.unwrap() > 0);
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_dropped_trace_replays_the_same_run_after_run() {
+    // The page's scenario for the shipped SQLite recording (a memcg of half its footprint);
+    // web/src/engine/determinism.test.ts checks the wasm build gives the same report.
+    let name = "sqlite-queries.csv";
+    let bytes =
+        std::sync::Arc::new(std::fs::read(scenario_path(&format!("traces/{name}"))).unwrap());
+    let fmt = reclaim_core::scenario::trace::TraceFormat::Csv;
+    let text = reclaim_core::mrc::dropped_scenario(name, fmt, bytes.clone()).unwrap();
+    let mut scn = reclaim_core::scenario::parse(&text).unwrap();
+    let budget = reclaim_core::scenario::Budget::DEFAULT;
+    scn.traces.insert(name, bytes, &budget).unwrap();
+    for v in ["classic", "mglru"] {
+        let a = run(&scn, v);
+        assert!(
+            a.counters.get("pgsteal_file").copied().unwrap_or(0) > 0,
+            "{v}"
+        );
+        assert_eq!(a, run(&scn, v), "{v}");
+    }
+}

@@ -195,3 +195,35 @@ fn scenario_text(op: &str) -> String {
          preset = \"linux-6.1\"\n[[tasks]]\nname = \"t\"\nprogram = [ {op} ]\n[run]\nduration = \"1s\"\n"
     )
 }
+
+/// The scenario a dropped trace gets (`trace_scenario` on the page) makes reclaim choose: the
+/// shipped SQLite recording (4,421 pages, which the engine's smallest machine would cache
+/// whole) replays in a memcg of half its footprint, and both kernels miss more than the first
+/// request of each page; at a cache of the whole footprint (a curve's last point) they do not.
+#[test]
+fn a_dropped_sqlite_trace_is_reclaimed_at_half_its_footprint() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scenarios/traces/sqlite-queries.csv"
+    );
+    let bytes = Arc::new(std::fs::read(path).unwrap());
+    let name = "sqlite-queries.csv";
+    let fmt = scenario::trace::TraceFormat::Csv;
+    let text = reclaim_core::mrc::dropped_scenario(name, fmt, bytes.clone()).unwrap();
+    assert!(text.contains("memory.max = 2211 pages"), "{text}");
+    let s = with_trace(scenario::parse(&text).unwrap(), name, bytes.to_vec());
+    let mut r = scenario::trace::TraceReader::new(name, bytes, fmt).unwrap();
+    let fp = reclaim_core::mrc::footprint(&mut r).unwrap().pages.len() as u64;
+    assert_eq!(fp, 4421);
+    for v in ["classic", "mglru"] {
+        let mut sim = Simulation::new(&s, v).unwrap();
+        sim.try_run_to_end().unwrap();
+        let st = sim.replay_stats()[0].1;
+        assert_eq!(st.requests, 82_009, "{v}");
+        assert!(st.misses > fp, "{v}: {} misses", st.misses);
+        let mut whole =
+            Simulation::new(&reclaim_core::mrc::kernel_scenario(&s, fp, fp), v).unwrap();
+        whole.try_run_to_end().unwrap();
+        assert_eq!(whole.replay_stats()[0].1.misses, fp, "{v}");
+    }
+}

@@ -243,37 +243,21 @@ impl OpRules for Mmap {
 
 // ---- munmap, free ----
 
-/// Remove a mapping (file mappings: young PTEs are transferred as the kernel's zap does).
+/// An op that ends a region by name: `munmap` removes a mapping (file mappings: young PTEs
+/// are transferred as the kernel's zap does), `free` frees an anonymous region. Both name a
+/// region defined before; what each does is the interpreter's (`Instr::Munmap`, `Instr::Free`).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct Munmap {
+pub struct EndRegion {
     pub name: String,
 }
 
-impl OpRules for Munmap {
-    fn subst(&mut self, i: u32) {
-        self.name = subst(&self.name, i);
-    }
-
-    fn check<'a>(
-        &'a self,
-        cx: &Checker<'a>,
-        path: &str,
-        _: bool,
-        walk: &mut Walk<'_, 'a>,
-    ) -> Check {
-        cx.defined_region(&field(path, "name"), &self.name, walk)
-    }
-}
-
+/// Remove a mapping.
+pub type Munmap = EndRegion;
 /// Free an anonymous region.
-#[derive(Debug, Clone, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Free {
-    pub name: String,
-}
+pub type Free = EndRegion;
 
-impl OpRules for Free {
+impl OpRules for EndRegion {
     fn subst(&mut self, i: u32) {
         self.name = subst(&self.name, i);
     }

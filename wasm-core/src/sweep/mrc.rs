@@ -64,12 +64,180 @@ pub fn load(file: &Path, budget: &Budget) -> Result<Scenario, String> {
     Ok(scn)
 }
 
-/// One job: a reference policy at a size, or a kernel variant at a size.
-#[derive(Debug, Clone)]
-enum Job {
-    Lru(u64),
-    Opt(u64),
-    Kernel(String, u64),
+/// Traces as (name, bytes).
+pub type TraceBytes = Vec<(String, Vec<u8>)>;
+
+/// A scenario file's text and the bytes of each trace it names (relative to the file), for
+/// a shell that ships a curve's points to other machines (Python's Ray backend); each trace is
+/// refused unread when longer than the budget allows.
+pub fn load_bytes(file: &Path, budget: &Budget) -> Result<(String, TraceBytes), String> {
+    let scn = load(file, budget)?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let mut traces = Vec::new();
+    for name in scn.trace_names() {
+        let path = dir.join(&name);
+        let bytes = std::fs::read(&path)
+            .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        traces.push((name, bytes));
+    }
+    Ok((text, traces))
+}
+
+/// The scenario of [`load_bytes`]'s text with its traces attached, on the machine of a point.
+pub fn from_bytes(text: &str, traces: TraceBytes, budget: &Budget) -> Result<Scenario, String> {
+    let mut scn = crate::scenario::parse_with_budget(text, budget)
+        .map_err(|e| format!("{}:{}: {}", e.line, e.column, e.what()))?;
+    for (name, bytes) in traces {
+        scn.traces
+            .insert(&name, std::sync::Arc::new(bytes), budget)?;
+    }
+    Ok(scn)
+}
+
+/// One point of a curve: a reference policy at a size, or a kernel variant at a size (JSON
+/// between the shells and the machines that run points).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "policy", rename_all = "lowercase")]
+pub enum Job {
+    Lru { pages: u64 },
+    Opt { pages: u64 },
+    Kernel { variant: String, pages: u64 },
+}
+
+/// A scenario's curve: its plan (one pass over the trace), the points to run and how to run
+/// each, and the table of their results. Each point depends only on the scenario and the
+/// point, so any machine given the two computes the same misses.
+pub struct Curve<'a> {
+    scn: &'a Scenario,
+    plan: mrc::Plan,
+    found: crate::scenario::trace::TraceScan,
+    /// OPT's next requests of a CSV trace, made once on the first OPT point (oracleGeneral
+    /// traces carry them).
+    next: std::sync::OnceLock<Result<Option<Vec<u64>>, String>>,
+}
+
+impl<'a> Curve<'a> {
+    pub fn new(scn: &'a Scenario, points: usize) -> Result<Curve<'a>, String> {
+        let (plan, found) = mrc::plan(scn, points)?;
+        Ok(Curve {
+            scn,
+            plan,
+            found,
+            next: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The points, in the table's order: LRU and OPT at each size, then each variant's sizes.
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut todo = Vec::new();
+        for &pages in &self.plan.sizes {
+            todo.push(Job::Lru { pages });
+            todo.push(Job::Opt { pages });
+        }
+        for v in &self.scn.variants {
+            for &pages in &self.plan.sizes {
+                todo.push(Job::Kernel {
+                    variant: v.name.clone(),
+                    pages,
+                });
+            }
+        }
+        todo
+    }
+
+    /// One point's misses, or what stopped it (a kernel run past `max_cpu`, a panic).
+    pub fn run(&self, job: &Job, max_cpu: Option<Duration>) -> Result<u64, String> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.run_unguarded(job, max_cpu)
+        }))
+        .unwrap_or_else(|_| Err("the engine panicked".into()))
+    }
+
+    fn run_unguarded(&self, job: &Job, max_cpu: Option<Duration>) -> Result<u64, String> {
+        let (scn, found) = (self.scn, &self.found);
+        let (_, replay) = mrc::the_replay(scn)?;
+        match job {
+            Job::Lru { pages } => {
+                let mut rd = mrc::reader(scn, replay)?;
+                mrc::lru_misses(&mut rd, &found.pages, *pages)
+            }
+            Job::Opt { pages } => {
+                let next = self
+                    .next
+                    .get_or_init(|| match replay.format {
+                        TraceFormat::OracleGeneral => Ok(None),
+                        TraceFormat::Csv => {
+                            let mut rd = mrc::reader(scn, replay)?;
+                            mrc::next_requests(&mut rd, &found.pages).map(Some)
+                        }
+                    })
+                    .clone()?;
+                let mut rd = mrc::reader(scn, replay)?;
+                mrc::opt_misses(&mut rd, &found.pages, *pages, next.as_deref())
+            }
+            Job::Kernel { variant, pages } => {
+                let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint);
+                let mut sim = Simulation::new(&point, variant)?;
+                run::run_limited(&mut sim, max_cpu, "--max-cpu")?;
+                mrc::kernel_misses(
+                    &sim.replay_stats(),
+                    &self.plan.task_name,
+                    self.plan.requests,
+                )
+            }
+        }
+    }
+
+    /// The table's rows (in the order of [`COLUMNS`]) of `jobs` and their results, and how
+    /// many points failed.
+    pub fn rows(
+        &self,
+        jobs: &[Job],
+        results: Vec<Result<u64, String>>,
+    ) -> (Vec<Vec<String>>, usize) {
+        let plan = &self.plan;
+        let mut rows = Vec::new();
+        let mut failed = 0;
+        for (job, r) in jobs.iter().zip(results) {
+            let (policy, variant, preset, size) = match job {
+                Job::Lru { pages } => ("lru", "", "", *pages),
+                Job::Opt { pages } => ("opt", "", "", *pages),
+                Job::Kernel { variant, pages } => {
+                    let preset = self
+                        .scn
+                        .variants
+                        .iter()
+                        .find(|x| &x.name == variant)
+                        .map_or("", |x| x.preset.as_str());
+                    ("kernel", variant.as_str(), preset, *pages)
+                }
+            };
+            failed += usize::from(r.is_err());
+            let (misses, ratio, error) = match r {
+                Ok(m) => (
+                    m.to_string(),
+                    (m as f64 / plan.requests.max(1) as f64).to_string(),
+                    String::new(),
+                ),
+                Err(e) => (String::new(), String::new(), e),
+            };
+            rows.push(vec![
+                policy.to_string(),
+                variant.to_string(),
+                preset.to_string(),
+                size.to_string(),
+                (size as f64 / plan.footprint.max(1) as f64).to_string(),
+                plan.requests.to_string(),
+                plan.footprint.to_string(),
+                misses,
+                ratio,
+                error,
+            ]);
+        }
+        (rows, failed)
+    }
 }
 
 /// The curve's table: its rows in the order of [`COLUMNS`] (policy lru, opt, then each
@@ -82,99 +250,26 @@ pub fn table(
     max_cpu: Option<Duration>,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(Vec<Vec<String>>, usize), String> {
-    let (plan, found) = mrc::plan(scn, points)?;
-    let (_, replay) = mrc::the_replay(scn)?;
-    // CSV traces carry no next request: OPT's are made once for every size.
-    let next = match replay.format {
-        TraceFormat::OracleGeneral => None,
-        TraceFormat::Csv => {
-            let mut rd = mrc::reader(scn, replay)?;
-            Some(mrc::next_requests(&mut rd, &found.pages)?)
-        }
-    };
-    let mut todo = Vec::new();
-    for &s in &plan.sizes {
-        todo.push(Job::Lru(s));
-        todo.push(Job::Opt(s));
-    }
-    for v in &scn.variants {
-        for &s in &plan.sizes {
-            todo.push(Job::Kernel(v.name.clone(), s));
-        }
-    }
-    let run_job = |job: &Job| -> Result<u64, String> {
-        match job {
-            Job::Lru(s) => {
-                let mut rd = mrc::reader(scn, replay)?;
-                mrc::lru_misses(&mut rd, &found.pages, *s)
-            }
-            Job::Opt(s) => {
-                let mut rd = mrc::reader(scn, replay)?;
-                mrc::opt_misses(&mut rd, &found.pages, *s, next.as_deref())
-            }
-            Job::Kernel(v, s) => {
-                let point = mrc::kernel_scenario(scn, *s, plan.footprint);
-                let mut sim = Simulation::new(&point, v)?;
-                run::run_limited(&mut sim, max_cpu, "--max-cpu")?;
-                mrc::kernel_misses(&sim.replay_stats(), &plan.task_name, plan.requests)
-            }
-        }
-    };
+    let curve = Curve::new(scn, points)?;
+    let todo = curve.jobs();
     let mut results: Vec<Option<Result<u64, String>>> = vec![None; todo.len()];
     let total = todo.len();
     let mut done = 0;
     run::parallel(
         &todo,
         jobs,
-        |j| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_job(j)))
-                .unwrap_or_else(|_| Err("the engine panicked".into()))
-        },
+        |j| curve.run(j, max_cpu),
         |i, r| {
             results[i] = Some(r);
             done += 1;
             progress(done, total);
         },
     );
-    let mut rows = Vec::new();
-    let mut failed = 0;
-    for (job, r) in todo.iter().zip(results) {
-        let (policy, variant, preset, size) = match job {
-            Job::Lru(s) => ("lru", "", "", *s),
-            Job::Opt(s) => ("opt", "", "", *s),
-            Job::Kernel(v, s) => {
-                let preset = scn
-                    .variants
-                    .iter()
-                    .find(|x| &x.name == v)
-                    .map_or("", |x| x.preset.as_str());
-                ("kernel", v.as_str(), preset, *s)
-            }
-        };
-        let r = r.unwrap_or_else(|| Err("not run".into()));
-        failed += usize::from(r.is_err());
-        let (misses, ratio, error) = match r {
-            Ok(m) => (
-                m.to_string(),
-                (m as f64 / plan.requests.max(1) as f64).to_string(),
-                String::new(),
-            ),
-            Err(e) => (String::new(), String::new(), e),
-        };
-        rows.push(vec![
-            policy.to_string(),
-            variant.to_string(),
-            preset.to_string(),
-            size.to_string(),
-            (size as f64 / plan.footprint.max(1) as f64).to_string(),
-            plan.requests.to_string(),
-            plan.footprint.to_string(),
-            misses,
-            ratio,
-            error,
-        ]);
-    }
-    Ok((rows, failed))
+    let results = results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("not run".into())))
+        .collect();
+    Ok(curve.rows(&todo, results))
 }
 
 /// `reclaim mrc`: the table written to `out` (default `sweeps/NAME-mrc.csv`), and Parquet
@@ -235,10 +330,17 @@ mod tests {
     #[test]
     fn its_own_option_and_the_common_ones_parse() {
         let a = args(&["t.toml", "--points=8", "-j", "2", "--no-parquet"]).unwrap();
-        assert_eq!((a.points, a.common.jobs, a.common.parquet), (8, Some(2), false));
+        assert_eq!(
+            (a.points, a.common.jobs, a.common.parquet),
+            (8, Some(2), false)
+        );
         assert_eq!(a.common.file, "t.toml");
-        assert!(args(&["t.toml", "--points", "0"]).unwrap_err().contains("--points 0"));
-        assert!(args(&["t.toml", "--set", "x=1"]).unwrap_err().contains("`--set` for `mrc`"));
+        assert!(args(&["t.toml", "--points", "0"])
+            .unwrap_err()
+            .contains("--points 0"));
+        assert!(args(&["t.toml", "--set", "x=1"])
+            .unwrap_err()
+            .contains("`--set` for `mrc`"));
         assert!(args(&[]).unwrap_err().contains("reclaim mrc FILE"));
     }
 }

@@ -47,11 +47,12 @@ pub fn trace_names(text: &str) -> Result<Vec<String>, JsError> {
 }
 
 /// A scenario (TOML text) that replays trace `name`, supplied already, read in `format`
-/// ("oracleGeneral" or "csv"): for a dropped file (`mrc::scenario_text`: one page an object,
-/// RAM for about half the footprint, classic vs MGLRU). Throws naming the record of a bad trace.
+/// ("oracleGeneral" or "csv"): for a dropped file (`mrc::dropped_scenario`: one page an
+/// object, a page cache of about half the footprint, classic vs MGLRU). Throws naming the
+/// record of a bad trace.
 #[wasm_bindgen]
 pub fn trace_scenario(name: &str, format: &str) -> Result<String, JsError> {
-    use reclaim_core::scenario::trace::{TraceFormat, TraceReader};
+    use reclaim_core::scenario::trace::TraceFormat;
     let format = match format {
         "oracleGeneral" => TraceFormat::OracleGeneral,
         "csv" => TraceFormat::Csv,
@@ -64,9 +65,7 @@ pub fn trace_scenario(name: &str, format: &str) -> Result<String, JsError> {
     let src = TRACES
         .with(|t| t.borrow().get(name).cloned())
         .ok_or_else(|| JsError::new(&format!("trace {name:?} was not supplied (set_trace)")))?;
-    let mut reader = TraceReader::new(name, src, format).map_err(|e| JsError::new(&e))?;
-    let found = reclaim_core::mrc::footprint(&mut reader).map_err(|e| JsError::new(&e))?;
-    Ok(reclaim_core::mrc::scenario_text(name, format, &found))
+    reclaim_core::mrc::dropped_scenario(name, format, src).map_err(|e| JsError::new(&e))
 }
 
 /// Parse `text` and attach the traces supplied that it names.

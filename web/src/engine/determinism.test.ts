@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clear_traces, initSync, mrc_reference, scenario_info, set_trace, WasmSimulation } from '../../pkg/reclaim_core.js';
+import { clear_traces, initSync, mrc_reference, scenario_info, set_trace, trace_scenario, WasmSimulation } from '../../pkg/reclaim_core.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -17,6 +17,22 @@ function nativeReport(file: string, variant: string): unknown {
     { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
   );
   return JSON.parse(out);
+}
+
+/** The rows of `reclaim mrc FILE --points N` (native CLI), each a list of its CSV cells. */
+function nativeMrc(file: string, points: number): string[][] {
+  const dir = mkdtempSync(join(tmpdir(), 'reclaim-mrc-'));
+  try {
+    const csv = join(dir, 'mrc.csv');
+    execFileSync(
+      'cargo',
+      ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', String(points), '--out', csv, '--no-parquet', '--quiet'],
+      { cwd: root, encoding: 'utf8' },
+    );
+    return readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function wasmReport(file: string, variant: string): unknown {
@@ -143,22 +159,54 @@ describe('a replayed trace: native and wasm', () => {
   }
 
   it('the reference columns equal reclaim mrc\'s', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reclaim-mrc-'));
-    try {
-      const csv = join(dir, 'mrc.csv');
-      execFileSync(
-        'cargo',
-        ['run', '--quiet', '--manifest-path', 'wasm-core/Cargo.toml', '-p', 'reclaim-cli', '--bin', 'reclaim', '--', 'mrc', file, '--points', '4', '--out', csv, '--no-parquet', '--quiet'],
-        { cwd: root, encoding: 'utf8' },
-      );
-      const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-      const column = (p: string) => rows.filter((r) => r[0] === p).map((r) => Number(r[7]));
-      const w = JSON.parse(mrc_reference(readFileSync(root + file, 'utf8'), 4)) as { plan: { sizes: number[] }; lru: number[]; opt: number[] };
-      expect(w.plan.sizes).toStrictEqual(rows.filter((r) => r[0] === 'lru').map((r) => Number(r[3])));
-      expect(w.lru).toStrictEqual(column('lru'));
-      expect(w.opt).toStrictEqual(column('opt'));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const rows = nativeMrc(file, 4);
+    const column = (p: string) => rows.filter((r) => r[0] === p).map((r) => Number(r[7]));
+    const w = JSON.parse(mrc_reference(readFileSync(root + file, 'utf8'), 4)) as { plan: { sizes: number[] }; lru: number[]; opt: number[] };
+    expect(w.plan.sizes).toStrictEqual(rows.filter((r) => r[0] === 'lru').map((r) => Number(r[3])));
+    expect(w.lru).toStrictEqual(column('lru'));
+    expect(w.opt).toStrictEqual(column('opt'));
+  }, 300_000);
+});
+
+describe('a dropped trace: native and wasm', () => {
+  // The scenario the page builds for a dropped file (trace_scenario), here the shipped SQLite
+  // recording: its replay in a memcg of half the footprint. The CLI reads it from a folder
+  // holding a copy of the trace; the wasm runs get the bytes (set_trace).
+  const trace = 'sqlite-queries.csv';
+  let dir = '';
+  let file = '';
+  beforeAll(() => {
+    const bytes = readFileSync(root + 'scenarios/traces/' + trace);
+    set_trace(trace, bytes);
+    dir = mkdtempSync(join(tmpdir(), 'reclaim-dropped-'));
+    writeFileSync(join(dir, trace), bytes);
+    file = join(dir, 'dropped.toml');
+    writeFileSync(file, trace_scenario(trace, 'csv'));
+  });
+  afterAll(() => {
+    clear_traces();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  for (const variant of ['classic', 'mglru']) {
+    it(`the SQLite trace's scenario ${variant}`, () => {
+      const w = wasmReport(file, variant) as { counters: Record<string, number> };
+      expect(w.counters.pgsteal_file).toBeGreaterThan(0);
+      expect(w).toStrictEqual(nativeReport(file, variant));
+    }, 120_000);
+  }
+
+  it('its kernel points (the memcg resized) equal reclaim mrc\'s', () => {
+    const kernel = nativeMrc(file, 3).filter((r) => r[0] === 'kernel');
+    expect(kernel).toHaveLength(6);
+    const text = readFileSync(file, 'utf8');
+    for (const r of kernel) {
+      const sim = WasmSimulation.fromMrcPoint(text, r[1]!, Number(r[3]));
+      try {
+        sim.run_to_end_json();
+        expect([r[1], r[3], sim.mrc_misses('replay', Number(r[5]))]).toStrictEqual([r[1], r[3], Number(r[7])]);
+      } finally {
+        sim.free();
+      }
     }
   }, 300_000);
 });
