@@ -16,6 +16,8 @@ import { scenarioFile } from './support/editor';
 
 const ROUNDS = Number(process.env.RECLAIM_BENCH_ROUNDS ?? 5);
 const BEFORE = process.env.RECLAIM_BENCH_BEFORE?.replace(/\/$/, '') ?? null;
+// What the before build is, for the text (e.g. "915bbc2, the commit before the results pool").
+const BEFORE_NAME = process.env.RECLAIM_BENCH_BEFORE_NAME ?? null;
 const FILE = 's000-thrash.toml';
 const TITLE = /^title\s*=\s*"(.*)"/m.exec(scenarioFile(FILE))![1]!;
 // The page is idle once its main thread has had SETTLE_IDLE idle callbacks in a row, each with
@@ -119,7 +121,7 @@ Measured by \`npm run bench:web\` (e2e/cold-run.bench.ts), ${when}, in Debian Ch
 ${browser.version()} (headless) on ${cpus().length} cores; load average ${loadStart.toFixed(1)} at the
 start, ${loadavg()[0]!.toFixed(1)} at the end, ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} as each run started: the machine
 is shared, so the ratio of medians taken in alternating rounds holds better than the times.
-${BEFORE ? `"before" is the build served at ${BEFORE}, measured in turn with this one ("after").` : 'No "before" build was given (RECLAIM_BENCH_BEFORE): this build only.'}
+${BEFORE ? `"before" is ${BEFORE_NAME ? `${BEFORE_NAME} (served at ${BEFORE})` : `the build served at ${BEFORE}`}, measured in turn with this one ("after").` : 'No "before" build was given (RECLAIM_BENCH_BEFORE): this build only.'}
 
 Cold S000 as a user starts it: a fresh context opens the page, its first scenario's results come
 in, the page's main thread is idle (${SETTLE_IDLE} idle callbacks in a row of at least 49 ms each; the
@@ -137,6 +139,7 @@ ${before ? `\nafter / before: ${(median(after) / median(before)).toFixed(2)}.\n`
   writeResults('web-cold-run', runInfo('npm run bench:web (e2e/cold-run.bench.ts)', { load_avg_start: loadStart, browser: `Chromium ${browser.version()}` }), {
     rounds: ROUNDS,
     before: BEFORE,
+    before_name: BEFORE_NAME,
     method: 'app: page loaded and idle, then S000 chosen in the scenario list; choice to results done',
     load_at_runs: loads,
     s000: {
