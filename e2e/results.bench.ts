@@ -10,7 +10,10 @@
 // (hardwareConcurrency reads 3) to show what a machine with a spare core gets.
 //
 // Before and after in one run: with RECLAIM_BENCH_BEFORE=<url> (a server of another build, e.g.
-// main's dist under `vite preview --outDir`), every round measures that build too, in turn.
+// main's dist under `vite preview --outDir`), every round measures that build too, in turn;
+// RECLAIM_BENCH_BEFORE_NAME says what it is. A whole older commit, page and engine: extract it
+// (`git archive <commit> | tar -x -C <dir>`), link node_modules, `npm run build` and
+// `npx vite preview --port <port> --strictPort` there.
 import { gzipSync } from 'node:zlib';
 import { cpus, loadavg } from 'node:os';
 import { expect, test, type Browser } from '@playwright/test';
@@ -22,6 +25,8 @@ import { smallS003 } from '../web/src/lib/s003Small';
 
 const ROUNDS = Number(process.env.RECLAIM_BENCH_ROUNDS ?? 3);
 const BEFORE = process.env.RECLAIM_BENCH_BEFORE?.replace(/\/$/, '') ?? null;
+// What the before build is, for the text (e.g. "915bbc2, the commit before the results pool").
+const BEFORE_NAME = process.env.RECLAIM_BENCH_BEFORE_NAME ?? null;
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
 const link = (scenario: string, edited: string | null = null) =>
@@ -151,14 +156,17 @@ test('time to full results and the embed’s first-paint JS, before and after', 
         const { ms, values } = await timeToResults(browser, r.origin, hash, r.pool2);
         const k = key(r.b, c, r.pool2);
         times.set(k, [...(times.get(k) ?? []), ms]);
-        // Every build and pool shows the same figures for a scenario (determinism).
-        const first = seen.get(`${c}`);
+        // Every round and pool of a build shows the same figures for a scenario (determinism);
+        // another build's engine may differ (its figures are compared below, not required equal).
+        const first = seen.get(`${r.b}|${c}`);
         if (first) expect(values, `${cs.label}: ${r.b}${r.pool2 ? ', pool of 2' : ''}`).toEqual(first);
-        else seen.set(`${c}`, values);
+        else seen.set(`${r.b}|${c}`, values);
         expect(values.length).toBeGreaterThan(0);
       }
     }
   }
+  // Whether the before build showed the same figures as this one, per scenario.
+  const sameFigures = CASES.map((_, c) => (BEFORE ? JSON.stringify(seen.get(`before|${c}`)) === JSON.stringify(seen.get(`after|${c}`)) : null));
   const weights = new Map<string, Awaited<ReturnType<typeof embedWeight>>[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const [b, origin] of builds) weights.set(b, [...(weights.get(b) ?? []), await embedWeight(browser, origin)]);
@@ -195,13 +203,13 @@ Measured by \`npm run bench:web\` (e2e/results.bench.ts), ${when}, in Debian Chr
 (headless) on ${cpus().length} cores, load average ${loadBefore.toFixed(1)} at the start and
 ${loadavg()[0]!.toFixed(1)} at the end: the machine is shared (other work ran beside it), so
 absolute times are noisy; the ratios of medians taken in alternating rounds hold better.
-${BEFORE ? `"before" is the build served at ${BEFORE} (main's page code, the same engine), measured in turn with this one.` : 'No "before" build was given (RECLAIM_BENCH_BEFORE): this build only.'}
+${BEFORE ? `"before" is ${BEFORE_NAME ? `${BEFORE_NAME} (served at ${BEFORE})` : `the build served at ${BEFORE}`}, measured in turn with this one; its results showed ${sameFigures.every(Boolean) ? 'the same figures as this build for every scenario' : `other figures than this build for ${CASES.filter((_, c) => !sameFigures[c]).map((cs) => cs.id).join(', ')} (another engine)`}.` : 'No "before" build was given (RECLAIM_BENCH_BEFORE): this build only.'}
 
 Time to full results: a fresh browser context opens the scenario's link; from its navigation to
 the results panel saying done (every variant's column and the engine's figures). Medians of
 ${ROUNDS} rounds (each round's value in brackets). "page's pool": navigator.hardwareConcurrency -
 1 workers, at least 1 (${Math.max(1, cpus().length - 1)} here); "pool of 2": hardwareConcurrency
-made to read 3. Every build and pool showed the same figures for a scenario.
+made to read 3. Every round and pool of a build showed the same figures for a scenario.
 
 | scenario | before (one worker, in turn) | after, page's pool | after, pool of 2 | after / before | pool of 2 / before |
 |---|---|---|---|---:|---:|
@@ -231,12 +239,14 @@ ${wasm.second_visit_transfer_bytes} bytes of it (the engine workers' resource ti
     rounds: ROUNDS,
     pool: Math.max(1, cpus().length - 1),
     before: BEFORE,
+    before_name: BEFORE_NAME,
     cases: CASES.map((cs, c) => ({
       id: cs.id,
       label: cs.label,
       before_ms: times.get(key('before', c, false)) ?? null,
       after_ms: times.get(key('after', c, false)),
       after_pool2_ms: times.get(key('after', c, true)),
+      same_figures_as_before: sameFigures[c],
     })),
     embed: { before: perField('before'), after: perField('after') },
     wasm,

@@ -71,15 +71,28 @@ export const GOALS = [
   {
     id: 'cold_s000',
     goal: '#48 cold S000 in Chromium, the page loaded and idle, then Run: median of 5 < 300 ms',
-    needs: ['web-run-to-end'],
-    judge: ({ 'web-run-to-end': r }) => {
-      const v = r.s000?.settled_ms ?? [];
+    // The app's run (web-cold-run: the page idle, then S000 chosen) when there is one; else the
+    // bench page's (web-run-to-end: idle, then the module instantiated and S000 run).
+    needs: [],
+    judge: ({ 'web-cold-run': app, 'web-run-to-end': page }) => {
+      if (count(app?.s000?.after_ms)) {
+        const v = app.s000.after_ms;
+        const b = count(app.s000.before_ms) ? median(app.s000.before_ms) : null;
+        const m = median(v);
+        return {
+          value: `${ms(m)}, median of ${count(v)} (${v.map(Math.round).join(', ')}); the app: page idle, then S000 chosen, to its full results${b === null ? '' : `; before ${ms(b)} (after/before ${f2(m / b)})`}`,
+          met: m >= 300 ? 'no' : count(v) >= 5 ? 'yes' : 'not as defined',
+          from: ['web-cold-run'],
+        };
+      }
+      const v = page?.s000?.settled_ms ?? [];
       if (!count(v)) return NOT;
       const m = median(v);
-      const asDefined = r.s000.cold_method === 'app' && count(v) >= 5;
+      const asDefined = page.s000.cold_method === 'app' && count(v) >= 5;
       return {
-        value: `${ms(m)}, median of ${count(v)}${Array.isArray(v) ? ` (${v.map(Math.round).join(', ')})` : ''}; ${r.s000.cold_method === 'app' ? "the app's Run" : 'a bench page idle, then the module instantiated and S000 run'}`,
+        value: `${ms(m)}, median of ${count(v)}${Array.isArray(v) ? ` (${v.map(Math.round).join(', ')})` : ''}; ${page.s000.cold_method === 'app' ? "the app's Run" : 'a bench page idle, then the module instantiated and S000 run'}`,
         met: m >= 300 ? 'no' : asDefined ? 'yes' : 'not as defined',
+        from: ['web-run-to-end'],
       };
     },
   },

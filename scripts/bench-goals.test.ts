@@ -39,6 +39,17 @@ describe('goals table', () => {
     expect(row(goalsTable(results, {}), '#48 cold S000')[2]).toBe('not as defined');
   });
 
+  it('judges the cold run by the app’s run (web-cold-run) when there is one', () => {
+    const results = {
+      'web-run-to-end': { run, s000: { settled_ms: [250, 260, 270, 240, 255], cold_method: 'bench page' } },
+      'web-cold-run': { run, s000: { before_ms: [400, 420, 410, 430, 405], after_ms: [310, 290, 280, 295, 300] } },
+    };
+    const r = row(goalsTable(results, {}), '#48 cold S000');
+    expect(r[1]).toBe('295 ms, median of 5 (310, 290, 280, 295, 300); the app: page idle, then S000 chosen, to its full results; before 410 ms (after/before 0.72)');
+    expect(r[2]).toBe('yes');
+    expect(r[3]).toBe('web-cold-run: 2026-12-02 20:00 UTC, abc1234, load 1.50');
+  });
+
   it('replaces only its own section, or inserts it before the first', () => {
     const doc = '# B\n\nintro\n\n## Engine\n\nx\n';
     const once = replaceGoals(doc, 'T1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchFromWorker } from './client';
+import { dispatchFromWorker, spareClient, type EngineClientHandlers } from './client';
 
 function collect(data: unknown) {
   const messages: unknown[] = [];
@@ -22,5 +22,27 @@ describe('dispatchFromWorker', () => {
     const { errors } = collect({ type: 'frame', seq: 0, stepMs: 0, runs: 'none' });
     expect(errors[0]![0]).toMatch(/^The engine sent a message the page does not understand: ProtocolError: 'runs'/);
     expect(errors[0]![1]).toBe(true);
+  });
+});
+
+describe('spareClient', () => {
+  it('starts at once and hands what was said before it was taken to the taker, in order, after take returns', async () => {
+    let worker: EngineClientHandlers | null = null;
+    let disposed = 0;
+    const spare = spareClient((h) => {
+      worker = h;
+      return { send() {}, dispose: () => void disposed++ };
+    });
+    expect(worker).not.toBeNull();
+    worker!.onMessage({ type: 'ready', protocol: 1, engineVersion: 'a' } as never);
+    worker!.onError('The engine failed: x', true);
+    const got: string[] = [];
+    const client = spare.take({ onMessage: (m) => got.push(m.type), onError: (e) => got.push(e) });
+    expect(got).toEqual([]); // not before the taker holds the client
+    await Promise.resolve();
+    worker!.onMessage({ type: 'reports', scenario: 's', reports: [] } as never);
+    expect(got).toEqual(['ready', 'The engine failed: x', 'reports']);
+    client.dispose();
+    expect(disposed).toBe(1);
   });
 });

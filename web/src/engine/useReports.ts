@@ -2,7 +2,7 @@
 // (reportPool.ts), apart from the live view's, so the results table and the per-round chart
 // never hold up the live view. Each column shows as soon as its variant is done.
 import { useEffect, useRef, useState } from 'react';
-import { startEngineWorker } from './client';
+import { prepareEngineWorker, startEngineWorker } from './client';
 import type { ScenarioSource } from './protocol';
 import { parseAssessment, parseReport, type RunReport } from '../lib/report';
 import { variantNames } from '../lib/scenarioText';
@@ -43,6 +43,9 @@ export interface ReportsState {
   retry?: () => void;
 }
 
+/** The results workers' name (a spare is started under it). */
+const REPORTS_WORKER = 'reclaim-reports';
+
 const IDLE: ReportsState = { status: 'idle', scenario: null, reports: [], columns: [], workers: 0, error: null };
 
 export function useReports(scenario: ScenarioSource | null): ReportsState {
@@ -75,7 +78,7 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
     const pool = new ReportPool(
       scenario,
       poolSize(),
-      (handlers) => startEngineWorker(handlers, 'reclaim-reports'),
+      (handlers) => startEngineWorker(handlers, REPORTS_WORKER),
       (p: PoolState) => {
         if (wanted.current !== scenario || stopped) return;
         if (p.phase === 'running' || p.phase === 'assessing') arm();
@@ -109,6 +112,21 @@ export function useReports(scenario: ScenarioSource | null): ReportsState {
       pool.dispose(); // a stale run is abandoned, not waited for
     };
   }, [scenario, attempt]);
+
+  // Once results are in and the page is idle, a results worker is started for the next run (a
+  // change of scenario, knob or variant): its engine is fetched, compiled and instantiated then,
+  // not after the user asks. A page showing no results (most embeds) never starts one.
+  const done = state.status === 'done';
+  useEffect(() => {
+    if (!done) return;
+    const prepare = () => prepareEngineWorker(REPORTS_WORKER);
+    if (typeof requestIdleCallback !== 'function') {
+      const t = setTimeout(prepare, 0);
+      return () => clearTimeout(t);
+    }
+    const id = requestIdleCallback(prepare);
+    return () => cancelIdleCallback(id);
+  }, [done]);
 
   return state;
 }
