@@ -553,7 +553,9 @@ impl Simulation {
                 Term::Task(task, field) => crate::report::task_metric(&report, task, field)?,
                 Term::Run(name) => crate::report::run_metric(&report, name)?,
                 Term::Live(l) => {
-                    if let Some(list) = l.strip_prefix("list.") {
+                    if let Some(name) = l.strip_prefix("replay.") {
+                        self.replay_figure(name)?
+                    } else if let Some(list) = l.strip_prefix("list.") {
                         LIVE_LISTS.contains(&list).then_some(())?;
                         sizes.by_name(list)? as f64
                     } else if let Some(branch) = l.strip_prefix("balance.last.") {
