@@ -12,6 +12,7 @@ import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
 import { EMBED_CHARTS, type EmbedChart } from '../lib/embed';
 import { ratesOf } from '../lib/rates';
+import { TraceNeeded } from '../components/TracePanel';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
 
@@ -66,6 +67,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
             Reclaim Lab ↗
           </a>
         </div>
+        {setup.missingTraces.length > 0 && <TraceNeeded names={setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} />}
         <Lesson m={m} />
         <Suspense fallback={viewLoading}>
           {ready && embedView !== 'results' && (
