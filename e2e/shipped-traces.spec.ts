@@ -46,7 +46,17 @@ test('the lesson that replays a trace the page may not serve says so, then plays
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('lesson-caption')).toContainText('no policy can avoid', { timeout: 90_000 });
   await expect(page.getByTestId('status')).toHaveText('paused', { timeout: 30_000 });
+  // The figures the caption speaks of, as the engine reports them: so far all three miss alike.
+  const misses = await page.getByTestId('run-0-replay-misses').textContent();
+  expect(Number(misses!.replace(/,/g, ''))).toBeGreaterThan(0);
+  await expect(page.getByTestId('run-0-replay-lru')).toHaveText(misses!);
+  await expect(page.getByTestId('run-0-replay-opt')).toHaveText(misses!);
   await shot(page, testInfo, 'lesson-not-lru-1280x800');
+  await page.getByTestId('run-0').screenshot({ path: testInfo.outputPath('lesson-not-lru-run-1280x800.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, 'lesson-not-lru-390x844');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await shot(page, testInfo, 'lesson-not-lru-1920x1080');
 });
 
 /** A small oracleGeneral trace: 600 requests over 200 objects, next-access fields counted from 1. */

@@ -421,14 +421,16 @@ impl Simulation {
     /// since the last call.
     pub fn frame_view(&mut self, cells: u32, max_moves: usize) -> crate::views::info::FrameView {
         let moves = self.drain_moves();
-        crate::views::info::FrameView::of(
+        let mut view = crate::views::info::FrameView::of(
             &self.mm,
             self.now,
             self.finished(),
             &moves,
             cells,
             max_moves,
-        )
+        );
+        view.replay = self.replay_view();
+        view
     }
     /// The run's constants for the page (`views::info::RunInfo`), with its kernel as the
     /// caller resolved it.

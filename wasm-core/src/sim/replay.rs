@@ -216,6 +216,25 @@ impl Simulation {
         })
     }
 
+    /// The replays' figures for the page's frame (None: the run replays no trace).
+    pub(crate) fn replay_view(&self) -> Option<crate::views::info::ReplayView> {
+        let replays = self.tasks.iter().any(|t| {
+            t.prog
+                .iter()
+                .any(|i| matches!(i, super::workloads::Instr::Replay { .. }))
+        });
+        if !replays {
+            return None;
+        }
+        let refs = self.references();
+        Some(crate::views::info::ReplayView {
+            requests: self.replay_figure("requests").unwrap_or(0.0) as u64,
+            misses: self.replay_figure("misses").unwrap_or(0.0) as u64,
+            lru_misses: refs.map(|r| r.1),
+            opt_misses: refs.map(|r| r.2),
+        })
+    }
+
     /// Each task spec's replay counts, by task name (clients summed), for the specs that
     /// replayed a trace.
     pub fn replay_stats(&self) -> Vec<(String, ReplayStats)> {
