@@ -5,6 +5,7 @@
 // refused by its size before it is read.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { encodeLink } from '../web/src/lib/link';
 import { failOnPageErrors, ready, shot, tools } from './support/page';
 
 failOnPageErrors();
@@ -141,4 +142,27 @@ test('a trace file over 256 MiB is refused by its size, never read', async ({ pa
   await expect(page.getByTestId('trace-error')).toContainText(`huge.oracleGeneral.bin is ${300 * 2 ** 20} bytes; a trace may be at most ${256 * 2 ** 20} bytes`);
   expect(await page.evaluate(() => (window as unknown as { traceRead: number }).traceRead)).toBe(0);
   await expect(page.getByTestId('scenario-select')).toHaveValue(before);
+});
+
+test('the trace lesson in a 960x540 slide embed says which file it needs, in type of 14 px or more, then plays', async ({ page }, testInfo) => {
+  const hash = await encodeLink({ scenario: LESSON, knobs: {}, edited: null, variants: [], compare: false, speedStep: 10, view: null, timeNs: 0 });
+  await page.setViewportSize({ width: 960, height: 540 });
+  await page.goto(`/?embed&view=lru#${hash}`);
+  const needed = page.getByTestId('trace-needed');
+  await expect(page.getByTestId('trace-needed-reason')).toContainText(`replays the trace ${GPL}`);
+  await expect(needed).toContainText('Give the file:'); // no drop in an embed
+  const small = await needed.evaluate((el) =>
+    [...el.querySelectorAll('p, span, code, label')].filter((e) => (e.textContent ?? '').trim() && parseFloat(getComputedStyle(e).fontSize) < 14).map((e) => e.textContent),
+  );
+  expect(small).toEqual([]);
+  await shot(page, testInfo, 'lesson-trace-needed-embed-960x540');
+  await page.getByTestId('trace-needed-input').setInputFiles({ name: GPL, mimeType: 'application/octet-stream', buffer: readFileSync(GPL_PATH) });
+  await expect(needed).toHaveCount(0);
+  await ready(page);
+  // Play to the first step: the replay's figures show under the lists, in slide type too.
+  await page.getByTestId('play-toggle').click();
+  await expect(page.getByTestId('lesson-caption')).toContainText('no policy can avoid', { timeout: 90_000 });
+  await expect(page.getByTestId('run-0-replay-lru')).toBeVisible();
+  expect(await page.getByTestId('run-0-replay').evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(14);
+  await shot(page, testInfo, 'lesson-embed-960x540');
 });

@@ -118,7 +118,7 @@ function ShippedList({ shipped, onPick, busy }: { shipped: Shipped; onPick(t: Sh
 
 /** A scenario (a lesson) that replays traces the page does not hold: which file it needs, why the
  *  page cannot fetch it, and where to give it. */
-export function TraceNeeded({ names, shipped, onFile, status }: { names: string[]; shipped: Shipped; onFile(file: File, as: string): void; status: TraceStatus }) {
+export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { names: string[]; shipped: Shipped; onFile(file: File, as: string): void; status: TraceStatus; /** Files dropped on the page are taken (not in an embed). */ drop?: boolean }) {
   return (
     <section className="trace-needed" role="region" aria-label="Trace needed" data-testid="trace-needed">
       {names.map((name) => {
@@ -137,7 +137,7 @@ export function TraceNeeded({ names, shipped, onFile, status }: { names: string[
                   {t ? <>: {t.reason ?? ''}</> : shipped.phase === 'loading' ? ' yet.' : ' (it is not one of the shipped traces).'}
                 </p>
                 <label className="trace-drop">
-                  <span>Give the file (drop it anywhere on the page, or choose it): </span>
+                  <span>{drop ? 'Give the file (drop it anywhere on the page, or choose it): ' : 'Give the file: '}</span>
                   <input
                     type="file"
                     accept=".bin,.csv,application/octet-stream,text/csv"
