@@ -689,12 +689,14 @@ impl Compiler<'_> {
         let refs = &mut self.reference;
         let Some(pages) = refs.memcg_max else {
             return Err(format!(
-                "{at}: the reference policies hold as many objects as the task's memcg                  memory.max holds pages; put the task in a memcg with memory.max"
+                "{at}: the reference policies hold as many objects as the task's memcg \
+                 memory.max holds pages; put the task in a memcg with memory.max"
             ));
         };
         if refs.in_loop || refs.clients > 1 || refs.used || r.count.is_some() {
             return Err(format!(
-                "{at}: the reference policies follow one pass of the whole trace by one task:                  not in a loop, not with clients, not with count, one such replay a task"
+                "{at}: the reference policies follow one pass of the whole trace by one task: \
+                 not in a loop, not with clients, not with count, one such replay a task"
             ));
         }
         refs.used = true;
