@@ -139,6 +139,7 @@ export function useSetup(state: EngineState) {
     trace,
     traceOpen,
     openTrace,
+    namedTraces,
     missingTraces,
     supplyTrace,
     source,

@@ -56,14 +56,15 @@ export function useTrace(setup: Setup) {
   const supply = useRef(setup.supplyTrace);
   supply.current = setup.supplyTrace;
   const missing = setup.missingTraces;
+  const named = setup.namedTraces;
 
   /** Read `file`, have the engine build its scenario, and open it (or restore the link that
-   *  waits for it). A file of the name the open scenario (a lesson) waits for is that trace:
-   *  it is supplied to the scenario instead (`as`: the name to supply it under, whatever the
-   *  file is called). */
+   *  waits for it). A file of a name the open scenario (a lesson) replays is that trace: it is
+   *  supplied to the scenario instead, replacing one given before (`as`: the name to supply it
+   *  under, whatever the file is called). */
   const load = (file: File, as: string | null = null) => {
     const n = ++seq.current;
-    const wanted = as ?? (missing.includes(file.name) ? file.name : null);
+    const wanted = as ?? (named.includes(file.name) ? file.name : null);
     const format = traceFormat(wanted ?? file.name);
     if (!format) {
       setStatus({ phase: 'error', name: file.name, error: `${file.name}: not a trace the page reads (an oracleGeneral .bin, or a .csv of time,id,size[,op]).` });
