@@ -19,14 +19,19 @@ test('a first visit opens on the first basics lesson, with one line on what to d
   await expect(page.getByTestId('scenario-select')).toHaveValue('lesson-two-list-lru.toml');
   await expect(page.getByTestId('intro')).toContainText('Press Play');
   await expect(page.getByTestId('intro')).toBeInViewport();
-  // The basics lessons in teaching order, then the seed experiments, then the validation
-  // scenarios (scenarios/validation/, the files real kernel runs are made of).
+  // The basics lessons in teaching order, then the other lessons (the one in scenarios/traces/,
+  // which replays a trace), then the seed experiments, then the validation scenarios
+  // (scenarios/validation/, the files real kernel runs are made of).
   const files = readdirSync(new URL('../scenarios/', import.meta.url)).filter((f) => f.endsWith('.toml'));
   const validation = readdirSync(new URL('../scenarios/validation/', import.meta.url)).filter((f) => f.endsWith('.toml')).sort().map((f) => `validation/${f}`);
   const basics = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
   const rest = files.filter((f) => !basics.includes(f)).sort();
+  const traceLessons = readdirSync(new URL('../scenarios/traces/', import.meta.url))
+    .filter((f) => f.startsWith('lesson-') && f.endsWith('.toml'))
+    .map((f) => `traces/${f}`);
+  expect(traceLessons).toEqual(['traces/lesson-not-lru.toml']);
   const options = await page.getByTestId('scenario-select').locator('option').allTextContents();
-  expect(options).toEqual([...basics, ...rest, ...validation].map((f) => titleOf(scenarioFile(f))));
+  expect(options).toEqual([...basics, ...traceLessons, ...rest, ...validation].map((f) => titleOf(scenarioFile(f))));
   await shotsAtSizes(page, testInfo, 'p7-first-visit');
   // Dismissed, it stays away on the next visit.
   await page.getByTestId('intro-dismiss').click();

@@ -72,11 +72,28 @@ test('a dropped oracleGeneral trace replays and draws the four curves; a kernel 
     await expect(page.getByTestId(`mrc-line-${c}`)).toHaveAttribute('d', /^M[\d.]+,[\d.]+(L[\d.]+,[\d.]+)+$/);
   }
   await expect(page.getByTestId('mrc-point-errors')).toHaveCount(0);
+  await expect(page.getByTestId('mrc-progress')).toContainText(`All ${sizes * 2} kernel runs done.`);
+  // Every line stays visible where lines meet (at the largest sizes all miss only first
+  // requests): the references are drawn over the kernel lines, each with a mark of its own at
+  // every size (LRU's ring wider than a kernel's mark), the kernel points over them.
+  await expect(page.locator('[data-testid^="mrc-mark-lru-"]')).toHaveCount(sizes);
+  await expect(page.locator('[data-testid^="mrc-mark-opt-"]')).toHaveCount(sizes);
+  const drawnAfter = await page.evaluate(() => {
+    const el = (id: string) => document.querySelector(`[data-testid="${id}"]`)!;
+    const after = (a: string, b: string) => (el(a).compareDocumentPosition(el(b)) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    return [after('mrc-line-classic', 'mrc-line-lru'), after('mrc-line-mglru', 'mrc-line-lru'), after('mrc-line-opt', 'mrc-line-lru'), after('mrc-line-lru', 'mrc-kernel-classic')];
+  });
+  expect(drawnAfter).toEqual([true, true, true, true]);
+  await expect(page.getByTestId('mrc-gap-note')).toContainText('the height from OPT');
   // It plays in the usual views: the replay's reads move the clock and fill the file LRU.
   await page.getByTestId('play-toggle').click();
   await expect(page.getByTestId('run-0-time')).not.toHaveText('0 s', { timeout: 20_000 });
   await stage(page, 'mrc');
   await shot(page, testInfo, 'trace-1280x800');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await shot(page, testInfo, 'trace-1920x1080');
+  await page.getByTestId('mrc-chart').screenshot({ path: testInfo.outputPath('trace-chart-1920x1080.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   // The curve's points are buttons a keyboard and a screen reader reach.
   const axe = await new AxeBuilder({ page }).include('[data-testid="mrc-view"]').analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

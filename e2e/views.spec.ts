@@ -45,11 +45,12 @@ test('the engine loads and the first scenario is shown', async ({ page }) => {
   await ready(page);
   await expect(page.getByTestId('virtual-time')).toHaveText('0 ns');
   const options = await page.getByTestId('scenario-select').locator('option').allTextContents();
-  // The basics lessons first in teaching order (the page opens on the first), then the seed
-  // experiments by file name, then the validation scenarios (scenarios/validation/).
+  // The basics lessons first in teaching order (the page opens on the first), then the lesson
+  // in scenarios/traces/ (it replays a trace), then the seed experiments by file name, then the
+  // validation scenarios (scenarios/validation/).
   const basics = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
   const validation = readdirSync(new URL('validation/', scenarioDir)).filter((f) => f.endsWith('.toml')).sort().map((f) => `validation/${f}`);
-  const order = [...basics, ...scenarioFiles.filter((f) => !basics.includes(f)), ...validation];
+  const order = [...basics, 'traces/lesson-not-lru.toml', ...scenarioFiles.filter((f) => !basics.includes(f)), ...validation];
   expect(options).toEqual(order.map((f) => titleOf(scenarioText(f))));
 });
 

@@ -86,56 +86,91 @@ pub fn footprint(reader: &mut TraceReader) -> Result<TraceScan, String> {
     scan(reader, u32::MAX as u64)
 }
 
+/// Plain LRU holding `size` objects, fed one request at a time: a miss inserts at the head and
+/// evicts the tail when full (memory: two links an object). The curve's column and a replay's
+/// live reference (`replay.lru_misses`) are both this.
+#[derive(Debug, Clone)]
+pub struct LruCache {
+    size: u64,
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    cached: Vec<bool>,
+    head: u32,
+    tail: u32,
+    len: u64,
+}
+
+impl LruCache {
+    const NIL: u32 = u32::MAX;
+
+    /// An empty cache of `size` objects over `objects` distinct objects (numbered 0..objects).
+    pub fn new(objects: usize, size: u64) -> LruCache {
+        LruCache {
+            size,
+            prev: vec![Self::NIL; objects],
+            next: vec![Self::NIL; objects],
+            cached: vec![false; objects],
+            head: Self::NIL,
+            tail: Self::NIL,
+            len: 0,
+        }
+    }
+
+    /// Request object `o`; whether it hit.
+    pub fn access(&mut self, o: u32) -> bool {
+        const NIL: u32 = LruCache::NIL;
+        let oi = o as usize;
+        let hit = self.cached[oi];
+        if hit {
+            if self.head == o {
+                return true;
+            }
+            // Unlink, then to the head.
+            let (p, nx) = (self.prev[oi], self.next[oi]);
+            self.next[p as usize] = nx;
+            if nx == NIL {
+                self.tail = p;
+            } else {
+                self.prev[nx as usize] = p;
+            }
+        } else {
+            if self.len == self.size {
+                let victim = self.tail;
+                self.tail = self.prev[victim as usize];
+                if self.tail == NIL {
+                    self.head = NIL;
+                } else {
+                    self.next[self.tail as usize] = NIL;
+                }
+                self.cached[victim as usize] = false;
+                self.len -= 1;
+            }
+            self.cached[oi] = true;
+            self.len += 1;
+        }
+        self.prev[oi] = NIL;
+        self.next[oi] = self.head;
+        if self.head != NIL {
+            self.prev[self.head as usize] = o;
+        }
+        self.head = o;
+        if self.tail == NIL {
+            self.tail = o;
+        }
+        hit
+    }
+}
+
 /// Misses of plain LRU holding `size` objects (memory: two links an object).
 pub fn lru_misses(reader: &mut TraceReader, pages: &IdMap<u32>, size: u64) -> Result<u64, String> {
-    const NIL: u32 = u32::MAX;
-    let n = pages.len();
-    let (mut prev, mut next) = (vec![NIL; n], vec![NIL; n]);
-    let mut cached = vec![false; n];
-    let (mut head, mut tail, mut len, mut misses) = (NIL, NIL, 0u64, 0u64);
+    let mut lru = LruCache::new(pages.len(), size);
+    let mut misses = 0u64;
     reader.rewind();
     while let Some(q) = reader.next_request()? {
         let o = *pages
             .get(&q.id)
             .ok_or("the trace changed since it was scanned")?;
-        let oi = o as usize;
-        if cached[oi] {
-            if head == o {
-                continue;
-            }
-            // Unlink, then to the head.
-            let (p, nx) = (prev[oi], next[oi]);
-            next[p as usize] = nx;
-            if nx == NIL {
-                tail = p;
-            } else {
-                prev[nx as usize] = p;
-            }
-        } else {
-            misses += 1;
-            if len == size {
-                let victim = tail;
-                tail = prev[victim as usize];
-                if tail == NIL {
-                    head = NIL;
-                } else {
-                    next[tail as usize] = NIL;
-                }
-                cached[victim as usize] = false;
-                len -= 1;
-            }
-            cached[oi] = true;
-            len += 1;
-        }
-        prev[oi] = NIL;
-        next[oi] = head;
-        if head != NIL {
-            prev[head as usize] = o;
-        }
-        head = o;
-        if tail == NIL {
-            tail = o;
-        }
+        misses += u64::from(!lru.access(o));
     }
     Ok(misses)
 }
@@ -205,6 +240,47 @@ pub fn next_requests(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<Vec
     Ok(next)
 }
 
+/// Belady's MIN holding `size` objects, fed one request at a time with the index of the
+/// object's next request (u64::MAX: none): a miss evicts the cached object whose next request
+/// is furthest, then inserts (memory: the cached objects, and one index an object).
+#[derive(Debug, Clone)]
+pub struct OptCache {
+    size: u64,
+    when: Vec<u64>,
+    cached: Vec<bool>,
+    /// (next request, object): the last is evicted.
+    queue: BTreeSet<(u64, u32)>,
+}
+
+impl OptCache {
+    pub fn new(objects: usize, size: u64) -> OptCache {
+        OptCache {
+            size,
+            when: vec![u64::MAX; objects],
+            cached: vec![false; objects],
+            queue: BTreeSet::new(),
+        }
+    }
+
+    /// Request object `o`, whose next request is `next`; whether it hit.
+    pub fn access(&mut self, o: u32, next: u64) -> bool {
+        let oi = o as usize;
+        let hit = self.cached[oi];
+        if hit {
+            self.queue.remove(&(self.when[oi], o));
+        } else {
+            if self.queue.len() as u64 == self.size {
+                let (_, victim) = self.queue.pop_last().expect("a full cache");
+                self.cached[victim as usize] = false;
+            }
+            self.cached[oi] = true;
+        }
+        self.when[oi] = next;
+        self.queue.insert((next, o));
+        hit
+    }
+}
+
 /// Misses of Belady's MIN holding `size` objects; `next`: each request's next request index
 /// when the trace does not carry it (see [`next_requests`]).
 pub fn opt_misses(
@@ -213,10 +289,7 @@ pub fn opt_misses(
     size: u64,
     next: Option<&[u64]>,
 ) -> Result<u64, String> {
-    let mut when = vec![u64::MAX; pages.len()];
-    let mut cached = vec![false; pages.len()];
-    // (next request, object): the last is evicted.
-    let mut queue: BTreeSet<(u64, u32)> = BTreeSet::new();
+    let mut opt = OptCache::new(pages.len(), size);
     let mut misses = 0u64;
     reader.rewind();
     let mut i = 0usize;
@@ -229,19 +302,7 @@ pub fn opt_misses(
             None => q.next.unwrap_or(u64::MAX),
         };
         i += 1;
-        let oi = o as usize;
-        if cached[oi] {
-            queue.remove(&(when[oi], o));
-        } else {
-            misses += 1;
-            if queue.len() as u64 == size {
-                let (_, victim) = queue.pop_last().expect("a full cache");
-                cached[victim as usize] = false;
-            }
-            cached[oi] = true;
-        }
-        when[oi] = nx;
-        queue.insert((nx, o));
+        misses += u64::from(!opt.access(o, nx));
     }
     Ok(misses)
 }

@@ -423,6 +423,7 @@ pub fn typescript() -> String {
         PageMove::decl(&cfg),
         LruStrip::decl(&cfg),
         LruView::decl(&cfg),
+        info::ReplayView::decl(&cfg),
         FrameView::decl(&cfg),
         View::decl(&cfg),
         LessonStepInfo::decl(&cfg),

@@ -10,19 +10,34 @@ use reclaim_core::scenario::{LessonStep, Scenario};
 
 use reclaim_core::Simulation;
 
-/// Every scenario file that carries a lesson (the basics and the seed experiments).
+/// Every scenario file that carries a lesson (the basics, the seed experiments, and the lessons
+/// in scenarios/traces/, with the traces they replay attached from beside them).
 fn lessons() -> Vec<(String, Scenario)> {
-    let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    files.sort();
+    let root = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = Vec::new();
+    for sub in ["", "traces/"] {
+        let mut found: Vec<String> = std::fs::read_dir(format!("{root}/{sub}"))
+            .unwrap()
+            .map(|e| format!("{sub}{}", e.unwrap().file_name().to_string_lossy()))
+            .filter(|n| n.ends_with(".toml"))
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
     files
         .into_iter()
         .map(|f| {
-            let scn = common::load(&f);
+            let mut scn = common::load(&f);
+            let dir = std::path::Path::new(&common::scenario_path(&f))
+                .parent()
+                .unwrap()
+                .to_path_buf();
+            reclaim_core::sweep::traces::attach(
+                &mut scn,
+                &dir,
+                &reclaim_core::scenario::Budget::DEFAULT,
+            )
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
             (f, scn)
         })
         .filter(|(_, scn)| !scn.lesson.is_empty())
@@ -154,8 +169,15 @@ fn names(scn: &Scenario) -> Vec<String> {
 #[test]
 fn every_caption_of_the_shipped_lessons_is_true_at_its_time() {
     let lessons = lessons();
-    // The basics and the seed experiments: a scenario that loses its lesson must be noticed.
-    assert!(lessons.len() >= 11, "{} lessons found", lessons.len());
+    // The basics, the seed experiments and the trace lesson: a scenario that loses its lesson
+    // must be noticed.
+    assert!(lessons.len() >= 12, "{} lessons found", lessons.len());
+    assert!(
+        lessons
+            .iter()
+            .any(|(f, _)| f == "traces/lesson-not-lru.toml"),
+        "the trace lesson is checked"
+    );
     let mut bad = Vec::new();
     for (file, scn) in &lessons {
         for (i, step) in scn.lesson.iter().enumerate() {

@@ -227,3 +227,165 @@ fn a_dropped_sqlite_trace_is_reclaimed_at_half_its_footprint() {
         assert_eq!(whole.replay_stats()[0].1.misses, fp, "{v}");
     }
 }
+
+/// A scenario whose task replays `op` in memcg "cache" limited to `max` (None: no memcg).
+fn in_memcg(max: Option<&str>, program: &str) -> Scenario {
+    let memcg = max.map_or(String::new(), |m| {
+        format!("[[memcgs]]\nname = \"cache\"\nmax = \"{m}\"\n")
+    });
+    let task_memcg = if max.is_some() {
+        "memcg = \"cache\""
+    } else {
+        ""
+    };
+    let text = format!(
+        r#"
+title = "reference"
+seed = 3
+[machine]
+ram = "128MiB"
+[[devices]]
+name = "disk"
+kind = "ssd"
+[[files]]
+name = "f"
+size = "128MiB"
+device = "disk"
+{memcg}
+[[variants]]
+name = "classic"
+preset = "linux-7.3"
+[[variants]]
+name = "mglru"
+preset = "linux-7.3-mglru"
+[[tasks]]
+name = "t"
+{task_memcg}
+program = {program}
+[run]
+duration = "600s"
+"#
+    );
+    scenario::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// oracleGeneral records of `ids` with their true next-access fields (0-based, -1 for none).
+fn oracle_with_next(ids: &[u64]) -> Vec<u8> {
+    let mut later = std::collections::HashMap::new();
+    let mut next = vec![-1i64; ids.len()];
+    for i in (0..ids.len()).rev() {
+        if let Some(&j) = later.get(&ids[i]) {
+            next[i] = j as i64;
+        }
+        later.insert(ids[i], i);
+    }
+    let mut b = Vec::new();
+    for (i, &id) in ids.iter().enumerate() {
+        b.extend_from_slice(&(i as u32).to_le_bytes());
+        b.extend_from_slice(&id.to_le_bytes());
+        b.extend_from_slice(&4096u32.to_le_bytes());
+        b.extend_from_slice(&next[i].to_le_bytes());
+    }
+    b
+}
+
+#[test]
+fn the_reference_policies_miss_as_the_curves_columns() {
+    use reclaim_core::mrc;
+    use reclaim_core::scenario::trace::{TraceFormat, TraceReader};
+    // Two hot sets between blocks read once: LRU holds the small one (its reuse distance is
+    // under the cache size) and loses the large one; the kernel and OPT keep other shares.
+    let ids: Vec<u64> = (0..40_000u64)
+        .map(|i| match i % 3 {
+            0 => i % 1_500,
+            1 => 5_000 + i % 600,
+            _ => 10_000 + i,
+        })
+        .collect();
+    let csv: String = ids.iter().map(|i| format!("0,{i},4096\n")).collect();
+    let pages = 1_024u64; // 4 MiB
+    for (name, format, bytes) in [
+        ("t.bin", "oracleGeneral", oracle_with_next(&ids)),
+        ("t.csv", "csv", csv.into_bytes()),
+    ] {
+        let op = format!(
+            r#"[{{ op = "replay", trace = "{name}", format = "{format}", file = "f", reference = true }}]"#
+        );
+        let s = with_trace(in_memcg(Some("4MiB"), &op), name, bytes.clone());
+        let fmt = if format == "csv" {
+            TraceFormat::Csv
+        } else {
+            TraceFormat::OracleGeneral
+        };
+        let mut rd = TraceReader::new(name, Arc::new(bytes), fmt).unwrap();
+        let found = mrc::footprint(&mut rd).unwrap();
+        let next = mrc::next_requests(&mut rd, &found.pages).unwrap();
+        let lru = mrc::lru_misses(&mut rd, &found.pages, pages).unwrap();
+        let opt = mrc::opt_misses(&mut rd, &found.pages, pages, Some(&next)).unwrap();
+        let n = ids.len() as u64;
+        assert!(
+            opt < lru && lru < n,
+            "{name}: the trace separates the policies ({opt} vs {lru} of {n})"
+        );
+        for v in ["classic", "mglru"] {
+            let mut sim = Simulation::new(&s, v).unwrap();
+            // Before the first request there is nothing to compare.
+            assert_eq!(sim.live_metric("replay.lru_misses"), None);
+            sim.try_run_to_end().unwrap();
+            let fig = |m: &str| sim.live_metric(m).unwrap();
+            let kernel = sim.replay_stats()[0].1.misses as f64;
+            assert_eq!(fig("replay.requests"), ids.len() as f64, "{name} {v}");
+            assert_eq!(fig("replay.misses"), kernel, "{name} {v}");
+            assert_eq!(fig("replay.lru_misses"), lru as f64, "{name} {v}");
+            assert_eq!(fig("replay.opt_misses"), opt as f64, "{name} {v}");
+            assert_eq!(
+                fig("replay.lru_minus_misses"),
+                lru as f64 - kernel,
+                "{name} {v}"
+            );
+            assert_eq!(
+                fig("replay.misses_minus_opt"),
+                kernel - opt as f64,
+                "{name} {v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_reference_needs_a_memcg_limit_and_one_whole_pass() {
+    let ids: Vec<u64> = (0..100).collect();
+    let op = |extra: &str| {
+        format!(
+            r#"[{{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f", reference = true{extra} }}]"#
+        )
+    };
+    let err = |s: Scenario| match Simulation::new(
+        &with_trace(s, "t.bin", oracle_with_next(&ids)),
+        "classic",
+    ) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e,
+    };
+    let e = err(in_memcg(None, &op("")));
+    assert!(
+        e.contains("tasks[0].program[0].reference") && e.contains("memory.max"),
+        "{e}"
+    );
+    let e = err(in_memcg(Some("1MiB"), &op(", count = 10")));
+    assert!(e.contains("not with count"), "{e}");
+    let looped = r#"[{ op = "loop", count = 2, body = [
+      { op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f", reference = true } ] }]"#;
+    let e = err(in_memcg(Some("1MiB"), looped));
+    assert!(
+        e.contains("program[0].body[0].reference") && e.contains("not in a loop"),
+        "{e}"
+    );
+    // Next-access fields that do not match the ids: OPT would be wrong, so it is refused.
+    let s = with_trace(in_memcg(Some("1MiB"), &op("")), "t.bin", oracle(&[1, 2, 1]));
+    let e = Simulation::new(&s, "classic").err().expect("an error");
+    assert!(e.contains("next-access field"), "{e}");
+    // A live figure of another name is a parse error of the fact, naming the known ones.
+    let e = reclaim_core::scenario::expect::terms("replay.lru_hits").unwrap_err();
+    assert!(e.contains("replay.{requests,misses,lru_misses"), "{e}");
+}

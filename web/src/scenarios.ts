@@ -1,5 +1,6 @@
-// Every scenario file in scenarios/, bundled as text at build time.
-import { scenarioMeta, type ScenarioMeta } from './lib/scenarioText';
+// Every scenario file in scenarios/ (and the lessons in scenarios/traces/, which replay a
+// trace), bundled as text at build time.
+import { scenarioMeta, traceNames, type ScenarioMeta } from './lib/scenarioText';
 
 export interface ScenarioFile extends ScenarioMeta {
   /** File name, e.g. "s000-thrash.toml". */
@@ -10,7 +11,7 @@ export interface ScenarioFile extends ScenarioMeta {
 /** The basics lessons in the order they build on each other; other lessons follow them. */
 export const BASICS_ORDER = ['lesson-two-list-lru.toml', 'lesson-swappiness.toml', 'lesson-refault-distance.toml'];
 
-const files = import.meta.glob(['../../scenarios/*.toml', '../../scenarios/validation/*.toml'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob(['../../scenarios/*.toml', '../../scenarios/validation/*.toml', '../../scenarios/traces/lesson-*.toml'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export const SCENARIOS: ScenarioFile[] = Object.entries(files)
   .map(([path, text]) => {
@@ -35,5 +36,11 @@ export function isValidation(name: string): boolean {
 }
 
 export function isLesson(name: string): boolean {
-  return name.startsWith('lesson-');
+  return name.replace(/^traces\//, '').startsWith('lesson-');
 }
+
+/** Whether a bundled scenario replays a trace (the page must hold the trace's file to run it). */
+export const replaysTrace = (s: ScenarioFile) => traceNames(s.text).length > 0;
+
+/** The lessons that replay a trace (the trace panel offers them). */
+export const TRACE_LESSONS = SCENARIOS.filter((s) => isLesson(s.name) && replaysTrace(s));

@@ -94,13 +94,28 @@ pub const RUN_METRICS: &[(&str, &str)] = &[
 /// facts`; not in `[[expect]]`, which is over whole runs): list sizes (`list.NAME`, pages), how
 /// often get_scan_count chose a balance (`balance.SCAN_FRACT`), whether its last call, the one
 /// the balance view shows, chose a balance (`balance.last.SCAN_FILE`, 1 or 0) and had a reason
-/// (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them).
+/// (`balance.reason.CODE`, 1 or 0; codes as the balance view reports them), and a trace
+/// replay's figures (`replay.misses`, [`LIVE_REPLAY`]).
 pub const LIVE_LISTS: &[&str] = &[
     "inactive_anon",
     "active_anon",
     "inactive_file",
     "active_file",
     "free",
+];
+/// A trace replay's figures so far (`replay.NAME`, summed over the replaying tasks): its
+/// requests and the kernel's misses among them, and, for a replay with `reference`, what plain
+/// LRU and OPT of the same size missed of the same requests, and the differences (LRU's misses
+/// minus the kernel's: what the kernel saved over LRU, negative where it lost; the kernel's
+/// minus OPT's: what it lost to the optimum). Differences, so that a fact since an earlier time
+/// (`facts_since`) is the window's.
+pub const LIVE_REPLAY: &[&str] = &[
+    "requests",
+    "misses",
+    "lru_misses",
+    "opt_misses",
+    "lru_minus_misses",
+    "misses_minus_opt",
 ];
 pub const LIVE_BALANCES: &[&str] = &["SCAN_EQUAL", "SCAN_FRACT", "SCAN_FILE", "SCAN_ANON"];
 pub const LIVE_REASONS: &[&str] = &[
@@ -140,17 +155,20 @@ fn term(t: &str) -> Result<Term<'_>, String> {
         || t.strip_prefix("balance.last.")
             .is_some_and(|b| LIVE_BALANCES.contains(&b))
         || t.strip_prefix("balance.reason.")
-            .is_some_and(|r| LIVE_REASONS.contains(&r));
+            .is_some_and(|r| LIVE_REASONS.contains(&r))
+        || t.strip_prefix("replay.")
+            .is_some_and(|r| LIVE_REPLAY.contains(&r));
     if live {
         return Ok(Term::Live(t));
     }
-    if t.starts_with("list.") || t.starts_with("balance.") {
+    if t.starts_with("list.") || t.starts_with("balance.") || t.starts_with("replay.") {
         return Err(format!(
-            "unknown live figure '{t}': list.{{{}}}, balance.{{{}}}, balance.last.{{{}}} or balance.reason.{{{}}}",
+            "unknown live figure '{t}': list.{{{}}}, balance.{{{}}}, balance.last.{{{}}}, balance.reason.{{{}}} or replay.{{{}}}",
             LIVE_LISTS.join(","),
             LIVE_BALANCES.join(","),
             LIVE_BALANCES.join(","),
-            LIVE_REASONS.join(",")
+            LIVE_REASONS.join(","),
+            LIVE_REPLAY.join(",")
         ));
     }
     if let Some(rest) = t.strip_prefix("task.") {

@@ -768,6 +768,11 @@ pub struct Replay {
     /// Replay only the first `count` requests.
     #[serde(default)]
     pub count: Option<u64>,
+    /// Run plain LRU and Belady's OPT beside the replay, each holding as many objects as the
+    /// task's memcg memory.max holds pages (one page an object), fed the same requests: a lesson
+    /// compares the kernel's misses with theirs (`replay.lru_misses`, `replay.opt_misses`).
+    #[serde(default)]
+    pub reference: bool,
 }
 
 /// How a replay paces its requests.

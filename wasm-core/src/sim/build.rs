@@ -171,7 +171,18 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         next_touch: Vec::new(),
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
+        let memcg = memcg_ids
+            .get(spec.memcg.as_deref().unwrap_or("/"))
+            .copied()
+            .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
+        let max = sim.mm.memcgs.list[memcg as usize].max;
         let mut c = Compiler {
+            reference: Reference {
+                memcg_max: (memcg != 0 && max != UNLIMITED).then_some(max),
+                clients: spec.clients,
+                in_loop: false,
+                used: false,
+            },
             scale,
             anon_only_reclaim: sim.mm.flags.swappiness_anon_only,
             preset: &v.preset,
@@ -185,10 +196,6 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
             paths: Vec::new(),
         };
         c.ops(&spec.program, &format!("tasks[{orig}].program"))?;
-        let memcg = memcg_ids
-            .get(spec.memcg.as_deref().unwrap_or("/"))
-            .copied()
-            .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
         let prog: Rc<[Instr]> = c.out.into();
         sim.op_paths.push(c.paths);
         sim.spec_names.push(spec.name.clone());
@@ -231,6 +238,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
                 reclaim: None,
                 replay: None,
                 replay_stats: Default::default(),
+                references: None,
             });
             sim.schedule(spec.start.ns(), Event::Task(ti));
         }
@@ -253,7 +261,19 @@ use crate::scenario::ops::{
     Anon, Free, Loop, Mark, MemoryReclaim, Mmap, Munmap, Read, Sleep, Touch, Truncate, Write,
 };
 
+/// What a replay's `reference` needs of its task: the size the reference policies hold.
+struct Reference {
+    /// The task's memcg's memory.max in frames (None: the root, or no limit).
+    memcg_max: Option<u64>,
+    clients: u32,
+    /// Compiling a loop's body.
+    in_loop: bool,
+    /// A replay of this task already has one.
+    used: bool,
+}
+
 struct Compiler<'a> {
+    reference: Reference,
     scale: u64,
     /// memory.reclaim accepts `swappiness=max` (6.16+, `swappiness_anon_only`).
     anon_only_reclaim: bool,
@@ -514,7 +534,9 @@ impl Compiler<'_> {
                     record: *record,
                 });
                 self.paths.push(at.to_string());
+                let outer = std::mem::replace(&mut self.reference.in_loop, true);
                 self.ops(body, &format!("{at}.body"))?;
+                self.reference.in_loop = outer;
                 let end = self.out.len() + 1;
                 self.out.push(Instr::LoopEnd { start });
                 if let Instr::LoopStart { end: e, .. } = &mut self.out[start] {
@@ -629,7 +651,13 @@ impl Compiler<'_> {
             buffer: None,
             drop_behind: 0,
         };
+        let reference = if r.reference {
+            Some(Rc::new(self.reference_spec(r, &mut reader, &found, at)?))
+        } else {
+            None
+        };
         let spec = crate::sim::replay::ReplaySpec {
+            reference,
             name: r.trace.clone(),
             source,
             format: r.format,
@@ -644,6 +672,46 @@ impl Compiler<'_> {
             spec: Rc::new(spec),
         });
         Ok(())
+    }
+
+    /// A replay's reference policies: their size (the task's memcg's memory.max, one object a
+    /// page) and, for OPT, each request's next request: the oracleGeneral trace's own fields,
+    /// checked against its ids as `reclaim mrc` does, or computed for a CSV trace (8 bytes a
+    /// request).
+    fn reference_spec(
+        &mut self,
+        r: &crate::scenario::ops::Replay,
+        reader: &mut crate::scenario::trace::TraceReader,
+        found: &crate::scenario::trace::TraceScan,
+        at: &str,
+    ) -> Result<crate::sim::replay::ReferenceSpec, String> {
+        let at = format!("{at}.reference");
+        let refs = &mut self.reference;
+        let Some(pages) = refs.memcg_max else {
+            return Err(format!(
+                "{at}: the reference policies hold as many objects as the task's memcg \
+                 memory.max holds pages; put the task in a memcg with memory.max"
+            ));
+        };
+        if refs.in_loop || refs.clients > 1 || refs.used || r.count.is_some() {
+            return Err(format!(
+                "{at}: the reference policies follow one pass of the whole trace by one task: \
+                 not in a loop, not with clients, not with count, one such replay a task"
+            ));
+        }
+        refs.used = true;
+        let next = match r.format {
+            crate::scenario::trace::TraceFormat::OracleGeneral => {
+                crate::mrc::check_next(reader, &found.pages)
+                    .map_err(|e| format!("{at}: trace {:?}: {e}", r.trace))?;
+                None
+            }
+            crate::scenario::trace::TraceFormat::Csv => Some(Rc::new(
+                crate::mrc::next_requests(reader, &found.pages)
+                    .map_err(|e| format!("{at}: {e}"))?,
+            )),
+        };
+        Ok(crate::sim::replay::ReferenceSpec { pages, next })
     }
 
     fn file_range(

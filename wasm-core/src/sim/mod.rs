@@ -421,14 +421,16 @@ impl Simulation {
     /// since the last call.
     pub fn frame_view(&mut self, cells: u32, max_moves: usize) -> crate::views::info::FrameView {
         let moves = self.drain_moves();
-        crate::views::info::FrameView::of(
+        let mut view = crate::views::info::FrameView::of(
             &self.mm,
             self.now,
             self.finished(),
             &moves,
             cells,
             max_moves,
-        )
+        );
+        view.replay = self.replay_view();
+        view
     }
     /// The run's constants for the page (`views::info::RunInfo`), with its kernel as the
     /// caller resolved it.
@@ -553,7 +555,9 @@ impl Simulation {
                 Term::Task(task, field) => crate::report::task_metric(&report, task, field)?,
                 Term::Run(name) => crate::report::run_metric(&report, name)?,
                 Term::Live(l) => {
-                    if let Some(list) = l.strip_prefix("list.") {
+                    if let Some(name) = l.strip_prefix("replay.") {
+                        self.replay_figure(name)?
+                    } else if let Some(list) = l.strip_prefix("list.") {
                         LIVE_LISTS.contains(&list).then_some(())?;
                         sizes.by_name(list)? as f64
                     } else if let Some(branch) = l.strip_prefix("balance.last.") {

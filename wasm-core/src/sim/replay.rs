@@ -24,6 +24,27 @@ pub struct ReplaySpec {
     pub pace: Pace,
     pub speed: f64,
     pub unit_ns: u64,
+    /// Plain LRU and OPT run beside it (the op's `reference`).
+    pub reference: Option<Rc<ReferenceSpec>>,
+}
+
+/// The reference policies of a replay: how many objects they hold, and each request's next
+/// request where the trace does not carry it (CSV).
+#[derive(Debug)]
+pub struct ReferenceSpec {
+    pub pages: u64,
+    pub next: Option<Rc<Vec<u64>>>,
+}
+
+/// Plain LRU and Belady's OPT (`crate::mrc`'s, the curve's columns) fed the requests the task
+/// replayed so far: what they would have missed of the same requests at the same size.
+#[derive(Debug, Clone)]
+pub struct References {
+    lru: crate::mrc::LruCache,
+    opt: crate::mrc::OptCache,
+    pub requests: u64,
+    pub lru_misses: u64,
+    pub opt_misses: u64,
 }
 
 impl std::fmt::Debug for ReplaySpec {
@@ -129,6 +150,26 @@ impl Simulation {
             None => (space, offset + page),
         };
         let hit = self.mm.filemap_cached(sp, idx);
+        if let Some(rs) = &r.reference {
+            let objects = r.pages.len();
+            let refs = self.tasks[ti].references.get_or_insert_with(|| {
+                Box::new(References {
+                    lru: crate::mrc::LruCache::new(objects, rs.pages),
+                    opt: crate::mrc::OptCache::new(objects, rs.pages),
+                    requests: 0,
+                    lru_misses: 0,
+                    opt_misses: 0,
+                })
+            });
+            let o = page as u32;
+            let next = match &rs.next {
+                Some(n) => n[refs.requests as usize],
+                None => q.next.unwrap_or(u64::MAX),
+            };
+            refs.requests += 1;
+            refs.lru_misses += u64::from(!refs.lru.access(o));
+            refs.opt_misses += u64::from(!refs.opt.access(o, next));
+        }
         let s = &mut self.tasks[ti].replay_stats;
         s.requests += 1;
         s.misses += u64::from(!hit);
@@ -139,6 +180,59 @@ impl Simulation {
     /// Whether task `ti`'s current replayed request writes.
     pub(crate) fn replay_writes(&self, ti: usize) -> bool {
         self.tasks[ti].replay.as_ref().is_some_and(|c| c.write)
+    }
+
+    /// The replays' reference policies so far, summed over the tasks that run them (None: no
+    /// replay has `reference`, or none has made a request yet).
+    pub fn references(&self) -> Option<(u64, u64, u64)> {
+        let mut out: Option<(u64, u64, u64)> = None;
+        for r in self.tasks.iter().filter_map(|t| t.references.as_deref()) {
+            let o = out.get_or_insert((0, 0, 0));
+            o.0 += r.requests;
+            o.1 += r.lru_misses;
+            o.2 += r.opt_misses;
+        }
+        out
+    }
+
+    /// A replay figure of a lesson fact (`replay.NAME`, scenario/expect.rs `LIVE_REPLAY`); None
+    /// for the reference policies' figures while there are none.
+    pub(crate) fn replay_figure(&self, name: &str) -> Option<f64> {
+        let (mut requests, mut misses) = (0u64, 0u64);
+        for t in &self.tasks {
+            requests += t.replay_stats.requests;
+            misses += t.replay_stats.misses;
+        }
+        let refs = self.references();
+        let signed = |a: u64, b: u64| a as f64 - b as f64;
+        Some(match name {
+            "requests" => requests as f64,
+            "misses" => misses as f64,
+            "lru_misses" => refs?.1 as f64,
+            "opt_misses" => refs?.2 as f64,
+            "lru_minus_misses" => signed(refs?.1, misses),
+            "misses_minus_opt" => signed(misses, refs?.2),
+            _ => return None,
+        })
+    }
+
+    /// The replays' figures for the page's frame (None: the run replays no trace).
+    pub(crate) fn replay_view(&self) -> Option<crate::views::info::ReplayView> {
+        let replays = self.tasks.iter().any(|t| {
+            t.prog
+                .iter()
+                .any(|i| matches!(i, super::workloads::Instr::Replay { .. }))
+        });
+        if !replays {
+            return None;
+        }
+        let refs = self.references();
+        Some(crate::views::info::ReplayView {
+            requests: self.replay_figure("requests").unwrap_or(0.0) as u64,
+            misses: self.replay_figure("misses").unwrap_or(0.0) as u64,
+            lru_misses: refs.map(|r| r.1),
+            opt_misses: refs.map(|r| r.2),
+        })
     }
 
     /// Each task spec's replay counts, by task name (clients summed), for the specs that

@@ -149,6 +149,29 @@ pub struct FrameView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub memcg: Option<MemcgLruView>,
+    /// A trace replay's figures so far, only when the run replays one (filled by the
+    /// simulation: `Simulation::frame_view`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replay: Option<ReplayView>,
+}
+
+/// A trace replay's figures so far (the lesson facts' `replay.*`): its requests, the kernel's
+/// misses among them, and, with `reference = true`, what plain LRU and OPT of the memcg's size
+/// missed of the same requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayView {
+    #[ts(type = "number")]
+    pub requests: u64,
+    #[ts(type = "number")]
+    pub misses: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub lru_misses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub opt_misses: Option<u64>,
 }
 
 impl FrameView {
@@ -183,6 +206,7 @@ impl FrameView {
             gens_memcg: (gens.is_some() && gens_lv > 0).then_some(gens_lv),
             gens,
             memcg,
+            replay: None,
         }
     }
 }

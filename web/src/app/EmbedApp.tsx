@@ -12,6 +12,8 @@ import { SeekProgress } from '../components/SeekProgress';
 import { formatNs } from '../format';
 import { EMBED_CHARTS, type EmbedChart } from '../lib/embed';
 import { ratesOf } from '../lib/rates';
+import { ReplayFigures } from '../components/RunCounters';
+import { TraceNeeded } from '../components/TracePanel';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
 
@@ -66,6 +68,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
             Reclaim Lab ↗
           </a>
         </div>
+        {setup.missingTraces.length > 0 && <TraceNeeded names={setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} drop={false} />}
         <Lesson m={m} />
         <Suspense fallback={viewLoading}>
           {ready && embedView !== 'results' && (
@@ -90,6 +93,7 @@ export function EmbedApp({ m }: { m: AppModel }) {
                           </p>
                         )}
                         <LruView info={run} frame={frames[i]!} rates={ratesOf(state.series[i] ?? [])} testPrefix={`run-${i}-`} theme={theme} />
+                        <ReplayFigures frame={frames[i]!} testPrefix={`run-${i}-`} />
                       </>
                     ) : embedView === 'memcg' ? (
                       frames[i]!.memcg ? (

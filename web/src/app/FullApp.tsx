@@ -6,6 +6,7 @@ import { WATCHDOG_MS } from '../engine/useEngine';
 import { LinkBanner, RunError } from './parts';
 import { Stage, type StageView } from './Stage';
 import { Tools, type ToolTab } from './Tools';
+import { TraceNeeded } from '../components/TracePanel';
 import { TopBar } from './TopBar';
 import type { AppModel } from './useApp';
 
@@ -77,7 +78,7 @@ export function FullApp({ m }: { m: AppModel }) {
             </div>
           )}
           {m.broken && <RunError error={state.error!} />}
-          {m.trace.status.error && (
+          {m.trace.status.error && m.setup.missingTraces.length === 0 && (
             <div className="error" role="alert" data-testid="trace-error">
               {m.trace.status.error}{' '}
               <button type="button" className="ghost small-button" onClick={m.trace.clearError} data-testid="trace-error-dismiss">
@@ -90,7 +91,11 @@ export function FullApp({ m }: { m: AppModel }) {
               Reading {m.trace.status.name}…
             </p>
           )}
-          <Stage m={m} view={view} onView={setView} intro={<Intro />} />
+          {m.setup.missingTraces.length > 0 ? (
+            <TraceNeeded names={m.setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} />
+          ) : (
+            <Stage m={m} view={view} onView={setView} intro={<Intro />} />
+          )}
           <p className="muted small engine-line">
             engine <span data-testid="engine-version">{state.engineVersion ?? (state.phase === 'error' ? 'not loaded' : 'loading…')}</span>
           </p>

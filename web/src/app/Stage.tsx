@@ -13,7 +13,7 @@ import { MrcChart, MrcProgress } from '../components/MrcChart';
 import { MemcgLruView } from '../components/MemcgLruView';
 import { RefaultView } from '../components/RefaultView';
 import { ResultsPanel } from '../components/ResultsPanel';
-import { RunCounters } from '../components/RunCounters';
+import { ReplayFigures, RunCounters } from '../components/RunCounters';
 import { formatNs } from '../format';
 import { anyFlags } from '../lib/flags';
 import { ratesOf } from '../lib/rates';
@@ -108,6 +108,7 @@ function Runs({ m, views, primary, className, projector = false }: { m: AppModel
           {primary && <RunBanner m={m} i={i} />}
           <div className="run-body">{views.map((v) => <div key={v} className={`run-view run-view-${v}`}>{runView(m, i, v, projector)}</div>)}</div>
           {primary && <RunCounters frame={frames[i]!} counterNames={state.counterNames} testPrefix={`run-${i}-`} named={m.namedCounters} />}
+          {primary && <ReplayFigures frame={frames[i]!} testPrefix={`run-${i}-`} />}
         </article>
       ))}
     </section>

@@ -13,9 +13,12 @@ import { SweepPanel } from '../components/SweepPanel';
 import { TracePanel } from '../components/TracePanel';
 import { kernelLabel, swappinessNote } from '../lib/flags';
 import { saveDraft } from '../lib/urlState';
-import { SCENARIOS } from '../scenarios';
+import { replaysTrace, SCENARIOS, TRACE_LESSONS } from '../scenarios';
 import type { AppModel } from './useApp';
 import { DEFAULT_SPEED_STEP } from './useSetup';
+
+/** A sweep's workers get no traces: the scenarios that replay one are left out. */
+const SWEEPABLE = SCENARIOS.filter((s) => !replaysTrace(s));
 
 export const TOOL_TABS = [
   ['setup', 'Knobs & flags'],
@@ -133,9 +136,13 @@ export function Tools({ m, open, tab, onTab, onClose }: Props) {
         onFile={m.trace.load}
         point={setup.traceOpen && setup.trace?.mrcPages != null ? { variant: setup.a ?? '', pages: setup.trace.mrcPages } : null}
         onWhole={m.trace.openWhole}
+        shipped={m.trace.shipped}
+        onPick={m.trace.pick}
+        lessons={TRACE_LESSONS}
+        onLesson={m.openScenario}
       />
     ),
-    sweeps: <SweepPanel scenarios={SCENARIOS} speedStep={DEFAULT_SPEED_STEP} />,
+    sweeps: <SweepPanel scenarios={SWEEPABLE} speedStep={DEFAULT_SPEED_STEP} />,
   };
   return (
     <aside id="tools" className="tools" aria-label="Tools" data-testid="tools" hidden={!open}>

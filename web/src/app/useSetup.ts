@@ -7,7 +7,7 @@ import { speedAt } from '../format';
 import { NO_FLAGS, type SideFlags } from '../lib/flags';
 import type { LinkState } from '../lib/link';
 import { setupOf } from '../lib/knobs';
-import { variantNames } from '../lib/scenarioText';
+import { traceNames, variantNames } from '../lib/scenarioText';
 import type { ScenarioSource, TraceBytes } from '../engine/protocol';
 import { SCENARIOS, type ScenarioFile } from '../scenarios';
 
@@ -38,6 +38,9 @@ export function useSetup(state: EngineState) {
   const [speedStep, setSpeedStep] = useState(DEFAULT_SPEED_STEP);
   /** The trace scenario, kept while another scenario is open (its curve stays computed). */
   const [trace, setTrace] = useState<TraceSetup | null>(null);
+  /** Traces a bundled scenario replays (a lesson's), by the name it gives them: fetched when the
+   *  page serves them, else given by the user; kept for the page's life. */
+  const [held, setHeld] = useState<Record<string, TraceBytes>>({});
 
   const traceOpen = trace !== null && trace.file.name === scenarioName;
   const file = traceOpen ? trace.file : (SCENARIOS.find((s) => s.name === scenarioName) ?? null);
@@ -72,6 +75,13 @@ export function useSetup(state: EngineState) {
   };
 
   const text = file ? (edited ?? file.text) : '';
+  // The traces a bundled scenario names; until each is held the engine is not asked to build it
+  // (the page shows which file it needs instead).
+  const namedTraces = useMemo(() => (file && !traceOpen ? traceNames(text) : []), [file, traceOpen, text]);
+  const missingTraces = namedTraces.filter((n) => !held[n]);
+  const heldKey = namedTraces.map((n) => (held[n] ? n : '')).join('\u0000');
+  /** Supply trace `name` of a bundled scenario (its bytes, fetched or given). */
+  const supplyTrace = (name: string, bytes: Uint8Array) => setHeld((h) => ({ ...h, [name]: { name, bytes } }));
   // A knob comparison runs two copies of the chosen variant, each with its own swappiness: the
   // engine builds them (and names them) from the setup.
   const pairBase = swapPair ? (variant ?? variantNames(text)[0] ?? null) : null;
@@ -79,6 +89,7 @@ export function useSetup(state: EngineState) {
   const knobsKey = JSON.stringify(knobs);
   const source: ScenarioSource | null = useMemo(() => {
     if (!file) return null;
+    if (namedTraces.some((n) => !held[n])) return null;
     const pair = pairKey ? (JSON.parse(pairKey) as [string, [number, number]]) : null;
     const t = traceOpen ? trace : null;
     return {
@@ -86,8 +97,10 @@ export function useSetup(state: EngineState) {
       text,
       setup: setupOf(JSON.parse(knobsKey), pair && { variant: pair[0], swappiness: pair[1] }),
       ...(t ? { traces: [t.trace], ...(t.mrcPages !== null ? { mrcPages: t.mrcPages } : {}) } : {}),
+      ...(namedTraces.length > 0 ? { traces: namedTraces.map((n) => held[n]!) } : {}),
     };
-  }, [file, text, knobsKey, pairKey, traceOpen, trace]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `held` counts through heldKey
+  }, [file, text, knobsKey, pairKey, traceOpen, trace, namedTraces, heldKey]);
 
   // The picker offers the file's own variants (in a knob comparison too), as the engine read them.
   const variants = state.scenario === scenarioName ? (state.file?.variants ?? []) : [];
@@ -126,6 +139,9 @@ export function useSetup(state: EngineState) {
     trace,
     traceOpen,
     openTrace,
+    namedTraces,
+    missingTraces,
+    supplyTrace,
     source,
     variants,
     a,

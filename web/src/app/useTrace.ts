@@ -7,6 +7,7 @@ import { startEngineWorker } from '../engine/client';
 import { MrcPool, type MrcState } from '../engine/mrcPool';
 import { poolSize } from '../engine/reportPool';
 import { traceFormat } from '../lib/dropped';
+import { fetchTrace, loadManifest, type ShippedTrace } from '../lib/shippedTraces';
 import { traceScenarioName } from '../lib/link';
 import { scenarioMeta, variantNames } from '../lib/scenarioText';
 import type { Setup, TraceSetup } from './useSetup';
@@ -29,8 +30,22 @@ export interface TraceStatus {
   error: string | null;
 }
 
+/** The shipped traces as the page knows them: loading, the list, or why there is none. */
+export type Shipped = { phase: 'loading' } | { phase: 'ready'; traces: ShippedTrace[] } | { phase: 'error'; error: string };
+
 export function useTrace(setup: Setup) {
   const [status, setStatus] = useState<TraceStatus>({ phase: 'idle', name: null, error: null });
+  const [shipped, setShipped] = useState<Shipped>({ phase: 'loading' });
+  useEffect(() => {
+    let live = true;
+    loadManifest().then(
+      (traces) => live && setShipped({ phase: 'ready', traces }),
+      (err: unknown) => live && setShipped({ phase: 'error', error: err instanceof Error ? err.message : String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   const [mrc, setMrc] = useState<MrcState | null>(null);
   const openTrace = useRef(setup.openTrace);
   openTrace.current = setup.openTrace;
@@ -38,21 +53,40 @@ export function useTrace(setup: Setup) {
   /** A link that names a trace it does not carry: what to do once that file is given. */
   const awaited = useRef<{ name: string; apply: (t: TraceSetup) => void } | null>(null);
 
+  const supply = useRef(setup.supplyTrace);
+  supply.current = setup.supplyTrace;
+  const missing = setup.missingTraces;
+  const named = setup.namedTraces;
+
   /** Read `file`, have the engine build its scenario, and open it (or restore the link that
-   *  waits for it). */
-  const load = (file: File) => {
+   *  waits for it). A file of a name the open scenario (a lesson) replays is that trace: it is
+   *  supplied to the scenario instead, replacing one given before (`as`: the name to supply it
+   *  under, whatever the file is called). */
+  const load = (file: File, as: string | null = null) => {
     const n = ++seq.current;
-    const format = traceFormat(file.name);
+    const wanted = as ?? (named.includes(file.name) ? file.name : null);
+    const format = traceFormat(wanted ?? file.name);
     if (!format) {
       setStatus({ phase: 'error', name: file.name, error: `${file.name}: not a trace the page reads (an oracleGeneral .bin, or a .csv of time,id,size[,op]).` });
       return;
     }
-    if (file.size > MAX_TRACE_FILE_BYTES) {
-      // Refused before it is read: a file of gigabytes would be copied whole into the tab.
-      setStatus({ phase: 'error', name: file.name, error: `${file.name} is ${file.size} bytes; a trace may be at most ${MAX_TRACE_FILE_BYTES} bytes (256 MiB, the engine's MAX_TRACE_BYTES).` });
+    const refused = sizeRefusal(file);
+    if (refused) {
+      setStatus({ phase: 'error', name: file.name, error: refused });
       return;
     }
     setStatus({ phase: 'reading', name: file.name, error: null });
+    if (wanted) {
+      file.arrayBuffer().then(
+        (buf) => {
+          if (n !== seq.current) return;
+          setStatus({ phase: 'ready', name: file.name, error: null });
+          supply.current(wanted, new Uint8Array(buf));
+        },
+        (err: unknown) => n === seq.current && setStatus({ phase: 'error', name: file.name, error: `${file.name} could not be read: ${String(err)}` }),
+      );
+      return;
+    }
     file
       .arrayBuffer()
       .then(
@@ -92,6 +126,41 @@ export function useTrace(setup: Setup) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- one curve per trace
   }, [base, bytes]);
 
+  // A served trace the open scenario (a lesson) names: fetched once, then supplied.
+  const fetching = useRef(new Set<string>());
+  const missingKey = missing.join('\u0000');
+  useEffect(() => {
+    if (shipped.phase !== 'ready') return;
+    for (const name of missingKey ? missingKey.split('\u0000') : []) {
+      const t = shipped.traces.find((x) => x.file === name && x.served);
+      if (!t || fetching.current.has(name)) continue;
+      fetching.current.add(name);
+      fetchTrace(t).then(
+        (bytes) => supply.current(name, bytes),
+        (err: unknown) => {
+          fetching.current.delete(name);
+          setStatus({ phase: 'error', name, error: err instanceof Error ? err.message : String(err) });
+        },
+      );
+    }
+  }, [missingKey, shipped]);
+
+  /** Replay shipped trace `t` as if its file were dropped. */
+  const pick = (t: ShippedTrace) => {
+    const n = ++seq.current;
+    setStatus({ phase: 'reading', name: t.file, error: null });
+    fetchTrace(t)
+      .then((bytes) => buildTrace(t.file, t.format, bytes))
+      .then(
+        (built) => {
+          if (n !== seq.current) return;
+          setStatus({ phase: 'ready', name: t.file, error: null });
+          openTrace.current(built);
+        },
+        (err: unknown) => n === seq.current && setStatus({ phase: 'error', name: t.file, error: err instanceof Error ? err.message : String(err) }),
+      );
+  };
+
   /** Open kernel point `variant` at `pages` of the curve in the live view. */
   const openPoint = (variant: string, pages: number) => {
     if (trace) setup.openTrace({ ...trace, mrcPages: pages }, variant);
@@ -104,7 +173,14 @@ export function useTrace(setup: Setup) {
   const await_ = (name: string, apply: (t: TraceSetup) => void) => {
     awaited.current = { name, apply };
   };
-  return { status, load, mrc, openPoint, openWhole, awaitTrace: await_, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
+  return { status, load, pick, shipped, mrc, openPoint, openWhole, awaitTrace: await_, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
+}
+
+/** Why `file` is refused before it is read (larger than the engine's budget), or null: a file of
+ *  gigabytes would otherwise be copied whole into the tab. */
+export function sizeRefusal(file: { name: string; size: number }): string | null {
+  if (file.size <= MAX_TRACE_FILE_BYTES) return null;
+  return `${file.name} is ${file.size} bytes; a trace may be at most ${MAX_TRACE_FILE_BYTES} bytes (256 MiB, the engine's MAX_TRACE_BYTES).`;
 }
 
 /** The scenario the engine builds for trace `name` (a worker of its own, ended once it has

@@ -57,7 +57,7 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
   const legend = [
     { key: 'lru', ...CURVES.lru },
     { key: 'opt', ...CURVES.opt },
-    ...variants.map((v, i) => ({ key: v, label: kernelLabel(v), color: KERNEL_COLORS[i % KERNEL_COLORS.length]!, dash: undefined })),
+    ...variants.map((v, i) => ({ key: v, label: kernelLabel(v), color: KERNEL_COLORS[i % KERNEL_COLORS.length]!, dash: undefined, mark: i % 2 === 0 ? 'dot' : 'square' })),
   ];
   return (
     <figure className="mrc-chart" data-testid="mrc-chart" data-phase={mrc.phase}>
@@ -66,8 +66,12 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
         <span className="mrc-legend">
           {legend.map((l) => (
             <span key={l.key} className="legend-item" data-testid={`mrc-legend-${l.key}`}>
-              <svg width="26" height="10" aria-hidden="true">
-                <line x1="0" x2="26" y1="5" y2="5" stroke={l.color} strokeWidth="2.5" strokeDasharray={l.dash} />
+              <svg width="30" height="18" aria-hidden="true">
+                <line x1="0" x2="30" y1="9" y2="9" stroke={l.color} strokeWidth="2.5" strokeDasharray={l.dash} />
+                {l.key === 'lru' && <circle cx="15" cy="9" r="6.5" fill="none" stroke={l.color} strokeWidth="2" />}
+                {l.key === 'opt' && <path d="M11,5L19,13M11,13L19,5" stroke={l.color} strokeWidth="2" />}
+                {'mark' in l && l.mark === 'dot' && <circle cx="15" cy="9" r="4.5" fill={l.color} />}
+                {'mark' in l && l.mark === 'square' && <rect x="10" y="4" width="10" height="10" fill="var(--panel)" stroke={l.color} strokeWidth="2.5" />}
               </svg>
               {l.label}
             </span>
@@ -84,12 +88,34 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
           <text className="axis-title" x={4} y={font} textAnchor="start">
             miss ratio
           </text>
+          {/* Draw order, so that every line stays visible where lines meet (at the largest sizes
+              every policy misses only first requests): the kernel lines, then OPT and plain LRU
+              over them, dashed, with marks of their own at each size (OPT a cross, LRU a ring
+              wider than a kernel's mark), then the kernel points on top, where they can be clicked. */}
+          {variants.map((v, vi) => {
+            const done = kernel(v).filter((p) => p.status === 'done');
+            return <path key={v} className="mrc-line" data-testid={`mrc-line-${v}`} data-points={done.length} d={path(done.map((p) => [p.pages, ratio(p)])) ?? ''} stroke={KERNEL_COLORS[vi % KERNEL_COLORS.length]!} />;
+          })}
+          {ref && (
+            <g className="mrc-refs" pointerEvents="none">
+              <path className="mrc-line" data-testid="mrc-line-opt" data-points={sizes.length} d={refCurve(ref.opt) ?? ''} stroke={CURVES.opt.color} strokeDasharray={CURVES.opt.dash} />
+              <path className="mrc-line" data-testid="mrc-line-lru" data-points={sizes.length} d={refCurve(ref.lru) ?? ''} stroke={CURVES.lru.color} strokeDasharray={CURVES.lru.dash} />
+              {sizes.map((s, i) => {
+                const [cx, co, cl] = [x(s), y(ref.opt[i]! / requests), y(ref.lru[i]! / requests)];
+                return (
+                  <g key={s}>
+                    <path d={`M${cx - 5},${co - 5}L${cx + 5},${co + 5}M${cx - 5},${co + 5}L${cx + 5},${co - 5}`} stroke={CURVES.opt.color} strokeWidth={2} data-testid={`mrc-mark-opt-${s}`} />
+                    <circle cx={cx} cy={cl} r={7.5} fill="none" stroke={CURVES.lru.color} strokeWidth={2} data-testid={`mrc-mark-lru-${s}`} />
+                  </g>
+                );
+              })}
+            </g>
+          )}
           {variants.map((v, vi) => {
             const color = KERNEL_COLORS[vi % KERNEL_COLORS.length]!;
             const done = kernel(v).filter((p) => p.status === 'done');
             return (
               <g key={v} data-testid={`mrc-kernel-${v}`}>
-                <path className="mrc-line" data-testid={`mrc-line-${v}`} data-points={done.length} d={path(done.map((p) => [p.pages, ratio(p)])) ?? ''} stroke={color} />
                 {done.map((p) => {
                   const isOpen = opened?.variant === v && opened.pages === p.pages;
                   const label = `${kernelLabel(v)} at ${p.pages.toLocaleString('en')} pages: miss ratio ${(ratio(p) * 100).toFixed(1)}%. Open this run`;
@@ -116,7 +142,8 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
                       {vi % 2 === 0 ? (
                         <circle cx={x(p.pages)} cy={y(ratio(p))} r={isOpen ? 7 : 4.5} fill={color} stroke="var(--panel)" strokeWidth={1.5} />
                       ) : (
-                        <rect x={x(p.pages) - (isOpen ? 6.5 : 4)} y={y(ratio(p)) - (isOpen ? 6.5 : 4)} width={isOpen ? 13 : 8} height={isOpen ? 13 : 8} fill={color} stroke="var(--panel)" strokeWidth={1.5} />
+                        // Hollow, so that a filled circle under it (another kernel at the same miss ratio) shows through.
+                        <rect x={x(p.pages) - (isOpen ? 7 : 5)} y={y(ratio(p)) - (isOpen ? 7 : 5)} width={isOpen ? 14 : 10} height={isOpen ? 14 : 10} fill="none" stroke={color} strokeWidth={2.5} />
                       )}
                     </g>
                   );
@@ -124,15 +151,11 @@ export function MrcChart({ mrc, opened, onOpen }: Props) {
               </g>
             );
           })}
-          {/* The references over the kernels: dashed, they stay visible where a kernel follows them. */}
-          {ref && (
-            <>
-              <path className="mrc-line" data-testid="mrc-line-lru" data-points={sizes.length} d={refCurve(ref.lru) ?? ''} stroke={CURVES.lru.color} strokeDasharray={CURVES.lru.dash} />
-              <path className="mrc-line" data-testid="mrc-line-opt" data-points={sizes.length} d={refCurve(ref.opt) ?? ''} stroke={CURVES.opt.color} strokeDasharray={CURVES.opt.dash} />
-            </>
-          )}
         </svg>
       </div>
+      <p className="muted mrc-note" data-testid="mrc-gap-note">
+        At each cache size, the height from OPT&apos;s line up to a kernel&apos;s is the share of the trace&apos;s requests that kernel missed beyond the fewest any policy can miss there (OPT evicts the page needed furthest in the future, which a kernel cannot know).
+      </p>
     </figure>
   );
 }
@@ -155,7 +178,7 @@ export function MrcProgress({ mrc }: { mrc: MrcState }) {
     <div className="mrc-progress" data-testid="mrc-progress" data-settled={settled} data-total={total}>
       <p className="muted">
         <span role="status">
-          {settled === total ? `Every kernel point is in (${total}).` : `Kernel points: ${settled} of ${total} in, ${mrc.workers} worker${mrc.workers === 1 ? '' : 's'} running them.`}
+          {settled === total ? `All ${total} kernel runs done.` : `Kernel runs: ${settled} of ${total} done, ${mrc.workers} worker${mrc.workers === 1 ? '' : 's'} running them.`}
         </span>{' '}
         {settled < total && <progress max={1} value={share} aria-label="Kernel points progress" />}
       </p>

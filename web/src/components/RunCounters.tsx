@@ -26,3 +26,26 @@ export function RunCounters({ frame, counterNames, testPrefix, named = NONE, onl
     </dl>
   );
 }
+
+/** A trace replay's figures so far, as the engine reports them: its requests and this kernel's
+ *  misses, and, where the scenario runs them beside it (`reference = true`), plain LRU's and
+ *  OPT's misses of the same requests at the same cache size (what the trace lesson's captions
+ *  quote). */
+export function ReplayFigures({ frame, testPrefix }: { frame: RunFrame; testPrefix: string }) {
+  const r = frame.replay;
+  if (!r) return null;
+  const item = (label: string, v: number, id: string) => (
+    <div>
+      <dt>{label}</dt>
+      <dd data-testid={`${testPrefix}replay-${id}`}>{formatCount(v)}</dd>
+    </div>
+  );
+  return (
+    <dl className="run-counters replay-figures" aria-label="Trace replay so far" data-testid={`${testPrefix}replay`}>
+      {item('requests', r.requests, 'requests')}
+      {item('misses (this kernel)', r.misses, 'misses')}
+      {r.lruMisses !== undefined && item('plain LRU misses', r.lruMisses, 'lru')}
+      {r.optMisses !== undefined && item('OPT misses', r.optMisses, 'opt')}
+    </dl>
+  );
+}

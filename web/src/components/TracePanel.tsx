@@ -1,7 +1,8 @@
 // Your own workload: give the page an access trace (drop it anywhere on the page, or choose it
 // here); the engine builds a scenario that replays it, and its miss-ratio curve is drawn.
 import './mrc.css';
-import type { TraceStatus } from '../app/useTrace';
+import type { Shipped, TraceStatus } from '../app/useTrace';
+import type { ShippedTrace } from '../lib/shippedTraces';
 
 interface Props {
   status: TraceStatus;
@@ -9,9 +10,14 @@ interface Props {
   /** The trace scenario open, its point if one: offered to go back to the whole trace. */
   point: { variant: string; pages: number } | null;
   onWhole(): void;
+  shipped: Shipped;
+  onPick(t: ShippedTrace): void;
+  /** The bundled lessons that replay a trace: (file name, title). */
+  lessons: { name: string; title: string }[];
+  onLesson(name: string): void;
 }
 
-export function TracePanel({ status, onFile, point, onWhole }: Props) {
+export function TracePanel({ status, onFile, point, onWhole, shipped, onPick, lessons, onLesson }: Props) {
   return (
     <div className="trace-panel" data-testid="trace-panel">
       <p>
@@ -32,9 +38,21 @@ export function TracePanel({ status, onFile, point, onWhole }: Props) {
           }}
         />
       </label>
-      <p className="muted">
-        A shipped sample, <code>scenarios/traces/cloudPhysicsIO.oracleGeneral.bin</code> in the project (GPL-3.0, so not served with this page), can be dropped here.
-      </p>
+      <ShippedList shipped={shipped} onPick={onPick} busy={status.phase === 'reading'} />
+      {lessons.length > 0 && (
+        <div className="trace-lessons">
+          <h3>Lessons with a trace</h3>
+          <ul>
+            {lessons.map((l) => (
+              <li key={l.name}>
+                <button type="button" onClick={() => onLesson(l.name)} data-testid={`trace-lesson-${l.name}`}>
+                  {l.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {status.phase === 'reading' && (
         <p className="muted" role="status" data-testid="trace-reading">
           Reading {status.name}…
@@ -59,5 +77,88 @@ export function TracePanel({ status, onFile, point, onWhole }: Props) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The shipped traces: a Replay button for each one the page serves, the reason for each one it
+ *  does not. */
+function ShippedList({ shipped, onPick, busy }: { shipped: Shipped; onPick(t: ShippedTrace): void; busy: boolean }) {
+  if (shipped.phase === 'loading') return <p className="muted">Loading the shipped traces…</p>;
+  if (shipped.phase === 'error')
+    return (
+      <p className="error" data-testid="trace-shipped-error">
+        The list of shipped traces is not available: {shipped.error}
+      </p>
+    );
+  return (
+    <div className="trace-shipped" data-testid="trace-shipped">
+      <h3>Shipped traces</h3>
+      <ul>
+        {shipped.traces.map((t) => (
+          <li key={t.file} data-testid={`trace-shipped-${t.file}`} data-served={t.served}>
+            <strong>{t.title}</strong>{' '}
+            <span className="muted">
+              ({t.licence}; {t.source})
+            </span>{' '}
+            {t.served ? (
+              <button type="button" onClick={() => onPick(t)} disabled={busy} data-testid={`trace-pick-${t.file}`}>
+                Replay
+              </button>
+            ) : (
+              <span className="trace-not-served" data-testid={`trace-not-served-${t.file}`}>
+                Not served here: {t.reason} Drop the file to replay it.
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A scenario (a lesson) that replays traces the page does not hold: which file it needs, why the
+ *  page cannot fetch it, and where to give it. */
+export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { names: string[]; shipped: Shipped; onFile(file: File, as: string): void; status: TraceStatus; /** Files dropped on the page are taken (not in an embed). */ drop?: boolean }) {
+  return (
+    <section className="trace-needed" role="region" aria-label="Trace needed" data-testid="trace-needed">
+      {names.map((name) => {
+        const t = shipped.phase === 'ready' ? shipped.traces.find((x) => x.file === name) : undefined;
+        const fetching = t?.served && !status.error;
+        return (
+          <div key={name}>
+            {fetching ? (
+              <p role="status" data-testid="trace-needed-fetching">
+                Loading the trace this scenario replays, <code>{name}</code>…
+              </p>
+            ) : (
+              <>
+                <p data-testid="trace-needed-reason">
+                  This scenario replays the trace <code>{name}</code>, which this page cannot load by itself
+                  {t ? <>: {t.reason ?? ''}</> : shipped.phase === 'loading' ? ' yet.' : ' (it is not one of the shipped traces).'}
+                </p>
+                <label className="trace-drop">
+                  <span>{drop ? 'Give the file (drop it anywhere on the page, or choose it): ' : 'Give the file: '}</span>
+                  <input
+                    type="file"
+                    accept=".bin,.csv,application/octet-stream,text/csv"
+                    data-testid="trace-needed-input"
+                    onChange={(e) => {
+                      const f = e.currentTarget.files?.[0];
+                      if (f) onFile(f, name);
+                      e.currentTarget.value = '';
+                    }}
+                  />
+                </label>
+              </>
+            )}
+          </div>
+        );
+      })}
+      {status.error && (
+        <p className="error" role="alert" data-testid="trace-needed-error">
+          {status.error}
+        </p>
+      )}
+    </section>
   );
 }

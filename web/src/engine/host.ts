@@ -149,6 +149,8 @@ export class EngineHost {
   private engine: EngineModule | null = null;
   private ready: Promise<boolean> | null = null;
   private runs: Run[] = [];
+  /** The traces supplied to the engine last (a refused load puts them back). */
+  private traces: TraceBytes[] = [];
   private seq = 0;
   /** What the runs were built from, to build them again at t=0 (a seek before every checkpoint). */
   private built: { text: string; names: string[]; flags: FlagOverrides[]; mrcPages?: number } | null = null;
@@ -220,7 +222,8 @@ export class EngineHost {
   }
 
   private dispatch(msg: ToWorker): void {
-    if ('scenario' in msg && msg.scenario.traces) this.supply(msg.scenario.traces);
+    // A load supplies its traces itself, so that a refused load leaves the running runs theirs.
+    if ('scenario' in msg && msg.scenario.traces && msg.type !== 'load') this.supply(msg.scenario.traces);
     switch (msg.type) {
       case 'load':
         this.load(msg.scenario, msg.variants, msg.flags ?? [], msg.runs);
@@ -273,6 +276,7 @@ export class EngineHost {
    *  with traces brings them: a results worker holds none of its own). */
   private supply(traces: TraceBytes[]): void {
     this.need(this.engine!.setTraces)(traces);
+    this.traces = traces;
   }
 
   private need<F>(f: F | undefined): F {
@@ -386,8 +390,24 @@ export class EngineHost {
   /** `held`: the indices of the runs named this worker keeps (all when absent); the others are
    *  built too, so that a load is refused here exactly when another worker's share is. */
   private load(scenario: ScenarioSource, wanted: string[], allFlags: FlagOverrides[], held?: number[]): void {
+    // The load's traces replace the engine's only if the load is taken: the runs shown meanwhile
+    // (and their seeks, which build them again) keep the traces they replay.
+    const before = this.traces;
+    const restore = () => scenario.traces && this.supply(before);
+    if (scenario.traces) {
+      try {
+        this.supply(scenario.traces);
+      } catch (err) {
+        restore();
+        this.deps.post(encodeError('scenario', err));
+        return;
+      }
+    }
     const parsed = this.parse(scenario);
-    if (!parsed) return;
+    if (!parsed) {
+      restore();
+      return;
+    }
     const { text, info, file } = parsed;
     // No variants named: the first, or both of a swappiness pair (named by the engine).
     const allNames = wanted.length > 0 ? wanted : info.variants.slice(0, scenario.setup?.pair ? 2 : 1).map((v) => v.name);
@@ -408,6 +428,7 @@ export class EngineHost {
       }
     } catch (err) {
       for (const r of runs) r.sim.free();
+      restore();
       this.deps.post(encodeError('scenario', err));
       return;
     }

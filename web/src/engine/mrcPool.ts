@@ -2,10 +2,10 @@
 // the plan and the LRU and OPT columns (`mrc`), then every kernel point (a variant at a cache
 // size, run to its end) is queued over the pool, the coarse sizes first so that each curve takes
 // its shape early; each point is reported as it completes.
-import type { EngineClient } from './client';
 import type { MrcReference } from './generated/views';
 import type { ScenarioSource } from './protocol';
-import type { ColumnStatus, StartWorker } from './reportPool';
+import type { ColumnStatus } from './reportPool';
+import { WorkerPool, type PoolMessage, type PoolSlot, type StartWorker } from './workerPool';
 
 /** One kernel point of the curve. */
 export interface MrcPoint {
@@ -49,19 +49,15 @@ export function coarseFirst(n: number): number[] {
   return out;
 }
 
-interface Slot {
-  client: EngineClient;
-  /** The point index it runs, 'reference', or null when idle. */
-  job: number | 'reference' | null;
-}
+/** A worker's job: the point index it runs, or 'reference'. */
+type Slot = PoolSlot<number | 'reference'>;
 
 const REFERENCE_ID = 0;
 
 export class MrcPool {
-  private slots: Slot[] = [];
+  private readonly pool: WorkerPool<number | 'reference'>;
   private queue: number[] = [];
   private state: MrcState = { phase: 'reference', points: [], workers: 0 };
-  private closed = false;
 
   constructor(
     private readonly scenario: ScenarioSource,
@@ -69,66 +65,55 @@ export class MrcPool {
     private readonly variants: string[],
     private readonly sizes: number,
     private readonly size: number,
-    private readonly startWorker: StartWorker,
+    startWorker: StartWorker,
     private readonly onChange: (s: MrcState) => void,
-  ) {}
+  ) {
+    this.pool = new WorkerPool(size, startWorker, { onMessage: (slot, msg) => this.onMessage(slot, msg), onError: (slot, message, fatal) => this.onError(slot, message, fatal) });
+  }
 
   start(): void {
-    const slot = this.spawn();
+    const slot = this.pool.spawn();
     slot.job = 'reference';
     slot.client.send({ type: 'mrc', id: REFERENCE_ID, scenario: this.scenario, points: this.sizes });
     // The other workers load their engines meanwhile.
-    for (let i = 1; i < this.size; i++) this.spawn();
+    for (let i = 1; i < this.size; i++) this.pool.spawn();
     this.emit();
   }
 
   dispose(): void {
-    this.closed = true;
-    for (const s of this.slots) s.client.dispose();
-    this.slots = [];
+    this.pool.dispose();
   }
 
   private emit(): void {
-    if (!this.closed) this.onChange({ ...this.state, workers: this.slots.length, points: this.state.points.map((p) => ({ ...p })) });
+    if (!this.pool.closed) this.onChange({ ...this.state, workers: this.pool.slots.length, points: this.state.points.map((p) => ({ ...p })) });
   }
 
-  private spawn(): Slot {
-    const slot: Slot = { client: { send() {}, dispose() {} }, job: null };
-    this.slots.push(slot);
-    slot.client = this.startWorker({
-      onMessage: (msg) => {
-        if (this.closed || !this.slots.includes(slot)) return;
-        if (msg.type === 'mrc' && slot.job === 'reference' && msg.id === REFERENCE_ID) {
-          slot.job = null;
-          if (!msg.reference) return this.fail(msg.problem ?? 'no curve');
-          this.plan(msg.reference);
-        } else if (msg.type === 'mrcProgress' && slot.job === msg.id - 1) {
-          this.set(msg.id - 1, { status: 'running', nowNs: msg.nowNs, endNs: msg.endNs });
-        } else if (msg.type === 'mrcPoint' && slot.job === msg.id - 1) {
-          slot.job = null;
-          const p = this.state.points[msg.id - 1];
-          if (msg.misses !== null) this.set(msg.id - 1, { status: 'done', misses: msg.misses, nowNs: p?.endNs ?? 0 });
-          else this.set(msg.id - 1, { status: 'error', error: msg.problem ?? 'no result' });
-        } else return;
-        this.fill();
-        this.emit();
-      },
-      onError: (message, fatal) => {
-        if (this.closed || !this.slots.includes(slot)) return;
-        const job = slot.job;
-        slot.job = null;
-        if (fatal) {
-          slot.client.dispose();
-          this.slots = this.slots.filter((s) => s !== slot);
-        }
-        if (job === 'reference') return this.fail(message);
-        if (typeof job === 'number') this.set(job, { status: 'error', error: message });
-        if (this.slots.length === 0 && this.queue.length > 0 && fatal && job === null) return this.fail(message);
-        this.fill();
-        this.emit();
-      },
-    });
-    return slot;
+  private onMessage(slot: Slot, msg: PoolMessage): void {
+    if (msg.type === 'mrc' && slot.job === 'reference' && msg.id === REFERENCE_ID) {
+      slot.job = null;
+      if (!msg.reference) return this.fail(msg.problem ?? 'no curve');
+      this.plan(msg.reference);
+    } else if (msg.type === 'mrcProgress' && slot.job === msg.id - 1) {
+      this.set(msg.id - 1, { status: 'running', nowNs: msg.nowNs, endNs: msg.endNs });
+    } else if (msg.type === 'mrcPoint' && slot.job === msg.id - 1) {
+      slot.job = null;
+      const p = this.state.points[msg.id - 1];
+      if (msg.misses !== null) this.set(msg.id - 1, { status: 'done', misses: msg.misses, nowNs: p?.endNs ?? 0 });
+      else this.set(msg.id - 1, { status: 'error', error: msg.problem ?? 'no result' });
+    } else return;
+    this.fill();
+    this.emit();
+  }
+
+  private onError(slot: Slot, message: string, fatal: boolean): void {
+    const job = slot.job;
+    slot.job = null;
+    if (fatal) this.pool.drop(slot);
+    if (job === 'reference') return this.fail(message);
+    if (typeof job === 'number') this.set(job, { status: 'error', error: message });
+    if (this.pool.slots.length === 0 && this.queue.length > 0 && fatal && job === null) return this.fail(message);
+    this.fill();
+    this.emit();
   }
 
   private set(i: number, patch: Partial<MrcPoint>): void {
@@ -150,10 +135,10 @@ export class MrcPool {
 
   private fill(): void {
     const ref = this.state.reference;
-    while (!this.closed && ref) {
+    while (!this.pool.closed && ref) {
       const next = this.queue[0];
       if (next === undefined) break;
-      const idle = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : undefined);
+      const idle = this.pool.idle();
       if (!idle) break;
       this.queue.shift();
       idle.job = next;
@@ -167,12 +152,7 @@ export class MrcPool {
       return;
     }
     // Workers with no work to come are ended (each holds an engine's memory).
-    if (ref && this.queue.length === 0) {
-      for (const s of this.slots.filter((x) => x.job === null)) {
-        s.client.dispose();
-        this.slots = this.slots.filter((x) => x !== s);
-      }
-    }
+    if (ref && this.queue.length === 0) this.pool.dropIdle();
   }
 
   private fail(message: string): void {

@@ -6,8 +6,8 @@
 // The page does not read the scenario: the first worker's first word names the number of
 // variants (`count`); the other variants are queued then. The other workers are started at
 // once, so their engines load meanwhile.
-import type { EngineClient, EngineClientHandlers } from './client';
 import type { ScenarioSource } from './protocol';
+import { WorkerPool, type PoolMessage, type PoolSlot, type StartWorker } from './workerPool';
 
 export type ColumnStatus = 'waiting' | 'running' | 'done' | 'error';
 
@@ -39,7 +39,7 @@ export interface PoolState {
   error?: string;
 }
 
-export type StartWorker = (handlers: EngineClientHandlers) => EngineClient;
+export type { StartWorker };
 
 /** Results workers: one fewer than the machine's cores (the page and the live view's worker
  *  have the last one), at least one. */
@@ -47,86 +47,70 @@ export function poolSize(cores: number | undefined = typeof navigator === 'undef
   return Math.max(1, Math.floor(cores || 2) - 1);
 }
 
-interface Slot {
-  client: EngineClient;
-  /** The variant index it runs, 'assess' while it assesses, or null when idle. */
-  job: number | 'assess' | null;
-}
+/** A worker's job: the variant index it runs, or 'assess' while it assesses. */
+type Slot = PoolSlot<number | 'assess'>;
 
 const ASSESS_ID = 1;
 
 export class ReportPool {
-  private slots: Slot[] = [];
+  private readonly pool: WorkerPool<number | 'assess'>;
   private queue: number[] = [];
   private state: PoolState = { phase: 'running', columns: [], workers: 0 };
-  private closed = false;
 
   /** `size`: at most this many workers; `onChange` hears every change (and every word from a
    *  worker, for the watchdog). */
   constructor(
     private readonly scenario: ScenarioSource,
     private readonly size: number,
-    private readonly startWorker: StartWorker,
+    startWorker: StartWorker,
     private readonly onChange: (s: PoolState) => void,
-  ) {}
+  ) {
+    this.pool = new WorkerPool(size, startWorker, { onMessage: (slot, msg) => this.onMessage(slot, msg), onError: (slot, message, fatal) => this.failed(slot, message, fatal) });
+  }
 
   /** Start the workers (`expected`: how many variants the page expects; the engine's count
    *  decides what runs). */
   start(expected = 1): void {
     this.queue = [0];
-    for (let i = 0; i < Math.min(this.size, Math.max(1, expected)); i++) this.spawn();
+    for (let i = 0; i < Math.min(this.size, Math.max(1, expected)); i++) this.pool.spawn();
     this.fill();
     this.emit();
   }
 
   /** Terminate every worker; nothing more is reported. */
   dispose(): void {
-    this.closed = true;
-    for (const s of this.slots) s.client.dispose();
-    this.slots = [];
+    this.pool.dispose();
   }
 
   private emit(): void {
     // `workers`: the ones alive now (idle ones are ended, a crashed one replaced).
-    if (!this.closed) this.onChange({ ...this.state, workers: this.slots.length, columns: this.state.columns.map((c) => ({ ...c })) });
+    if (!this.pool.closed) this.onChange({ ...this.state, workers: this.pool.slots.length, columns: this.state.columns.map((c) => ({ ...c })) });
   }
 
-  private spawn(): Slot {
-    const slot: Slot = { client: { send() {}, dispose() {} }, job: null };
-    this.slots.push(slot);
-    slot.client = this.startWorker({
-      onMessage: (msg) => {
-        if (this.closed || !this.slots.includes(slot)) return;
-        switch (msg.type) {
-          case 'reportProgress':
-            if (msg.scenario !== this.scenario.name) return;
-            this.learn(msg.count);
-            this.set(msg.index, { variant: msg.variant, status: 'running', nowNs: msg.nowNs, endNs: msg.endNs });
-            break;
-          case 'variantReport':
-            if (msg.scenario !== this.scenario.name) return;
-            this.learn(msg.count);
-            this.set(msg.index, { variant: msg.variant, status: 'done', nowNs: this.col(msg.index)?.endNs ?? 0, report: msg.report });
-            slot.job = null;
-            break;
-          case 'assessed':
-            if (msg.id !== ASSESS_ID || slot.job !== 'assess') return;
-            slot.job = null;
-            this.state = { ...this.state, phase: 'done', assessment: msg.assessment };
-            this.finish();
-            return;
-          default:
-            return; // ready and the rest: nothing to do
-        }
-        this.fill();
-        this.emit();
-      },
-      onError: (message, fatal) => {
-        if (this.closed || !this.slots.includes(slot)) return;
-        this.failed(slot, message, fatal);
-      },
-    });
-    return slot;
+  private onMessage(slot: Slot, msg: PoolMessage): void {
+    switch (msg.type) {
+      case 'reportProgress':
+        if (msg.scenario !== this.scenario.name) return;
+        this.learn(msg.count);
+        this.set(msg.index, { variant: msg.variant, status: 'running', nowNs: msg.nowNs, endNs: msg.endNs });
+        break;
+      case 'variantReport':
+        if (msg.scenario !== this.scenario.name) return;
+        this.learn(msg.count);
+        this.set(msg.index, { variant: msg.variant, status: 'done', nowNs: this.col(msg.index)?.endNs ?? 0, report: msg.report });
+        slot.job = null;
+        break;
+      case 'assessed':
+        if (msg.id !== ASSESS_ID || slot.job !== 'assess') return;
+        slot.job = null;
+        this.state = { ...this.state, phase: 'done', assessment: msg.assessment };
+        this.finish();
+        return;
+      default:
+        return; // ready and the rest: nothing to do
+    }
+    this.fill();
+    this.emit();
   }
 
   private col(i: number): PoolColumn | undefined {
@@ -142,17 +126,17 @@ export class ReportPool {
   private learn(count: number): void {
     if (this.state.columns.length > 0) return;
     this.state.columns = Array.from({ length: count }, () => ({ variant: null, status: 'waiting' as const, nowNs: 0, endNs: 0 }));
-    const running = new Set(this.slots.map((s) => s.job));
+    const running = new Set(this.pool.slots.map((s) => s.job));
     for (let i = 0; i < count; i++) if (!running.has(i) && !this.queue.includes(i)) this.queue.push(i);
     this.queue = this.queue.filter((i) => i < count);
   }
 
   /** Give queued variants to idle workers, starting workers up to the pool's size. */
   private fill(): void {
-    while (!this.closed) {
+    while (!this.pool.closed) {
       const next = this.queue[0];
       if (next === undefined) break;
-      const idle = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : undefined);
+      const idle = this.pool.idle();
       if (!idle) break;
       this.queue.shift();
       idle.job = next;
@@ -160,7 +144,7 @@ export class ReportPool {
     }
     // Workers without work to come are ended (each holds an engine's memory).
     if (this.state.columns.length > 0 && this.queue.length === 0) {
-      for (const s of this.slots.filter((x) => x.job === null).slice(this.allSettled() ? 1 : 0)) this.drop(s);
+      this.pool.dropIdle(this.allSettled() ? 1 : 0);
     }
     this.settle();
   }
@@ -181,7 +165,7 @@ export class ReportPool {
       return;
     }
     this.state = { ...this.state, phase: 'assessing' };
-    const slot = this.slots.find((s) => s.job === null) ?? this.spawn();
+    const slot = this.pool.slots.find((s) => s.job === null) ?? this.pool.spawn();
     slot.job = 'assess';
     slot.client.send({ type: 'assess', id: ASSESS_ID, scenario: this.scenario, reports: cols.map((c) => c.report!) });
   }
@@ -189,7 +173,7 @@ export class ReportPool {
   private failed(slot: Slot, message: string, fatal: boolean): void {
     const job = slot.job;
     slot.job = null;
-    if (fatal) this.drop(slot);
+    if (fatal) this.pool.drop(slot);
     if (job === 'assess') {
       // The reports stand; the engine's figures over them are missing, and the panel says why.
       this.state = { ...this.state, phase: 'done', error: message };
@@ -198,7 +182,7 @@ export class ReportPool {
     }
     if (job === null) {
       // An idle worker failed (its engine did not load): the others carry on without it.
-      if (this.slots.length === 0 && (this.queue.length > 0 || this.state.columns.length === 0)) this.fail(message);
+      if (this.pool.slots.length === 0 && (this.queue.length > 0 || this.state.columns.length === 0)) this.fail(message);
       else this.fill();
       this.emit();
       return;
@@ -216,11 +200,6 @@ export class ReportPool {
   private fail(message: string): void {
     this.state = { ...this.state, phase: 'error', error: message };
     this.finish();
-  }
-
-  private drop(slot: Slot): void {
-    slot.client.dispose();
-    this.slots = this.slots.filter((s) => s !== slot);
   }
 
   private finish(): void {

@@ -116,6 +116,22 @@ function observed(got: FromWorker[]) {
   );
 }
 
+describe('messages without frames', () => {
+  it('go to worker 0, and one of no known type is an error, not dropped', async () => {
+    const p = page(2, wasmEngine);
+    const trace = { name: 't.csv', bytes: new TextEncoder().encode('0,1,4096\n1,2,4096\n') };
+    p.client.send({ type: 'traceScenario', id: 3, trace, format: 'csv' });
+    await until(() => p.got.some((m) => m.type === 'traceScenario'));
+    expect(p.got.find((m) => m.type === 'traceScenario')).toMatchObject({ id: 3, problem: null });
+    expect(p.sent.length).toBe(1);
+    p.client.send({ type: 'nosuch' } as unknown as ToWorker);
+    expect(p.errors).toEqual(["the live engine has no route for a 'nosuch' message"]);
+    expect(p.fatal).toEqual([false]);
+    expect(p.sent[0]!.map((m) => m.type)).toEqual(['traceScenario']);
+    p.client.dispose();
+  });
+});
+
 describe('the live runs over two workers', () => {
   it('shares the runs in order and says how many workers a machine gets', () => {
     expect(shares(1, 2)).toEqual([[0]]);

@@ -16,7 +16,8 @@
 //   behind is stepped to the time of the one ahead (as one worker does with its runs), and its
 //   two frames are merged into one (the series rows of both, the later view).
 // - Progress of a seek or of the background computation (`ahead`): the least advanced worker's.
-// - `report`, `check` and `assess` go to worker 0 only.
+// - `report`, `check`, `assess` and the trace requests go to worker 0 only; a message of any
+//   other type is an error (onError), not dropped.
 import { startEngineWorker, type EngineClient, type EngineClientHandlers } from './client';
 import { MAX_STEP_NS, type FromWorker, type RunFrame, type ToWorker } from './protocol';
 import { SERIES_WIDTH } from './series';
@@ -97,7 +98,27 @@ export class SplitEngine implements EngineClient {
   }
 
   send(msg: ToWorker): void {
-    if (msg.type === 'report' || msg.type === 'check' || msg.type === 'assess') return this.part(0).client.send(msg);
+    switch (msg.type) {
+      // Answered by one worker on their own (by id, or a report by index): worker 0, at once.
+      case 'report':
+      case 'check':
+      case 'assess':
+      case 'traceScenario':
+      case 'mrc':
+      case 'mrcPoint':
+        return this.part(0).client.send(msg);
+      case 'load':
+      case 'seek':
+      case 'step':
+      case 'ahead':
+        break;
+      default: {
+        // A message this engine has no route for (a newer page, a caller outside TypeScript) is
+        // an error the page shows, never dropped without a word.
+        const unknown: never = msg;
+        return this.handlers.onError(`the live engine has no route for a '${String((unknown as { type?: unknown }).type)}' message`, false);
+      }
+    }
     if (this.request) {
       this.held.push(msg);
       return;

@@ -66,6 +66,24 @@ describe('a dropped trace', () => {
     expect((missing as Extract<FromWorker, { type: 'error' }>).message).toContain('mine.bin');
   });
 
+  it('supplied with a load that is refused leaves the running scenario its own trace', async () => {
+    const posted: FromWorker[] = [];
+    const host = new EngineHost({ load: async () => wasmEngine, post: (m) => posted.push(parseFromWorker(m)) });
+    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
+    await host.handle({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' });
+    const text = (posted.find((m) => m.type === 'traceScenario') as Extract<FromWorker, { type: 'traceScenario' }>).text!;
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [trace] }, variants: [] });
+    expect(posted.at(-1)?.type).toBe('frame');
+    // A load with another trace, refused (no such variant) after its traces came.
+    const other = { name: 'other.bin', bytes: oracleGeneral([1, 2, 3]) };
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [other] }, variants: ['nosuch'] });
+    expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });
+    // The scenario shown can still be built again from its text alone: its trace is there.
+    await host.handle({ type: 'report', scenario: { name: 'trace', text }, index: 0 });
+    const last = posted.at(-1)!;
+    expect(last.type, JSON.stringify(last).slice(0, 300)).toBe('variantReport');
+  });
+
   it('that is bad is refused with its record number', async () => {
     const good = oracleGeneral(IDS.slice(0, 10));
     const cut = good.slice(0, 24 * 4 + 5); // record 5 is cut short

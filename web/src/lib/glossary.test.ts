@@ -8,7 +8,11 @@ const terms = (parts: CaptionPart[]) => parts.filter((p) => typeof p !== 'string
 /** The captions of every shipped lesson, by file (single-line TOML strings, as the files write them). */
 function shippedCaptions(): [string, string[]][] {
   const dir = new URL('../../../scenarios/', import.meta.url);
-  return readdirSync(dir)
+  // The lessons in traces/ (which replay a trace) are bundled and shown as the others are.
+  const traceLessons = readdirSync(new URL('traces/', dir))
+    .filter((f) => f.startsWith('lesson-') && f.endsWith('.toml'))
+    .map((f) => `traces/${f}`);
+  return [...readdirSync(dir), ...traceLessons]
     .filter((f) => f.endsWith('.toml'))
     .map((f) => {
       const text = readFileSync(new URL(f, dir), 'utf8');

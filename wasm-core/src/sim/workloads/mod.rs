@@ -291,6 +291,8 @@ pub struct Task {
     /// A trace replay in progress, and what the task's replays did.
     pub replay: Option<Box<crate::sim::replay::ReplayCursor>>,
     pub replay_stats: crate::sim::replay::ReplayStats,
+    /// The reference policies beside a replay with `reference`.
+    pub references: Option<Box<crate::sim::replay::References>>,
 }
 
 impl Task {

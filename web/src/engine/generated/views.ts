@@ -262,6 +262,8 @@ moves: Array<PageMove>,
  */
 movesSeen: number, };
 
+export type ReplayView = { requests: number, misses: number, lruMisses?: number, optMisses?: number, };
+
 export type FrameView = { nowNs: number, finished: boolean, lists: ListSizes, watermarks: WatermarkView, dirty: DirtyState, lru: LruView, 
 /**
  * Owner address space names so far (spaces appear as tasks map memory); a cell's owner k
@@ -284,7 +286,12 @@ gensMemcg?: number,
 /**
  * The memcg LRU view, only when the run has memcgs besides the root.
  */
-memcg?: MemcgLruView, };
+memcg?: MemcgLruView, 
+/**
+ * A trace replay's figures so far, only when the run replays one (filled by the
+ * simulation: `Simulation::frame_view`).
+ */
+replay?: ReplayView, };
 
 export type LessonView = "lru" | "balance" | "charts" | "diff" | "results";
 
