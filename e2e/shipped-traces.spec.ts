@@ -76,7 +76,7 @@ function smallTrace(): Buffer {
   return b;
 }
 
-/** Serve the built manifest with one more trace, served, as a later shipped trace would be. */
+/** Serve the built manifest with one more served trace, a small one whose curve is quick to draw. */
 async function withServedTrace(page: Page, file: string, bytes: Buffer) {
   await page.route('**/traces/index.json', async (route) => {
     const built = (await (await route.fetch()).json()) as { traces: object[] };

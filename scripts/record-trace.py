@@ -219,8 +219,18 @@ LINE = re.compile(
 
 
 def convert(raw):
-    with tarfile.open(raw) as t:
-        get = lambda n: t.extractfile("./" + n).read().decode()
+    try:
+        t = tarfile.open(raw)
+    except (OSError, tarfile.TarError) as e:
+        sys.exit(f"record-trace: {raw} is not a recording (a tar written by the guest): {e}")
+
+    def get(n):
+        try:
+            return t.extractfile("./" + n).read().decode()
+        except (KeyError, AttributeError, UnicodeDecodeError) as e:
+            sys.exit(f"record-trace: {raw} has no readable member ./{n} ({e!r}): not a recording of this script")
+
+    with t:
         if not get("format-mm_filemap_get_pages").strip():
             sys.exit("record-trace: the kernel has no filemap:mm_filemap_get_pages tracepoint "
                      "(added in v6.11): record on debian-6.12 or later")

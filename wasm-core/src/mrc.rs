@@ -507,7 +507,7 @@ pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> Resu
     let (how, memcg, task_memcg) = match size.memcg_max {
         Some(max) => (
             format!(
-                "# The engine's smallest machine ({ram_mib} MiB) would cache the whole trace, so the replay\n\
+                "# The engine's smallest machine ({ram_mib} MiB) would cache more than half the trace, so the replay\n\
                  # runs in memcg \"{MRC_MEMCG}\" with memory.max = {max} pages: its reclaim holds the page cache\n\
                  # at half the footprint, as a kernel point of the curve holds it at its size (each point\n\
                  # resizes this memcg).\n"
@@ -696,7 +696,7 @@ mod tests {
         let found = footprint(&mut r).unwrap();
         let fp = found.pages.len() as u64;
         // A footprint this small is held in a memcg of half of it (the 16 MiB machine would
-        // cache it whole).
+        // cache more than half of it).
         assert!(
             toml.contains(&format!("memory.max = {} pages", fp.div_ceil(2))),
             "{toml}"

@@ -197,8 +197,8 @@ fn scenario_text(op: &str) -> String {
 }
 
 /// The scenario a dropped trace gets (`trace_scenario` on the page) makes reclaim choose: the
-/// shipped SQLite recording (4,421 pages, which the engine's smallest machine would cache
-/// whole) replays in a memcg of half its footprint, and both kernels miss more than the first
+/// shipped SQLite recording (4,421 pages, more than half of which the engine's smallest
+/// machine would cache) replays in a memcg of half its footprint, and both kernels miss more than the first
 /// request of each page; at a cache of the whole footprint (a curve's last point) they do not.
 #[test]
 fn a_dropped_sqlite_trace_is_reclaimed_at_half_its_footprint() {

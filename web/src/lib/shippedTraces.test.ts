@@ -25,7 +25,8 @@ describe('the shipped traces', () => {
       fetched = true;
       return Promise.reject(new Error('no'));
     }) as unknown as typeof fetch;
-    const gpl = parseManifest(manifest)[0]!;
+    const gpl = parseManifest(manifest).find((t) => t.file === 'cloudPhysicsIO.oracleGeneral.bin')!;
+    expect(gpl.served).toBe(false);
     await expect(fetchTrace(gpl, fetcher)).rejects.toThrow('is not served by this page');
     expect(fetched).toBe(false);
   });
