@@ -85,6 +85,9 @@ pub struct Current {
     /// The running access continues a fault already counted: its next pgfault is not counted
     /// (`count_pgfault`). Set for the retry of a waiting access; the count clears it.
     pub uncounted_retry: bool,
+    /// `current->reclaim_state->mm_walk`: the running reclaimer has a page-table walker
+    /// (`set_mm_walk`), so look-around promotes neighbours in place, uncounted.
+    pub mm_walk: bool,
 }
 
 /// What the model asks the simulation to do at a time (the kernel's wakeups and interrupts):

@@ -359,6 +359,46 @@ flag_table! {
         commit: "",
         doc: "MGLRU root reclaim picks memcgs from the memcg LRU and stops as soon as the goal is met",
     }
+    /// 6.3 ("mm: multi-gen LRU: clarify scan_control flags", Yu Zhao, posted 2022-12-21, with
+    /// the memcg LRU): proactive reclaim (memory.reclaim) has an mm_walk from its start
+    /// (`set_mm_walk(pgdat, sc->proactive)` in `lru_gen_shrink_node`, `set_mm_walk(NULL,
+    /// sc->proactive)` in `lru_gen_shrink_lruvec`), as kswapd always has. Before (6.1
+    /// `set_mm_walk(pgdat)`), only kswapd; any other reclaimer gets one when it ages
+    /// (`try_to_inc_max_seq`) until its shrink call ends. Read in the 6.1.192 tree
+    /// (mm/vmscan.c 4226, 5210) and the 6.12.117 tree (3706, 4956, 4985). What it changes here:
+    /// which look-around promotions are counted (`mglru_look_around_activate`).
+    mglru_proactive_walk {
+        era: Since("6.3"),
+        function: "set_mm_walk, lru_gen_shrink_lruvec, lru_gen_shrink_node",
+        commit: "",
+        doc: "MGLRU: proactive reclaim has a page-table walker from its start, as kswapd does",
+    }
+    /// 6.3 ("mm: multi-gen LRU: simplify lru_gen_look_around()", abf086721a2f): a reclaimer
+    /// without an mm_walk sends every young neighbour that look-around promotes through
+    /// `folio_activate` (a PGACTIVATE each, `lru_activate`). Before (6.1.192 tree, mm/vmscan.c
+    /// 4704-4708), only when fewer than PAGEVEC_SIZE (15) of them were found, else all were
+    /// promoted in place uncounted; with an mm_walk they are promoted in place, uncounted, in
+    /// both (6.12.117 tree, 4147-4161). Counting only: the generation they reach is the same.
+    mglru_look_around_activate {
+        era: Since("6.3"),
+        function: "lru_gen_look_around",
+        commit: "abf086721a2f",
+        doc: "MGLRU: without a page-table walker every neighbour look-around promotes is an activation (pgactivate), not only batches under 15",
+    }
+    /// 6.12 ("mm: multi-gen LRU: use {ptep,pmdp}_clear_young_notify()", 1d4832becdc2, merged
+    /// after v6.12-rc6): `lru_gen_look_around` first clears the young bit of the folio being
+    /// evicted (and returns at once if it was not young), so its window no longer finds that
+    /// PTE young and never marks the folio, isolated, PG_referenced: the folio's own reference
+    /// is one young PTE in `folio_check_references`, a keep, not the second reference that
+    /// activated it (and counted PGACTIVATE). Read in the 6.12.117 tree (mm/vmscan.c 4087,
+    /// mm/rmap.c 895-897) and the 6.1.192 tree (4617-4700: the folio's PTE is cleared in the
+    /// window, after which rmap clears it again). Isolated neighbours are still marked.
+    mglru_look_around_self_cleared {
+        era: Since("6.12"),
+        function: "lru_gen_look_around, folio_referenced_one",
+        commit: "1d4832becdc2",
+        doc: "MGLRU look-around clears the evicted folio's own young bit first, so it no longer marks that folio referenced (a keep, not an activation)",
+    }
     /// Seed 003, 6.3 ("mm: add vma_has_recency()", "mm: support POSIX_FADV_NOREUSE"): the
     /// accessed bit of MADV_RANDOM, MADV_SEQUENTIAL and FADV_NOREUSE mappings is ignored by rmap
     /// and by the MGLRU walker, and their faults do not count as recent, in both LRUs. Before,

@@ -22,6 +22,8 @@ pub const LRU_REFS_WIDTH: u32 = 2;
 /// `MIN_LRU_BATCH` (BITS_PER_LONG) and `MAX_LRU_BATCH`, in pages.
 pub const MIN_LRU_BATCH: u64 = 64;
 pub const MAX_LRU_BATCH: u64 = MIN_LRU_BATCH * 64;
+/// PAGEVEC_SIZE (6.1): look-around's batch limit for `folio_activate` without an mm_walk.
+pub const PAGEVEC_SIZE: u64 = 15;
 /// `MAX_SWAPPINESS`; 201 (`SWAPPINESS_ANON_ONLY`) means "anon only". In 6.14 only
 /// MAX_SWAPPINESS + 1 (which the lru_gen debugfs interface accepts; the name is 6.16's)
 /// leaves file out of `for_each_evictable_type`; at 200 file stays evictable and type
@@ -818,8 +820,11 @@ impl Mm {
 
     /// `try_to_inc_max_seq`: the aging — walk the page tables (when the hardware sets accessed
     /// bits: `should_walk_mmu`) and then increment max_seq. Returns the CPU time.
+    /// The walk gives the reclaimer an mm_walk until its shrink call ends (`set_mm_walk(NULL,
+    /// true)`, 6.12.117 mm/vmscan.c 3914; 6.1.192 4422).
     pub fn try_to_inc_max_seq(&mut self, lv: usize, s: u32) -> u64 {
         let cpu = if self.young_fault_ns == 0 {
+            self.current.mm_walk = true;
             self.lru_gen_walk(lv, s)
         } else {
             0
@@ -1380,6 +1385,7 @@ impl Mm {
         }
         let gen = gen_from_seq(self.lruvecs[lv as usize].lrugen.max_seq);
         let rework = self.flags.mglru_rework;
+        let mut promoted = 0u64;
         for i in start..end {
             let g = self.spaces[sp as usize].page(i as usize);
             if g == NIL {
@@ -1390,8 +1396,24 @@ impl Mm {
             if young == 0 || self.frames.lruvec[gi] != lv || rework && self.frames.gen[gi] == 0 {
                 continue;
             }
+            // 6.12 (`mglru_look_around_self_cleared`): the folio's own young bit is already
+            // clear when the window is scanned.
+            if g == f && self.flags.mglru_look_around_self_cleared {
+                continue;
+            }
             self.clear_young_slots(g, young);
+            let old = self.frames.gen[gi];
             self.folio_update_gen(g, gen);
+            promoted += (old != 0 && self.frames.gen[gi] != old) as u64;
+        }
+        // Without an mm_walk the promotions go through `folio_activate`, a PGACTIVATE each
+        // (`lru_activate`; a folio on a generation list never carries PG_active): from 6.3
+        // (`mglru_look_around_activate`) all of them, in 6.1 only a batch under PAGEVEC_SIZE.
+        let counted = !self.current.mm_walk
+            && (self.flags.mglru_look_around_activate || promoted < PAGEVEC_SIZE);
+        if counted && promoted > 0 {
+            self.counters.add(C::pgactivate, promoted);
+            self.count_memcg(lv as usize, C::pgactivate, promoted);
         }
     }
 
@@ -1500,9 +1522,19 @@ impl Mm {
     /// `lru_gen_shrink_lruvec` (non-root memcg reclaim, and every lruvec before the memcg LRU):
     /// one lruvec; with the memcg LRU, a lruvec that aged rotates young.
     pub fn lru_gen_shrink_lruvec(&mut self, lv: usize, sc: &mut ScanControl) {
+        self.set_mm_walk(sc);
         if self.try_to_shrink_lruvec(lv, sc) && self.flags.memcg_lru {
             self.memcg_lru.rotate(lv as u16, MemcgLruOp::Young);
         }
+        self.current.mm_walk = false;
+    }
+
+    /// `set_mm_walk` at the start of a shrink call (`lru_gen_shrink_lruvec`,
+    /// `lru_gen_shrink_node`): kswapd has the node's walker; from 6.3
+    /// (`mglru_proactive_walk`) proactive reclaim allocates one too; any other reclaimer has
+    /// none until it ages (`try_to_inc_max_seq`). `clear_mm_walk` at the call's end.
+    fn set_mm_walk(&mut self, sc: &ScanControl) {
+        self.current.mm_walk = sc.kswapd || (sc.proactive && self.flags.mglru_proactive_walk);
     }
 
     /// `lru_gen_shrink_node` (6.3+, root reclaim with the memcg LRU): start at
@@ -1511,6 +1543,7 @@ impl Mm {
         if !sc.may_writepage {
             return;
         }
+        self.set_mm_walk(sc);
         self.set_initial_priority(sc);
         let saved = sc.nr_reclaimed;
         if sc.kswapd {
@@ -1523,6 +1556,7 @@ impl Mm {
             (op, self.should_abort_scan(sc))
         });
         self.memcg_lru = lru;
+        self.current.mm_walk = false;
         if sc.kswapd {
             sc.nr_reclaimed += saved;
         }
@@ -2197,9 +2231,90 @@ duration = "10s"
         }
     }
 
+    /// Look-around from an evicted folio promotes its young neighbours into max_seq. Without
+    /// an mm_walk they go through `folio_activate`, a PGACTIVATE each: in 6.1 only when fewer
+    /// than PAGEVEC_SIZE are found (more are promoted in place, uncounted), from 6.3
+    /// (`mglru_look_around_activate`) all of them. With a walk (kswapd's; from 6.3 proactive
+    /// reclaim's, `mglru_proactive_walk`; any reclaimer's after it aged) none is counted.
+    /// Counting only: the neighbours reach max_seq's generation either way.
+    #[test]
+    fn look_around_counts_its_promotions_only_without_a_walk() {
+        use crate::mm::vmscan::ScanControl;
+        for preset in ["linux-6.1-mglru", "linux-6.3-mglru", "linux-6.12-mglru"] {
+            let all = preset != "linux-6.1-mglru";
+            for (few, walk) in [(true, false), (false, false), (false, true)] {
+                let scn = crate::scenario::parse(&mmap_scenario(preset, &[("plain", "")])).unwrap();
+                let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+                sim.run_until(2_000_000_000);
+                let mm = &mut sim.mm;
+                let sp = mm.spaces.iter().position(|s| s.name == "plain").unwrap();
+                let lv = 0;
+                mm.inc_max_seq(lv, 60);
+                let gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq) as u8 + 1;
+                // A young mapped folio on a list, with young neighbours in older generations.
+                let pages: Vec<u32> = (0..mm.spaces[sp].len() as usize)
+                    .map(|i| mm.spaces[sp].page(i))
+                    .collect();
+                let young = |mm: &Mm, g: u32| {
+                    g != NIL
+                        && mm.frames.folio[g as usize].young != 0
+                        && mm.frames.gen[g as usize] != 0
+                };
+                let at = (0..pages.len())
+                    .filter(|&i| (i as u64 % 512) >= 32 && (i as u64 % 512) < 480)
+                    .filter(|&i| young(mm, pages[i]))
+                    .max_by_key(|&i| {
+                        (i - 32..i + 32)
+                            .filter(|&j| j != i && young(mm, pages[j]))
+                            .count()
+                    })
+                    .unwrap();
+                let f = pages[at];
+                let mut neighbours: Vec<u32> = (at - 32..at + 32)
+                    .filter(|&j| {
+                        j != at && young(mm, pages[j]) && mm.frames.gen[pages[j] as usize] != gen
+                    })
+                    .map(|j| pages[j])
+                    .collect();
+                assert!(
+                    neighbours.len() >= PAGEVEC_SIZE as usize,
+                    "{preset}: {}",
+                    neighbours.len()
+                );
+                if few {
+                    // Only three neighbours stay young.
+                    for &g in &neighbours[3..] {
+                        mm.frames.folio[g as usize].young = 0;
+                    }
+                    neighbours.truncate(3);
+                }
+                let sc = ScanControl {
+                    kswapd: walk,
+                    ..Default::default()
+                };
+                mm.set_mm_walk(&sc);
+                mm.isolate_folio(f);
+                let before = mm.counters.get(C::pgactivate);
+                let seen = mm.walkable_slots(f);
+                mm.lru_gen_look_around(f, seen);
+                let counted = mm.counters.get(C::pgactivate) - before;
+                for &g in &neighbours {
+                    assert_eq!(mm.frames.gen[g as usize], gen, "{preset}: promoted");
+                }
+                let want = if !walk && (all || few) {
+                    neighbours.len() as u64
+                } else {
+                    0
+                };
+                assert_eq!(counted, want, "{preset} few {few} walk {walk}");
+            }
+        }
+    }
+
     /// Before 6.14 isolation clears PG_referenced (and a folio without it loses its counts and
     /// PG_workingset too), look-around marks a young neighbour isolated in the same batch
-    /// PG_referenced, `shrink_folio_list` keeps that mapped folio without a look at its PTEs,
+    /// PG_referenced (before 6.12 the evicted folio itself too, which then activates),
+    /// `shrink_folio_list` keeps that mapped folio without a look at its PTEs,
     /// and the put-back makes it active: 6.1 with its bits, 6.2+ with them cleared. On its next
     /// sighting, cold, it is reclaimed. 6.14 keeps the bits at isolation and look-around skips
     /// isolated folios. Also the put-back's pending and retry cases, and a retried folio's
@@ -2275,7 +2390,14 @@ duration = "10s"
                 assert!(g_flags & PG_REFERENCED == 0, "{preset}: g untouched");
                 assert!(mm.frames.folio[gi].young != 0, "{preset}: g still young");
             } else {
-                assert_eq!(refs, crate::mm::vmscan::Refs::Activate, "{preset}: f");
+                // 6.12 (`mglru_look_around_self_cleared`): f's own young bit was cleared first,
+                // so look-around did not mark f: one young PTE is a keep.
+                let f_refs = if preset == "linux-6.12-mglru" {
+                    crate::mm::vmscan::Refs::Keep
+                } else {
+                    crate::mm::vmscan::Refs::Activate
+                };
+                assert_eq!(refs, f_refs, "{preset}: f");
                 assert!(g_flags & PG_REFERENCED != 0, "{preset}: g marked");
                 assert_eq!(mm.frames.folio[gi].young, 0, "{preset}: g's PTE cleared");
             }
