@@ -14,6 +14,12 @@ test.setTimeout(180_000);
 const GPL = 'cloudPhysicsIO.oracleGeneral.bin';
 const GPL_PATH = new URL(`../scenarios/traces/${GPL}`, import.meta.url).pathname;
 const LESSON = 'traces/lesson-not-lru.toml';
+/** Laptop, projector and phone. */
+const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+  [390, 844],
+] as const;
 
 test('the lesson that replays a trace the page may not serve says so, then plays once the file is given', async ({ page, request }, testInfo) => {
   // The build never copies the GPL-3.0 trace (the manifest is there): the page cannot fetch it.
@@ -30,11 +36,7 @@ test('the lesson that replays a trace the page may not serve says so, then plays
   await expect(needed).toBeVisible();
   await expect(page.getByTestId('trace-needed-reason')).toContainText(`This scenario replays the trace ${GPL}, which this page cannot load by itself: it is GPL-3.0`);
   await expect(page.getByTestId('stage')).toHaveCount(0);
-  for (const [w, h] of [
-    [1280, 800],
-    [1920, 1080],
-    [390, 844],
-  ] as const) {
+  for (const [w, h] of SIZES) {
     await page.setViewportSize({ width: w, height: h });
     await shot(page, testInfo, `lesson-trace-needed-${w}x${h}`);
   }
@@ -97,11 +99,7 @@ test('the picker lists the shipped traces: the GPL one with its reason, a served
   await expect(page.getByTestId(`trace-not-served-${GPL}`)).toContainText('Not served here: it is GPL-3.0');
   await expect(page.getByTestId(`trace-pick-${GPL}`)).toHaveCount(0);
   await expect(page.getByTestId(`trace-lesson-${LESSON}`)).toHaveText('Lesson: why Linux is not LRU');
-  for (const [w, h] of [
-    [1280, 800],
-    [1920, 1080],
-    [390, 844],
-  ] as const) {
+  for (const [w, h] of SIZES) {
     await page.setViewportSize({ width: w, height: h });
     await page.getByTestId('trace-shipped').scrollIntoViewIfNeeded();
     await shot(page, testInfo, `trace-picker-${w}x${h}`);

@@ -27,16 +27,7 @@ export function TracePanel({ status, onFile, point, onWhole, shipped, onPick, le
       </p>
       <label className="trace-drop">
         <span>Drop a trace anywhere on the page, or choose one: </span>
-        <input
-          type="file"
-          accept=".bin,.csv,application/octet-stream,text/csv"
-          data-testid="trace-input"
-          onChange={(e) => {
-            const f = e.currentTarget.files?.[0];
-            if (f) onFile(f);
-            e.currentTarget.value = '';
-          }}
-        />
+        <TraceFileInput testId="trace-input" onFile={(f) => onFile(f)} />
       </label>
       <ShippedList shipped={shipped} onPick={onPick} busy={status.phase === 'reading'} />
       {lessons.length > 0 && (
@@ -138,16 +129,7 @@ export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { n
                 </p>
                 <label className="trace-drop">
                   <span>{drop ? 'Give the file (drop it anywhere on the page, or choose it): ' : 'Give the file: '}</span>
-                  <input
-                    type="file"
-                    accept=".bin,.csv,application/octet-stream,text/csv"
-                    data-testid="trace-needed-input"
-                    onChange={(e) => {
-                      const f = e.currentTarget.files?.[0];
-                      if (f) onFile(f, name);
-                      e.currentTarget.value = '';
-                    }}
-                  />
+                  <TraceFileInput testId="trace-needed-input" onFile={(f) => onFile(f, name)} />
                 </label>
               </>
             )}
@@ -160,5 +142,22 @@ export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { n
         </p>
       )}
     </section>
+  );
+}
+
+/** A trace file chooser: hands over the chosen file, then clears itself so the same file can be
+ *  chosen again. */
+function TraceFileInput({ testId, onFile }: { testId: string; onFile: (f: File) => void }) {
+  return (
+    <input
+      type="file"
+      accept=".bin,.csv,application/octet-stream,text/csv"
+      data-testid={testId}
+      onChange={(e) => {
+        const f = e.currentTarget.files?.[0];
+        if (f) onFile(f);
+        e.currentTarget.value = '';
+      }}
+    />
   );
 }
