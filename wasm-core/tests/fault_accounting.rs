@@ -350,3 +350,61 @@ fn a_writer_through_a_shared_file_mapping_is_held_at_the_dirty_threshold() {
     assert!(held.count > 0 && held.mean >= 10.0, "{held:?}");
     assert!(r.counters["pgpgout"] > 4096, "{:?}", r.counters);
 }
+
+/// The 8 MiB `mapped` file (2048 pages) mapped with the default advice and read in order,
+/// once. From 3.0 (`mmap_readaround_async`) the read-around window (32 pages from 16 before
+/// the fault) marks its page 24, and the fault there sends the next window out, marked on
+/// its first page, and so on (`do_async_mmap_readahead`): only the first fault reads; every
+/// later page is found in the page cache, a minor fault. Before, each fault past the first
+/// window centres a new window whose lower half is cached: a major fault per 16 new pages.
+/// Every page is read once either way.
+#[test]
+fn an_mmap_read_in_order_faults_major_once_from_3_0() {
+    let program = r#"[
+  { op = "mmap", name = "m", file = "mapped", prot = "r" },
+  { op = "touch", regions = ["m"] },
+]"#;
+    let r = runs(
+        machine(),
+        program,
+        1,
+        &[
+            ("linux-6.12", ""),
+            ("linux-6.12", "mmap_readaround_async = false"),
+        ],
+    );
+    let (pages, window) = (2048, 32);
+    assert_eq!(r[0].counters["pgmajfault"], 1, "{:?}", r[0].counters);
+    assert_eq!(r[0].tasks[0].major_faults, 1);
+    assert_eq!(
+        r[1].counters["pgmajfault"],
+        1 + (pages - window) / (window / 2),
+        "{:?}",
+        r[1].counters
+    );
+    for run in &r {
+        assert_eq!(run.counters["pgpgin"], pages, "{:?}", run.counters);
+    }
+}
+
+/// The async window follows the file's readahead state (`page_cache_async_ra`), and marks its
+/// first page only if it adds it. Pages 32-39 of `mapped` are cached first (a MADV_RANDOM
+/// mapping, one major fault a page, no marks); then the whole file is read in order. The fault
+/// at page 0 reads 0-31 and marks 24; the fault there sends the next window out at 32, which
+/// is cached, so the window (40-63 read) carries no mark and the read ends in a major fault at
+/// 64, whose read-around (48-79, marked at 72) starts a chain to the end of the file: 8 + 2
+/// major faults. Starting the window at the first page not cached (what the model did before,
+/// as for a mark hit without valid state) marks 40 and keeps the chain going: 8 + 1.
+#[test]
+fn an_async_window_that_starts_on_a_cached_page_ends_the_chain() {
+    let program = r#"[
+  { op = "mmap", name = "few", file = "mapped", offset = "128KiB", size = "32KiB", prot = "r", hint = "random" },
+  { op = "touch", regions = ["few"] },
+  { op = "mmap", name = "m", file = "mapped", prot = "r" },
+  { op = "touch", regions = ["m"] },
+]"#;
+    let r = runs(machine(), program, 1, &[("linux-6.12", "")]);
+    assert_eq!(r[0].counters["pgmajfault"], 8 + 2, "{:?}", r[0].counters);
+    assert_eq!(r[0].counters["pgpgin"], 2048, "{:?}", r[0].counters);
+}
+

@@ -97,6 +97,7 @@ const ROWS: &[(&str, &str)] = &[
     ("swap_vma_readahead",            "......xxxxxxxxxxxxxxx"),
     ("swapin_activate",               "....xxxxxxxxxxxxxxxxx"),
     ("fault_retry",                   "..xxxxxxxxxxxxxxxxxxx"),
+    ("mmap_readaround_async",         "..xxxxxxxxxxxxxxxxxxx"),
     ("filemap_fault_drop_mmap",       "......xxxxxxxxxxxxxxx"),
     ("pgfault_retry_uncounted",       "..............xxxxxxx"),
     ("write_no_activation",           "..xxxxxxxxxxxxxxxxxxx"),

@@ -809,7 +809,7 @@ mod tests {
         assert!(
             text.contains("flags on: (none)")
                 && text.contains(
-                    "flags on: refault_scan_anon, scan_decisions_per_node, io_cost_balance, used_once_mapped, activate_shared_exec, kswapd_writeback_4_11, pgdat_flags_per_node, file_writeback_kswapd_only, swap_ra_adaptive, swap_vma_readahead, swapin_activate, fault_retry, filemap_fault_drop_mmap, write_no_activation, watermark_scale_factor, workingset_detection, inactive_ratio_by_list_size, plenty_file_rule, scan_fraction_exact, swappiness_zero_strict, tiny_file_anon_checks, refault_deactivate_file, shmem_inactive_first, kswapd_reclaim_3_11, anon_aging_needs_swap\n"
+                    "flags on: refault_scan_anon, scan_decisions_per_node, io_cost_balance, used_once_mapped, activate_shared_exec, kswapd_writeback_4_11, pgdat_flags_per_node, file_writeback_kswapd_only, swap_ra_adaptive, swap_vma_readahead, swapin_activate, fault_retry, mmap_readaround_async, filemap_fault_drop_mmap, write_no_activation, watermark_scale_factor, workingset_detection, inactive_ratio_by_list_size, plenty_file_rule, scan_fraction_exact, swappiness_zero_strict, tiny_file_anon_checks, refault_deactivate_file, shmem_inactive_first, kswapd_reclaim_3_11, anon_aging_needs_swap\n"
                 ),
             "{text}"
         );

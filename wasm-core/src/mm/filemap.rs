@@ -1,7 +1,7 @@
 //! The page cache (mm/filemap.c): `filemap_fault`, buffered `read()` and `write()`
 //! (`filemap_read`, `generic_perform_write`), adding pages to and removing them from a mapping,
 //! and the end of IO (`folio_end_read`, `folio_end_writeback`).
-use super::memory::Access;
+use super::memory::{Access, VmFault};
 use super::mm_types::*;
 use super::mmzone::{IoReq, Mm};
 use super::vmstat::C;
@@ -9,7 +9,7 @@ use crate::devices::IoDir;
 use crate::mm::memory::WRITE_COPY_NS;
 use crate::mm::memory::{FaultOutcome, FaultWait, MAJOR_FAULT_NS, READ_COPY_NS};
 use crate::mm::page_alloc::Alloc;
-use crate::mm::readahead::Readahead;
+use crate::mm::readahead::{FileRa, Readahead};
 use crate::mm::readahead::RA_PAGES;
 
 impl Mm {
@@ -58,6 +58,12 @@ impl Mm {
         let (start, n) = match ra {
             Readahead::None => (idx, 1),
             Readahead::Forward => (idx, window.min(hi - idx)),
+            Readahead::Around if self.flags.mmap_readaround_async => {
+                // The file's window, not the mapping's (`do_sync_mmap_readahead` bounds it by
+                // the file only).
+                let s = idx.saturating_sub(window / 2);
+                (s, window)
+            }
             Readahead::Around => {
                 let s = idx.saturating_sub(window / 2).max(lo);
                 (s, window.min(hi - s))
@@ -75,6 +81,25 @@ impl Mm {
             Alloc::Oom(_) => return FaultOutcome::minor(Access::Oom),
         };
         self.add_readahead_pages(sp, start, n);
+        if ra == Readahead::Around && self.flags.mmap_readaround_async {
+            // `do_sync_mmap_readahead`: the file's readahead state becomes this window with
+            // async_size = ra_pages / 4, and the page that far from the window's end is marked
+            // if this window added it (`page_cache_ra_unbounded` marks only a folio it
+            // allocates); `Mm::mmap_async_ra` goes on from there.
+            let async_size = window - (RA_PAGES - RA_PAGES / 4) / self.scale;
+            self.spaces[sp as usize].file_ra = FileRa {
+                start,
+                size: window,
+                async_size,
+            };
+            let m = start + window - async_size;
+            if m < start + n {
+                let f = self.spaces[sp as usize].page(m as usize);
+                if f != NIL && self.ready_at[f as usize] == u64::MAX {
+                    self.frames.set(f, PG_RA_MARK);
+                }
+            }
+        }
         let marked = read_call && ra == Readahead::Forward && n > 1 && {
             // The initial window's marker, one request past the page read (`ondemand_readahead`:
             // async_size = size - req), on a page this read added: reaching it starts the next
@@ -89,7 +114,7 @@ impl Mm {
         let t = now + stall + MAJOR_FAULT_NS;
         let mut wait_until = self.submit_new_pages(sp, start, n, t, idx).unwrap_or(t);
         if read_call && ra == Readahead::Forward && window == 1 && !marked {
-            let throttle = self.async_readahead(sp, idx, hi, t);
+            let (throttle, _) = self.async_readahead(sp, idx, hi, t);
             wait_until = wait_until.max(t + throttle);
         }
         // Up to 5.0 a synchronous device (pmem, ramdisk) has read the page before
@@ -214,7 +239,7 @@ impl Mm {
             let mut throttle = 0;
             if self.frames.has(f, PG_RA_MARK) {
                 self.frames.clear(f, PG_RA_MARK);
-                throttle = self.async_readahead(sp, idx, hi, now);
+                throttle = self.async_readahead(sp, idx, hi, now).0;
             }
             if self.frames.has(f, PG_LOCKED) {
                 Access::Wait(self.ready_at[f as usize].max(now + throttle))
@@ -233,6 +258,35 @@ impl Mm {
         } else {
             let ra = Readahead::for_read(advice, sequential);
             self.file_read(sp, idx, ra, lo, hi, now, true).access
+        }
+    }
+
+    /// A fault that finds page `f` of its mapping in the page cache (`filemap_fault` ->
+    /// `do_async_mmap_readahead`, mm/filemap.c, from 2.6.31, every version modelled): a page
+    /// marked PG_readahead (a read-around window's with `mmap_readaround_async`, or a read()'s)
+    /// sends the next window out (`async_readahead`, bounded by the end of the file) before the
+    /// fault maps or waits for it, unless the mapping is MADV_RANDOM (VM_RAND_READ). A minor
+    /// fault either way. On a synchronous device (pmem, ramdisk) the window is read inside
+    /// the fault, as its bios complete in the submitter. Returns the time the fault spends:
+    /// memory.high throttling, or that read.
+    pub fn async_mmap_readahead(&mut self, vmf: &VmFault, f: u32, now: u64) -> u64 {
+        if vmf.rand_read || !self.frames.has(f, PG_RA_MARK) {
+            return 0;
+        }
+        self.frames.clear(f, PG_RA_MARK);
+        // The window is read inside the page fault (`handle_mm_fault` -> `filemap_fault`),
+        // between `lru_gen_enter_fault` and `lru_gen_exit_fault`, as a missing page's is.
+        let outer = std::mem::replace(&mut self.current.in_lru_fault, vmf.fault_recency);
+        let (throttle, done) = if self.flags.mmap_readaround_async {
+            self.mmap_async_ra(vmf.space, vmf.pgoff, now)
+        } else {
+            self.async_readahead(vmf.space, vmf.pgoff, u64::MAX, now)
+        };
+        self.current.in_lru_fault = outer;
+        let dev = self.spaces[vmf.space as usize].device;
+        match done {
+            Some(d) if self.devices[dev].synchronous => throttle.max(d.saturating_sub(now)),
+            _ => throttle,
         }
     }
 

@@ -69,6 +69,11 @@ pub struct VmFault {
     pub vmflags: u8,
     /// FAULT_FLAG_WRITE: the access stores.
     pub write: bool,
+    /// VM_RAND_READ (MADV_RANDOM): no readahead, a marked page starts none.
+    pub rand_read: bool,
+    /// `lru_gen_enter_fault`'s `vma_has_recency` (`Vma::fault_recency`): what a fault on the
+    /// mapping sets `current->in_lru_fault` to, for the readahead it starts as for its page.
+    pub fault_recency: bool,
 }
 
 impl VmFault {
@@ -83,6 +88,8 @@ impl VmFault {
             recency: vma.recency,
             vmflags: vma.vmflags,
             write: false,
+            rand_read: vma.advice == Madvise::Random,
+            fault_recency: vma.fault_recency,
         }
     }
 }
@@ -107,6 +114,9 @@ pub enum PteLookup {
 pub struct Touched {
     pub cost: u64,
     pub dirtied_shared: bool,
+    /// The fault sent a readahead window out (`do_async_mmap_readahead`): new IO events, so
+    /// the task's run limit must be read again before its next access.
+    pub started_io: bool,
 }
 
 impl FaultOutcome {
@@ -333,7 +343,7 @@ impl Mm {
     /// zipf-hit 0.62 -> 0.86 s, more than a page touched once pays to have its copy cleared by
     /// reclaim).
     #[inline(always)]
-    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64) -> Touched {
+    pub fn pte_hit(&mut self, vmf: &VmFault, look: PteLookup, cpu_ns: u64, now: u64) -> Touched {
         let (sp, idx) = (vmf.space as usize, vmf.pgoff as usize);
         let f = match look {
             PteLookup::Present(f) => f,
@@ -343,13 +353,14 @@ impl Mm {
                     return Touched {
                         cost: cpu_ns,
                         dirtied_shared: false,
+                        started_io: false,
                     };
                 }
                 // The slot was not read: the PTE copy answered the walk.
                 self.spaces[sp].page(idx)
             }
         };
-        let t = self.touch_page(vmf, f, cpu_ns);
+        let t = self.touch_page(vmf, f, cpu_ns, now);
         self.set_pte(vmf, f);
         t
     }
@@ -360,12 +371,15 @@ impl Mm {
     /// remember the mapping's VM flags, and on a write dirty it (`do_wp_page` where the PTE
     /// is read-only). Returns the CPU time.
     #[inline(always)]
-    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64) -> Touched {
+    pub fn touch_page(&mut self, vmf: &VmFault, f: u32, cpu_ns: u64, now: u64) -> Touched {
         let fi = f as usize;
         let mut cost = cpu_ns;
         let mapped = self.frames.folio[fi].mapped & vmf.bit != 0;
+        let mut started_io = false;
         if !mapped {
-            cost += self.map_cached_page(vmf, f);
+            let (c, io) = self.map_cached_page(vmf, f, now);
+            cost += c;
+            started_io = io;
         }
         if vmf.recency {
             // A write-protect fault also marks the PTE young: one fault, not a young one too.
@@ -392,6 +406,7 @@ impl Mm {
         Touched {
             cost,
             dirtied_shared,
+            started_io,
         }
     }
 
@@ -484,14 +499,16 @@ impl Mm {
     /// read-only until a write (write-notify).
     #[cold]
     #[inline(never)]
-    fn map_cached_page(&mut self, vmf: &VmFault, f: u32) -> u64 {
+    fn map_cached_page(&mut self, vmf: &VmFault, f: u32, now: u64) -> (u64, bool) {
         self.frames.folio[f as usize].mapped |= vmf.bit;
         self.frames.writable[f as usize] &= !vmf.bit;
         self.count_pgfault();
         if self.frames.folio[f as usize].flags & (PG_READAHEAD | PG_SWAPCACHE) != 0 {
             self.swap_cache_fault(f);
         }
-        MAP_FAULT_NS * self.scale
+        let marked = self.frames.has(f, PG_RA_MARK);
+        let wait = self.async_mmap_readahead(vmf, f, now);
+        (MAP_FAULT_NS * self.scale + wait, marked)
     }
 
     /// Prefetch the PTE copy and the page slot of page `page` of mapping `vma` that the next
@@ -701,6 +718,40 @@ mod tests {
             "woken by the allocation that found 2 free"
         );
         assert_eq!(m.readahead_frame(), None, "at the min watermark");
+    }
+
+    #[test]
+    fn an_async_window_from_a_fault_joins_the_youngest_generation_under_mglru() {
+        // Under MGLRU a window sent out by a fault on a marked page is read inside that page
+        // fault (`filemap_fault` -> `do_async_mmap_readahead`, between `lru_gen_enter_fault`
+        // and `lru_gen_exit_fault`), so `folio_add_lru` makes its pages active, the youngest
+        // generation, as the read-around window's of the fault that missed. Outside the
+        // fault (the task's access path leaves `in_lru_fault` clear) they would be older.
+        let mut m = mm("linux-6.12-mglru", 256);
+        add_ssd(&mut m);
+        m.spaces
+            .push(Space::new("f", SpaceKind::File, 128, 0, 0, u32::MAX));
+        let vma = Vma {
+            space: 0,
+            offset: 0,
+            pages: 128,
+            bit: 1,
+            vmflags: 0,
+            recency: true,
+            fault_recency: true,
+            advice: Madvise::Normal,
+            live: true,
+        };
+        let out = m.handle_mm_fault(&vma, 0, 0);
+        assert!(out.major);
+        let marked = m.spaces[0].page(24);
+        assert!(m.frames.has(marked, PG_RA_MARK));
+        assert!(!m.current.in_lru_fault);
+        m.async_mmap_readahead(&VmFault::of(&vma, 24), marked, 1_000_000);
+        assert!(!m.current.in_lru_fault);
+        let gen = |p: usize| m.frames.gen[m.spaces[0].page(p) as usize];
+        assert!(m.spaces[0].page(32) != NIL && m.spaces[0].page(63) != NIL);
+        assert_eq!((gen(32), gen(63)), (gen(0), gen(0)));
     }
 
     #[test]

@@ -9,6 +9,17 @@ use crate::devices::IoDir;
 /// Default readahead window (`read_ahead_kb` = 128 KiB).
 pub const RA_PAGES: u64 = 32;
 
+/// The readahead state of a file's mapped pages (`struct file_ra_state`, the `f_ra` of its
+/// open file, one that every mapping of the file shares, as one fd maps both halves of a file
+/// in the validation runs): the last window, in frames, and the part of it that was
+/// asynchronous; the page `start + size - async_size` carries the window's PG_readahead mark.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileRa {
+    pub start: u64,
+    pub size: u64,
+    pub async_size: u64,
+}
+
 /// Readahead window shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Readahead {
@@ -102,8 +113,8 @@ impl Mm {
     /// readahead: no direct reclaim, but kswapd is woken at the low watermark, and the pages
     /// count towards the memcg's memory.high (`mem_cgroup_handle_over_high` on the way back to
     /// user space). `hi` bounds the window (the read's file range). Returns the time memory.high
-    /// throttling adds to the read.
-    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> u64 {
+    /// throttling adds to the read, and when the window's read completes (None: no window).
+    pub fn async_readahead(&mut self, sp: u32, m: u64, hi: u64, now: u64) -> (u64, Option<u64>) {
         let window = (RA_PAGES / self.scale).max(1);
         let limit = hi.min(self.spaces[sp as usize].eof);
         let mut start = m + 1;
@@ -114,19 +125,77 @@ impl Mm {
             start += 1;
         }
         if start >= limit || start > m + window {
-            return 0;
+            return (0, None);
         }
         let n = window.min(limit - start);
         self.now = now;
         let added = self.add_readahead_pages(sp, start, n);
         if added == 0 {
-            return 0;
+            return (0, None);
         }
         // `start` is the first page not cached: the window's first new page.
         let first = self.spaces[sp as usize].page(start as usize);
         self.frames.set(first, PG_RA_MARK);
+        let done = self.submit_new_pages(sp, start, n, now, start);
+        (self.memcg_over_high_after(now, added * self.scale), done)
+    }
+
+    /// A fault found page `idx` of mapped file `sp` in the page cache with the PG_readahead
+    /// mark (`do_async_mmap_readahead` -> `page_cache_async_ra`, mm/readahead.c, read in the
+    /// 6.1.192, 6.12.117 and 7.3.4 trees; `ondemand_readahead` in 6.1), with
+    /// `mmap_readaround_async`: the mark is cleared; where `idx` is where the file's last
+    /// window put its mark (`start + size - async_size`), the next window follows that window
+    /// (`start += size`); otherwise (another stream of the same file moved the state, as two
+    /// mappings touched in turn do) it starts at the first page not cached within one window
+    /// after `idx` (`page_cache_next_miss`), and with none there no window is read. The window
+    /// is the whole 128 KiB (the fault asks for `ra_pages`, so `get_next_ra_size` gives the
+    /// maximum), all of it asynchronous, its first page marked only if this window adds it
+    /// (`page_cache_ra_unbounded` marks no folio that was already cached): a window that
+    /// starts on a cached page ends the chain, and the next miss is a major fault. Pages are
+    /// added best effort (`add_readahead_pages`). Returns the time memory.high throttling adds
+    /// and when the window's read completes (None: no window).
+    pub fn mmap_async_ra(&mut self, sp: u32, idx: u64, now: u64) -> (u64, Option<u64>) {
+        let window = (RA_PAGES / self.scale).max(1);
+        let eof = self.spaces[sp as usize].eof;
+        let ra = self.spaces[sp as usize].file_ra;
+        let start = if idx == ra.start + ra.size - ra.async_size {
+            ra.start + ra.size
+        } else {
+            let space = &self.spaces[sp as usize];
+            match (idx + 1..=idx + window).find(|&p| p >= eof || space.page(p as usize) == NIL) {
+                Some(p) => p,
+                None => return (0, None),
+            }
+        };
+        self.spaces[sp as usize].file_ra = FileRa {
+            start,
+            size: window,
+            async_size: window,
+        };
+        if start >= eof {
+            return (0, None);
+        }
+        let n = window.min(eof - start);
+        self.now = now;
+        let fresh = self.spaces[sp as usize].page(start as usize) == NIL;
+        let added = self.add_readahead_pages(sp, start, n);
+        if added == 0 {
+            return (0, None);
+        }
+        if fresh {
+            let first = self.spaces[sp as usize].page(start as usize);
+            if first != NIL {
+                self.frames.set(first, PG_RA_MARK);
+            }
+        }
         self.submit_new_pages(sp, start, n, now, u64::MAX);
-        self.memcg_over_high_after(now, added * self.scale)
+        // When the window's last read completes: what a synchronous device's fault waits for.
+        let done = (start..start + n)
+            .map(|p| self.spaces[sp as usize].page(p as usize))
+            .filter(|&f| f != NIL && self.frames.has(f, PG_LOCKED))
+            .map(|f| self.ready_at[f as usize])
+            .max();
+        (self.memcg_over_high_after(now, added * self.scale), done)
     }
 
     /// A free frame for one more readahead page (file or swap), or None when there is no room:

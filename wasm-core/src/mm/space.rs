@@ -2,6 +2,7 @@
 //! include/linux/mm_types.h): anonymous regions, shmem/tmpfs files and page-cache files, with
 //! what an evicted page leaves behind (a shadow entry, a swap slot).
 use crate::mm::mm_types::{NIL, PG_DIRTY, PG_SWAPBACKED, PG_SWAPCACHE, PG_WRITEBACK};
+use crate::mm::readahead::FileRa;
 use crate::mm::swapfile::VmaRa;
 
 /// A shadow entry (`workingset_eviction`): the lruvec's nonresident age at eviction and the
@@ -103,6 +104,8 @@ pub struct Space {
     pub mmaps: u32,
     /// Swap readahead state of a private anon space (one VMA).
     pub ra: VmaRa,
+    /// Readahead state of a file's mapped pages (`Mm::mmap_readaround`).
+    pub file_ra: FileRa,
     /// Live mappings of this space per mapping slot bit (see `map_slot`).
     pub slot_users: [u16; 8],
     /// Of those, the mappings advised MADV_RANDOM or MADV_SEQUENTIAL (VM_RAND_READ,
@@ -243,6 +246,7 @@ impl Space {
             drop_pending: Vec::new(),
             mmaps: 0,
             ra: VmaRa::default(),
+            file_ra: FileRa::default(),
             slot_users: [0; 8],
             rand_seq_users: [0; 8],
             locality: 0,

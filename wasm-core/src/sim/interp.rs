@@ -504,16 +504,20 @@ impl Simulation {
                             self.fault(ti, r, vmf.pgoff, now)
                         }
                         PteLookup::Locked(f) => {
+                            let throttle = self.mm.async_mmap_readahead(&vmf, f, now);
                             let (wait, until) = self.mm.lock_page_or_retry(vmf.space, f);
                             self.fault_wait = Some(wait);
-                            Acc::Wait(until)
+                            Acc::Wait(until.max(now + throttle))
                         }
                         look => {
                             vmf.write = a.write
                                 || (replay.is_some() && self.replay_writes(ti))
                                 || (a.write_fraction > 0.0
                                     && self.tasks[ti].rng.unit() < a.write_fraction);
-                            let hit = self.mm.pte_hit(&vmf, look, a.cpu_ns);
+                            let hit = self.mm.pte_hit(&vmf, look, a.cpu_ns, now);
+                            if hit.started_io {
+                                limit = self.limit();
+                            }
                             self.write_notified |= hit.dirtied_shared;
                             self.mm.current.uncounted_retry = false;
                             let t = &mut self.tasks[ti];
@@ -718,16 +722,17 @@ impl Simulation {
                             }
                         }
                         PteLookup::Locked(f) => {
+                            let throttle = self.mm.async_mmap_readahead(&vmf, f, now);
                             let (wait, until) = self.mm.lock_page_or_retry(r.space, f);
                             self.fault_wait = Some(wait);
-                            Acc::Wait(until)
+                            Acc::Wait(until.max(now + throttle))
                         }
                         PteLookup::Young => unreachable!("find_page reads no PTE copy"),
                         PteLookup::Present(f) => {
                             // A fill's CPU time was the read's; a hit pays the op's.
                             let cpu = if fill { 0 } else { a.cpu_ns };
                             vmf.write = fill || a.write;
-                            let hit = self.mm.touch_page(&vmf, f, cpu);
+                            let hit = self.mm.touch_page(&vmf, f, cpu, now);
                             self.write_notified |= hit.dirtied_shared;
                             Acc::Done(hit.cost)
                         }

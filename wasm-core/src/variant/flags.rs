@@ -586,6 +586,28 @@ flag_table! {
         commit: "",
         doc: "a file or private anon fault that finds its page locked for a read returns VM_FAULT_RETRY and is faulted again",
     }
+    /// 3.0 ("readahead: trigger mmap sequential readahead on PG_readahead", 2cbea1d3ab11,
+    /// posted 2011-04-30; the tag by its merge window, no preset lies between 2.6.34 and 4.7):
+    /// the mmap read-around window (`do_sync_mmap_readahead`: ra_pages from pgoff -
+    /// ra_pages/2, bounded by the file, not the mapping) sets async_size = ra_pages/4, so the
+    /// page a quarter of the window from its end is marked PG_readahead, and a fault that finds
+    /// a marked page in the page cache sends the next window out without waiting
+    /// (`do_async_mmap_readahead`, 2.6.31): an mmap read in order keeps finding its pages
+    /// cached, minor faults. The next window follows the file's readahead state
+    /// (`page_cache_async_ra`; 6.1: `ondemand_readahead`): at the expected mark it starts
+    /// where the last window ended, and it marks its first page only if it adds it, so a
+    /// window that starts on a cached page ends the chain; the window is read inside the page
+    /// fault (under MGLRU its pages join the youngest generation, as `lru_gen_in_fault`).
+    /// Read the same in the 6.1.192, 6.12.117 and 7.3.4 trees (mm/filemap.c: 6.1 3161 and
+    /// 3172, 6.12 3204 and 3215, 7.3 3437 and 3452; mm/readahead.c: 6.1 585, 6.12 640, 7.3
+    /// 682). Before, async_size was 0 and a sequential mmap reader was found by `ra->prev_pos`
+    /// instead (not modelled): every read-around window is a major fault.
+    mmap_readaround_async {
+        era: Since("3.0"),
+        function: "do_sync_mmap_readahead, do_async_mmap_readahead",
+        commit: "2cbea1d3ab11",
+        doc: "the mmap read-around window marks a page that sends the next window out ahead of the faults (minor, not major), following the file's readahead state",
+    }
     /// 5.1 ("filemap: drop the mmap_sem for all blocking operations",
     /// `maybe_unlock_mmap_for_io`): a file fault that has to read drops the mmap lock for the
     /// IO and retries, whatever the device. Before, it retried only when `lock_page_or_retry`
