@@ -160,6 +160,7 @@ goldens! {
     golden_lesson_swappiness => "lesson-swappiness.toml",
     golden_lesson_two_list_lru => "lesson-two-list-lru.toml",
     golden_s000_thrash => "s000-thrash.toml",
+    golden_s000_mem_thrash => "s000-mem-thrash.toml",
     golden_s001_used_once => "s001-used-once.toml",
     golden_s001b_worst_case => "s001b-worst-case.toml",
     golden_s002_kswapd_writeback => "s002-kswapd-writeback.toml",
