@@ -407,4 +407,3 @@ fn an_async_window_that_starts_on_a_cached_page_ends_the_chain() {
     assert_eq!(r[0].counters["pgmajfault"], 8 + 2, "{:?}", r[0].counters);
     assert_eq!(r[0].counters["pgpgin"], 2048, "{:?}", r[0].counters);
 }
-

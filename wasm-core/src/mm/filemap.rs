@@ -9,8 +9,8 @@ use crate::devices::IoDir;
 use crate::mm::memory::WRITE_COPY_NS;
 use crate::mm::memory::{FaultOutcome, FaultWait, MAJOR_FAULT_NS, READ_COPY_NS};
 use crate::mm::page_alloc::Alloc;
-use crate::mm::readahead::{FileRa, Readahead};
 use crate::mm::readahead::RA_PAGES;
+use crate::mm::readahead::{FileRa, Readahead};
 
 impl Mm {
     /// A page fault on a file page that is not in the page cache (`filemap_fault`, mm/filemap.c,
@@ -264,11 +264,14 @@ impl Mm {
     /// A fault that finds page `f` of its mapping in the page cache (`filemap_fault` ->
     /// `do_async_mmap_readahead`, mm/filemap.c, from 2.6.31, every version modelled): a page
     /// marked PG_readahead (a read-around window's with `mmap_readaround_async`, or a read()'s)
-    /// sends the next window out (`async_readahead`, bounded by the end of the file) before the
-    /// fault maps or waits for it, unless the mapping is MADV_RANDOM (VM_RAND_READ). A minor
-    /// fault either way. On a synchronous device (pmem, ramdisk) the window is read inside
-    /// the fault, as its bios complete in the submitter. Returns the time the fault spends:
-    /// memory.high throttling, or that read.
+    /// sends the next window out before the fault maps or waits for it, unless the mapping is
+    /// MADV_RANDOM (VM_RAND_READ): with `mmap_readaround_async` the window the file's
+    /// readahead state gives (`mmap_async_ra`), before it one from the first page not cached
+    /// (`async_readahead`, bounded by the end of the file). The window is read inside the page
+    /// fault, with `in_lru_fault` as the mapping's fault sets it. A minor fault either way. On
+    /// a synchronous device (pmem, ramdisk) the fault waits for the window, as its bios
+    /// complete in the submitter. Returns the time the fault spends: memory.high throttling,
+    /// or that read.
     pub fn async_mmap_readahead(&mut self, vmf: &VmFault, f: u32, now: u64) -> u64 {
         if vmf.rand_read || !self.frames.has(f, PG_RA_MARK) {
             return 0;

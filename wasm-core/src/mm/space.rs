@@ -104,7 +104,8 @@ pub struct Space {
     pub mmaps: u32,
     /// Swap readahead state of a private anon space (one VMA).
     pub ra: VmaRa,
-    /// Readahead state of a file's mapped pages (`Mm::mmap_readaround`).
+    /// Readahead state of a file's mapped pages: set by the read-around of a fault that
+    /// misses (`Mm::file_read`), followed by the async windows (`Mm::mmap_async_ra`).
     pub file_ra: FileRa,
     /// Live mappings of this space per mapping slot bit (see `map_slot`).
     pub slot_users: [u16; 8],
