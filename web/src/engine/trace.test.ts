@@ -84,6 +84,26 @@ describe('a dropped trace', () => {
     expect(last.type, JSON.stringify(last).slice(0, 300)).toBe('variantReport');
   });
 
+  it('is held by the engine only: the host keeps no reference to its bytes, and a refused load puts the engine\'s set back', async () => {
+    const posted: FromWorker[] = [];
+    const host = new EngineHost({ load: async () => wasmEngine, post: (m) => posted.push(parseFromWorker(m)) });
+    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
+    await host.handle({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' });
+    const text = (posted.find((m) => m.type === 'traceScenario') as Extract<FromWorker, { type: 'traceScenario' }>).text!;
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [trace] }, variants: [] });
+    const other = { name: 'other.bin', bytes: oracleGeneral([1, 2, 3]) };
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [other] }, variants: ['nosuch'] });
+    expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });
+    // Nothing the host holds (its fields, the runs, checkpoints, what it built from) reaches
+    // either message's bytes: the worker's copy of a message is garbage once it is handled.
+    const held = reachable(host, [trace.bytes, other.bytes, trace.bytes.buffer, other.bytes.buffer]);
+    expect(held).toEqual([]);
+    // A seek to the start builds the runs again from the engine's traces: the ones put back.
+    await host.handle({ type: 'step', ns: 50_000_000 });
+    await host.handle({ type: 'seek', ns: 0 });
+    expect(posted.at(-1)?.type, JSON.stringify(posted.at(-1)).slice(0, 300)).toBe('frame');
+  });
+
   it('that is bad is refused with its record number', async () => {
     const good = oracleGeneral(IDS.slice(0, 10));
     const cut = good.slice(0, 24 * 4 + 5); // record 5 is cut short
@@ -144,3 +164,21 @@ describe('the miss-ratio pool', () => {
     expect(states.some((s) => s.reference && s.points.every((p) => p.status !== 'done'))).toBe(true);
   }, 120_000);
 });
+
+/** The paths from `root` through its fields (objects, arrays, maps, sets; not functions) to any
+ *  of `targets`. */
+function reachable(root: object, targets: object[]): string[] {
+  const seen = new Set<unknown>();
+  const found: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (targets.includes(v)) found.push(path);
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+    if (v instanceof Map) for (const [k, x] of v) walk(x, `${path}.get(${String(k)})`);
+    else if (v instanceof Set) for (const x of v) walk(x, `${path}{}`);
+    else for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], `${path}.${k}`);
+  };
+  walk(root, 'host');
+  return found;
+}
