@@ -39,10 +39,10 @@ export function parseManifest(json: unknown): ShippedTrace[] {
 }
 
 /** The manifest's path, beside index.html. */
-export const MANIFEST_PATH = `${TRACES_URL}index.json`;
+const MANIFEST_PATH = `${TRACES_URL}index.json`;
 
 /** `path` as the page fetches it (absolute, for messages; the path itself outside a page). */
-export function absolute(path: string): string {
+function absolute(path: string): string {
   return typeof location === 'undefined' ? path : new URL(path, location.href).href;
 }
 
