@@ -44,14 +44,20 @@ test('the lesson that replays a trace the page may not serve says so, then plays
     await shot(page, testInfo, `lesson-trace-needed-${w}x${h}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-  // A file of any name chosen here is that trace: first a wrong one (another, small trace).
-  const wrong = smallTrace();
-  await page.getByTestId('trace-needed-input').setInputFiles({ name: 'wrong.bin', mimeType: 'application/octet-stream', buffer: wrong });
+  // A file of any name chosen here is that trace: first one that is not a trace at all. The
+  // engine refuses it by its record; the page says which file is in use and takes another.
+  await page.getByTestId('trace-needed-input').setInputFiles({ name: 'broken.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(30, 1) });
   await expect(needed).toHaveCount(0);
-  await ready(page);
-  // The page says which file is in use, and offers to give another in its place.
   const inUse = page.getByTestId('trace-in-use');
+  await expect(inUse).toHaveAttribute('data-from', 'broken.bin');
+  await expect(page.getByTestId('engine-error')).toContainText('30 bytes is not a whole number of 24-byte oracleGeneral records: record 2 is cut short after 6 bytes');
+  await expect(page.getByTestId('play-toggle')).toBeDisabled();
+  // Then a wrong trace (another, small one) in its place.
+  const wrong = smallTrace();
+  await page.getByTestId('trace-replace-input').setInputFiles({ name: 'wrong.bin', mimeType: 'application/octet-stream', buffer: wrong });
   await expect(inUse).toHaveAttribute('data-from', 'wrong.bin');
+  await ready(page);
+  await expect(page.getByTestId('engine-error')).toHaveCount(0);
   await expect(inUse).toContainText(`Replays ${GPL} from your file wrong.bin (${wrong.length.toLocaleString('en')} bytes).`);
   for (const [w, h] of SIZES) {
     await page.setViewportSize({ width: w, height: h });
