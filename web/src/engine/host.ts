@@ -78,6 +78,8 @@ export interface EngineModule {
   /** Set the traces supplied aside, then supply these: the engine copies their bytes into its
    *  memory. One it refuses (over its budget) puts the set aside back, and throws. */
   setTraces?(traces: TraceBytes[]): void;
+  /** Forget the traces supplied and any set aside (their bytes are freed once no run holds them). */
+  clearTraces?(): void;
   /** Put back the traces set aside by the last `setTraces` (a load refused after them). */
   restoreTraces?(): void;
   /** Let go of the traces set aside by the last `setTraces` (the runs built from them hold
@@ -282,6 +284,9 @@ export class EngineHost {
   /** Supply the traces a message carries to the engine (each message that names a scenario
    *  with traces brings them: a results worker holds none of its own). */
   private supply(traces: TraceBytes[]): void {
+    // Nothing here needs the engine's previous set back (a load keeps it aside itself): let it go
+    // before the new one is copied in, so that the engine never holds two sets at once.
+    this.engine!.clearTraces?.();
     this.need(this.engine!.setTraces)(traces);
     this.engine!.keepTraces?.();
   }

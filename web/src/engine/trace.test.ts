@@ -1,7 +1,7 @@
 // A dropped trace through the engine host and the miss-ratio pool, against the real wasm engine
 // (web/pkg) in Node: the scenario built for it, a bad record named, the curve's columns.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from './host';
+import { EngineHost, type EngineModule } from './host';
 import { coarseFirst, MrcPool, type MrcState } from './mrcPool';
 import { initWasm, wasmEngine } from './nodeEngine';
 import { parseFromWorker, type FromWorker, type ToWorker } from './protocol';
@@ -102,6 +102,24 @@ describe('a dropped trace', () => {
     await host.handle({ type: 'step', ns: 50_000_000 });
     await host.handle({ type: 'seek', ns: 0 });
     expect(posted.at(-1)?.type, JSON.stringify(posted.at(-1)).slice(0, 300)).toBe('frame');
+  });
+
+  it('brought again by a results worker\'s message replaces the engine\'s set without holding two at once', async () => {
+    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
+    const built = (await ask({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' }))[0] as Extract<FromWorker, { type: 'traceScenario' }>;
+    const calls: string[] = [];
+    const traced = new Proxy(wasmEngine, {
+      get: (target, key: keyof EngineModule) => {
+        const f = target[key];
+        return typeof f === 'function' && /Traces$/.test(key) ? (...a: unknown[]) => (calls.push(key), (f as (...x: unknown[]) => unknown)(...a)) : f;
+      },
+    });
+    const posted: FromWorker[] = [];
+    const host = new EngineHost({ load: async () => traced, post: (m) => posted.push(parseFromWorker(m)) });
+    for (const id of [1, 2]) await host.handle({ type: 'mrc', id, scenario: { name: 'trace', text: built.text!, traces: [trace] }, points: 4 });
+    expect(posted.filter((m) => m.type === 'mrc').map((m) => (m as Extract<FromWorker, { type: 'mrc' }>).problem)).toEqual([null, null]);
+    // The set before is forgotten first, then the new one copied in, and nothing is kept aside.
+    expect(calls).toEqual(['clearTraces', 'setTraces', 'keepTraces', 'clearTraces', 'setTraces', 'keepTraces']);
   });
 
   it('that is bad is refused with its record number', async () => {

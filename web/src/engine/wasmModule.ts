@@ -2,6 +2,7 @@
 // tests that drive EngineHost in Node. The glue must be instantiated before a call.
 import {
   assess,
+  clear_traces,
   drop_stashed_traces,
   engine_version,
   kernel_info,
@@ -35,6 +36,10 @@ export const wasmModule: EngineModule = {
       restore_traces();
       throw err;
     }
+  },
+  clearTraces: () => {
+    drop_stashed_traces();
+    clear_traces();
   },
   restoreTraces: () => restore_traces(),
   keepTraces: () => drop_stashed_traces(),
