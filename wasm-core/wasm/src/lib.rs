@@ -39,6 +39,37 @@ pub fn clear_traces() {
     TRACES.with(|t| *t.borrow_mut() = Default::default());
 }
 
+thread_local! {
+    /// The set of traces before the last `stash_traces`: shared with the runs built from it
+    /// (each holds its traces by `Arc`), not a copy; kept until `restore_traces` puts it back
+    /// (a refused load) or `drop_stashed_traces` lets it go (a load taken).
+    static STASHED: std::cell::RefCell<Option<reclaim_core::scenario::trace::Traces>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Set the traces supplied aside (emptying the set), so that a load whose new traces or
+/// scenario are refused can put them back without the page sending them again.
+#[wasm_bindgen]
+pub fn stash_traces() {
+    let old = TRACES.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    STASHED.with(|s| *s.borrow_mut() = Some(old));
+}
+
+/// Put back the traces set aside by `stash_traces` (nothing when none is).
+#[wasm_bindgen]
+pub fn restore_traces() {
+    if let Some(old) = STASHED.with(|s| s.borrow_mut().take()) {
+        TRACES.with(|t| *t.borrow_mut() = old);
+    }
+}
+
+/// Let go of the traces set aside by `stash_traces` (their bytes are freed once no run
+/// holds them).
+#[wasm_bindgen]
+pub fn drop_stashed_traces() {
+    STASHED.with(|s| *s.borrow_mut() = None);
+}
+
 /// The traces scenario `text` replays (the names the page must supply), as a list.
 #[wasm_bindgen]
 pub fn trace_names(text: &str) -> Result<Vec<String>, JsError> {
