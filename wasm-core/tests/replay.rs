@@ -291,8 +291,8 @@ fn oracle_with_next(ids: &[u64]) -> Vec<u8> {
 
 #[test]
 fn the_reference_policies_miss_as_the_curves_columns() {
-    use reclaim_core::mrc;
     use reclaim_core::scenario::trace::{TraceFormat, TraceReader};
+    use reclaim_core::{mrc, reference};
     // Two hot sets between blocks read once: LRU holds the small one (its reuse distance is
     // under the cache size) and loses the large one; the kernel and OPT keep other shares.
     let ids: Vec<u64> = (0..40_000u64)
@@ -319,7 +319,7 @@ fn the_reference_policies_miss_as_the_curves_columns() {
         };
         let mut rd = TraceReader::new(name, Arc::new(bytes), fmt).unwrap();
         let found = mrc::footprint(&mut rd).unwrap();
-        let next = mrc::next_requests(&mut rd, &found.pages).unwrap();
+        let next = reference::next_requests(&mut rd, &found.pages).unwrap();
         let lru = mrc::lru_misses(&mut rd, &found.pages, pages).unwrap();
         let opt = mrc::opt_misses(&mut rd, &found.pages, pages, Some(&next)).unwrap();
         let n = ids.len() as u64;

@@ -702,12 +702,12 @@ impl Compiler<'_> {
         refs.used = true;
         let next = match r.format {
             crate::scenario::trace::TraceFormat::OracleGeneral => {
-                crate::mrc::check_next(reader, &found.pages)
+                crate::reference::check_next(reader, &found.pages)
                     .map_err(|e| format!("{at}: trace {:?}: {e}", r.trace))?;
                 None
             }
             crate::scenario::trace::TraceFormat::Csv => Some(Rc::new(
-                crate::mrc::next_requests(reader, &found.pages)
+                crate::reference::next_requests(reader, &found.pages)
                     .map_err(|e| format!("{at}: {e}"))?,
             )),
         };

@@ -36,12 +36,12 @@ pub struct ReferenceSpec {
     pub next: Option<Rc<Vec<u64>>>,
 }
 
-/// Plain LRU and Belady's OPT (`crate::mrc`'s, the curve's columns) fed the requests the task
-/// replayed so far: what they would have missed of the same requests at the same size.
+/// Plain LRU and Belady's OPT (`crate::reference`, as the curve's columns) fed the requests the
+/// task replayed so far: what they would have missed of the same requests at the same size.
 #[derive(Debug, Clone)]
 pub struct References {
-    lru: crate::mrc::LruCache,
-    opt: crate::mrc::OptCache,
+    lru: crate::reference::LruCache,
+    opt: crate::reference::OptCache,
     pub requests: u64,
     pub lru_misses: u64,
     pub opt_misses: u64,
@@ -154,8 +154,8 @@ impl Simulation {
             let objects = r.pages.len();
             let refs = self.tasks[ti].references.get_or_insert_with(|| {
                 Box::new(References {
-                    lru: crate::mrc::LruCache::new(objects, rs.pages),
-                    opt: crate::mrc::OptCache::new(objects, rs.pages),
+                    lru: crate::reference::LruCache::new(objects, rs.pages),
+                    opt: crate::reference::OptCache::new(objects, rs.pages),
                     requests: 0,
                     lru_misses: 0,
                     opt_misses: 0,
@@ -233,6 +233,15 @@ impl Simulation {
             lru_misses: refs.map(|r| r.1),
             opt_misses: refs.map(|r| r.2),
         })
+    }
+
+    /// Task `name`'s replay counts (clients summed; zero when it replayed nothing).
+    pub fn replay_stats_of(&self, name: &str) -> ReplayStats {
+        self.replay_stats()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+            .unwrap_or_default()
     }
 
     /// Each task spec's replay counts, by task name (clients summed), for the specs that

@@ -170,7 +170,7 @@ impl<'a> Curve<'a> {
                         TraceFormat::OracleGeneral => Ok(None),
                         TraceFormat::Csv => {
                             let mut rd = mrc::reader(scn, replay)?;
-                            mrc::next_requests(&mut rd, &found.pages).map(Some)
+                            crate::reference::next_requests(&mut rd, &found.pages).map(Some)
                         }
                     })
                     .clone()?;
@@ -181,11 +181,8 @@ impl<'a> Curve<'a> {
                 let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint);
                 let mut sim = Simulation::new(&point, variant)?;
                 run::run_limited(&mut sim, max_cpu, "--max-cpu")?;
-                mrc::kernel_misses(
-                    &sim.replay_stats(),
-                    &self.plan.task_name,
-                    self.plan.requests,
-                )
+                let s = sim.replay_stats_of(&self.plan.task_name);
+                mrc::kernel_misses(s.requests, s.misses, self.plan.requests)
             }
         }
     }

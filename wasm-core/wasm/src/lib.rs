@@ -263,7 +263,8 @@ impl WasmSimulation {
     /// A finished kernel point's misses: task `task`'s, which must have made all `requests` of
     /// the trace (`mrc::kernel_misses`); throws naming how far it got otherwise.
     pub fn mrc_misses(&self, task: &str, requests: f64) -> Result<f64, JsError> {
-        reclaim_core::mrc::kernel_misses(&self.inner.replay_stats(), task, requests as u64)
+        let s = self.inner.replay_stats_of(task);
+        reclaim_core::mrc::kernel_misses(s.requests, s.misses, requests as u64)
             .map(|m| m as f64)
             .map_err(|e| JsError::new(&e))
     }
