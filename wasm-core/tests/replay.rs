@@ -1,7 +1,10 @@
 //! Trace replay (issue #47): requests become page accesses through the page cache, hits and
 //! misses as the page cache had them, the trace's errors named by record, determinism.
+mod common;
+
 use std::sync::Arc;
 
+use common::{ScenarioBuilder, Task};
 use reclaim_core::scenario::{self, Budget, Scenario};
 use reclaim_core::Simulation;
 
@@ -16,34 +19,23 @@ fn oracle(ids: &[u64]) -> Vec<u8> {
     b
 }
 
+/// A machine of `ram` with file "f" of `file` on an SSD, classic and MGLRU of `preset`, 600 s.
+fn machine(title: &str, ram: &str, file: &str, preset: &str) -> ScenarioBuilder {
+    ScenarioBuilder::new(title)
+        .seed(3)
+        .ram(ram)
+        .device("disk", "ssd")
+        .file("f", file, "disk")
+        .variant("classic", preset)
+        .variant("mglru", &format!("{preset}-mglru"))
+        .duration("600s")
+}
+
+/// Task "t" running `op` on a machine of `ram` with a 64 MiB file.
 fn scenario(ram: &str, op: &str) -> Scenario {
-    let text = format!(
-        r#"
-title = "replay"
-seed = 3
-[machine]
-ram = "{ram}"
-[[devices]]
-name = "disk"
-kind = "ssd"
-[[files]]
-name = "f"
-size = "64MiB"
-device = "disk"
-[[variants]]
-name = "classic"
-preset = "linux-6.18"
-[[variants]]
-name = "mglru"
-preset = "linux-6.18-mglru"
-[[tasks]]
-name = "t"
-program = [ {op} ]
-[run]
-duration = "600s"
-"#
-    );
-    scenario::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+    machine("replay", ram, "64MiB", "linux-6.18")
+        .task("t", &format!("[ {op} ]"))
+        .parse()
 }
 
 fn with_trace(mut s: Scenario, name: &str, bytes: Vec<u8>) -> Scenario {
@@ -189,11 +181,14 @@ fn the_parser_checks_a_replay() {
 }
 
 fn scenario_text(op: &str) -> String {
-    format!(
-        "title = \"x\"\n[machine]\nram = \"64MiB\"\n[[devices]]\nname = \"disk\"\nkind = \"ssd\"\n\
-         [[files]]\nname = \"f\"\nsize = \"1MiB\"\ndevice = \"disk\"\n[[variants]]\nname = \"a\"\n\
-         preset = \"linux-6.1\"\n[[tasks]]\nname = \"t\"\nprogram = [ {op} ]\n[run]\nduration = \"1s\"\n"
-    )
+    ScenarioBuilder::new("x")
+        .ram("64MiB")
+        .device("disk", "ssd")
+        .file("f", "1MiB", "disk")
+        .variant("a", "linux-6.1")
+        .task("t", &format!("[ {op} ]"))
+        .duration("1s")
+        .toml()
 }
 
 /// The scenario a dropped trace gets (`trace_scenario` on the page) makes reclaim choose: the
@@ -228,45 +223,17 @@ fn a_dropped_sqlite_trace_is_reclaimed_at_half_its_footprint() {
     }
 }
 
-/// A scenario whose task replays `op` in memcg "cache" limited to `max` (None: no memcg).
+/// Task "t" running `program` (an op list) in memcg "cache" limited to `max` (None: in the
+/// root), on 128 MiB with a 128 MiB file and the 7.3 pair.
 fn in_memcg(max: Option<&str>, program: &str) -> Scenario {
-    let memcg = max.map_or(String::new(), |m| {
-        format!("[[memcgs]]\nname = \"cache\"\nmax = \"{m}\"\n")
-    });
-    let task_memcg = if max.is_some() {
-        "memcg = \"cache\""
-    } else {
-        ""
-    };
-    let text = format!(
-        r#"
-title = "reference"
-seed = 3
-[machine]
-ram = "128MiB"
-[[devices]]
-name = "disk"
-kind = "ssd"
-[[files]]
-name = "f"
-size = "128MiB"
-device = "disk"
-{memcg}
-[[variants]]
-name = "classic"
-preset = "linux-7.3"
-[[variants]]
-name = "mglru"
-preset = "linux-7.3-mglru"
-[[tasks]]
-name = "t"
-{task_memcg}
-program = {program}
-[run]
-duration = "600s"
-"#
-    );
-    scenario::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+    let b = machine("reference", "128MiB", "128MiB", "linux-7.3");
+    match max {
+        None => b.task("t", program),
+        Some(m) => b
+            .memcg("cache", &[("max", m)])
+            .task_spec(Task::new("t", program).memcg("cache")),
+    }
+    .parse()
 }
 
 /// oracleGeneral records of `ids` with their true next-access fields (0-based, -1 for none).
