@@ -356,3 +356,62 @@ fn a_reference_needs_a_memcg_limit_and_one_whole_pass() {
     let e = reclaim_core::scenario::expect::terms("replay.lru_hits").unwrap_err();
     assert!(e.contains("replay.{requests,misses,lru_misses"), "{e}");
 }
+
+/// A replay of "t.bin" onto file `file`, with `reference` or without.
+fn replay_of(file: &str, reference: bool) -> String {
+    format!(
+        r#"[{{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "{file}", reference = {reference} }}]"#
+    )
+}
+
+#[test]
+fn the_differences_count_only_the_replays_that_run_a_reference() {
+    // Task "a" replays with a reference in a 4 MiB memcg, task "b" the same trace onto another
+    // file without one: LRU minus the kernel and the kernel minus OPT are task a's alone, while
+    // replay.misses is both tasks'.
+    let ids: Vec<u64> = (0..6_000u64).map(|i| (i * 7919) % 2_500).collect();
+    let s = machine("two replays", "128MiB", "64MiB", "linux-7.3")
+        .file("g", "64MiB", "disk")
+        .memcg("cache", &[("max", "4MiB")])
+        .task_spec(Task::new("a", &replay_of("f", true)).memcg("cache"))
+        .task("b", &replay_of("g", false))
+        .parse();
+    let s = with_trace(s, "t.bin", oracle_with_next(&ids));
+    for v in ["classic", "mglru"] {
+        let mut sim = Simulation::new(&s, v).unwrap();
+        sim.try_run_to_end().unwrap();
+        let (a, b) = (sim.replay_stats_of("a"), sim.replay_stats_of("b"));
+        assert!(a.misses > 0 && b.misses > 0, "{v}: {a:?} {b:?}");
+        let fig = |m: &str| sim.live_metric(m).unwrap();
+        assert_eq!(fig("replay.misses"), (a.misses + b.misses) as f64, "{v}");
+        assert_eq!(
+            fig("replay.lru_minus_misses"),
+            fig("replay.lru_misses") - a.misses as f64,
+            "{v}"
+        );
+        assert_eq!(
+            fig("replay.misses_minus_opt"),
+            a.misses as f64 - fig("replay.opt_misses"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn the_frame_carries_the_replay_figures_exactly_when_the_run_replays() {
+    let s = with_trace(scenario("256MiB", READ), "t.bin", oracle(&[1, 2, 1]));
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    let first = sim
+        .frame_view(64, 0)
+        .replay
+        .expect("a replay's first frame");
+    assert_eq!((first.requests, first.misses), (0, 0));
+    sim.try_run_to_end().unwrap();
+    let last = sim.frame_view(64, 0).replay.expect("a replay's last frame");
+    assert_eq!((last.requests, last.misses, last.lru_misses), (3, 2, None));
+    let s = scenario("256MiB", r#"{ op = "sleep", duration = "1s" }"#);
+    let mut sim = Simulation::new(&s, "classic").unwrap();
+    assert_eq!(sim.frame_view(64, 0).replay, None);
+    sim.try_run_to_end().unwrap();
+    assert_eq!(sim.frame_view(64, 0).replay, None);
+}

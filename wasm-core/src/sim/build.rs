@@ -169,6 +169,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         op_paths: Vec::new(),
         guard: Default::default(),
         next_touch: Vec::new(),
+        replays: false,
     };
     for (si, (orig, spec)) in tasks.iter().enumerate() {
         let memcg = memcg_ids
@@ -197,6 +198,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         };
         c.ops(&spec.program, &format!("tasks[{orig}].program"))?;
         let prog: Rc<[Instr]> = c.out.into();
+        sim.replays |= prog.iter().any(|i| matches!(i, Instr::Replay { .. }));
         sim.op_paths.push(c.paths);
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
