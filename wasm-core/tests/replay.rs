@@ -415,3 +415,81 @@ fn the_frame_carries_the_replay_figures_exactly_when_the_run_replays() {
     sim.try_run_to_end().unwrap();
     assert_eq!(sim.frame_view(64, 0).replay, None);
 }
+
+#[test]
+fn a_reference_is_refused_where_its_limit_is_shared_and_sized_by_the_tightest() {
+    let ids: Vec<u64> = (0..3_000u64).map(|i| (i * 7919) % 1_500).collect();
+    let err = |b: ScenarioBuilder| -> String {
+        let s = with_trace(b.parse(), "t.bin", oracle_with_next(&ids));
+        match Simulation::new(&s, "classic") {
+            Ok(_) => panic!("expected a refusal"),
+            Err(e) => e,
+        }
+    };
+    let base = || machine("shared", "128MiB", "64MiB", "linux-7.3").file("g", "64MiB", "disk");
+    // Replicas of the task in one memcg.
+    let e = err(base().memcg("cache", &[("max", "4MiB")]).task_spec(
+        Task::new("t{i}", &replay_of("f", true))
+            .memcg("cache")
+            .replicas(2),
+    ));
+    assert!(
+        e.contains("tasks[0].program[0].reference")
+            && e.contains("memcg \"cache\"")
+            && e.contains("task \"t1\""),
+        "{e}"
+    );
+    // Another task (which replays nothing) in the same memcg.
+    let reader = r#"[{ op = "read", file = "g", pattern = "seq" }]"#;
+    let e = err(base()
+        .memcg("cache", &[("max", "4MiB")])
+        .task_spec(Task::new("t", &replay_of("f", true)).memcg("cache"))
+        .task_spec(Task::new("hog", reader).memcg("cache")));
+    assert!(
+        e.contains("memcg \"cache\"") && e.contains("task \"hog\""),
+        "{e}"
+    );
+    // A parent's limit over the task's memcg and a sibling's.
+    let e = err(base()
+        .memcg("top", &[("max", "4MiB")])
+        .memcg_in("mine", "top", &[])
+        .memcg_in("theirs", "top", &[])
+        .task_spec(Task::new("t", &replay_of("f", true)).memcg("mine"))
+        .task_spec(Task::new("u", reader).memcg("theirs")));
+    assert!(
+        e.contains("memcg \"top\"") && e.contains("task \"u\""),
+        "{e}"
+    );
+
+    // Replicas each in a memcg of their own are each sized by it; a limit set only above the
+    // task's memcg sizes its reference, the tighter of two the tightest.
+    let own = base()
+        .memcg("cache0", &[("max", "4MiB")])
+        .memcg("cache1", &[("max", "4MiB")])
+        .task_spec(
+            Task::new("t{i}", &replay_of("f", true))
+                .memcg("cache{i}")
+                .replicas(2),
+        );
+    let above = base()
+        .memcg("top", &[("max", "4MiB")])
+        .memcg_in("mine", "top", &[("max", "8MiB")])
+        .task_spec(Task::new("t", &replay_of("f", true)).memcg("mine"));
+    let mut rd = scenario::trace::TraceReader::new(
+        "t.bin",
+        Arc::new(oracle_with_next(&ids)),
+        scenario::trace::TraceFormat::OracleGeneral,
+    )
+    .unwrap();
+    let found = reclaim_core::mrc::footprint(&mut rd).unwrap();
+    let lru = reclaim_core::mrc::lru_misses(&mut rd, &found.pages, 1_024).unwrap();
+    for (b, tasks) in [(own, 2.0), (above, 1.0)] {
+        let s = with_trace(b.parse(), "t.bin", oracle_with_next(&ids));
+        let mut sim = Simulation::new(&s, "classic").unwrap();
+        sim.try_run_to_end().unwrap();
+        assert_eq!(
+            sim.live_metric("replay.lru_misses"),
+            Some(tasks * lru as f64)
+        );
+    }
+}
