@@ -280,30 +280,15 @@ pub fn dropped_size(footprint: u64) -> DroppedSize {
     }
 }
 
-/// Refuse a dropped trace with more objects than the budget lets a scenario's files have pages.
-fn objects_fit(name: &str, objects: u64) -> Result<(), String> {
-    let most = crate::scenario::budget::MAX_SPACE_FRAMES;
-    if objects > most {
-        return Err(format!(
-            "trace {name:?} has {objects} distinct objects; the replay maps each onto a page of \
-             a file, and a scenario's files may have at most {most} pages (MAX_SPACE_FRAMES, \
-             docs/scenarios.md, resource budget): cut the trace"
-        ));
-    }
-    Ok(())
-}
-
 /// A scenario that replays trace `name` (already scanned: `found`) as a storage trace through
 /// the page cache, for a trace dropped on the page: a file of one page an object (rounded up to
 /// a MiB), on an SSD, read()s as fast as possible, with a page cache of about half the
 /// footprint ([`dropped_size`]), so that reclaim has to choose; classic LRU and MGLRU of the
-/// newest preset pair. Refused when the footprint is past the pages the budget lets a
-/// scenario's files have.
+/// newest preset pair.
 pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> Result<String, String> {
     const MIB: u64 = 1 << 20;
     let page = crate::devices::PAGE_BYTES;
     let objects = found.pages.len() as u64;
-    objects_fit(name, objects)?;
     let bytes = objects.max(1) * page;
     let file_mib = bytes.div_ceil(MIB);
     let size = dropped_size(objects);
@@ -396,15 +381,47 @@ sample_interval = "100ms"
 }
 
 /// The scenario for trace `name` dropped on the page ([`scenario_text`]), read in `format`
-/// from `src`: one pass, which keeps at most one object past what the budget allows (memory
-/// bounded whatever the trace).
+/// from `src`: one pass, which stops at the first object past the pages the budget lets a
+/// scenario's files have (memory bounded whatever the trace), and then refuses the trace.
 pub fn dropped_scenario(
     name: &str,
     format: TraceFormat,
     src: std::sync::Arc<dyn crate::scenario::trace::TraceSource>,
 ) -> Result<String, String> {
+    dropped_scenario_within(name, format, src, crate::scenario::budget::MAX_SPACE_FRAMES)
+}
+
+/// [`dropped_scenario`] with at most `most` distinct objects. A trace past them is refused
+/// with what the person who dropped it can do: the file's records are counted on to its end
+/// (time, no memory), and the message names the limit, that count and the records before the
+/// first object too many, which they can keep.
+fn dropped_scenario_within(
+    name: &str,
+    format: TraceFormat,
+    src: std::sync::Arc<dyn crate::scenario::trace::TraceSource>,
+    most: u64,
+) -> Result<String, String> {
     let mut reader = TraceReader::new(name, src, format)?;
-    let found = scan(&mut reader, crate::scenario::budget::MAX_SPACE_FRAMES + 1)?;
+    let found = match crate::scenario::trace::scan_objects(&mut reader, most)? {
+        Ok(found) => found,
+        Err(past) => {
+            while reader.next_request()?.is_some() {}
+            let records = reader.records();
+            let (unit, keep) = match format {
+                TraceFormat::Csv => ("line", "e.g. head -n"),
+                TraceFormat::OracleGeneral => ("record", "24 bytes each, e.g. head -c"),
+            };
+            let kept = past.record - 1;
+            return Err(format!(
+                "trace {name:?} has more than {most} distinct objects: its first {kept} \
+                 {unit}s hold {most}, and {unit} {} of {records} brings one more. The replay \
+                 gives each object a page of one file, and a scenario's files may have at most \
+                 {most} pages (MAX_SPACE_FRAMES, docs/scenarios.md, resource budget). Keep the \
+                 first {kept} {unit}s ({keep}) and drop that file",
+                past.record,
+            ));
+        }
+    };
     scenario_text(name, format, &found)
 }
 
@@ -564,18 +581,41 @@ mod tests {
     }
 
     #[test]
-    fn a_dropped_trace_past_the_files_budget_is_refused_by_name() {
-        let most = crate::scenario::budget::MAX_SPACE_FRAMES;
-        assert!(objects_fit("t", most).is_ok());
-        let e = objects_fit("my.csv", most + 1).unwrap_err();
+    fn a_dropped_trace_past_the_files_budget_says_what_to_keep() {
+        // Three objects allowed; the fourth first comes on line 6 (after a header) of 8.
+        let text = "time,id,size\n0,1,1\n0,2,1\n0,1,1\n0,3,1\n0,4,1\n0,5,1\n0,1,1\n";
+        let e = dropped_scenario_within(
+            "my.csv",
+            TraceFormat::Csv,
+            Arc::new(text.as_bytes().to_vec()),
+            3,
+        )
+        .unwrap_err();
         assert!(
-            e.contains("trace \"my.csv\" has 16777217 distinct objects"),
+            e.contains("trace \"my.csv\" has more than 3 distinct objects: its first 5 lines hold 3, and line 6 of 8 brings one more")
+                && e.contains("at most 3 pages (MAX_SPACE_FRAMES")
+                && e.contains("Keep the first 5 lines (e.g. head -n)"),
             "{e}"
         );
+        let recs: Vec<u8> = (0..5u64)
+            .flat_map(|id| {
+                let mut b = 0u32.to_le_bytes().to_vec();
+                b.extend(id.to_le_bytes());
+                b.extend(1u32.to_le_bytes());
+                b.extend((-1i64).to_le_bytes());
+                b
+            })
+            .collect();
+        let e = dropped_scenario_within("t.bin", TraceFormat::OracleGeneral, Arc::new(recs), 3)
+            .unwrap_err();
         assert!(
-            e.contains("at most 16777216 pages (MAX_SPACE_FRAMES"),
+            e.contains("its first 3 records hold 3, and record 4 of 5")
+                && e.contains("Keep the first 3 records (24 bytes each, e.g. head -c)"),
             "{e}"
         );
+        // The default limit is the budget's.
+        let e = dropped_scenario("x", TraceFormat::Csv, Arc::new(b"0,1,1\n".to_vec()));
+        assert!(e.is_ok(), "{e:?}");
     }
 
     #[test]
