@@ -493,3 +493,50 @@ fn a_reference_is_refused_where_its_limit_is_shared_and_sized_by_the_tightest() 
         );
     }
 }
+
+#[test]
+fn a_curves_trace_is_read_once_and_no_further_than_the_budget() {
+    // load_bytes (the Ray backend's) opens each trace once and reads at most the budget and a
+    // byte: a FIFO, whose length says 0, that gives more is refused, not read whole.
+    let dir = std::env::temp_dir().join(format!("reclaim-replay-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let toml = scenario_text(
+        r#"{ op = "replay", trace = "t.bin", format = "oracleGeneral", file = "f" }"#,
+    );
+    std::fs::write(dir.join("s.toml"), toml).unwrap();
+    let fifo = dir.join("t.bin");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let budget = Budget {
+        trace_bytes: 24 << 10,
+        ..Budget::DEFAULT
+    };
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            // The reader closes once it has had too much: a broken pipe then is expected.
+            let _ = f.write_all(&oracle(&(0..2048).collect::<Vec<u64>>()));
+        })
+    };
+    // Before it was read once, the trace was opened twice, and the second open of a FIFO whose
+    // writer had gone waited for ever: wait a bounded time for the answer.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let file = dir.join("s.toml");
+    std::thread::spawn(move || tx.send(reclaim_core::sweep::mrc::load_bytes(&file, &budget)));
+    let r = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("load_bytes answers");
+    writer.join().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let e = r.map(|(_, t)| t[0].1.len()).unwrap_err();
+    assert!(
+        e.contains("trace \"t.bin\" is more than 24576 bytes"),
+        "{e}"
+    );
+}

@@ -82,14 +82,7 @@ impl Traces {
         source: Arc<dyn TraceSource>,
         budget: &Budget,
     ) -> Result<(), String> {
-        let len = source.len();
-        if len > budget.trace_bytes {
-            return Err(format!(
-                "trace {name:?} is {len} bytes; the limit is {} (MAX_TRACE_BYTES, see \
-                 docs/scenarios.md, resource budget; the CLI's --no-budget lifts it)",
-                budget.trace_bytes
-            ));
-        }
+        check_len(name, source.len(), budget)?;
         self.0.insert(name.to_string(), source);
         Ok(())
     }
@@ -101,6 +94,18 @@ impl Traces {
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.0.keys().map(String::as_str)
     }
+}
+
+/// Refuse trace `name` of `len` bytes when it is longer than the budget allows.
+pub fn check_len(name: &str, len: u64, budget: &Budget) -> Result<(), String> {
+    if len > budget.trace_bytes {
+        return Err(format!(
+            "trace {name:?} is {len} bytes; the limit is {} (MAX_TRACE_BYTES, see \
+             docs/scenarios.md, resource budget; the CLI's --no-budget lifts it)",
+            budget.trace_bytes
+        ));
+    }
+    Ok(())
 }
 
 /// One request of a trace.

@@ -55,31 +55,34 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
 
 /// Read scenario `file` and attach its trace (relative to the file).
 pub fn load(file: &Path, budget: &Budget) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut scn = crate::scenario::parse_with_budget(&text, budget)
-        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.line, e.column, e.what()))?;
+    let (_, mut scn) = read_scenario(file, budget)?;
     let dir = file.parent().unwrap_or(Path::new("."));
     super::traces::attach(&mut scn, dir, budget)?;
     Ok(scn)
+}
+
+/// Scenario `file`'s text, read once, and the scenario it parses to (no trace attached).
+fn read_scenario(file: &Path, budget: &Budget) -> Result<(String, Scenario), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let scn = crate::scenario::parse_with_budget(&text, budget)
+        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.line, e.column, e.what()))?;
+    Ok((text, scn))
 }
 
 /// Traces as (name, bytes).
 pub type TraceBytes = Vec<(String, Vec<u8>)>;
 
 /// A scenario file's text and the bytes of each trace it names (relative to the file), for
-/// a shell that ships a curve's points to other machines (Python's Ray backend); each trace is
-/// refused unread when longer than the budget allows.
+/// a shell that ships a curve's points to other machines (Python's Ray backend): the file and
+/// each trace read once, each trace refused when longer than the budget allows (by its length
+/// before it is read, and by what it gave).
 pub fn load_bytes(file: &Path, budget: &Budget) -> Result<(String, TraceBytes), String> {
-    let scn = load(file, budget)?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (text, scn) = read_scenario(file, budget)?;
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut traces = Vec::new();
     for name in scn.trace_names() {
-        let path = dir.join(&name);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        let bytes = super::traces::read_bytes(&dir.join(&name), &name, budget)?;
         traces.push((name, bytes));
     }
     Ok((text, traces))
