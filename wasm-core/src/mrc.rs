@@ -125,11 +125,19 @@ pub fn opt_misses(
 /// The scenario of a kernel point: the replaying task(s) in memcg [`MRC_MEMCG`] with
 /// memory.max = `pages` pages (a child of the task's memcg, or that memcg itself when it is
 /// [`MRC_MEMCG`] already, as in a dropped trace's scenario), and RAM raised where needed so that
-/// the whole footprint and 64 MiB more fit (global reclaim then stays out of it).
-pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
+/// the whole footprint twice and 64 MiB more fit (global reclaim then stays out of it).
+/// Refused, before anything is built, when that RAM is more frames than `budget` allows (by
+/// default a footprint past 1,040,384 pages, about 4 GiB): a smaller machine would let global
+/// reclaim in, and the LRU and OPT columns, which need no machine, still stand.
+pub fn kernel_scenario(
+    scn: &Scenario,
+    pages: u64,
+    footprint: u64,
+    budget: &crate::scenario::Budget,
+) -> Result<Scenario, String> {
     let mut s = scn.clone();
     let page = crate::devices::PAGE_BYTES;
-    let (task, _) = the_replay(scn).expect("checked by the caller");
+    let (task, replay) = the_replay(scn).expect("checked by the caller");
     let max = Some(Size(pages * page));
     match s
         .memcgs
@@ -150,11 +158,27 @@ pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
             s.tasks[task].memcg = Some(MRC_MEMCG.into());
         }
     }
-    let need = (footprint * page).saturating_mul(2) + (64 << 20);
+    let need = (footprint * page)
+        .saturating_mul(2)
+        .saturating_add(64 << 20);
+    let frame = page * u64::from(s.machine.frame_scale.max(1));
+    if need / frame > budget.frames {
+        let most = (budget.frames.saturating_mul(frame)).saturating_sub(64 << 20) / (2 * page);
+        return Err(format!(
+            "trace {:?}: a kernel point runs on a machine of twice the footprint and 64 MiB \
+             more, so that only its memcg reclaims: {footprint} pages need {} MiB, more than \
+             the {} frames the resource budget allows (MAX_FRAMES, docs/scenarios.md); the \
+             LRU and OPT points need no machine and stand. Kernel points take a trace of at \
+             most {most} distinct objects (cut the trace), or the CLI's --no-budget",
+            replay.trace,
+            need >> 20,
+            budget.frames,
+        ));
+    }
     if s.machine.ram.bytes() < need {
         s.machine.ram = Size(need);
     }
-    s
+    Ok(s)
 }
 
 /// What a curve is drawn over: the trace's requests, its footprint (distinct objects) and the
@@ -504,7 +528,7 @@ mod tests {
         }
         // A point of the curve resizes that memcg (not one nested under it): at the whole
         // footprint, only first requests miss.
-        let point = kernel_scenario(&scn, fp, fp);
+        let point = kernel_scenario(&scn, fp, fp, &crate::scenario::Budget::DEFAULT).unwrap();
         let mut sim = crate::Simulation::new(&point, "classic").unwrap();
         sim.try_run_to_end().unwrap();
         assert_eq!(sim.replay_stats()[0].1.misses, fp);

@@ -216,8 +216,8 @@ fn a_dropped_sqlite_trace_is_reclaimed_at_half_its_footprint() {
         let st = sim.replay_stats()[0].1;
         assert_eq!(st.requests, 82_009, "{v}");
         assert!(st.misses > fp, "{v}: {} misses", st.misses);
-        let mut whole =
-            Simulation::new(&reclaim_core::mrc::kernel_scenario(&s, fp, fp), v).unwrap();
+        let point = reclaim_core::mrc::kernel_scenario(&s, fp, fp, &Budget::DEFAULT).unwrap();
+        let mut whole = Simulation::new(&point, v).unwrap();
         whole.try_run_to_end().unwrap();
         assert_eq!(whole.replay_stats()[0].1.misses, fp, "{v}");
     }
@@ -539,4 +539,48 @@ fn a_curves_trace_is_read_once_and_no_further_than_the_budget() {
         e.contains("trace \"t.bin\" is more than 24576 bytes"),
         "{e}"
     );
+}
+
+#[test]
+fn a_kernel_point_past_the_frames_budget_is_refused_at_once() {
+    use reclaim_core::scenario::budget::MAX_FRAMES;
+    // A point's machine holds the footprint twice and 64 MiB more, so the largest footprint
+    // the budget allows is (8 GiB - 64 MiB) / 8 KiB pages.
+    let most = (MAX_FRAMES * 4096 - (64 << 20)) / 8192;
+    let s = with_trace(
+        scenario("256MiB", READ),
+        "t.bin",
+        oracle_with_next(&[1, 2, 1]),
+    );
+    let point = reclaim_core::mrc::kernel_scenario(&s, 10, most, &Budget::DEFAULT).unwrap();
+    assert!(point.machine.ram.bytes() <= MAX_FRAMES * 4096);
+    let e = reclaim_core::mrc::kernel_scenario(&s, 10, most + 1, &Budget::DEFAULT).unwrap_err();
+    assert!(
+        e.contains(&format!("{} pages need 8192 MiB", most + 1))
+            && e.contains(&format!("at most {most} distinct objects"))
+            && e.contains("MAX_FRAMES")
+            && e.contains("trace \"t.bin\""),
+        "{e}"
+    );
+    // The CLI's --no-budget lifts it.
+    assert!(reclaim_core::mrc::kernel_scenario(&s, 10, most + 1, &Budget::UNLIMITED).is_ok());
+    // A curve's kernel point holds the refusal in its row at once; LRU and OPT run.
+    use reclaim_core::sweep::mrc::{Curve, Job};
+    let curve = Curve::new(&s, 2).unwrap().with_budget(&Budget {
+        frames: 16_384,
+        ..Budget::DEFAULT
+    });
+    let t = std::time::Instant::now();
+    let e = curve
+        .run(
+            &Job::Kernel {
+                variant: "classic".into(),
+                pages: 1,
+            },
+            None,
+        )
+        .unwrap_err();
+    assert!(e.contains("16384 frames"), "{e}");
+    assert!(t.elapsed().as_secs() < 5);
+    assert_eq!(curve.run(&Job::Lru { pages: 1 }, None), Ok(3));
 }

@@ -119,6 +119,8 @@ pub struct Curve<'a> {
     /// OPT's next requests of a CSV trace, made once on the first OPT point (oracleGeneral
     /// traces carry them).
     next: std::sync::OnceLock<Result<Option<Vec<u64>>, String>>,
+    /// What a kernel point's machine may have (`mrc::kernel_scenario`).
+    budget: Budget,
 }
 
 impl<'a> Curve<'a> {
@@ -129,7 +131,14 @@ impl<'a> Curve<'a> {
             plan,
             found,
             next: std::sync::OnceLock::new(),
+            budget: Budget::DEFAULT,
         })
+    }
+
+    /// The curve with kernel points held to `budget` instead of the default one.
+    pub fn with_budget(mut self, budget: &Budget) -> Curve<'a> {
+        self.budget = *budget;
+        self
     }
 
     /// The points, in the table's order: LRU and OPT at each size, then each variant's sizes.
@@ -181,7 +190,7 @@ impl<'a> Curve<'a> {
                 mrc::opt_misses(&mut rd, &found.pages, *pages, next.as_deref())
             }
             Job::Kernel { variant, pages } => {
-                let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint);
+                let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint, &self.budget)?;
                 let mut sim = Simulation::new(&point, variant)?;
                 run::run_limited(&mut sim, max_cpu, "--max-cpu")?;
                 let s = sim.replay_stats_of(&self.plan.task_name);
@@ -241,16 +250,17 @@ impl<'a> Curve<'a> {
 }
 
 /// The curve's table: its rows in the order of [`COLUMNS`] (policy lru, opt, then each
-/// variant; sizes ascending), and how many points failed. `progress(done, total)` is called
-/// on the calling thread as points finish.
+/// variant; sizes ascending), and how many points failed; kernel points held to `budget`.
+/// `progress(done, total)` is called on the calling thread as points finish.
 pub fn table(
     scn: &Scenario,
     points: usize,
     jobs: usize,
     max_cpu: Option<Duration>,
+    budget: &Budget,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(Vec<Vec<String>>, usize), String> {
-    let curve = Curve::new(scn, points)?;
+    let curve = Curve::new(scn, points)?.with_budget(budget);
     let todo = curve.jobs();
     let mut results: Vec<Option<Result<u64, String>>> = vec![None; todo.len()];
     let total = todo.len();
@@ -289,7 +299,7 @@ pub fn execute(a: &Args, budget: &Budget) -> Result<(Vec<PathBuf>, usize, usize)
     // On a terminal one line rewritten; elsewhere a line at every eighth of the points.
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let quiet = a.quiet;
-    let (rows, failed) = table(&scn, points, jobs, a.max_cpu, |done, total| {
+    let (rows, failed) = table(&scn, points, jobs, a.max_cpu, budget, |done, total| {
         if quiet {
             return;
         }

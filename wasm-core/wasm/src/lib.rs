@@ -247,7 +247,8 @@ impl WasmSimulation {
     }
     /// The kernel point of a miss-ratio curve: `variant` of scenario `text` with its replaying
     /// task in a memcg of memory.max = `pages` pages (`mrc::kernel_scenario`); run it to the
-    /// end, then `replay_stats_json` gives its misses.
+    /// end, then `replay_stats_json` gives its misses. Throws for a footprint whose point
+    /// needs more frames than the budget allows.
     #[wasm_bindgen(js_name = fromMrcPoint)]
     pub fn from_mrc_point(
         text: &str,
@@ -257,7 +258,9 @@ impl WasmSimulation {
         use reclaim_core::mrc;
         let scn = parse_with_traces(text)?;
         let (plan, _) = mrc::plan(&scn, 1).map_err(|e| JsError::new(&e))?;
-        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint);
+        let budget = reclaim_core::scenario::Budget::DEFAULT;
+        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint, &budget)
+            .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&point, variant, &Default::default())
     }
     /// A finished kernel point's misses: task `task`'s, which must have made all `requests` of
