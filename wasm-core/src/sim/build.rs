@@ -742,9 +742,10 @@ impl Compiler<'_> {
 
 /// The pages a task's reference policies hold: the tightest memory.max from its memcg up to
 /// the root (the kernel charges up the whole path, `page_counter_try_charge` as of v6.1, so
-/// each limit on it caps the task's page cache). Refused when another task is charged under one of those
-/// limits (a replica, a task in the same memcg, or one beside it under a parent's limit): the
-/// kernel's cache there is shared, while the reference follows this task's requests alone.
+/// each limit on it caps the task's page cache). Refused when another task is charged under
+/// one of those limits (a replica, a task in the same memcg, or one beside it under a parent's
+/// limit): the kernel's cache there is shared, while the reference follows this task's
+/// requests alone.
 /// One reference over the tasks' merged requests is no answer: OPT needs each request's next
 /// use in the merged order, which the run's own IO waits decide (they differ by variant), so
 /// it cannot be known before the run, as the reference needs it.
