@@ -278,7 +278,8 @@ impl WasmSimulation {
     }
     /// The kernel point of a miss-ratio curve: `variant` of scenario `text` with its replaying
     /// task in a memcg of memory.max = `pages` pages (`mrc::kernel_scenario`); run it to the
-    /// end, then `replay_stats_json` gives its misses.
+    /// end, then `replay_stats_json` gives its misses. Throws for a footprint whose point
+    /// needs more frames than the budget allows.
     #[wasm_bindgen(js_name = fromMrcPoint)]
     pub fn from_mrc_point(
         text: &str,
@@ -288,13 +289,16 @@ impl WasmSimulation {
         use reclaim_core::mrc;
         let scn = parse_with_traces(text)?;
         let (plan, _) = mrc::plan(&scn, 1).map_err(|e| JsError::new(&e))?;
-        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint);
+        let budget = reclaim_core::scenario::Budget::DEFAULT;
+        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint, &budget)
+            .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&point, variant, &Default::default())
     }
     /// A finished kernel point's misses: task `task`'s, which must have made all `requests` of
     /// the trace (`mrc::kernel_misses`); throws naming how far it got otherwise.
     pub fn mrc_misses(&self, task: &str, requests: f64) -> Result<f64, JsError> {
-        reclaim_core::mrc::kernel_misses(&self.inner.replay_stats(), task, requests as u64)
+        let s = self.inner.replay_stats_of(task);
+        reclaim_core::mrc::kernel_misses(s.requests, s.misses, requests as u64)
             .map(|m| m as f64)
             .map_err(|e| JsError::new(&e))
     }
