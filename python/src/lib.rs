@@ -197,7 +197,7 @@ fn mrc_rows(
     let budget = reclaim_core::scenario::Budget::DEFAULT;
     let scn = mrc::load(std::path::Path::new(path), &budget).map_err(bad)?;
     let (rows, _) = py
-        .detach(|| mrc::table(&scn, points.max(1), jobs, limit, |_, _| {}))
+        .detach(|| mrc::table(&scn, points.max(1), jobs, limit, &budget, |_, _| {}))
         .map_err(bad)?;
     Ok((mrc::COLUMNS.iter().map(|c| c.to_string()).collect(), rows))
 }

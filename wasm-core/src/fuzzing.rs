@@ -115,7 +115,7 @@ pub fn read_trace(data: &[u8]) {
         let objects = found.pages.len() as u64;
         let size = (objects / 2).max(1);
         let lru = mrc::lru_misses(&mut r, &found.pages, size).unwrap();
-        let next = mrc::next_requests(&mut r, &found.pages).unwrap();
+        let next = crate::reference::next_requests(&mut r, &found.pages).unwrap();
         let opt = mrc::opt_misses(&mut r, &found.pages, size, Some(&next)).unwrap();
         assert!(objects <= opt && opt <= lru && lru <= found.requests, "{objects} {opt} {lru} {}", found.requests);
     }

@@ -11,7 +11,9 @@
 //! scenario, the `Simulation` API), `mm` (the kernel model, one file per Linux mm/ file),
 //! `variant` (the flag table and the kernel presets), `devices` (storage queue models),
 //! `scenario` (the file format), `report` and `views` (what a run reports, and what the page
-//! draws), `sweep` (parameter sweeps, native only).
+//! draws), `mrc` (miss-ratio curves of a replayed trace, above `sim`), `reference` (plain LRU
+//! and OPT, below both `sim` and `mrc`), `sweep` (parameter sweeps, native only). No module
+//! depends on itself through others.
 
 pub mod devices;
 #[doc(hidden)]
@@ -19,6 +21,7 @@ pub mod fuzzing;
 pub mod math;
 pub mod mm;
 pub mod mrc;
+pub mod reference;
 pub mod report;
 pub mod rng;
 pub mod scenario;

@@ -3,23 +3,19 @@
 //!
 //! The cache holds whole objects, one page each (the replay's mapping), so a cache of N pages
 //! holds N objects. At each size:
-//! - plain LRU: a miss inserts at the head and evicts the tail when full;
-//! - Belady's MIN (OPT): a miss evicts the cached object whose next request is furthest (none
-//!   at all: furthest of all) and then inserts, never bypassing the cache: the policy
-//!   libCacheSim's `Belady` implements (evict before insert), by the same next-request
-//!   indices (oracleGeneral: the file's own; CSV: computed here, 8 bytes a request);
+//! - plain LRU and Belady's MIN (OPT): `crate::reference`'s caches, which a replay's live
+//!   `reference` also runs (OPT's next requests: an oracleGeneral file's own; CSV: computed,
+//!   8 bytes a request);
 //! - a kernel variant: the scenario run with the replaying tasks in a memcg whose memory.max
 //!   is N pages (memcg reclaim keeps their page cache at or below N pages, as the kernel's
 //!   `try_charge` does), on a machine with RAM enough that global reclaim does not run.
 //!
 //! Misses include each object's first request. Pure code: the CLI's `reclaim mrc` runs the
 //! points in parallel (`sweep::mrc`), the page one at a time.
-use std::collections::BTreeSet;
-
+use crate::reference::{check_next, next_requests, LruCache, OptCache};
 use crate::scenario::ops::Replay;
 use crate::scenario::trace::{scan, IdMap, TraceFormat, TraceReader, TraceScan};
 use crate::scenario::{MemcgSpec, Op, Scenario, Size};
-use crate::sim::replay::ReplayStats;
 
 /// Cache sizes of a curve.
 pub const POINTS: usize = 16;
@@ -86,81 +82,6 @@ pub fn footprint(reader: &mut TraceReader) -> Result<TraceScan, String> {
     scan(reader, u32::MAX as u64)
 }
 
-/// Plain LRU holding `size` objects, fed one request at a time: a miss inserts at the head and
-/// evicts the tail when full (memory: two links an object). The curve's column and a replay's
-/// live reference (`replay.lru_misses`) are both this.
-#[derive(Debug, Clone)]
-pub struct LruCache {
-    size: u64,
-    prev: Vec<u32>,
-    next: Vec<u32>,
-    cached: Vec<bool>,
-    head: u32,
-    tail: u32,
-    len: u64,
-}
-
-impl LruCache {
-    const NIL: u32 = u32::MAX;
-
-    /// An empty cache of `size` objects over `objects` distinct objects (numbered 0..objects).
-    pub fn new(objects: usize, size: u64) -> LruCache {
-        LruCache {
-            size,
-            prev: vec![Self::NIL; objects],
-            next: vec![Self::NIL; objects],
-            cached: vec![false; objects],
-            head: Self::NIL,
-            tail: Self::NIL,
-            len: 0,
-        }
-    }
-
-    /// Request object `o`; whether it hit.
-    pub fn access(&mut self, o: u32) -> bool {
-        const NIL: u32 = LruCache::NIL;
-        let oi = o as usize;
-        let hit = self.cached[oi];
-        if hit {
-            if self.head == o {
-                return true;
-            }
-            // Unlink, then to the head.
-            let (p, nx) = (self.prev[oi], self.next[oi]);
-            self.next[p as usize] = nx;
-            if nx == NIL {
-                self.tail = p;
-            } else {
-                self.prev[nx as usize] = p;
-            }
-        } else {
-            if self.len == self.size {
-                let victim = self.tail;
-                self.tail = self.prev[victim as usize];
-                if self.tail == NIL {
-                    self.head = NIL;
-                } else {
-                    self.next[self.tail as usize] = NIL;
-                }
-                self.cached[victim as usize] = false;
-                self.len -= 1;
-            }
-            self.cached[oi] = true;
-            self.len += 1;
-        }
-        self.prev[oi] = NIL;
-        self.next[oi] = self.head;
-        if self.head != NIL {
-            self.prev[self.head as usize] = o;
-        }
-        self.head = o;
-        if self.tail == NIL {
-            self.tail = o;
-        }
-        hit
-    }
-}
-
 /// Misses of plain LRU holding `size` objects (memory: two links an object).
 pub fn lru_misses(reader: &mut TraceReader, pages: &IdMap<u32>, size: u64) -> Result<u64, String> {
     let mut lru = LruCache::new(pages.len(), size);
@@ -173,112 +94,6 @@ pub fn lru_misses(reader: &mut TraceReader, pages: &IdMap<u32>, size: u64) -> Re
         misses += u64::from(!lru.access(o));
     }
     Ok(misses)
-}
-
-/// Check an oracleGeneral trace's next-access fields against its ids (OPT uses the fields, as
-/// libCacheSim does): each must name the index of the object's next request, counted from 0
-/// or from 1 (libCacheSim's own traces) throughout, or -1 when there is none. Streaming; memory:
-/// one claim an object.
-pub fn check_next(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<(), String> {
-    const NONE: u64 = u64::MAX;
-    // Per object: (the claim of its last request, that request's record number).
-    let mut claim = vec![(NONE, 0u64); pages.len()];
-    let mut base: Option<u64> = None;
-    let mut i = 0u64;
-    reader.rewind();
-    let wrong = |record: u64, said: u64, at: Option<u64>| {
-        let comes = at.map_or("never comes".to_string(), |a| format!("is request {a}"));
-        format!(
-            "record {record}: its next-access field says {said}, but the object's next \
-             request {comes} (counted from 0): OPT reads the field, as libCacheSim does; \
-             fix the trace, or give it as CSV, whose next requests are computed"
-        )
-    };
-    while let Some(q) = reader.next_request()? {
-        let o = *pages
-            .get(&q.id)
-            .ok_or("the trace changed since it was scanned")? as usize;
-        let (said, record) = claim[o];
-        if said != NONE || record > 0 {
-            if said == NONE {
-                return Err(wrong(record, u64::MAX, Some(i))
-                    .replace(&format!("says {}", u64::MAX), "says -1 (none)"));
-            }
-            let b = *base.get_or_insert(said.wrapping_sub(i));
-            if said.wrapping_sub(i) != b || b > 1 {
-                return Err(wrong(record, said, Some(i)));
-            }
-        }
-        claim[o] = (q.next.unwrap_or(NONE), reader.records());
-        i += 1;
-    }
-    if let Some((said, record)) = claim.iter().find(|c| c.0 != NONE) {
-        return Err(wrong(*record, *said, None));
-    }
-    Ok(())
-}
-
-/// Each request's next request index (u64::MAX: none), computed from the ids, for traces that
-/// do not carry it (8 bytes a request, plus 4 while it is made).
-pub fn next_requests(reader: &mut TraceReader, pages: &IdMap<u32>) -> Result<Vec<u64>, String> {
-    let mut objs = Vec::new();
-    reader.rewind();
-    while let Some(q) = reader.next_request()? {
-        objs.push(
-            *pages
-                .get(&q.id)
-                .ok_or("the trace changed since it was scanned")?,
-        );
-    }
-    let mut later = vec![u64::MAX; pages.len()];
-    let mut next = vec![0u64; objs.len()];
-    for i in (0..objs.len()).rev() {
-        let o = objs[i] as usize;
-        next[i] = later[o];
-        later[o] = i as u64;
-    }
-    Ok(next)
-}
-
-/// Belady's MIN holding `size` objects, fed one request at a time with the index of the
-/// object's next request (u64::MAX: none): a miss evicts the cached object whose next request
-/// is furthest, then inserts (memory: the cached objects, and one index an object).
-#[derive(Debug, Clone)]
-pub struct OptCache {
-    size: u64,
-    when: Vec<u64>,
-    cached: Vec<bool>,
-    /// (next request, object): the last is evicted.
-    queue: BTreeSet<(u64, u32)>,
-}
-
-impl OptCache {
-    pub fn new(objects: usize, size: u64) -> OptCache {
-        OptCache {
-            size,
-            when: vec![u64::MAX; objects],
-            cached: vec![false; objects],
-            queue: BTreeSet::new(),
-        }
-    }
-
-    /// Request object `o`, whose next request is `next`; whether it hit.
-    pub fn access(&mut self, o: u32, next: u64) -> bool {
-        let oi = o as usize;
-        let hit = self.cached[oi];
-        if hit {
-            self.queue.remove(&(self.when[oi], o));
-        } else {
-            if self.queue.len() as u64 == self.size {
-                let (_, victim) = self.queue.pop_last().expect("a full cache");
-                self.cached[victim as usize] = false;
-            }
-            self.cached[oi] = true;
-        }
-        self.when[oi] = next;
-        self.queue.insert((next, o));
-        hit
-    }
 }
 
 /// Misses of Belady's MIN holding `size` objects; `next`: each request's next request index
@@ -310,11 +125,19 @@ pub fn opt_misses(
 /// The scenario of a kernel point: the replaying task(s) in memcg [`MRC_MEMCG`] with
 /// memory.max = `pages` pages (a child of the task's memcg, or that memcg itself when it is
 /// [`MRC_MEMCG`] already, as in a dropped trace's scenario), and RAM raised where needed so that
-/// the whole footprint and 64 MiB more fit (global reclaim then stays out of it).
-pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
+/// the whole footprint twice and 64 MiB more fit (global reclaim then stays out of it).
+/// Refused, before anything is built, when that RAM is more frames than `budget` allows (by
+/// default a footprint past 1,040,384 pages, about 4 GiB): a smaller machine would let global
+/// reclaim in, and the LRU and OPT columns, which need no machine, still stand.
+pub fn kernel_scenario(
+    scn: &Scenario,
+    pages: u64,
+    footprint: u64,
+    budget: &crate::scenario::Budget,
+) -> Result<Scenario, String> {
     let mut s = scn.clone();
     let page = crate::devices::PAGE_BYTES;
-    let (task, _) = the_replay(scn).expect("checked by the caller");
+    let (task, replay) = the_replay(scn).expect("checked by the caller");
     let max = Some(Size(pages * page));
     match s
         .memcgs
@@ -335,11 +158,27 @@ pub fn kernel_scenario(scn: &Scenario, pages: u64, footprint: u64) -> Scenario {
             s.tasks[task].memcg = Some(MRC_MEMCG.into());
         }
     }
-    let need = (footprint * page).saturating_mul(2) + (64 << 20);
+    let need = (footprint * page)
+        .saturating_mul(2)
+        .saturating_add(64 << 20);
+    let frame = page * u64::from(s.machine.frame_scale.max(1));
+    if need / frame > budget.frames {
+        let most = (budget.frames.saturating_mul(frame)).saturating_sub(64 << 20) / (2 * page);
+        return Err(format!(
+            "trace {:?}: a kernel point runs on a machine of twice the footprint and 64 MiB \
+             more, so that only its memcg reclaims: {footprint} pages need {} MiB, more than \
+             the {} frames the resource budget allows (MAX_FRAMES, docs/scenarios.md); the \
+             LRU and OPT points need no machine and stand. Kernel points take a trace of at \
+             most {most} distinct objects (cut the trace), or the CLI's --no-budget",
+            replay.trace,
+            need >> 20,
+            budget.frames,
+        ));
+    }
     if s.machine.ram.bytes() < need {
         s.machine.ram = Size(need);
     }
-    s
+    Ok(s)
 }
 
 /// What a curve is drawn over: the trace's requests, its footprint (distinct objects) and the
@@ -465,30 +304,15 @@ pub fn dropped_size(footprint: u64) -> DroppedSize {
     }
 }
 
-/// Refuse a dropped trace with more objects than the budget lets a scenario's files have pages.
-fn objects_fit(name: &str, objects: u64) -> Result<(), String> {
-    let most = crate::scenario::budget::MAX_SPACE_FRAMES;
-    if objects > most {
-        return Err(format!(
-            "trace {name:?} has {objects} distinct objects; the replay maps each onto a page of \
-             a file, and a scenario's files may have at most {most} pages (MAX_SPACE_FRAMES, \
-             docs/scenarios.md, resource budget): cut the trace"
-        ));
-    }
-    Ok(())
-}
-
 /// A scenario that replays trace `name` (already scanned: `found`) as a storage trace through
 /// the page cache, for a trace dropped on the page: a file of one page an object (rounded up to
 /// a MiB), on an SSD, read()s as fast as possible, with a page cache of about half the
 /// footprint ([`dropped_size`]), so that reclaim has to choose; classic LRU and MGLRU of the
-/// newest preset pair. Refused when the footprint is past the pages the budget lets a
-/// scenario's files have.
+/// newest preset pair.
 pub fn scenario_text(name: &str, format: TraceFormat, found: &TraceScan) -> Result<String, String> {
     const MIB: u64 = 1 << 20;
     let page = crate::devices::PAGE_BYTES;
     let objects = found.pages.len() as u64;
-    objects_fit(name, objects)?;
     let bytes = objects.max(1) * page;
     let file_mib = bytes.div_ceil(MIB);
     let size = dropped_size(objects);
@@ -581,38 +405,60 @@ sample_interval = "100ms"
 }
 
 /// The scenario for trace `name` dropped on the page ([`scenario_text`]), read in `format`
-/// from `src`: one pass, which keeps at most one object past what the budget allows (memory
-/// bounded whatever the trace).
+/// from `src`: one pass, which stops at the first object past the pages the budget lets a
+/// scenario's files have (memory bounded whatever the trace), and then refuses the trace.
 pub fn dropped_scenario(
     name: &str,
     format: TraceFormat,
     src: std::sync::Arc<dyn crate::scenario::trace::TraceSource>,
 ) -> Result<String, String> {
+    dropped_scenario_within(name, format, src, crate::scenario::budget::MAX_SPACE_FRAMES)
+}
+
+/// [`dropped_scenario`] with at most `most` distinct objects. A trace past them is refused
+/// with what the person who dropped it can do: the file's records are counted on to its end
+/// (time, no memory), and the message names the limit, that count and the records before the
+/// first object too many, which they can keep.
+fn dropped_scenario_within(
+    name: &str,
+    format: TraceFormat,
+    src: std::sync::Arc<dyn crate::scenario::trace::TraceSource>,
+    most: u64,
+) -> Result<String, String> {
     let mut reader = TraceReader::new(name, src, format)?;
-    let found = scan(&mut reader, crate::scenario::budget::MAX_SPACE_FRAMES + 1)?;
+    let found = match crate::scenario::trace::scan_objects(&mut reader, most)? {
+        Ok(found) => found,
+        Err(past) => {
+            while reader.next_request()?.is_some() {}
+            let records = reader.records();
+            let (unit, keep) = match format {
+                TraceFormat::Csv => ("line", "e.g. head -n"),
+                TraceFormat::OracleGeneral => ("record", "24 bytes each, e.g. head -c"),
+            };
+            let kept = past.record - 1;
+            return Err(format!(
+                "trace {name:?} has more than {most} distinct objects: its first {kept} \
+                 {unit}s hold {most}, and {unit} {} of {records} brings one more. The replay \
+                 gives each object a page of one file, and a scenario's files may have at most \
+                 {most} pages (MAX_SPACE_FRAMES, docs/scenarios.md, resource budget). Keep the \
+                 first {kept} {unit}s ({keep}) and drop that file",
+                past.record,
+            ));
+        }
+    };
     scenario_text(name, format, &found)
 }
 
-/// A kernel point's misses from its run: the replaying task's counts, which must cover every
-/// request of the trace.
-pub fn kernel_misses(
-    stats: &[(String, ReplayStats)],
-    task: &str,
-    requests: u64,
-) -> Result<u64, String> {
-    let s = stats
-        .iter()
-        .find(|(n, _)| n == task)
-        .map(|(_, s)| *s)
-        .unwrap_or_default();
-    if s.requests != requests {
+/// A kernel point's misses from its run: the replaying task's requests `made` and `misses`,
+/// which must cover every request of the trace.
+pub fn kernel_misses(made: u64, misses: u64, requests: u64) -> Result<u64, String> {
+    if made != requests {
         return Err(format!(
-            "the replay made {} of the trace's {requests} requests before the run ended: \
-             raise run.duration",
-            s.requests
+            "the replay made {made} of the trace's {requests} requests before the run ended: \
+             raise run.duration"
         ));
     }
-    Ok(s.misses)
+    Ok(misses)
 }
 
 #[cfg(test)]
@@ -639,41 +485,6 @@ mod tests {
         // A cache as large as the footprint misses once per object.
         assert_eq!(lru_misses(&mut r, &f.pages, 6).unwrap(), 6);
         assert_eq!(opt_misses(&mut r, &f.pages, 6, Some(&next)).unwrap(), 6);
-    }
-
-    fn oracle(recs: &[(u64, i64)]) -> TraceReader {
-        let mut b = Vec::new();
-        for &(id, next) in recs {
-            b.extend_from_slice(&0u32.to_le_bytes());
-            b.extend_from_slice(&id.to_le_bytes());
-            b.extend_from_slice(&1u32.to_le_bytes());
-            b.extend_from_slice(&next.to_le_bytes());
-        }
-        TraceReader::new("t", Arc::new(b), TraceFormat::OracleGeneral).unwrap()
-    }
-
-    #[test]
-    fn next_access_fields_are_checked_against_the_ids() {
-        let check = |recs: &[(u64, i64)]| {
-            let mut r = oracle(recs);
-            let f = footprint(&mut r).unwrap();
-            check_next(&mut r, &f.pages)
-        };
-        // Counted from 0, and from 1 as libCacheSim writes them.
-        check(&[(7, 2), (8, -1), (7, -1)]).unwrap();
-        check(&[(7, 3), (8, -1), (7, -1)]).unwrap();
-        let e = check(&[(7, -1), (8, -1), (7, -1)]).unwrap_err();
-        assert!(e.contains("record 1: its next-access field says -1 (none), but the object's next request is request 2"), "{e}");
-        let e = check(&[(7, 2), (8, 2), (7, -1)]).unwrap_err();
-        assert!(
-            e.contains(
-                "record 2: its next-access field says 2, but the object's next request never comes"
-            ),
-            "{e}"
-        );
-        // Counted from 1 at first (3 for request 2), then from 0 (4 for request 4).
-        let e = check(&[(7, 3), (8, -1), (7, 4), (9, -1), (7, -1)]).unwrap_err();
-        assert!(e.contains("record 3: its next-access field says 4, but the object's next request is request 4"), "{e}");
     }
 
     #[test]
@@ -717,7 +528,7 @@ mod tests {
         }
         // A point of the curve resizes that memcg (not one nested under it): at the whole
         // footprint, only first requests miss.
-        let point = kernel_scenario(&scn, fp, fp);
+        let point = kernel_scenario(&scn, fp, fp, &crate::scenario::Budget::DEFAULT).unwrap();
         let mut sim = crate::Simulation::new(&point, "classic").unwrap();
         sim.try_run_to_end().unwrap();
         assert_eq!(sim.replay_stats()[0].1.misses, fp);
@@ -794,18 +605,41 @@ mod tests {
     }
 
     #[test]
-    fn a_dropped_trace_past_the_files_budget_is_refused_by_name() {
-        let most = crate::scenario::budget::MAX_SPACE_FRAMES;
-        assert!(objects_fit("t", most).is_ok());
-        let e = objects_fit("my.csv", most + 1).unwrap_err();
+    fn a_dropped_trace_past_the_files_budget_says_what_to_keep() {
+        // Three objects allowed; the fourth first comes on line 6 (after a header) of 8.
+        let text = "time,id,size\n0,1,1\n0,2,1\n0,1,1\n0,3,1\n0,4,1\n0,5,1\n0,1,1\n";
+        let e = dropped_scenario_within(
+            "my.csv",
+            TraceFormat::Csv,
+            Arc::new(text.as_bytes().to_vec()),
+            3,
+        )
+        .unwrap_err();
         assert!(
-            e.contains("trace \"my.csv\" has 16777217 distinct objects"),
+            e.contains("trace \"my.csv\" has more than 3 distinct objects: its first 5 lines hold 3, and line 6 of 8 brings one more")
+                && e.contains("at most 3 pages (MAX_SPACE_FRAMES")
+                && e.contains("Keep the first 5 lines (e.g. head -n)"),
             "{e}"
         );
+        let recs: Vec<u8> = (0..5u64)
+            .flat_map(|id| {
+                let mut b = 0u32.to_le_bytes().to_vec();
+                b.extend(id.to_le_bytes());
+                b.extend(1u32.to_le_bytes());
+                b.extend((-1i64).to_le_bytes());
+                b
+            })
+            .collect();
+        let e = dropped_scenario_within("t.bin", TraceFormat::OracleGeneral, Arc::new(recs), 3)
+            .unwrap_err();
         assert!(
-            e.contains("at most 16777216 pages (MAX_SPACE_FRAMES"),
+            e.contains("its first 3 records hold 3, and record 4 of 5")
+                && e.contains("Keep the first 3 records (24 bytes each, e.g. head -c)"),
             "{e}"
         );
+        // The default limit is the budget's.
+        let e = dropped_scenario("x", TraceFormat::Csv, Arc::new(b"0,1,1\n".to_vec()));
+        assert!(e.is_ok(), "{e:?}");
     }
 
     #[test]

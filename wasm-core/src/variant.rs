@@ -326,6 +326,8 @@ mod tests {
             assert_eq!(
                 Flags {
                     laptop_mode_ignored: true,
+                    mglru_fault_referenced: true,
+                    mglru_set_refs_counts: true,
                     ..preset(a).unwrap().flags
                 },
                 preset(b).unwrap().flags,

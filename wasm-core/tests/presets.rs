@@ -7,8 +7,9 @@
 //! The `mglru_retry_clean` and `mglru_retry_counts_twice` rows (6.2's put-back, 6.11's fix
 //! of it) came later too, and so did the 6.18 and 7.3 columns and the rows of 6.15-6.17
 //! (`proactive_counters`, `swappiness_anon_only`, `mglru_proportional_protection`), written
-//! from the 7.3 tree and the 6.18 boot (variant/flags.rs), and `laptop_mode_ignored` (after
-//! 6.18, by 7.3).
+//! from the 7.3 tree and the 6.18 boot (variant/flags.rs), `laptop_mode_ignored` and
+//! `mglru_fault_referenced` (after 6.18, by 7.3), and `mglru_set_refs_counts` (by 7.3; 6.18
+//! not read).
 //!
 //! `every_mark_follows_its_flags_date` checks the matrix against the flag table's dates with
 //! its own reading of versions, so a flag whose date moves and a mark written by hand that
@@ -93,6 +94,8 @@ const ROWS: &[(&str, &str)] = &[
     ("swappiness_anon_only",          ".................xxxx"),
     ("mglru_proportional_protection", ".................xxxx"),
     ("laptop_mode_ignored",           "...................xx"),
+    ("mglru_fault_referenced",        "...................xx"),
+    ("mglru_set_refs_counts",         "...................xx"),
     ("swap_ra_adaptive",              "..xxxxxxxxxxxxxxxxxxx"),
     ("swap_vma_readahead",            "......xxxxxxxxxxxxxxx"),
     ("swapin_activate",               "....xxxxxxxxxxxxxxxxx"),

@@ -13,9 +13,14 @@ impl Mm {
         let lv = self.frames.lruvec[f as usize] as usize;
         let file = !self.frames.has(f, PG_SWAPBACKED);
         // `folio_add_lru` with MGLRU: a page brought in by a fault on a mapping with recency
-        // starts active (`lru_gen_in_fault`).
+        // starts active (`lru_gen_in_fault`); after 6.18 (`mglru_fault_referenced`) only a
+        // workingset refault does, any other is marked accessed (PG_referenced).
         if self.flags.lru_gen && self.current.in_lru_fault && !self.frames.has(f, PG_UNEVICTABLE) {
-            self.frames.set(f, PG_ACTIVE);
+            if !self.flags.mglru_fault_referenced || self.frames.has(f, PG_WORKINGSET) {
+                self.frames.set(f, PG_ACTIVE);
+            } else if !self.frames.has(f, PG_REFERENCED) {
+                self.lru_gen_inc_refs(f);
+            }
         }
         let active = self.frames.has(f, PG_ACTIVE);
         self.note_reclaim_stat(lv, file, 1, active as u64);

@@ -319,9 +319,15 @@ impl Mm {
         } else {
             (C::workingset_activate_anon, C::workingset_restore_anon)
         };
-        // 6.5-6.13: every recent refault counts as an activation; 6.14 only in a fault; 6.1-6.4
-        // none here (`sort_folio` counts protections instead).
-        if self.flags.mglru_activate_at_refault && (!rework || self.current.in_lru_fault) {
+        // 6.5-6.13: every recent refault counts as an activation; 6.14 only in a fault; after
+        // 6.18 (`mglru_fault_referenced`) only a workingset one in a fault, the refault that
+        // `folio_add_lru` activates; 6.1-6.4 none here (`sort_folio` counts protections).
+        let activated = if self.flags.mglru_fault_referenced {
+            shadow.workingset && self.current.in_lru_fault
+        } else {
+            !rework || self.current.in_lru_fault
+        };
+        if self.flags.mglru_activate_at_refault && activated {
             self.counters.add(act, 1);
             self.count_memcg(lv, act, 1);
         }
@@ -485,5 +491,47 @@ mod tests {
         // 5.5+: the reclaim target's lruvec, the root for global reclaim.
         assert_eq!(evict_child_page("linux-5.7"), (1, 0, 0));
         assert_eq!(evict_child_page("linux-6.1"), (1, 0, 0));
+    }
+
+    /// A file folio refaults in a fault from a recent MGLRU shadow (with or without
+    /// PG_workingset) and is added to the LRU: (workingset_activate_file counted, PG_active,
+    /// PG_referenced, PG_workingset after `lru_add_new`).
+    fn mglru_fault_refault(preset: &str, workingset: bool) -> (u64, bool, bool, bool) {
+        let mut m = mm(preset);
+        let f = m.take_free_frame().unwrap();
+        m.install(f, 0, 2);
+        let max_seq = m.lruvecs[0].lrugen.max_seq;
+        let shadow = Shadow {
+            age: max_seq << crate::mm::vmscan::lru_gen::LRU_REFS_WIDTH,
+            workingset,
+            lruvec: 0,
+        }
+        .pack();
+        m.current.in_lru_fault = true;
+        assert!(m.workingset_refault(f, shadow).is_none());
+        m.lru_add_new(f);
+        m.current.in_lru_fault = false;
+        let flags = m.frames.folio[f as usize].flags;
+        let gen = m.frames.gen[f as usize] as usize - 1;
+        // PG_active is consumed by the add: read it back from the generation.
+        let active = m.lruvecs[0].lrugen.is_active_gen(gen);
+        (
+            m.counters.get(C::workingset_activate_file),
+            active,
+            flags & PG_REFERENCED != 0,
+            flags & PG_WORKINGSET != 0,
+        )
+    }
+
+    #[test]
+    fn after_6_18_mglru_counts_and_activates_only_workingset_refaults_in_a_fault() {
+        // 6.14-6.18: every recent refault in a fault counts and goes active (max_seq - 1
+        // without PG_workingset, max_seq with it).
+        assert_eq!(mglru_fault_refault("linux-6.18-mglru", false), (1, true, false, false));
+        assert_eq!(mglru_fault_refault("linux-6.18-mglru", true), (1, true, false, true));
+        // 7.3 (`mglru_fault_referenced`): only the workingset one counts and goes active; the
+        // other is marked accessed and placed below the two youngest generations.
+        assert_eq!(mglru_fault_refault("linux-7.3-mglru", false), (0, false, true, false));
+        assert_eq!(mglru_fault_refault("linux-7.3-mglru", true), (1, true, false, true));
     }
 }

@@ -104,10 +104,11 @@ pub const LIVE_LISTS: &[&str] = &[
     "free",
 ];
 /// A trace replay's figures so far (`replay.NAME`, summed over the replaying tasks): its
-/// requests and the kernel's misses among them, and, for a replay with `reference`, what plain
-/// LRU and OPT of the same size missed of the same requests, and the differences (LRU's misses
-/// minus the kernel's: what the kernel saved over LRU, negative where it lost; the kernel's
-/// minus OPT's: what it lost to the optimum). Differences, so that a fact since an earlier time
+/// requests and the kernel's misses among them, and, for the replays with `reference`, what
+/// plain LRU and OPT of the same size missed of the same requests, and the differences against
+/// the kernel's misses of those requests alone (LRU's misses minus the kernel's: what the
+/// kernel saved over LRU, negative where it lost; the kernel's minus OPT's: what it lost to
+/// the optimum). Differences, so that a fact since an earlier time
 /// (`facts_since`) is the window's.
 pub const LIVE_REPLAY: &[&str] = &[
     "requests",

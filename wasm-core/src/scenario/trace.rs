@@ -82,14 +82,7 @@ impl Traces {
         source: Arc<dyn TraceSource>,
         budget: &Budget,
     ) -> Result<(), String> {
-        let len = source.len();
-        if len > budget.trace_bytes {
-            return Err(format!(
-                "trace {name:?} is {len} bytes; the limit is {} (MAX_TRACE_BYTES, see \
-                 docs/scenarios.md, resource budget; the CLI's --no-budget lifts it)",
-                budget.trace_bytes
-            ));
-        }
+        check_len(name, source.len(), budget)?;
         self.0.insert(name.to_string(), source);
         Ok(())
     }
@@ -101,6 +94,18 @@ impl Traces {
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.0.keys().map(String::as_str)
     }
+}
+
+/// Refuse trace `name` of `len` bytes when it is longer than the budget allows.
+pub fn check_len(name: &str, len: u64, budget: &Budget) -> Result<(), String> {
+    if len > budget.trace_bytes {
+        return Err(format!(
+            "trace {name:?} is {len} bytes; the limit is {} (MAX_TRACE_BYTES, see \
+             docs/scenarios.md, resource budget; the CLI's --no-budget lifts it)",
+            budget.trace_bytes
+        ));
+    }
+    Ok(())
 }
 
 /// One request of a trace.
@@ -376,6 +381,33 @@ pub struct TraceScan {
 
 /// Read the whole trace once (memory: the distinct objects, at most `max_objects`).
 pub fn scan(reader: &mut TraceReader, max_objects: u64) -> Result<TraceScan, String> {
+    scan_objects(reader, max_objects)?.map_err(|past| {
+        format!(
+            "trace {:?}: record {} brings object {} past the {} pages the replay \
+             maps objects onto (one page an object): give the file more pages",
+            reader.name,
+            past.record,
+            past.objects + 1,
+            max_objects
+        )
+    })
+}
+
+/// Where a trace first has more distinct objects than a scan allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PastObjects {
+    /// The record (CSV: line) that brings the first object too many.
+    pub record: u64,
+    /// The objects before it.
+    pub objects: u64,
+}
+
+/// [`scan`], with the trace's first object past `max_objects` given back to the caller to
+/// name (the reader stops there) rather than as the build's message.
+pub fn scan_objects(
+    reader: &mut TraceReader,
+    max_objects: u64,
+) -> Result<Result<TraceScan, PastObjects>, String> {
     reader.rewind();
     let mut s = TraceScan {
         requests: 0,
@@ -394,20 +426,16 @@ pub fn scan(reader: &mut TraceReader, max_objects: u64) -> Result<TraceScan, Str
         let n = s.pages.len() as u64;
         if !s.pages.contains_key(&r.id) {
             if n >= max_objects.min(u32::MAX as u64) {
-                return Err(format!(
-                    "trace {:?}: record {} brings object {} past the {} pages the replay \
-                     maps objects onto (one page an object): give the file more pages",
-                    reader.name,
-                    reader.record,
-                    n + 1,
-                    max_objects
-                ));
+                return Ok(Err(PastObjects {
+                    record: reader.record,
+                    objects: n,
+                }));
             }
             s.pages.insert(r.id, n as u32);
         }
     }
     reader.rewind();
-    Ok(s)
+    Ok(Ok(s))
 }
 
 #[cfg(test)]

@@ -169,16 +169,22 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         op_paths: Vec::new(),
         guard: Default::default(),
         next_touch: Vec::new(),
+        replays: false,
     };
+    // Each task's memcg (None: unknown, refused when that task is compiled).
+    let charged: Vec<Option<u16>> = tasks
+        .iter()
+        .map(|(_, t)| memcg_ids.get(t.memcg.as_deref().unwrap_or("/")).copied())
+        .collect();
     for (si, (orig, spec)) in tasks.iter().enumerate() {
-        let memcg = memcg_ids
-            .get(spec.memcg.as_deref().unwrap_or("/"))
-            .copied()
+        let memcg = charged[si]
             .ok_or_else(|| format!("tasks[{orig}].memcg: unknown memcg {:?}", spec.memcg))?;
-        let max = sim.mm.memcgs.list[memcg as usize].max;
         let mut c = Compiler {
             reference: Reference {
-                memcg_max: (memcg != 0 && max != UNLIMITED).then_some(max),
+                task: si,
+                tasks: &tasks,
+                charged: &charged,
+                memcg,
                 clients: spec.clients,
                 in_loop: false,
                 used: false,
@@ -197,6 +203,7 @@ pub fn build(scn: &Scenario, variant_name: &str) -> Result<Simulation, String> {
         };
         c.ops(&spec.program, &format!("tasks[{orig}].program"))?;
         let prog: Rc<[Instr]> = c.out.into();
+        sim.replays |= prog.iter().any(|i| matches!(i, Instr::Replay { .. }));
         sim.op_paths.push(c.paths);
         sim.spec_names.push(spec.name.clone());
         for client in 0..spec.clients.max(1) {
@@ -261,10 +268,14 @@ use crate::scenario::ops::{
     Anon, Free, Loop, Mark, MemoryReclaim, Mmap, Munmap, Read, Sleep, Touch, Truncate, Write,
 };
 
-/// What a replay's `reference` needs of its task: the size the reference policies hold.
-struct Reference {
-    /// The task's memcg's memory.max in frames (None: the root, or no limit).
-    memcg_max: Option<u64>,
+/// What a replay's `reference` needs of its task: the size the reference policies hold, and
+/// whether the cache of that size is the task's alone.
+struct Reference<'a> {
+    /// The task's index among the expanded tasks, all of them, and each one's memcg.
+    task: usize,
+    tasks: &'a [(usize, crate::scenario::TaskSpec)],
+    charged: &'a [Option<u16>],
+    memcg: u16,
     clients: u32,
     /// Compiling a loop's body.
     in_loop: bool,
@@ -273,7 +284,7 @@ struct Reference {
 }
 
 struct Compiler<'a> {
-    reference: Reference,
+    reference: Reference<'a>,
     scale: u64,
     /// memory.reclaim accepts `swappiness=max` (6.16+, `swappiness_anon_only`).
     anon_only_reclaim: bool,
@@ -686,13 +697,8 @@ impl Compiler<'_> {
         at: &str,
     ) -> Result<crate::sim::replay::ReferenceSpec, String> {
         let at = format!("{at}.reference");
+        let pages = reference_limit(self.mm, &self.reference).map_err(|e| format!("{at}: {e}"))?;
         let refs = &mut self.reference;
-        let Some(pages) = refs.memcg_max else {
-            return Err(format!(
-                "{at}: the reference policies hold as many objects as the task's memcg \
-                 memory.max holds pages; put the task in a memcg with memory.max"
-            ));
-        };
         if refs.in_loop || refs.clients > 1 || refs.used || r.count.is_some() {
             return Err(format!(
                 "{at}: the reference policies follow one pass of the whole trace by one task: \
@@ -702,12 +708,12 @@ impl Compiler<'_> {
         refs.used = true;
         let next = match r.format {
             crate::scenario::trace::TraceFormat::OracleGeneral => {
-                crate::mrc::check_next(reader, &found.pages)
+                crate::reference::check_next(reader, &found.pages)
                     .map_err(|e| format!("{at}: trace {:?}: {e}", r.trace))?;
                 None
             }
             crate::scenario::trace::TraceFormat::Csv => Some(Rc::new(
-                crate::mrc::next_requests(reader, &found.pages)
+                crate::reference::next_requests(reader, &found.pages)
                     .map_err(|e| format!("{at}: {e}"))?,
             )),
         };
@@ -732,6 +738,55 @@ impl Compiler<'_> {
         }
         Ok((off, pages))
     }
+}
+
+/// The pages a task's reference policies hold: the tightest memory.max from its memcg up to
+/// the root (the kernel charges up the whole path, `page_counter_try_charge` as of v6.1, so
+/// each limit on it caps the task's page cache). Refused when another task is charged under
+/// one of those limits (a replica, a task in the same memcg, or one beside it under a parent's
+/// limit): the kernel's cache there is shared, while the reference follows this task's
+/// requests alone.
+/// One reference over the tasks' merged requests is no answer: OPT needs each request's next
+/// use in the merged order, which the run's own IO waits decide (they differ by variant), so
+/// it cannot be known before the run, as the reference needs it.
+fn reference_limit(mm: &Mm, r: &Reference<'_>) -> Result<u64, String> {
+    let list = &mm.memcgs.list;
+    let path = |mut m: u16| {
+        let mut out = Vec::new();
+        while m != 0 {
+            out.push(m);
+            m = list[m as usize].parent.unwrap_or(0);
+        }
+        out
+    };
+    let limits: Vec<u16> = path(r.memcg)
+        .into_iter()
+        .filter(|&m| list[m as usize].max != UNLIMITED)
+        .collect();
+    let Some(pages) = limits.iter().map(|&m| list[m as usize].max).min() else {
+        let e = "the reference policies hold as many objects as the task's memcg memory.max \
+                 holds pages; put the task in a memcg with memory.max";
+        return Err(e.to_string());
+    };
+    for &limit in &limits {
+        let other = (0..r.tasks.len())
+            .filter(|&j| j != r.task)
+            .find(|&j| r.charged[j].is_some_and(|m| path(m).contains(&limit)));
+        if let Some(j) = other {
+            return Err(format!(
+                "the reference policies hold the {} pages memcg {:?} allows (memory.max), but \
+                 task {:?} is charged under that limit too: the kernel's cache there is shared, \
+                 so its misses and the reference's of this task's requests would not compare; \
+                 give task {:?} a memcg of its own with memory.max (and no other task under a \
+                 limit above it), or drop reference",
+                list[limit as usize].max,
+                list[limit as usize].name,
+                r.tasks[j].1.name,
+                r.tasks[r.task].1.name,
+            ));
+        }
+    }
+    Ok(pages)
 }
 
 /// Does a program create a shared anon (shmem) region, at any depth of loops?

@@ -88,6 +88,9 @@ pub struct Simulation {
     /// of the task, its program and its access, a chain of cache misses with many tasks
     /// taking turns (S003). A hint only (x86-64), empty elsewhere.
     pub(crate) next_touch: Vec<Option<(Vma, u64)>>,
+    /// A task's program replays a trace (set by the build, so that each frame's view need not
+    /// scan the programs).
+    pub(crate) replays: bool,
 }
 
 /// Events one `step` processes at most (see [`Simulation::step`]).

@@ -36,15 +36,34 @@ pub struct ReferenceSpec {
     pub next: Option<Rc<Vec<u64>>>,
 }
 
-/// Plain LRU and Belady's OPT (`crate::mrc`'s, the curve's columns) fed the requests the task
-/// replayed so far: what they would have missed of the same requests at the same size.
+/// Plain LRU and Belady's OPT (`crate::reference`, as the curve's columns) fed the requests the
+/// task replayed so far: what they would have missed of the same requests at the same size,
+/// and what the kernel missed of them (the side the differences compare).
 #[derive(Debug, Clone)]
 pub struct References {
-    lru: crate::mrc::LruCache,
-    opt: crate::mrc::OptCache,
+    lru: crate::reference::LruCache,
+    opt: crate::reference::OptCache,
     pub requests: u64,
+    pub misses: u64,
     pub lru_misses: u64,
     pub opt_misses: u64,
+}
+
+/// The replays' figures summed over the tasks: every replay's requests and misses, and over
+/// the replays with `reference` only, the same requests' kernel, LRU and OPT misses.
+#[derive(Debug, Clone, Copy, Default)]
+struct Figures {
+    requests: u64,
+    misses: u64,
+    reference: Option<ReferenceFigures>,
+}
+
+/// The replays with `reference`: the kernel's, LRU's and OPT's misses of their requests.
+#[derive(Debug, Clone, Copy, Default)]
+struct ReferenceFigures {
+    misses: u64,
+    lru_misses: u64,
+    opt_misses: u64,
 }
 
 impl std::fmt::Debug for ReplaySpec {
@@ -154,9 +173,10 @@ impl Simulation {
             let objects = r.pages.len();
             let refs = self.tasks[ti].references.get_or_insert_with(|| {
                 Box::new(References {
-                    lru: crate::mrc::LruCache::new(objects, rs.pages),
-                    opt: crate::mrc::OptCache::new(objects, rs.pages),
+                    lru: crate::reference::LruCache::new(objects, rs.pages),
+                    opt: crate::reference::OptCache::new(objects, rs.pages),
                     requests: 0,
+                    misses: 0,
                     lru_misses: 0,
                     opt_misses: 0,
                 })
@@ -167,6 +187,7 @@ impl Simulation {
                 None => q.next.unwrap_or(u64::MAX),
             };
             refs.requests += 1;
+            refs.misses += u64::from(!hit);
             refs.lru_misses += u64::from(!refs.lru.access(o));
             refs.opt_misses += u64::from(!refs.opt.access(o, next));
         }
@@ -182,57 +203,63 @@ impl Simulation {
         self.tasks[ti].replay.as_ref().is_some_and(|c| c.write)
     }
 
-    /// The replays' reference policies so far, summed over the tasks that run them (None: no
-    /// replay has `reference`, or none has made a request yet).
-    pub fn references(&self) -> Option<(u64, u64, u64)> {
-        let mut out: Option<(u64, u64, u64)> = None;
-        for r in self.tasks.iter().filter_map(|t| t.references.as_deref()) {
-            let o = out.get_or_insert((0, 0, 0));
-            o.0 += r.requests;
-            o.1 += r.lru_misses;
-            o.2 += r.opt_misses;
+    /// The replays' figures so far (one pass over the tasks); the reference's are None while
+    /// no replay with `reference` has made a request.
+    fn figures(&self) -> Figures {
+        let mut f = Figures::default();
+        for t in &self.tasks {
+            f.requests += t.replay_stats.requests;
+            f.misses += t.replay_stats.misses;
+            if let Some(r) = t.references.as_deref() {
+                let o = f.reference.get_or_insert_with(Default::default);
+                o.misses += r.misses;
+                o.lru_misses += r.lru_misses;
+                o.opt_misses += r.opt_misses;
+            }
         }
-        out
+        f
     }
 
     /// A replay figure of a lesson fact (`replay.NAME`, scenario/expect.rs `LIVE_REPLAY`); None
-    /// for the reference policies' figures while there are none.
+    /// for the reference policies' figures while there are none. The differences set the
+    /// reference against the kernel's misses of the same requests: those of the replays with
+    /// `reference`, not every replay's.
     pub(crate) fn replay_figure(&self, name: &str) -> Option<f64> {
-        let (mut requests, mut misses) = (0u64, 0u64);
-        for t in &self.tasks {
-            requests += t.replay_stats.requests;
-            misses += t.replay_stats.misses;
-        }
-        let refs = self.references();
+        let f = self.figures();
+        let refs = f.reference;
         let signed = |a: u64, b: u64| a as f64 - b as f64;
         Some(match name {
-            "requests" => requests as f64,
-            "misses" => misses as f64,
-            "lru_misses" => refs?.1 as f64,
-            "opt_misses" => refs?.2 as f64,
-            "lru_minus_misses" => signed(refs?.1, misses),
-            "misses_minus_opt" => signed(misses, refs?.2),
+            "requests" => f.requests as f64,
+            "misses" => f.misses as f64,
+            "lru_misses" => refs?.lru_misses as f64,
+            "opt_misses" => refs?.opt_misses as f64,
+            "lru_minus_misses" => signed(refs?.lru_misses, refs?.misses),
+            "misses_minus_opt" => signed(refs?.misses, refs?.opt_misses),
             _ => return None,
         })
     }
 
     /// The replays' figures for the page's frame (None: the run replays no trace).
     pub(crate) fn replay_view(&self) -> Option<crate::views::info::ReplayView> {
-        let replays = self.tasks.iter().any(|t| {
-            t.prog
-                .iter()
-                .any(|i| matches!(i, super::workloads::Instr::Replay { .. }))
-        });
-        if !replays {
+        if !self.replays {
             return None;
         }
-        let refs = self.references();
+        let f = self.figures();
         Some(crate::views::info::ReplayView {
-            requests: self.replay_figure("requests").unwrap_or(0.0) as u64,
-            misses: self.replay_figure("misses").unwrap_or(0.0) as u64,
-            lru_misses: refs.map(|r| r.1),
-            opt_misses: refs.map(|r| r.2),
+            requests: f.requests,
+            misses: f.misses,
+            lru_misses: f.reference.map(|r| r.lru_misses),
+            opt_misses: f.reference.map(|r| r.opt_misses),
         })
+    }
+
+    /// Task `name`'s replay counts (clients summed; zero when it replayed nothing).
+    pub fn replay_stats_of(&self, name: &str) -> ReplayStats {
+        self.replay_stats()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+            .unwrap_or_default()
     }
 
     /// Each task spec's replay counts, by task name (clients summed), for the specs that

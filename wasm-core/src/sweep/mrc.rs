@@ -55,31 +55,34 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
 
 /// Read scenario `file` and attach its trace (relative to the file).
 pub fn load(file: &Path, budget: &Budget) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut scn = crate::scenario::parse_with_budget(&text, budget)
-        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.line, e.column, e.what()))?;
+    let (_, mut scn) = read_scenario(file, budget)?;
     let dir = file.parent().unwrap_or(Path::new("."));
     super::traces::attach(&mut scn, dir, budget)?;
     Ok(scn)
+}
+
+/// Scenario `file`'s text, read once, and the scenario it parses to (no trace attached).
+fn read_scenario(file: &Path, budget: &Budget) -> Result<(String, Scenario), String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let scn = crate::scenario::parse_with_budget(&text, budget)
+        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.line, e.column, e.what()))?;
+    Ok((text, scn))
 }
 
 /// Traces as (name, bytes).
 pub type TraceBytes = Vec<(String, Vec<u8>)>;
 
 /// A scenario file's text and the bytes of each trace it names (relative to the file), for
-/// a shell that ships a curve's points to other machines (Python's Ray backend); each trace is
-/// refused unread when longer than the budget allows.
+/// a shell that ships a curve's points to other machines (Python's Ray backend): the file and
+/// each trace read once, each trace refused when longer than the budget allows (by its length
+/// before it is read, and by what it gave).
 pub fn load_bytes(file: &Path, budget: &Budget) -> Result<(String, TraceBytes), String> {
-    let scn = load(file, budget)?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (text, scn) = read_scenario(file, budget)?;
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut traces = Vec::new();
     for name in scn.trace_names() {
-        let path = dir.join(&name);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+        let bytes = super::traces::read_bytes(&dir.join(&name), &name, budget)?;
         traces.push((name, bytes));
     }
     Ok((text, traces))
@@ -116,6 +119,8 @@ pub struct Curve<'a> {
     /// OPT's next requests of a CSV trace, made once on the first OPT point (oracleGeneral
     /// traces carry them).
     next: std::sync::OnceLock<Result<Option<Vec<u64>>, String>>,
+    /// What a kernel point's machine may have (`mrc::kernel_scenario`).
+    budget: Budget,
 }
 
 impl<'a> Curve<'a> {
@@ -126,7 +131,14 @@ impl<'a> Curve<'a> {
             plan,
             found,
             next: std::sync::OnceLock::new(),
+            budget: Budget::DEFAULT,
         })
+    }
+
+    /// The curve with kernel points held to `budget` instead of the default one.
+    pub fn with_budget(mut self, budget: &Budget) -> Curve<'a> {
+        self.budget = *budget;
+        self
     }
 
     /// The points, in the table's order: LRU and OPT at each size, then each variant's sizes.
@@ -170,7 +182,7 @@ impl<'a> Curve<'a> {
                         TraceFormat::OracleGeneral => Ok(None),
                         TraceFormat::Csv => {
                             let mut rd = mrc::reader(scn, replay)?;
-                            mrc::next_requests(&mut rd, &found.pages).map(Some)
+                            crate::reference::next_requests(&mut rd, &found.pages).map(Some)
                         }
                     })
                     .clone()?;
@@ -178,14 +190,11 @@ impl<'a> Curve<'a> {
                 mrc::opt_misses(&mut rd, &found.pages, *pages, next.as_deref())
             }
             Job::Kernel { variant, pages } => {
-                let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint);
+                let point = mrc::kernel_scenario(scn, *pages, self.plan.footprint, &self.budget)?;
                 let mut sim = Simulation::new(&point, variant)?;
                 run::run_limited(&mut sim, max_cpu, "--max-cpu")?;
-                mrc::kernel_misses(
-                    &sim.replay_stats(),
-                    &self.plan.task_name,
-                    self.plan.requests,
-                )
+                let s = sim.replay_stats_of(&self.plan.task_name);
+                mrc::kernel_misses(s.requests, s.misses, self.plan.requests)
             }
         }
     }
@@ -241,16 +250,17 @@ impl<'a> Curve<'a> {
 }
 
 /// The curve's table: its rows in the order of [`COLUMNS`] (policy lru, opt, then each
-/// variant; sizes ascending), and how many points failed. `progress(done, total)` is called
-/// on the calling thread as points finish.
+/// variant; sizes ascending), and how many points failed; kernel points held to `budget`.
+/// `progress(done, total)` is called on the calling thread as points finish.
 pub fn table(
     scn: &Scenario,
     points: usize,
     jobs: usize,
     max_cpu: Option<Duration>,
+    budget: &Budget,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<(Vec<Vec<String>>, usize), String> {
-    let curve = Curve::new(scn, points)?;
+    let curve = Curve::new(scn, points)?.with_budget(budget);
     let todo = curve.jobs();
     let mut results: Vec<Option<Result<u64, String>>> = vec![None; todo.len()];
     let total = todo.len();
@@ -289,7 +299,7 @@ pub fn execute(a: &Args, budget: &Budget) -> Result<(Vec<PathBuf>, usize, usize)
     // On a terminal one line rewritten; elsewhere a line at every eighth of the points.
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let quiet = a.quiet;
-    let (rows, failed) = table(&scn, points, jobs, a.max_cpu, |done, total| {
+    let (rows, failed) = table(&scn, points, jobs, a.max_cpu, budget, |done, total| {
         if quiet {
             return;
         }

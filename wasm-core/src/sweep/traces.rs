@@ -43,3 +43,26 @@ pub fn attach(scn: &mut Scenario, dir: &Path, budget: &Budget) -> Result<(), Str
     }
     Ok(())
 }
+
+/// The bytes of trace `name` at `path`, for a shell that ships them (`sweep::mrc::load_bytes`):
+/// opened once and read once, at most the budget and a byte, so that one whose length says
+/// less than it holds (it grew, or is a pipe) is refused by what was read, not read whole.
+pub fn read_bytes(path: &Path, name: &str, budget: &Budget) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let src = FileTrace::open(path)?;
+    crate::scenario::trace::check_len(name, src.len, budget)?;
+    let mut bytes = Vec::new();
+    (&src.file)
+        .take(budget.trace_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read trace {}: {e}", path.display()))?;
+    if bytes.len() as u64 > budget.trace_bytes {
+        return Err(format!(
+            "trace {name:?} is more than {} bytes, though its length said {} when it was \
+             opened (the limit: MAX_TRACE_BYTES, see docs/scenarios.md, resource budget; the \
+             CLI's --no-budget lifts it)",
+            budget.trace_bytes, src.len
+        ));
+    }
+    Ok(bytes)
+}

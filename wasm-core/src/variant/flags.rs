@@ -541,6 +541,40 @@ flag_table! {
         commit: "",
         doc: "vm.laptop_mode is accepted and ignored (deprecated): reclaim may always write back",
     }
+    /// After 6.18, by 7.3 (`folio_add_lru`, mm/folio.c, and `lru_gen_refault`, mm/workingset.c,
+    /// in the 7.3 tree; the first names the second): under MGLRU a folio added to the LRU in a
+    /// fault goes active only if it carries PG_workingset (a refault whose shadow had it);
+    /// any other gets PG_referenced through `folio_mark_accessed` (`lru_gen_inc_refs`), so it
+    /// is placed one generation below max_seq - 1 (file) and its first young PTE seen by the
+    /// walk or by rmap is already its second reference. WORKINGSET_ACTIVATE counts only such a
+    /// workingset refault in a fault. Before (6.1-6.18, the 6.12 tree's `folio_add_lru` in
+    /// mm/swap.c): every folio added in a fault went active, and 6.14's `lru_gen_refault`
+    /// counted every recent refault in a fault. Dated by the debian-6.18 boots of the thrash
+    /// scenarios: 6.18's MGLRU counts workingset_activate_file equal to its refaults with
+    /// workingset_restore_file 0, which only the earlier count gives; 7.3's counts none
+    /// without a restore. The two changes are taken as one (7.3's folio_add_lru comment cites
+    /// the refault side); their mainline commit was not found.
+    mglru_fault_referenced {
+        era: Since("7.3"),
+        function: "folio_add_lru, lru_gen_refault",
+        commit: "",
+        doc: "MGLRU: a folio added in a fault is active only if workingset, else referenced; workingset_activate counts only workingset refaults",
+    }
+    /// After 6.14, by 7.3 (`lru_gen_set_refs`, mm/vmscan.c in the 7.3 tree, called by
+    /// `folio_check_references` and by look-around without a walker, `walk_update_folio`):
+    /// a young PTE on a folio that already has PG_referenced or PG_workingset still activates
+    /// it, but sets PG_workingset (clearing the counts) only when the folio has more than one
+    /// access counted (`folio_lru_refs` > 1); otherwise the access is counted
+    /// (`folio_mark_accessed`), so the folio goes back to max_seq - 1, not max_seq. Before
+    /// (6.14's rework), the second reference set PG_workingset at once. The 6.12 tree has no
+    /// `lru_gen_set_refs`; the 6.18 form was not read (no tree): dated 7.3, the tree that
+    /// shows it, until a 6.18 reading moves it.
+    mglru_set_refs_counts {
+        era: Since("7.3"),
+        function: "lru_gen_set_refs, walk_update_folio",
+        commit: "",
+        doc: "MGLRU: a second page-table reference activates a folio but sets PG_workingset only from its third counted access",
+    }
     // ---- swap-in ----
     /// 3.14 ("swap: add a simple detector for inappropriate swapin readahead",
     /// `swapin_nr_pages`): the swap readahead window follows the readahead hits since the last

@@ -171,6 +171,16 @@ impl ScenarioBuilder {
         self
     }
 
+    /// A memcg under `parent` with the given limits, as [`Self::memcg`].
+    pub fn memcg_in(mut self, name: &str, parent: &str, limits: &[(&str, &str)]) -> Self {
+        let mut m = format!("name = {}\nparent = {}", quote(name), quote(parent));
+        for (key, size) in limits {
+            m += &format!("\n{key} = {}", quote(size));
+        }
+        self.memcgs.push(m);
+        self
+    }
+
     /// A task with a name and a program only.
     pub fn task(self, name: &str, program: &str) -> Self {
         self.task_spec(Task::new(name, program))

@@ -39,6 +39,37 @@ pub fn clear_traces() {
     TRACES.with(|t| *t.borrow_mut() = Default::default());
 }
 
+thread_local! {
+    /// The set of traces before the last `stash_traces`: shared with the runs built from it
+    /// (each holds its traces by `Arc`), not a copy; kept until `restore_traces` puts it back
+    /// (a refused load) or `drop_stashed_traces` lets it go (a load taken).
+    static STASHED: std::cell::RefCell<Option<reclaim_core::scenario::trace::Traces>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Set the traces supplied aside (emptying the set), so that a load whose new traces or
+/// scenario are refused can put them back without the page sending them again.
+#[wasm_bindgen]
+pub fn stash_traces() {
+    let old = TRACES.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    STASHED.with(|s| *s.borrow_mut() = Some(old));
+}
+
+/// Put back the traces set aside by `stash_traces` (nothing when none is).
+#[wasm_bindgen]
+pub fn restore_traces() {
+    if let Some(old) = STASHED.with(|s| s.borrow_mut().take()) {
+        TRACES.with(|t| *t.borrow_mut() = old);
+    }
+}
+
+/// Let go of the traces set aside by `stash_traces` (their bytes are freed once no run
+/// holds them).
+#[wasm_bindgen]
+pub fn drop_stashed_traces() {
+    STASHED.with(|s| *s.borrow_mut() = None);
+}
+
 /// The traces scenario `text` replays (the names the page must supply), as a list.
 #[wasm_bindgen]
 pub fn trace_names(text: &str) -> Result<Vec<String>, JsError> {
@@ -247,7 +278,8 @@ impl WasmSimulation {
     }
     /// The kernel point of a miss-ratio curve: `variant` of scenario `text` with its replaying
     /// task in a memcg of memory.max = `pages` pages (`mrc::kernel_scenario`); run it to the
-    /// end, then `replay_stats_json` gives its misses.
+    /// end, then `replay_stats_json` gives its misses. Throws for a footprint whose point
+    /// needs more frames than the budget allows.
     #[wasm_bindgen(js_name = fromMrcPoint)]
     pub fn from_mrc_point(
         text: &str,
@@ -257,13 +289,16 @@ impl WasmSimulation {
         use reclaim_core::mrc;
         let scn = parse_with_traces(text)?;
         let (plan, _) = mrc::plan(&scn, 1).map_err(|e| JsError::new(&e))?;
-        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint);
+        let budget = reclaim_core::scenario::Budget::DEFAULT;
+        let point = mrc::kernel_scenario(&scn, pages as u64, plan.footprint, &budget)
+            .map_err(|e| JsError::new(&e))?;
         Self::with_flags(&point, variant, &Default::default())
     }
     /// A finished kernel point's misses: task `task`'s, which must have made all `requests` of
     /// the trace (`mrc::kernel_misses`); throws naming how far it got otherwise.
     pub fn mrc_misses(&self, task: &str, requests: f64) -> Result<f64, JsError> {
-        reclaim_core::mrc::kernel_misses(&self.inner.replay_stats(), task, requests as u64)
+        let s = self.inner.replay_stats_of(task);
+        reclaim_core::mrc::kernel_misses(s.requests, s.misses, requests as u64)
             .map(|m| m as f64)
             .map_err(|e| JsError::new(&e))
     }

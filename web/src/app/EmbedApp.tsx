@@ -13,7 +13,7 @@ import { formatNs } from '../format';
 import { EMBED_CHARTS, type EmbedChart } from '../lib/embed';
 import { ratesOf } from '../lib/rates';
 import { ReplayFigures } from '../components/RunCounters';
-import { TraceNeeded } from '../components/TracePanel';
+import { TraceNeeded, TracesInUse } from '../components/TracePanel';
 import { Lesson, LinkBanner, RunError, RunKernel } from './parts';
 import type { AppModel } from './useApp';
 
@@ -68,7 +68,11 @@ export function EmbedApp({ m }: { m: AppModel }) {
             Reclaim Lab ↗
           </a>
         </div>
-        {setup.missingTraces.length > 0 && <TraceNeeded names={setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} drop={false} />}
+        {setup.missingTraces.length > 0 ? (
+          <TraceNeeded names={setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} fetchFailed={m.trace.fetchFailed} onRetry={m.trace.retry} drop={false} />
+        ) : (
+          setup.heldTraces.length > 0 && <TracesInUse held={setup.heldTraces} onFile={m.trace.load} />
+        )}
         <Lesson m={m} />
         <Suspense fallback={viewLoading}>
           {ready && embedView !== 'results' && (

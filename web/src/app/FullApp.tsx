@@ -6,7 +6,7 @@ import { WATCHDOG_MS } from '../engine/useEngine';
 import { LinkBanner, RunError } from './parts';
 import { Stage, type StageView } from './Stage';
 import { Tools, type ToolTab } from './Tools';
-import { TraceNeeded } from '../components/TracePanel';
+import { TraceNeeded, TracesInUse } from '../components/TracePanel';
 import { TopBar } from './TopBar';
 import type { AppModel } from './useApp';
 
@@ -92,9 +92,12 @@ export function FullApp({ m }: { m: AppModel }) {
             </p>
           )}
           {m.setup.missingTraces.length > 0 ? (
-            <TraceNeeded names={m.setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} />
+            <TraceNeeded names={m.setup.missingTraces} shipped={m.trace.shipped} onFile={m.trace.load} status={m.trace.status} fetchFailed={m.trace.fetchFailed} onRetry={m.trace.retry} />
           ) : (
-            <Stage m={m} view={view} onView={setView} intro={<Intro />} />
+            <>
+              {m.setup.heldTraces.length > 0 && <TracesInUse held={m.setup.heldTraces} onFile={m.trace.load} />}
+              <Stage m={m} view={view} onView={setView} intro={<Intro />} />
+            </>
           )}
           <p className="muted small engine-line">
             engine <span data-testid="engine-version">{state.engineVersion ?? (state.phase === 'error' ? 'not loaded' : 'loading…')}</span>

@@ -26,7 +26,12 @@ export function useApp() {
   const { state, load, setPlaying, step, setSpeed, reset } = engine;
   const embed = useMemo(() => parseEmbedParams(location.search), []);
   const setup = useSetup(state);
-  const { frames, broken, ready, finished, nowNs } = runPhase(state);
+  const phase = runPhase(state);
+  const { frames, broken, finished, nowNs } = phase;
+  // A scenario whose trace the page does not hold waits for the user: the runs the engine still
+  // holds are the previous scenario's, not to be played under this one's name.
+  const waitsForTrace = setup.missingTraces.length > 0;
+  const ready = phase.ready && !waitsForTrace;
   const { seek, seeking, seekTo, seekAfterLoad } = useSeek(state, engine.seek);
   const trace = useTrace(setup);
   const link = useLink({ embed, setup, state, nowNs, seeking, seekAfterLoad, trace });
@@ -54,6 +59,9 @@ export function useApp() {
     typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
   );
   useEffect(() => setSpeed(speed), [speed, setSpeed]);
+  useEffect(() => {
+    if (waitsForTrace) setPlaying(false);
+  }, [waitsForTrace, setPlaying]);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -97,7 +105,7 @@ export function useApp() {
   if (furthest.current.key !== setupKey) furthest.current = { key: setupKey, loads: state.loads, ns: 0 };
   if (ready && state.loads > furthest.current.loads && nowNs > furthest.current.ns) furthest.current.ns = nowNs;
   const scrubMax = Math.max(furthest.current.ns, seek?.toNs ?? 0);
-  const status = state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
+  const status = boot === 'done' && waitsForTrace ? 'waiting for the trace' : state.phase === 'error' || broken ? 'error' : !ready || seeking || boot !== 'done' ? 'loading' : finished ? 'finished' : state.playing ? 'running' : 'paused';
 
   useHostApi({ embed, idle, run: commands.run, ready, finished, seeking, status, nowNs, stepNs, lessonSteps, setPlaying, go: transport.go, pauseAndSeek: transport.pauseAndSeek, setKnobs: setup.setKnobs });
   // The views an embed of this state can show: generations and memcg only where they exist.

@@ -1,15 +1,27 @@
 // The experiment as the user set it up: scenario, variants, compare mode, knobs, flag overrides,
 // hand-edited text and speed; and the scenario source and run names the engine loads from it.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Knobs } from '../components/Controls';
 import type { EngineState } from '../engine/useEngine';
 import { speedAt } from '../format';
 import { NO_FLAGS, type SideFlags } from '../lib/flags';
 import type { LinkState } from '../lib/link';
 import { setupOf } from '../lib/knobs';
-import { traceNames, variantNames } from '../lib/scenarioText';
+import { variantNames } from '../lib/scenarioText';
+import { useTraceNames } from '../engine/core';
 import type { ScenarioSource, TraceBytes } from '../engine/protocol';
 import { SCENARIOS, type ScenarioFile } from '../scenarios';
+
+/** A trace a bundled scenario (a lesson) replays, as the page holds it: its bytes under the name
+ *  the scenario gives it, and where they came from (the file given, or the page's URL). */
+export interface HeldTrace {
+  trace: TraceBytes;
+  /** The file's own name when given, or the URL it was fetched from. */
+  from: string;
+  given: boolean;
+  /** Counts the traces supplied, so that one replaced by another loads the scenario again. */
+  seq: number;
+}
 
 /** A trace the user gave the page (dropped, or a shipped one picked): the scenario the engine
  *  built to replay it, its bytes, and the miss-ratio point opened from its curve (null: the
@@ -20,6 +32,8 @@ export interface TraceSetup {
   format: 'oracleGeneral' | 'csv';
   mrcPages: number | null;
 }
+
+const NONE: readonly string[] = [];
 
 export const DEFAULT_SPEED_STEP = 10; // 250 ms of virtual time per second
 
@@ -40,7 +54,7 @@ export function useSetup(state: EngineState) {
   const [trace, setTrace] = useState<TraceSetup | null>(null);
   /** Traces a bundled scenario replays (a lesson's), by the name it gives them: fetched when the
    *  page serves them, else given by the user; kept for the page's life. */
-  const [held, setHeld] = useState<Record<string, TraceBytes>>({});
+  const [held, setHeld] = useState<Record<string, HeldTrace>>({});
 
   const traceOpen = trace !== null && trace.file.name === scenarioName;
   const file = traceOpen ? trace.file : (SCENARIOS.find((s) => s.name === scenarioName) ?? null);
@@ -75,20 +89,28 @@ export function useSetup(state: EngineState) {
   };
 
   const text = file ? (edited ?? file.text) : '';
-  // The traces a bundled scenario names; until each is held the engine is not asked to build it
-  // (the page shows which file it needs instead).
-  const namedTraces = useMemo(() => (file && !traceOpen ? traceNames(text) : []), [file, traceOpen, text]);
+  // The traces a bundled scenario names, as the engine reads the text (null until it has said);
+  // until each is held the engine is not asked to build it (the page shows which file it needs
+  // instead).
+  const namesKnown = useTraceNames(file && !traceOpen ? text : null);
+  const namedTraces = namesKnown ?? NONE;
   const missingTraces = namedTraces.filter((n) => !held[n]);
-  const heldKey = namedTraces.map((n) => (held[n] ? n : '')).join('\u0000');
-  /** Supply trace `name` of a bundled scenario (its bytes, fetched or given). */
-  const supplyTrace = (name: string, bytes: Uint8Array) => setHeld((h) => ({ ...h, [name]: { name, bytes } }));
+  const heldTraces = namedTraces.flatMap((n) => (held[n] ? [held[n]] : []));
+  const heldKey = namedTraces.map((n) => (held[n] ? `${n}#${held[n].seq}` : '')).join('\u0000');
+  /** Supply trace `name` of a bundled scenario (its bytes, fetched from `from` or given in the
+   *  file of that name), replacing the one held before. */
+  const supplied = useRef(0);
+  const supplyTrace = (name: string, bytes: Uint8Array, from: string, given: boolean) => {
+    const seq = ++supplied.current;
+    setHeld((h) => ({ ...h, [name]: { trace: { name, bytes }, from, given, seq } }));
+  };
   // A knob comparison runs two copies of the chosen variant, each with its own swappiness: the
   // engine builds them (and names them) from the setup.
   const pairBase = swapPair ? (variant ?? variantNames(text)[0] ?? null) : null;
   const pairKey = swapPair && pairBase ? JSON.stringify([pairBase, swapPair]) : '';
   const knobsKey = JSON.stringify(knobs);
   const source: ScenarioSource | null = useMemo(() => {
-    if (!file) return null;
+    if (!file || namesKnown === null) return null;
     if (namedTraces.some((n) => !held[n])) return null;
     const pair = pairKey ? (JSON.parse(pairKey) as [string, [number, number]]) : null;
     const t = traceOpen ? trace : null;
@@ -97,10 +119,10 @@ export function useSetup(state: EngineState) {
       text,
       setup: setupOf(JSON.parse(knobsKey), pair && { variant: pair[0], swappiness: pair[1] }),
       ...(t ? { traces: [t.trace], ...(t.mrcPages !== null ? { mrcPages: t.mrcPages } : {}) } : {}),
-      ...(namedTraces.length > 0 ? { traces: namedTraces.map((n) => held[n]!) } : {}),
+      ...(namedTraces.length > 0 ? { traces: namedTraces.map((n) => held[n]!.trace) } : {}),
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `held` counts through heldKey
-  }, [file, text, knobsKey, pairKey, traceOpen, trace, namedTraces, heldKey]);
+  }, [file, text, knobsKey, pairKey, traceOpen, trace, namesKnown, heldKey]);
 
   // The picker offers the file's own variants (in a knob comparison too), as the engine read them.
   const variants = state.scenario === scenarioName ? (state.file?.variants ?? []) : [];
@@ -141,6 +163,7 @@ export function useSetup(state: EngineState) {
     openTrace,
     namedTraces,
     missingTraces,
+    heldTraces,
     supplyTrace,
     source,
     variants,

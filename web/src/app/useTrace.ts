@@ -7,7 +7,7 @@ import { startEngineWorker } from '../engine/client';
 import { MrcPool, type MrcState } from '../engine/mrcPool';
 import { poolSize } from '../engine/reportPool';
 import { traceFormat } from '../lib/dropped';
-import { fetchTrace, loadManifest, type ShippedTrace } from '../lib/shippedTraces';
+import { fetchTrace, loadManifest, traceUrl, type ShippedTrace } from '../lib/shippedTraces';
 import { traceScenarioName } from '../lib/link';
 import { scenarioMeta, variantNames } from '../lib/scenarioText';
 import type { Setup, TraceSetup } from './useSetup';
@@ -33,6 +33,12 @@ export interface TraceStatus {
 /** The shipped traces as the page knows them: loading, the list, or why there is none. */
 export type Shipped = { phase: 'loading' } | { phase: 'ready'; traces: ShippedTrace[] } | { phase: 'error'; error: string };
 
+/** A served trace the open scenario names that could not be fetched, and why (with its URL). */
+export interface FetchFailure {
+  name: string;
+  error: string;
+}
+
 export function useTrace(setup: Setup) {
   const [status, setStatus] = useState<TraceStatus>({ phase: 'idle', name: null, error: null });
   const [shipped, setShipped] = useState<Shipped>({ phase: 'loading' });
@@ -57,6 +63,7 @@ export function useTrace(setup: Setup) {
   supply.current = setup.supplyTrace;
   const missing = setup.missingTraces;
   const named = setup.namedTraces;
+  const [fetchFailed, setFetchFailed] = useState<FetchFailure | null>(null);
 
   /** Read `file`, have the engine build its scenario, and open it (or restore the link that
    *  waits for it). A file of a name the open scenario (a lesson) replays is that trace: it is
@@ -81,7 +88,7 @@ export function useTrace(setup: Setup) {
         (buf) => {
           if (n !== seq.current) return;
           setStatus({ phase: 'ready', name: file.name, error: null });
-          supply.current(wanted, new Uint8Array(buf));
+          supply.current(wanted, new Uint8Array(buf), file.name, true);
         },
         (err: unknown) => n === seq.current && setStatus({ phase: 'error', name: file.name, error: `${file.name} could not be read: ${String(err)}` }),
       );
@@ -126,8 +133,10 @@ export function useTrace(setup: Setup) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- one curve per trace
   }, [base, bytes]);
 
-  // A served trace the open scenario (a lesson) names: fetched once, then supplied.
+  // A served trace the open scenario (a lesson) names: fetched once, then supplied (a failure is
+  // kept, with its URL, until the user asks to try again or gives the file).
   const fetching = useRef(new Set<string>());
+  const [retries, setRetries] = useState(0);
   const missingKey = missing.join('\u0000');
   useEffect(() => {
     if (shipped.phase !== 'ready') return;
@@ -135,15 +144,22 @@ export function useTrace(setup: Setup) {
       const t = shipped.traces.find((x) => x.file === name && x.served);
       if (!t || fetching.current.has(name)) continue;
       fetching.current.add(name);
+      const url = traceUrl(t);
       fetchTrace(t).then(
-        (bytes) => supply.current(name, bytes),
-        (err: unknown) => {
+        (bytes) => {
           fetching.current.delete(name);
-          setStatus({ phase: 'error', name, error: err instanceof Error ? err.message : String(err) });
+          supply.current(name, bytes, url, false);
         },
+        (err: unknown) => setFetchFailed({ name, error: err instanceof Error ? err.message : String(err) }),
       );
     }
-  }, [missingKey, shipped]);
+  }, [missingKey, shipped, retries]);
+  /** Fetch the served trace that failed again. */
+  const retry = () => {
+    if (fetchFailed) fetching.current.delete(fetchFailed.name);
+    setFetchFailed(null);
+    setRetries((n) => n + 1);
+  };
 
   /** Replay shipped trace `t` as if its file were dropped. */
   const pick = (t: ShippedTrace) => {
@@ -173,7 +189,7 @@ export function useTrace(setup: Setup) {
   const await_ = (name: string, apply: (t: TraceSetup) => void) => {
     awaited.current = { name, apply };
   };
-  return { status, load, pick, shipped, mrc, openPoint, openWhole, awaitTrace: await_, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
+  return { status, load, pick, shipped, fetchFailed, retry, mrc, openPoint, openWhole, awaitTrace: await_, clearError: () => setStatus((s) => (s.phase === 'error' ? { ...s, phase: 'idle', error: null } : s)) };
 }
 
 /** Why `file` is refused before it is read (larger than the engine's budget), or null: a file of

@@ -1,7 +1,8 @@
 // Your own workload: give the page an access trace (drop it anywhere on the page, or choose it
 // here); the engine builds a scenario that replays it, and its miss-ratio curve is drawn.
 import './mrc.css';
-import type { Shipped, TraceStatus } from '../app/useTrace';
+import type { FetchFailure, Shipped, TraceStatus } from '../app/useTrace';
+import type { HeldTrace } from '../app/useSetup';
 import type { ShippedTrace } from '../lib/shippedTraces';
 
 interface Props {
@@ -108,31 +109,65 @@ function ShippedList({ shipped, onPick, busy }: { shipped: Shipped; onPick(t: Sh
 }
 
 /** A scenario (a lesson) that replays traces the page does not hold: which file it needs, why the
- *  page cannot fetch it, and where to give it. */
-export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { names: string[]; shipped: Shipped; onFile(file: File, as: string): void; status: TraceStatus; /** Files dropped on the page are taken (not in an embed). */ drop?: boolean }) {
+ *  page does not have it (not served, its list or its fetch failed: what, where and what to do),
+ *  and where to give it. */
+export function TraceNeeded({
+  names,
+  shipped,
+  onFile,
+  status,
+  fetchFailed,
+  onRetry,
+  drop = true,
+}: {
+  names: readonly string[];
+  shipped: Shipped;
+  onFile(file: File, as: string): void;
+  status: TraceStatus;
+  fetchFailed: FetchFailure | null;
+  onRetry(): void;
+  /** Files dropped on the page are taken (not in an embed). */
+  drop?: boolean;
+}) {
   return (
     <section className="trace-needed" role="region" aria-label="Trace needed" data-testid="trace-needed">
       {names.map((name) => {
         const t = shipped.phase === 'ready' ? shipped.traces.find((x) => x.file === name) : undefined;
-        const fetching = t?.served && !status.error;
+        const failed = fetchFailed?.name === name ? fetchFailed : null;
+        if (t?.served && !failed)
+          return (
+            <p key={name} role="status" data-testid="trace-needed-fetching">
+              Loading the trace this scenario replays, <code>{name}</code>…
+            </p>
+          );
         return (
-          <div key={name}>
-            {fetching ? (
-              <p role="status" data-testid="trace-needed-fetching">
-                Loading the trace this scenario replays, <code>{name}</code>…
-              </p>
-            ) : (
-              <>
-                <p data-testid="trace-needed-reason">
-                  This scenario replays the trace <code>{name}</code>, which this page cannot load by itself
-                  {t ? <>: {t.reason ?? ''}</> : shipped.phase === 'loading' ? ' yet.' : ' (it is not one of the shipped traces).'}
-                </p>
-                <label className="trace-drop">
-                  <span>{drop ? 'Give the file (drop it anywhere on the page, or choose it): ' : 'Give the file: '}</span>
-                  <TraceFileInput testId="trace-needed-input" onFile={(f) => onFile(f, name)} />
-                </label>
-              </>
-            )}
+          <div key={name} className="trace-needed-one">
+            <p data-testid="trace-needed-reason" data-why={failed ? 'fetch' : shipped.phase === 'ready' ? (t ? 'not-served' : 'not-listed') : `list-${shipped.phase}`}>
+              This scenario replays the trace <code>{name}</code>
+              {failed ? (
+                <>
+                  , which this page serves, but {failed.error}. Try again, or give the file below.{' '}
+                  <button type="button" onClick={onRetry} data-testid="trace-needed-retry">
+                    Try again
+                  </button>
+                </>
+              ) : t ? (
+                <>, which this page cannot load by itself: {t.reason}</>
+              ) : shipped.phase === 'loading' ? (
+                <>. The page is still reading its list of shipped traces; you can give the file now.</>
+              ) : shipped.phase === 'error' ? (
+                <>
+                  , and the page cannot tell whether it serves it: {shipped.error}. Give the file below (it is in Reclaim Lab&apos;s repository, in
+                  scenarios/traces/), or reload the page once the site serves that list.
+                </>
+              ) : (
+                <>, which is not one of the traces this page lists. Give the file below.</>
+              )}
+            </p>
+            <label className="trace-drop">
+              <span>{drop ? 'Give the file (drop it anywhere on the page, or choose it): ' : 'Give the file: '}</span>
+              <TraceFileInput testId="trace-needed-input" onFile={(f) => onFile(f, name)} />
+            </label>
           </div>
         );
       })}
@@ -141,6 +176,27 @@ export function TraceNeeded({ names, shipped, onFile, status, drop = true }: { n
           {status.error}
         </p>
       )}
+    </section>
+  );
+}
+
+/** The traces the open scenario replays, as held: which file each came from, and a chooser to
+ *  give another in its place (a wrong file given, whatever its name). */
+export function TracesInUse({ held, onFile }: { held: HeldTrace[]; onFile(file: File, as: string): void }) {
+  return (
+    <section className="traces-in-use" aria-label="Traces in use" data-testid="traces-in-use">
+      {held.map((h) => (
+        <div key={h.trace.name} className="trace-in-use" data-testid="trace-in-use" data-trace={h.trace.name} data-from={h.from}>
+          <span>
+            Replays <code>{h.trace.name}</code> {h.given ? 'from your file ' : 'as served at '}
+            <strong data-testid="trace-in-use-from">{h.from}</strong> ({h.trace.bytes.length.toLocaleString('en')} bytes).
+          </span>
+          <label className="trace-replace">
+            {h.given ? 'Give another file…' : 'Give your own file…'}
+            <TraceFileInput testId="trace-replace-input" onFile={(f) => onFile(f, h.trace.name)} />
+          </label>
+        </div>
+      ))}
     </section>
   );
 }

@@ -75,8 +75,16 @@ export interface EngineModule {
   assess?(text: string, reports: string[]): string;
   /** The message of the panic behind the last `RuntimeError: unreachable`, or "" (wasm.rs). */
   lastPanic?(): string;
-  /** Forget the traces supplied, then supply these (the engine refuses one over its budget). */
+  /** Set the traces supplied aside, then supply these: the engine copies their bytes into its
+   *  memory. One it refuses (over its budget) puts the set aside back, and throws. */
   setTraces?(traces: TraceBytes[]): void;
+  /** Forget the traces supplied and any set aside (their bytes are freed once no run holds them). */
+  clearTraces?(): void;
+  /** Put back the traces set aside by the last `setTraces` (a load refused after them). */
+  restoreTraces?(): void;
+  /** Let go of the traces set aside by the last `setTraces` (the runs built from them hold
+   *  their own share until they are freed). */
+  keepTraces?(): void;
   /** The scenario that replays trace `name` (supplied) in `format`; throws naming a bad record. */
   traceScenario?(name: string, format: TraceFormat): string;
   /** JSON MrcReference of the scenario at `points` sizes; throws on a scenario without one replay. */
@@ -148,9 +156,10 @@ function lagOf(sims: EngineSimulation[]): number {
 export class EngineHost {
   private engine: EngineModule | null = null;
   private ready: Promise<boolean> | null = null;
+  // The traces live in the engine's memory only (one copy, shared by the runs, checkpoints and
+  // the set a load puts aside): the host keeps no bytes of them, so that a message's copy is
+  // garbage once handled. A refused load puts the engine's previous set back (restoreTraces).
   private runs: Run[] = [];
-  /** The traces supplied to the engine last (a refused load puts them back). */
-  private traces: TraceBytes[] = [];
   private seq = 0;
   /** What the runs were built from, to build them again at t=0 (a seek before every checkpoint). */
   private built: { text: string; names: string[]; flags: FlagOverrides[]; mrcPages?: number } | null = null;
@@ -275,8 +284,11 @@ export class EngineHost {
   /** Supply the traces a message carries to the engine (each message that names a scenario
    *  with traces brings them: a results worker holds none of its own). */
   private supply(traces: TraceBytes[]): void {
+    // Nothing here needs the engine's previous set back (a load keeps it aside itself): let it go
+    // before the new one is copied in, so that the engine never holds two sets at once.
+    this.engine!.clearTraces?.();
     this.need(this.engine!.setTraces)(traces);
-    this.traces = traces;
+    this.engine!.keepTraces?.();
   }
 
   private need<F>(f: F | undefined): F {
@@ -391,14 +403,13 @@ export class EngineHost {
    *  built too, so that a load is refused here exactly when another worker's share is. */
   private load(scenario: ScenarioSource, wanted: string[], allFlags: FlagOverrides[], held?: number[]): void {
     // The load's traces replace the engine's only if the load is taken: the runs shown meanwhile
-    // (and their seeks, which build them again) keep the traces they replay.
-    const before = this.traces;
-    const restore = () => scenario.traces && this.supply(before);
+    // (and their seeks, which build them again) keep the traces they replay, which the engine
+    // set aside (refused traces put them back by themselves).
+    const restore = () => scenario.traces && this.engine!.restoreTraces?.();
     if (scenario.traces) {
       try {
-        this.supply(scenario.traces);
+        this.need(this.engine!.setTraces)(scenario.traces);
       } catch (err) {
-        restore();
         this.deps.post(encodeError('scenario', err));
         return;
       }
@@ -432,6 +443,7 @@ export class EngineHost {
       this.deps.post(encodeError('scenario', err));
       return;
     }
+    if (scenario.traces) this.engine!.keepTraces?.();
     const names = keep.map((i) => allNames[i]!);
     const flags = keep.map((i) => allFlags[i] ?? {});
     this.stopAhead();

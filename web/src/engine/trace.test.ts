@@ -1,7 +1,7 @@
 // A dropped trace through the engine host and the miss-ratio pool, against the real wasm engine
 // (web/pkg) in Node: the scenario built for it, a bad record named, the curve's columns.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EngineHost } from './host';
+import { EngineHost, type EngineModule } from './host';
 import { coarseFirst, MrcPool, type MrcState } from './mrcPool';
 import { initWasm, wasmEngine } from './nodeEngine';
 import { parseFromWorker, type FromWorker, type ToWorker } from './protocol';
@@ -84,6 +84,44 @@ describe('a dropped trace', () => {
     expect(last.type, JSON.stringify(last).slice(0, 300)).toBe('variantReport');
   });
 
+  it('is held by the engine only: the host keeps no reference to its bytes, and a refused load puts the engine\'s set back', async () => {
+    const posted: FromWorker[] = [];
+    const host = new EngineHost({ load: async () => wasmEngine, post: (m) => posted.push(parseFromWorker(m)) });
+    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
+    await host.handle({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' });
+    const text = (posted.find((m) => m.type === 'traceScenario') as Extract<FromWorker, { type: 'traceScenario' }>).text!;
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [trace] }, variants: [] });
+    const other = { name: 'other.bin', bytes: oracleGeneral([1, 2, 3]) };
+    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [other] }, variants: ['nosuch'] });
+    expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });
+    // Nothing the host holds (its fields, the runs, checkpoints, what it built from) reaches
+    // either message's bytes: the worker's copy of a message is garbage once it is handled.
+    const held = reachable(host, [trace.bytes, other.bytes, trace.bytes.buffer, other.bytes.buffer]);
+    expect(held).toEqual([]);
+    // A seek to the start builds the runs again from the engine's traces: the ones put back.
+    await host.handle({ type: 'step', ns: 50_000_000 });
+    await host.handle({ type: 'seek', ns: 0 });
+    expect(posted.at(-1)?.type, JSON.stringify(posted.at(-1)).slice(0, 300)).toBe('frame');
+  });
+
+  it('brought again by a results worker\'s message replaces the engine\'s set without holding two at once', async () => {
+    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
+    const built = (await ask({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' }))[0] as Extract<FromWorker, { type: 'traceScenario' }>;
+    const calls: string[] = [];
+    const traced = new Proxy(wasmEngine, {
+      get: (target, key: keyof EngineModule) => {
+        const f = target[key];
+        return typeof f === 'function' && /Traces$/.test(key) ? (...a: unknown[]) => (calls.push(key), (f as (...x: unknown[]) => unknown)(...a)) : f;
+      },
+    });
+    const posted: FromWorker[] = [];
+    const host = new EngineHost({ load: async () => traced, post: (m) => posted.push(parseFromWorker(m)) });
+    for (const id of [1, 2]) await host.handle({ type: 'mrc', id, scenario: { name: 'trace', text: built.text!, traces: [trace] }, points: 4 });
+    expect(posted.filter((m) => m.type === 'mrc').map((m) => (m as Extract<FromWorker, { type: 'mrc' }>).problem)).toEqual([null, null]);
+    // The set before is forgotten first, then the new one copied in, and nothing is kept aside.
+    expect(calls).toEqual(['clearTraces', 'setTraces', 'keepTraces', 'clearTraces', 'setTraces', 'keepTraces']);
+  });
+
   it('that is bad is refused with its record number', async () => {
     const good = oracleGeneral(IDS.slice(0, 10));
     const cut = good.slice(0, 24 * 4 + 5); // record 5 is cut short
@@ -144,3 +182,21 @@ describe('the miss-ratio pool', () => {
     expect(states.some((s) => s.reference && s.points.every((p) => p.status !== 'done'))).toBe(true);
   }, 120_000);
 });
+
+/** The paths from `root` through its fields (objects, arrays, maps, sets; not functions) to any
+ *  of `targets`. */
+function reachable(root: object, targets: object[]): string[] {
+  const seen = new Set<unknown>();
+  const found: string[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (targets.includes(v)) found.push(path);
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+    if (v instanceof Map) for (const [k, x] of v) walk(x, `${path}.get(${String(k)})`);
+    else if (v instanceof Set) for (const x of v) walk(x, `${path}{}`);
+    else for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], `${path}.${k}`);
+  };
+  walk(root, 'host');
+  return found;
+}

@@ -65,15 +65,3 @@ export function variantNames(text: string): string[] {
     })
     .filter((n): n is string => !!n);
 }
-
-/** The traces the scenario's replay ops name (`trace = "..."`), each once, in file order: the
- *  files the page must supply before the engine can build it (the engine's `trace_names` says
- *  the same once it has the text). */
-export function traceNames(text: string): string[] {
-  const names: string[] = [];
-  for (const m of text.matchAll(/\bop\s*=\s*"replay"[^}\n]*?\btrace\s*=\s*"((?:[^"\\]|\\.)*)"|\btrace\s*=\s*"((?:[^"\\]|\\.)*)"[^}\n]*?\bop\s*=\s*"replay"/g)) {
-    const n = (m[1] ?? m[2]!).replace(/\\"/g, '"').replace(/\\\\/g, '\\');
-    if (!names.includes(n)) names.push(n);
-  }
-  return names;
-}

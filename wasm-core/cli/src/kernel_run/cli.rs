@@ -20,11 +20,13 @@ pub const USAGE: &str = "\
                                               each boot is kept in validation/kernel-runs/ (committed),
                                               so a rerun boots only what is missing or changed; no boot
                                               starts after --deadline; needs scripts/setup-kernel
-  reclaim validate-report DIR [CAUSES]        docs/validation.md's body from the `validate --json`
+  reclaim validate-report DIR [CAUSES [KNOBS]] docs/validation.md's body from the `validate --json`
                                               files in DIR: the agreement score, every cell outside
-                                              1.25x under the mechanism CAUSES (a JSON file, e.g.
-                                              validation/miss-causes.json) names for it, then every
-                                              section
+                                              1.25x and every direction that disagrees under the
+                                              mechanism CAUSES (a JSON file, e.g.
+                                              validation/miss-causes.json) names for it, the knob
+                                              directions of the scenario families KNOBS lists
+                                              (validation/knobs.json), then every section
 ";
 
 #[derive(Debug, PartialEq)]
@@ -47,19 +49,21 @@ pub fn dispatch(args: &[String]) -> Option<u8> {
     let cmd = args.first()?.as_str();
     if cmd == "validate-report" {
         return Some(match args.get(1) {
-            Some(dir) if args.len() <= 3 => match super::score::report_dir(dir, args.get(2)) {
-                Ok(md) => {
-                    print!("{md}");
-                    0
+            Some(dir) if args.len() <= 4 => {
+                match super::score::report_dir(dir, args.get(2), args.get(3)) {
+                    Ok(md) => {
+                        print!("{md}");
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("reclaim validate-report: {e}");
+                        1
+                    }
                 }
-                Err(e) => {
-                    eprintln!("reclaim validate-report: {e}");
-                    1
-                }
-            },
+            }
             _ => {
                 eprintln!(
-                    "reclaim: validate-report needs a directory (and a causes file)\n\nusage:\n{USAGE}"
+                    "reclaim: validate-report needs a directory (then a causes file and a knobs file)\n\nusage:\n{USAGE}"
                 );
                 2
             }
@@ -583,7 +587,7 @@ const NOISE_S: f64 = 0.01;
 
 /// The direction of a change from `base` to `x`: 0 when under 5% of the larger value or
 /// under the metric's noise floor.
-fn sign(metric: &str, x: f64, base: f64) -> i8 {
+pub(crate) fn sign(metric: &str, x: f64, base: f64) -> i8 {
     let floor = if metric.ends_with(" s") {
         NOISE_S
     } else if metric.ends_with("ops/s") || metric.contains('%') {

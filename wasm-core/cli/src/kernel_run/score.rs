@@ -1,11 +1,12 @@
 //! The agreement score of docs/validation.md: per kernel, the share of (scenario, variant,
 //! counter) cells whose kernel median is within 1.25x and within 2x of the model, and the share
-//! of directions (classic vs MGLRU, knob against knob) that agree.
+//! of directions that agree: classic vs MGLRU within a scenario, and a knob's base scenario
+//! against the scenarios that change that knob alone (validation/knobs.json), per variant.
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::cli::{markdown, Row, Validation};
+use super::cli::{markdown, sign, Row, Validation};
 
 /// Counters that moved by fewer pages than this in both columns are left out of the score:
 /// run-to-run noise of a real kernel, as `cli::NOISE_PAGES` for directions.
@@ -68,7 +69,11 @@ fn pct(n: usize, d: usize) -> String {
 
 /// The score table and every section, from the `validate --json` files in `dir`, grouped by
 /// kernel in the order debian-6.1, 6.12, 6.18, 7.3 (others after, by name).
-pub fn report_dir(dir: &str, causes: Option<&String>) -> Result<String, String> {
+pub fn report_dir(
+    dir: &str,
+    causes: Option<&String>,
+    knobs: Option<&String>,
+) -> Result<String, String> {
     let mut vs = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .map_err(|e| format!("{dir}: {e}"))?
@@ -82,21 +87,38 @@ pub fn report_dir(dir: &str, causes: Option<&String>) -> Result<String, String> 
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
         vs.push(v);
     }
-    let causes = match causes {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
-            serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))?
+    fn load<T: serde::de::DeserializeOwned>(p: Option<&String>) -> Result<Vec<T>, String> {
+        match p {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| format!("{p}: {e}"))?;
+                serde_json::from_str(&text).map_err(|e| format!("{p}: {e}"))
+            }
+            None => Ok(Vec::new()),
         }
-        None => Vec::new(),
-    };
-    Ok(report_with(&vs, &causes))
+    }
+    let (causes, knobs): (Vec<Cause>, Vec<Knob>) = (load(causes)?, load(knobs)?);
+    let stems: Vec<String> = vs.iter().map(stem).collect();
+    for k in &knobs {
+        for s in std::iter::once(&k.base).chain(&k.others) {
+            if !stems.contains(s) {
+                return Err(format!(
+                    "knob '{}': no report of a scenario '{s}' in {dir} (a knob names scenario \
+                     file stems, e.g. thrash-small)",
+                    k.knob
+                ));
+            }
+        }
+    }
+    Ok(report_full(&vs, &causes, &knobs))
 }
 
-/// What a cell outside 1.25x is believed to come from, and the experiment that would settle
-/// it (validation/miss-causes.json, hand-written). A cause covers a cell when the cell's
-/// counter is one of `counters` and every filter given matches: `variant` (a substring of the
-/// variant's name), `kernels` and `scenarios` (file stems). The first cause that covers a
-/// cell takes it.
+/// What a cell outside 1.25x, or a direction that disagrees, is believed to come from, and the
+/// experiment that would settle it (validation/miss-causes.json, hand-written). A cause covers a
+/// cell when the cell's counter is one of `counters` (`*`: any) and every filter given matches:
+/// `variant` (a substring of the variant's name), `kernels` and `scenarios` (file stems). The
+/// first cause that covers a cell takes it. A direction goes with the cell farthest outside
+/// 1.25x of its two; one whose cells both lie within 1.25x goes to a cause whose `directions`
+/// names its kind, and such a cause takes no cell.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cause {
@@ -108,13 +130,27 @@ pub struct Cause {
     pub kernels: Vec<String>,
     #[serde(default)]
     pub scenarios: Vec<String>,
+    #[serde(default)]
+    pub directions: Option<DirectionKind>,
     pub mechanism: String,
     pub experiment: String,
 }
 
+/// Why a direction disagrees when neither of its two cells lies outside 1.25x.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DirectionKind {
+    /// The kernel's boots of the two cells overlap: its own direction is within run-to-run
+    /// spread.
+    KernelSpread,
+    /// The boots do not overlap (or there is one boot): the change is smaller than the
+    /// model's error on the cells.
+    SmallChange,
+}
+
 impl Cause {
     fn covers(&self, kernel: &str, scenario: &str, r: &Row) -> bool {
-        self.counters.iter().any(|c| *c == r.metric)
+        self.counters.iter().any(|c| c == "*" || *c == r.metric)
             && self
                 .variant
                 .as_ref()
@@ -149,7 +185,7 @@ fn misses_by_cause(
                 total += 1;
                 let i = causes
                     .iter()
-                    .position(|c| c.covers(k, &sc, r))
+                    .position(|c| c.directions.is_none() && c.covers(k, &sc, r))
                     .unwrap_or(causes.len());
                 let ratio = if r.model > 0.0 {
                     format!("x{:.2}", r.kernel / r.model)
@@ -176,13 +212,209 @@ fn misses_by_cause(
          (validation/miss-causes.json). A cell reads scenario, variant, counter and kernel / \
          model.\n\n"
     );
+    out.push_str(&by_cause(causes, &taken));
+    out
+}
+
+/// A knob's scenario family (validation/knobs.json): `others` are `base` with `knob` alone
+/// changed (file stems), so each counter's change from base to another, per variant, is a
+/// direction the model should share with the kernel.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Knob {
+    pub knob: String,
+    pub base: String,
+    pub others: Vec<String>,
+}
+
+/// A knob direction on one kernel: the change of `metric` in `variant` from scenario `from` to
+/// `to`, in the model and in the kernel's medians (1 up, -1 down, 0 same, as `cli::sign`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnobDirection {
+    pub knob: String,
+    pub from: String,
+    pub to: String,
+    pub variant: String,
+    pub metric: String,
+    pub model: i8,
+    pub kernel: i8,
+}
+
+/// The knob directions of one kernel's scenarios: every metric both scenarios of a pair report
+/// for a variant, both with boots.
+fn knob_directions(vs: &[&Validation], knobs: &[Knob]) -> Vec<KnobDirection> {
+    let by_stem: BTreeMap<String, &Validation> = vs.iter().map(|v| (stem(v), *v)).collect();
+    let mut out = Vec::new();
+    for k in knobs {
+        let Some(base) = by_stem.get(&k.base) else {
+            continue;
+        };
+        for o in &k.others {
+            let Some(other) = by_stem.get(o) else {
+                continue;
+            };
+            for r in other.rows.iter().filter(|r| !r.kernel_boots.is_empty()) {
+                let Some(b) = base.rows.iter().find(|b| {
+                    b.variant == r.variant && b.metric == r.metric && !b.kernel_boots.is_empty()
+                }) else {
+                    continue;
+                };
+                out.push(KnobDirection {
+                    knob: k.knob.clone(),
+                    from: k.base.clone(),
+                    to: o.clone(),
+                    variant: r.variant.clone(),
+                    metric: r.metric.clone(),
+                    model: sign(&r.metric, r.model, b.model),
+                    kernel: sign(&r.metric, r.kernel, b.kernel),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn arrow(d: i8) -> &'static str {
+    match d {
+        1 => "up",
+        -1 => "down",
+        _ => "same",
+    }
+}
+
+/// How far a cell lies from agreement: |ln(kernel / model)|, with a page added to both sides
+/// so that zeros compare; 0 for a cell within 1.25x.
+fn distance(r: &Row) -> f64 {
+    if within(r, 1.25) || (r.model == 0.0 && r.kernel == 0.0) {
+        0.0
+    } else {
+        ((r.kernel.abs() + 1.0) / (r.model.abs() + 1.0)).ln().abs()
+    }
+}
+
+/// The cause a disagreeing direction goes under (an index into `causes`, `causes.len()` for
+/// none): that of the cell of its two farthest outside 1.25x; with both within, the cause of
+/// its kind (the kernel's boots of the two cells overlapping, or not).
+fn direction_cause(kernel: &str, cells: [(&str, &Row); 2], causes: &[Cause]) -> usize {
+    let (sc, far) = if distance(cells[0].1) >= distance(cells[1].1) {
+        cells[0]
+    } else {
+        cells[1]
+    };
+    let i = if distance(far) > 0.0 {
+        causes
+            .iter()
+            .position(|c| c.directions.is_none() && c.covers(kernel, sc, far))
+    } else {
+        let overlap = match (cells[0].1.boots_range(), cells[1].1.boots_range()) {
+            (Some((a0, a1)), Some((b0, b1))) => a0 <= b1 && b0 <= a1,
+            _ => false,
+        };
+        let kind = if overlap {
+            DirectionKind::KernelSpread
+        } else {
+            DirectionKind::SmallChange
+        };
+        causes
+            .iter()
+            .position(|c| c.directions == Some(kind) && c.covers(kernel, sc, far))
+    };
+    i.unwrap_or(causes.len())
+}
+
+/// Every direction that disagrees, classic vs MGLRU and knob, under its cause (as
+/// `direction_cause`); those no cause takes last.
+fn directions_by_cause(
+    by_kernel: &BTreeMap<(usize, String), Vec<&Validation>>,
+    knob_dirs: &BTreeMap<String, Vec<KnobDirection>>,
+    causes: &[Cause],
+) -> String {
+    let mut taken: Vec<BTreeMap<&str, Vec<String>>> = vec![BTreeMap::new(); causes.len() + 1];
+    let mut total = 0;
+    for ((_, k), vs) in by_kernel {
+        let row = |v: &Validation, variant: &str, metric: &str| -> Option<Row> {
+            v.rows
+                .iter()
+                .find(|r| r.variant == variant && r.metric == metric)
+                .cloned()
+        };
+        for v in vs {
+            let sc = stem(v);
+            for d in v.directions.iter().filter(|d| !d.agree) {
+                let (Some(a), Some(b)) = (row(v, &d.from, &d.metric), row(v, &d.to, &d.metric))
+                else {
+                    continue;
+                };
+                total += 1;
+                let i = direction_cause(k, [(&sc, &a), (&sc, &b)], causes);
+                taken[i].entry(k.as_str()).or_default().push(format!(
+                    "{sc} {} {}→{}: model {}, kernel {}",
+                    d.metric,
+                    d.from,
+                    d.to,
+                    arrow(d.model),
+                    arrow(d.kernel)
+                ));
+            }
+        }
+        let by_stem: BTreeMap<String, &Validation> = vs.iter().map(|v| (stem(v), *v)).collect();
+        for d in knob_dirs
+            .get(k)
+            .into_iter()
+            .flatten()
+            .filter(|d| d.model != d.kernel)
+        {
+            let (Some(a), Some(b)) = (
+                by_stem
+                    .get(&d.from)
+                    .and_then(|v| row(v, &d.variant, &d.metric)),
+                by_stem
+                    .get(&d.to)
+                    .and_then(|v| row(v, &d.variant, &d.metric)),
+            ) else {
+                continue;
+            };
+            total += 1;
+            let i = direction_cause(k, [(&d.from, &a), (&d.to, &b)], causes);
+            taken[i].entry(k.as_str()).or_default().push(format!(
+                "{}→{} {} {}: model {}, kernel {}",
+                d.from,
+                d.to,
+                d.variant,
+                d.metric,
+                arrow(d.model),
+                arrow(d.kernel)
+            ));
+        }
+    }
+    if total == 0 {
+        return String::new();
+    }
+    let mut out = format!(
+        "## Directions that disagree, by mechanism\n\n\
+         Each of the {total} directions that disagree, classic vs MGLRU within a scenario and \
+         a knob's base scenario against another per variant (validation/knobs.json), under the \
+         mechanism of the cell farthest outside 1.25x of its two (the first cause in \
+         validation/miss-causes.json that covers that cell). A direction whose two cells both \
+         lie within 1.25x goes under the kernel's spread when the boots of the two cells \
+         overlap, else under the small change. A direction reads scenario, counter, the \
+         change, and which way the model and the kernel move.\n\n"
+    );
+    out.push_str(&by_cause(causes, &taken));
+    out
+}
+
+/// The per-cause list of a `taken` table: each cause with what it took, per kernel, then what
+/// none took.
+fn by_cause(causes: &[Cause], taken: &[BTreeMap<&str, Vec<String>>]) -> String {
     let list = |cells: &BTreeMap<&str, Vec<String>>| -> String {
         cells
             .iter()
             .map(|(k, c)| format!("  - {k} ({}): {}\n", c.len(), c.join("; ")))
             .collect()
     };
-    for (c, cells) in causes.iter().zip(&taken) {
+    let mut out = String::new();
+    for (c, cells) in causes.iter().zip(taken) {
         if cells.is_empty() {
             continue;
         }
@@ -200,6 +432,40 @@ fn misses_by_cause(
             "- **No mechanism named yet** (add a cause to validation/miss-causes.json).\n{}",
             list(rest)
         ));
+    }
+    out.push('\n');
+    out
+}
+
+/// Per kernel and knob pair: how many of its directions agree.
+fn knob_table(knob_dirs: &BTreeMap<String, Vec<KnobDirection>>, kernels: &[&str]) -> String {
+    if knob_dirs.values().all(|d| d.is_empty()) {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Knob directions that agree, per pair (validation/knobs.json):\n\n\
+         | kernel | knob | from → to | agree |\n|---|---|---|---:|\n",
+    );
+    for k in kernels {
+        let mut pairs: Vec<(&str, &str, &str, usize, usize)> = Vec::new();
+        for d in knob_dirs.get(*k).into_iter().flatten() {
+            match pairs
+                .iter_mut()
+                .find(|p| p.1 == d.from.as_str() && p.2 == d.to.as_str())
+            {
+                Some(p) => {
+                    p.3 += (d.model == d.kernel) as usize;
+                    p.4 += 1;
+                }
+                None => pairs.push((&d.knob, &d.from, &d.to, (d.model == d.kernel) as usize, 1)),
+            }
+        }
+        for (knob, from, to, a, n) in pairs {
+            out.push_str(&format!(
+                "| {k} | {knob} | {from} → {to} | {} |\n",
+                pct(a, n)
+            ));
+        }
     }
     out.push('\n');
     out
@@ -250,6 +516,11 @@ pub fn report(vs: &[Validation]) -> String {
 
 /// `report`, with the cells outside 1.25x listed under `causes`.
 pub fn report_with(vs: &[Validation], causes: &[Cause]) -> String {
+    report_full(vs, causes, &[])
+}
+
+/// `report_with`, with the knob directions of `knobs` scored and their disagreements listed.
+pub fn report_full(vs: &[Validation], causes: &[Cause], knobs: &[Knob]) -> String {
     let order = |k: &str| {
         super::plan::KERNELS
             .iter()
@@ -267,33 +538,45 @@ pub fn report_with(vs: &[Validation], causes: &[Cause]) -> String {
         "## Agreement score\n\n\
          Per kernel: of the (scenario, variant, counter) cells where the kernel's median or the \
          model reached 100 pages, the share whose kernel/model ratio lies within 1.25x and within \
-         2x; and the share of directions (first variant to the others) that agree. Times, rates \
-         and percentages are not scored. A cell's kernel value is the median of its boots (the \
-         committed runs, validation/kernel-runs/); boots per cell is how many the cells rest on. \
-         A scenario marked incomplete lacks some boots.\n\n\
-         | kernel | scenarios (incomplete) | cells | boots per cell | within 1.25x | within 2x | directions agree |\n\
-         |---|---:|---:|---:|---:|---:|---:|\n",
+         2x; and the share of directions that agree: classic vs MGLRU (the first variant to the \
+         others) in each scenario, and per variant from a knob's base scenario to each scenario \
+         that changes that knob alone (validation/knobs.json). Times, rates and percentages are \
+         not scored as cells; their directions are. A cell's kernel value is the median of its \
+         boots (the committed runs, validation/kernel-runs/); boots per cell is how many the \
+         cells rest on. A scenario marked incomplete lacks some boots.\n\n\
+         | kernel | scenarios (incomplete) | cells | boots per cell | within 1.25x | within 2x | classic vs MGLRU directions agree | knob directions agree |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
+    let knob_dirs: BTreeMap<String, Vec<KnobDirection>> = by_kernel
+        .iter()
+        .map(|((_, k), v)| (k.clone(), knob_directions(v, knobs)))
+        .collect();
     for ((_, k), v) in &by_kernel {
         let s = score(v);
+        let kd = &knob_dirs[k];
+        let knob_agree = kd.iter().filter(|d| d.model == d.kernel).count();
         let boots = match s.boots {
             None => "-".to_string(),
             Some((lo, hi)) if lo == hi => lo.to_string(),
             Some((lo, hi)) => format!("{lo}–{hi}"),
         };
         out.push_str(&format!(
-            "| {k} | {} ({}) | {} | {boots} | {} | {} | {} |\n",
+            "| {k} | {} ({}) | {} | {boots} | {} | {} | {} | {} |\n",
             s.scenarios,
             s.incomplete,
             s.cells,
             pct(s.within_1_25, s.cells),
             pct(s.within_2, s.cells),
-            pct(s.agree, s.directions)
+            pct(s.agree, s.directions),
+            pct(knob_agree, kd.len())
         ));
     }
     out.push('\n');
+    let kernels: Vec<&str> = by_kernel.keys().map(|(_, k)| k.as_str()).collect();
+    out.push_str(&knob_table(&knob_dirs, &kernels));
     out.push_str(&misses(&by_kernel));
     out.push_str(&misses_by_cause(&by_kernel, causes));
+    out.push_str(&directions_by_cause(&by_kernel, &knob_dirs, causes));
     for ((_, k), v) in &by_kernel {
         out.push_str(&format!("## {k}\n\n"));
         for x in v {
@@ -423,8 +706,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "| debian-6.1 | 1 (0) | 1 | 1 | 0% (0/1) | 0% (0/1) | - |",
-                "| debian-6.12 | 2 (1) | 4 | 1–3 | 25% (1/4) | 75% (3/4) | 75% (3/4) |",
+                "| debian-6.1 | 1 (0) | 1 | 1 | 0% (0/1) | 0% (0/1) | - | - |",
+                "| debian-6.12 | 2 (1) | 4 | 1–3 | 25% (1/4) | 75% (3/4) | 75% (3/4) | - |",
             ]
         );
         assert!(
@@ -472,6 +755,7 @@ mod tests {
             variant: Some("classic".into()),
             kernels: kernels.iter().map(|c| c.to_string()).collect(),
             scenarios: vec!["thrash-small".into()],
+            directions: None,
             mechanism: format!("{id} mechanism."),
             experiment: format!("{id} experiment."),
         };
@@ -498,6 +782,161 @@ mod tests {
                 "  - debian-6.12 (1): thrash-small classic pswpin x1.60",
             ],
             "{md}"
+        );
+    }
+
+    fn vrow(variant: &str, metric: &str, model: f64, boots: &[f64]) -> Row {
+        Row {
+            variant: variant.into(),
+            ..row(metric, model, boots)
+        }
+    }
+
+    fn cause(id: &str, counters: &[&str], directions: Option<DirectionKind>) -> Cause {
+        Cause {
+            id: id.into(),
+            counters: counters.iter().map(|c| c.to_string()).collect(),
+            variant: None,
+            kernels: vec![],
+            scenarios: vec![],
+            directions,
+            mechanism: format!("{id} mechanism."),
+            experiment: format!("{id} experiment."),
+        }
+    }
+
+    /// The lines of a section's list: from its heading, past the paragraph, to the blank line.
+    fn section<'a>(md: &'a str, heading: &str) -> Vec<&'a str> {
+        md.lines()
+            .skip_while(|l| !l.starts_with(heading))
+            .skip(4)
+            .take_while(|l| !l.is_empty())
+            .collect()
+    }
+
+    /// A knob's directions: per variant and counter, base scenario to the other, in the model
+    /// and in the kernel's medians; rows without boots give none. They are scored in their own
+    /// column and listed per pair.
+    #[test]
+    fn knob_directions_compare_base_and_other_per_variant() {
+        let mut base = validation(
+            "debian-7.3",
+            vec![
+                vrow("classic", "pswpout", 1000.0, &[1000.0]),
+                vrow("mglru", "pswpout", 1000.0, &[1000.0]),
+                vrow("classic", "pgmajfault", 500.0, &[]),
+            ],
+            &[],
+            0,
+        );
+        base.file = "scenarios/validation/thrash-small.toml".into();
+        let mut other = validation(
+            "debian-7.3",
+            vec![
+                vrow("classic", "pswpout", 3000.0, &[3000.0]), // up, up
+                vrow("mglru", "pswpout", 3000.0, &[1020.0]),   // up, same (under 5%)
+                vrow("classic", "pgmajfault", 100.0, &[50.0]), // base has no boot: none
+            ],
+            &[],
+            0,
+        );
+        other.file = "scenarios/validation/thrash-swappiness-200.toml".into();
+        let knobs = [Knob {
+            knob: "swappiness".into(),
+            base: "thrash-small".into(),
+            others: vec!["thrash-swappiness-200".into(), "absent".into()],
+        }];
+        let d = knob_directions(&[&base, &other], &knobs);
+        assert_eq!(
+            d.iter()
+                .map(|d| (d.variant.as_str(), d.metric.as_str(), d.model, d.kernel))
+                .collect::<Vec<_>>(),
+            [("classic", "pswpout", 1, 1), ("mglru", "pswpout", 1, 0)]
+        );
+        let md = report_full(&[base, other], &[cause("swap", &["pswpout"], None)], &knobs);
+        assert!(
+            md.contains("| debian-7.3 | 2 (0) | 5 | 1 | 60% (3/5) | 80% (4/5) | - | 50% (1/2) |"),
+            "{md}"
+        );
+        assert!(md.contains(
+            "| debian-7.3 | swappiness | thrash-small → thrash-swappiness-200 | 50% (1/2) |"
+        ));
+        assert_eq!(
+            section(&md, "## Directions that disagree"),
+            [
+                "- **swap** (pswpout). swap mechanism. *Experiment:* swap experiment.",
+                "  - debian-7.3 (1): thrash-small→thrash-swappiness-200 mglru pswpout: model up, kernel same",
+            ],
+            "{md}"
+        );
+    }
+
+    /// A direction that disagrees goes under the cause of its cell farthest outside 1.25x; one
+    /// whose cells both lie within goes under the kernel's spread when their boots overlap,
+    /// else under the small change; a cause for directions takes no cell.
+    #[test]
+    fn directions_that_disagree_go_under_their_cause() {
+        let dir = |metric: &str, model: i8, kernel: i8| super::super::cli::Direction {
+            metric: metric.into(),
+            from: "classic".into(),
+            to: "mglru".into(),
+            model,
+            kernel,
+            agree: model == kernel,
+        };
+        let mut a = validation(
+            "debian-6.12",
+            vec![
+                // pswpout: mglru 3x off (outside), classic within: goes under "swap".
+                vrow("classic", "pswpout", 1000.0, &[1000.0, 1000.0, 1000.0]),
+                vrow("mglru", "pswpout", 500.0, &[1500.0, 1500.0, 1500.0]),
+                // pgscan_file: both within, boots overlap: the kernel's spread.
+                vrow("classic", "pgscan_file", 1000.0, &[900.0, 1000.0, 1150.0]),
+                vrow("mglru", "pgscan_file", 1200.0, &[1100.0, 1100.0, 1100.0]),
+                // pgsteal_file: both within, boots apart: a small change.
+                vrow("classic", "pgsteal_file", 1100.0, &[1000.0, 1000.0, 1000.0]),
+                vrow("mglru", "pgsteal_file", 1000.0, &[1150.0, 1150.0, 1150.0]),
+                // pgactivate: outside, no cause: no mechanism named.
+                vrow("classic", "pgactivate", 100.0, &[1000.0]),
+                vrow("mglru", "pgactivate", 100.0, &[100.0]),
+            ],
+            &[],
+            0,
+        );
+        a.directions = vec![
+            dir("pswpout", 1, 0),
+            dir("pgscan_file", 1, 0),
+            dir("pgsteal_file", -1, 1),
+            dir("pgactivate", 0, -1),
+            dir("pgdeactivate", 1, 1),
+        ];
+        a.file = "scenarios/validation/memcg-reclaim.toml".into();
+        let causes = [
+            cause("spread", &["*"], Some(DirectionKind::KernelSpread)),
+            cause("small", &["*"], Some(DirectionKind::SmallChange)),
+            cause("swap", &["pswpout"], None),
+        ];
+        let md = report_with(&[a], &causes);
+        assert_eq!(
+            section(&md, "## Directions that disagree"),
+            [
+                "- **spread** (*). spread mechanism. *Experiment:* spread experiment.",
+                "  - debian-6.12 (1): memcg-reclaim pgscan_file classic→mglru: model up, kernel same",
+                "- **small** (*). small mechanism. *Experiment:* small experiment.",
+                "  - debian-6.12 (1): memcg-reclaim pgsteal_file classic→mglru: model down, kernel up",
+                "- **swap** (pswpout). swap mechanism. *Experiment:* swap experiment.",
+                "  - debian-6.12 (1): memcg-reclaim pswpout classic→mglru: model up, kernel same",
+                "- **No mechanism named yet** (add a cause to validation/miss-causes.json).",
+                "  - debian-6.12 (1): memcg-reclaim pgactivate classic→mglru: model same, kernel down",
+            ],
+            "{md}"
+        );
+        let cells = section(&md, "## Cells outside 1.25x");
+        assert!(
+            !cells
+                .iter()
+                .any(|l| l.contains("spread") || l.contains("small")),
+            "a cause for directions takes no cell: {cells:?}"
         );
     }
 

@@ -596,6 +596,24 @@ impl Mm {
         self.frames.gen[fi] = gen as u8 + 1;
     }
 
+    /// `folio_activate` of a folio on a generation list (`lru_activate`: off the list, PG_active
+    /// set, back on): its counter moves to the generation `lru_gen_folio_seq` gives it active,
+    /// max_seq with PG_workingset, else max_seq - 1. Lazily, as the walk's promotions: it is
+    /// relinked when `sort_folio` meets it. Counted (PGACTIVATE) by the caller.
+    fn lru_gen_activate(&mut self, f: u32) {
+        let fi = f as usize;
+        let flags = self.frames.folio[fi].flags;
+        let lv = self.frames.lruvec[fi] as usize;
+        let ty = (flags & PG_SWAPBACKED == 0) as usize;
+        let lg = &self.lruvecs[lv].lrugen;
+        let seq = folio_seq(lg, flags | PG_ACTIVE, false, self.flags.mglru_rework, false);
+        let (old, new) = (self.frames.gen[fi] as usize - 1, gen_from_seq(seq));
+        let lg = &mut self.lruvecs[lv].lrugen;
+        lg.nr_pages[old][ty] -= 1;
+        lg.nr_pages[new][ty] += 1;
+        self.frames.gen[fi] = new as u8 + 1;
+    }
+
     /// `folio_inc_gen`: move a folio of the oldest generation one generation up (unless it was
     /// promoted meanwhile: then to its own generation), clearing its access counts; with
     /// `reclaiming` set PG_reclaim so writeback completion rotates it. Returns the new slot.
@@ -1317,14 +1335,11 @@ impl Mm {
             if young == 0 {
                 return Refs::Reclaim;
             }
-            let flags = self.frames.folio[fi].flags;
-            if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
-                self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
-                return Refs::Keep;
-            }
-            self.frames.folio[fi].flags =
-                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
-            return Refs::Activate;
+            return if self.lru_gen_set_refs(f) {
+                Refs::Activate
+            } else {
+                Refs::Keep
+            };
         }
         let flags = self.frames.folio[fi].flags;
         // Look-around met the folio's own young PTE too and, the folio being isolated, marked
@@ -1347,6 +1362,28 @@ impl Mm {
             self.frames.set(f, PG_REFERENCED);
         }
         refs
+    }
+
+    /// `lru_gen_set_refs` (6.14+): a young PTE found by rmap on a folio outside the aging walk.
+    /// The first reference (neither PG_referenced nor PG_workingset) only sets PG_referenced;
+    /// a later one activates (returns true), setting PG_workingset and clearing the counts
+    /// (6.14), or, after 6.18 (`mglru_set_refs_counts`), doing so only for a folio with more
+    /// than one access counted (`folio_lru_refs` > 1) and otherwise counting the access
+    /// (`folio_mark_accessed`).
+    fn lru_gen_set_refs(&mut self, f: u32) -> bool {
+        let fi = f as usize;
+        let flags = self.frames.folio[fi].flags;
+        if flags & (PG_REFERENCED | PG_WORKINGSET) == 0 {
+            self.frames.folio[fi].flags = (flags | PG_REFERENCED) & !LRU_REFS_MASK;
+            return false;
+        }
+        if self.flags.mglru_set_refs_counts && refs_and_tier(flags, true).0 <= 1 {
+            self.lru_gen_inc_refs(f);
+        } else {
+            self.frames.folio[fi].flags =
+                (flags & !(LRU_REFS_MASK | PG_REFERENCED)) | PG_WORKINGSET;
+        }
+        true
     }
 
     /// `lru_gen_look_around`: a young PTE found by rmap during eviction also harvests the
@@ -1403,6 +1440,16 @@ impl Mm {
             }
             self.clear_young_slots(g, young);
             let old = self.frames.gen[gi];
+            if rework && self.flags.mglru_set_refs_counts && !self.current.mm_walk {
+                // After 6.18 `walk_update_folio` without a walker: `lru_gen_set_refs`, and an
+                // activated folio not already in max_seq's generation goes through
+                // `folio_activate` to the generation its flags give an active folio.
+                if self.lru_gen_set_refs(g) && old as usize != gen + 1 {
+                    self.lru_gen_activate(g);
+                    promoted += 1;
+                }
+                continue;
+            }
             self.folio_update_gen(g, gen);
             promoted += (old != 0 && self.frames.gen[gi] != old) as u64;
         }
@@ -2308,6 +2355,102 @@ duration = "10s"
                 };
                 assert_eq!(counted, want, "{preset} few {few} walk {walk}");
             }
+        }
+    }
+
+    /// A young PTE found by rmap on a folio that already has PG_referenced (`lru_gen_set_refs`):
+    /// 6.14-6.18 set PG_workingset and activate at once; after 6.18 (`mglru_set_refs_counts`)
+    /// the folio is activated with the access counted, and PG_workingset comes with the next
+    /// such reference. Look-around without a walker does the same to its young neighbours,
+    /// each an activation (PGACTIVATE) into max_seq (PG_workingset) or max_seq - 1 (without).
+    #[test]
+    fn after_6_18_a_second_rmap_reference_counts_before_it_sets_workingset() {
+        use crate::mm::vmscan::{Refs, ScanControl};
+        for preset in ["linux-6.18-mglru", "linux-7.3-mglru"] {
+            let counts = preset == "linux-7.3-mglru";
+            let scn = crate::scenario::parse(&mmap_scenario(preset, &[("plain", "")])).unwrap();
+            let mut sim = crate::Simulation::new(&scn, "v").unwrap();
+            sim.run_until(2_000_000_000);
+            let mm = &mut sim.mm;
+            let sp = mm.spaces.iter().position(|s| s.name == "plain").unwrap();
+            let lv = 0;
+            mm.inc_max_seq(lv, 60);
+            let max_gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq) as u8 + 1;
+            let below_gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq - 1) as u8 + 1;
+            let pages: Vec<u32> = (0..mm.spaces[sp].len() as usize)
+                .map(|i| mm.spaces[sp].page(i))
+                .collect();
+            let young = |mm: &Mm, g: u32| {
+                g != NIL
+                    && mm.frames.folio[g as usize].young != 0
+                    && mm.frames.gen[g as usize] != 0
+            };
+            let at = (0..pages.len())
+                .filter(|&i| (i as u64 % 512) >= 32 && (i as u64 % 512) < 480)
+                .filter(|&i| young(mm, pages[i]))
+                .max_by_key(|&i| {
+                    (i - 32..i + 32)
+                        .filter(|&j| j != i && young(mm, pages[j]))
+                        .count()
+                })
+                .unwrap();
+            let f = pages[at];
+            let fi = f as usize;
+            let (y0, vmf0) = (mm.frames.folio[fi].young, mm.frames.vmflags[fi]);
+            let neighbours: Vec<u32> = (at - 32..at + 32)
+                .filter(|&j| {
+                    j != at && young(mm, pages[j]) && mm.frames.gen[pages[j] as usize] != max_gen
+                })
+                .map(|j| pages[j])
+                .collect();
+            assert!(neighbours.len() >= 4, "{preset}: {}", neighbours.len());
+            let referenced = |mm: &mut Mm, g: u32| {
+                let fl = &mut mm.frames.folio[g as usize].flags;
+                *fl = (*fl & !(PG_WORKINGSET | LRU_REFS_MASK)) | PG_REFERENCED;
+            };
+            for &g in &neighbours {
+                referenced(mm, g);
+            }
+            // Look-around without a walker (direct reclaim before it aged).
+            mm.set_mm_walk(&ScanControl::default());
+            mm.isolate_folio(f);
+            let before = mm.counters.get(C::pgactivate);
+            let seen = mm.walkable_slots(f);
+            mm.lru_gen_look_around(f, seen);
+            let counted = mm.counters.get(C::pgactivate) - before;
+            assert_eq!(counted, neighbours.len() as u64, "{preset}: activations");
+            for &g in &neighbours {
+                let fl = mm.frames.folio[g as usize].flags;
+                let (refs, _) = refs_and_tier(fl, true);
+                if counts {
+                    assert_eq!(mm.frames.gen[g as usize], below_gen, "{preset}");
+                    assert_eq!((fl & PG_WORKINGSET, refs), (0, 2), "{preset}");
+                } else {
+                    assert_eq!(mm.frames.gen[g as usize], max_gen, "{preset}");
+                    assert_eq!((fl & PG_WORKINGSET, refs), (PG_WORKINGSET, 0), "{preset}");
+                }
+            }
+            // rmap in `shrink_folio_list`: the folio's own young PTE, twice.
+            referenced(mm, f);
+            let check = |mm: &mut Mm| {
+                mm.frames.folio[fi].young = y0;
+                mm.frames.vmflags[fi] = vmf0;
+                let r = mm.lru_gen_check_references(f);
+                let fl = mm.frames.folio[fi].flags;
+                (r, fl & PG_WORKINGSET != 0, refs_and_tier(fl, true).0)
+            };
+            let first = check(mm);
+            let second = check(mm);
+            if counts {
+                assert_eq!(first, (Refs::Activate, false, 2), "{preset}");
+                assert_eq!(second, (Refs::Activate, true, 0), "{preset}");
+            } else {
+                assert_eq!(first, (Refs::Activate, true, 0), "{preset}");
+                // PG_workingset without PG_referenced is still a later reference.
+                assert_eq!(second, (Refs::Activate, true, 0), "{preset}");
+            }
+            mm.lru_gen_add_folio(f, false);
+            sim.invariants().unwrap();
         }
     }
 
