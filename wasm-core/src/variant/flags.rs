@@ -631,7 +631,7 @@ flag_table! {
     /// (`page_cache_async_ra`; 6.1: `ondemand_readahead`): at the expected mark it starts
     /// where the last window ended, and it marks its first page only if it adds it, so a
     /// window that starts on a cached page ends the chain; the window is read inside the page
-    /// fault (under MGLRU its pages join the youngest generation, as `lru_gen_in_fault`).
+    /// fault (under MGLRU its pages are added as a fault's, `lru_gen_in_fault`).
     /// Read the same in the 6.1.192, 6.12.117 and 7.3.4 trees (mm/filemap.c: 6.1 3161 and
     /// 3172, 6.12 3204 and 3215, 7.3 3437 and 3452; mm/readahead.c: 6.1 585, 6.12 640, 7.3
     /// 682). Before, async_size was 0 and a sequential mmap reader was found by `ra->prev_pos`
