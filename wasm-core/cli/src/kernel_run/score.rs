@@ -53,10 +53,33 @@ pub fn score(vs: &[&Validation]) -> Score {
             let n = r.kernel_boots.len();
             s.boots = Some(s.boots.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
         }
-        s.directions += v.directions.len();
-        s.agree += v.directions.iter().filter(|d| d.agree).count();
+        let counted: Vec<_> = v.directions.iter().filter(|d| counted(v, d)).collect();
+        s.directions += counted.len();
+        s.agree += counted.iter().filter(|d| d.agree).count();
     }
     s
+}
+
+/// Whether a counter reached MIN_PAGES in any of the four values a direction compares (the
+/// model's and the kernel's, before and after): a counter under it on every side is 'same' on
+/// both by the noise floor, an agreement that says nothing, and is not scored (as cells).
+/// Times and percentages always count: their floors are their own.
+fn reached(metric: &str, values: [f64; 4]) -> bool {
+    let counter = !(metric.ends_with(" s") || metric.ends_with("ops/s") || metric.contains('%'));
+    !counter || values.iter().any(|x| x.abs() >= MIN_PAGES)
+}
+
+/// Whether a classic-vs-MGLRU direction of `v` is scored (`reached`).
+fn counted(v: &Validation, d: &super::cli::Direction) -> bool {
+    let row = |variant: &str| {
+        v.rows
+            .iter()
+            .find(|r| r.variant == variant && r.metric == d.metric)
+    };
+    match (row(&d.from), row(&d.to)) {
+        (Some(a), Some(b)) => reached(&d.metric, [a.model, a.kernel, b.model, b.kernel]),
+        _ => true,
+    }
 }
 
 fn pct(n: usize, d: usize) -> String {
@@ -116,9 +139,10 @@ pub fn report_dir(
 /// experiment that would settle it (validation/miss-causes.json, hand-written). A cause covers a
 /// cell when the cell's counter is one of `counters` (`*`: any) and every filter given matches:
 /// `variant` (a substring of the variant's name), `kernels` and `scenarios` (file stems). The
-/// first cause that covers a cell takes it. A direction goes with the cell farthest outside
-/// 1.25x of its two; one whose cells both lie within 1.25x goes to a cause whose `directions`
-/// names its kind, and such a cause takes no cell.
+/// first cause that covers a cell takes it. A direction goes with the farther of its two cells
+/// from agreement, unless both lie within 1.25x on three boots or more each with the kernel's
+/// boots overlapping: then to the cause whose `directions` is `kernel-spread`, which takes no
+/// cell.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cause {
@@ -136,16 +160,13 @@ pub struct Cause {
     pub experiment: String,
 }
 
-/// Why a direction disagrees when neither of its two cells lies outside 1.25x.
+/// Why a direction disagrees apart from its cells' mechanisms.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DirectionKind {
-    /// The kernel's boots of the two cells overlap: its own direction is within run-to-run
-    /// spread.
+    /// Both cells lie within 1.25x and rest on three boots or more each, and the kernel's
+    /// boots of the two overlap: its own direction is within run-to-run spread.
     KernelSpread,
-    /// The boots do not overlap (or there is one boot): the change is smaller than the
-    /// model's error on the cells.
-    SmallChange,
 }
 
 impl Cause {
@@ -259,6 +280,9 @@ fn knob_directions(vs: &[&Validation], knobs: &[Knob]) -> Vec<KnobDirection> {
                 }) else {
                     continue;
                 };
+                if !reached(&r.metric, [b.model, b.kernel, r.model, r.kernel]) {
+                    continue;
+                }
                 out.push(KnobDirection {
                     knob: k.knob.clone(),
                     from: k.base.clone(),
@@ -283,43 +307,32 @@ fn arrow(d: i8) -> &'static str {
 }
 
 /// How far a cell lies from agreement: |ln(kernel / model)|, with a page added to both sides
-/// so that zeros compare; 0 for a cell within 1.25x.
+/// so that zeros compare.
 fn distance(r: &Row) -> f64 {
-    if within(r, 1.25) || (r.model == 0.0 && r.kernel == 0.0) {
-        0.0
-    } else {
-        ((r.kernel.abs() + 1.0) / (r.model.abs() + 1.0)).ln().abs()
-    }
+    ((r.kernel.abs() + 1.0) / (r.model.abs() + 1.0)).ln().abs()
 }
 
 /// The cause a disagreeing direction goes under (an index into `causes`, `causes.len()` for
-/// none): that of the cell of its two farthest outside 1.25x; with both within, the cause of
-/// its kind (the kernel's boots of the two cells overlapping, or not).
+/// none): the `kernel-spread` cause when both cells lie within 1.25x on three boots or more
+/// each and the kernel's boots of the two overlap; else that of the farther cell of the two.
 fn direction_cause(kernel: &str, cells: [(&str, &Row); 2], causes: &[Cause]) -> usize {
     let (sc, far) = if distance(cells[0].1) >= distance(cells[1].1) {
         cells[0]
     } else {
         cells[1]
     };
-    let i = if distance(far) > 0.0 {
-        causes
-            .iter()
-            .position(|c| c.directions.is_none() && c.covers(kernel, sc, far))
-    } else {
-        let overlap = match (cells[0].1.boots_range(), cells[1].1.boots_range()) {
+    let spread = cells
+        .iter()
+        .all(|(_, r)| within(r, 1.25) && r.kernel_boots.len() >= 3)
+        && match (cells[0].1.boots_range(), cells[1].1.boots_range()) {
             (Some((a0, a1)), Some((b0, b1))) => a0 <= b1 && b0 <= a1,
             _ => false,
         };
-        let kind = if overlap {
-            DirectionKind::KernelSpread
-        } else {
-            DirectionKind::SmallChange
-        };
-        causes
-            .iter()
-            .position(|c| c.directions == Some(kind) && c.covers(kernel, sc, far))
-    };
-    i.unwrap_or(causes.len())
+    let kind = spread.then_some(DirectionKind::KernelSpread);
+    causes
+        .iter()
+        .position(|c| c.directions == kind && c.covers(kernel, sc, far))
+        .unwrap_or(causes.len())
 }
 
 /// Every direction that disagrees, classic vs MGLRU and knob, under its cause (as
@@ -394,11 +407,11 @@ fn directions_by_cause(
         "## Directions that disagree, by mechanism\n\n\
          Each of the {total} directions that disagree, classic vs MGLRU within a scenario and \
          a knob's base scenario against another per variant (validation/knobs.json), under the \
-         mechanism of the cell farthest outside 1.25x of its two (the first cause in \
-         validation/miss-causes.json that covers that cell). A direction whose two cells both \
-         lie within 1.25x goes under the kernel's spread when the boots of the two cells \
-         overlap, else under the small change. A direction reads scenario, counter, the \
-         change, and which way the model and the kernel move.\n\n"
+         mechanism of the farther of its two cells from agreement (the first cause in \
+         validation/miss-causes.json that covers that cell), or under the kernel's spread when \
+         both cells lie within 1.25x on three boots or more each and the kernel's boots of the \
+         two overlap. A direction reads scenario, counter, the change, and which way the model \
+         and the kernel move.\n\n"
     );
     out.push_str(&by_cause(causes, &taken));
     out
@@ -825,6 +838,7 @@ mod tests {
                 vrow("classic", "pswpout", 1000.0, &[1000.0]),
                 vrow("mglru", "pswpout", 1000.0, &[1000.0]),
                 vrow("classic", "pgmajfault", 500.0, &[]),
+                vrow("classic", "pswpin", 20.0, &[30.0]),
             ],
             &[],
             0,
@@ -836,6 +850,7 @@ mod tests {
                 vrow("classic", "pswpout", 3000.0, &[3000.0]), // up, up
                 vrow("mglru", "pswpout", 3000.0, &[1020.0]),   // up, same (under 5%)
                 vrow("classic", "pgmajfault", 100.0, &[50.0]), // base has no boot: none
+                vrow("classic", "pswpin", 90.0, &[10.0]), // under 100 pages on every side: none
             ],
             &[],
             0,
@@ -871,9 +886,9 @@ mod tests {
         );
     }
 
-    /// A direction that disagrees goes under the cause of its cell farthest outside 1.25x; one
-    /// whose cells both lie within goes under the kernel's spread when their boots overlap,
-    /// else under the small change; a cause for directions takes no cell.
+    /// A direction that disagrees goes under the cause of the farther of its cells from
+    /// agreement, unless both lie within 1.25x on three boots or more each with the kernel's
+    /// boots overlapping: then under the kernel's spread, a cause that takes no cell.
     #[test]
     fn directions_that_disagree_go_under_their_cause() {
         let dir = |metric: &str, model: i8, kernel: i8| super::super::cli::Direction {
@@ -893,9 +908,12 @@ mod tests {
                 // pgscan_file: both within, boots overlap: the kernel's spread.
                 vrow("classic", "pgscan_file", 1000.0, &[900.0, 1000.0, 1150.0]),
                 vrow("mglru", "pgscan_file", 1200.0, &[1100.0, 1100.0, 1100.0]),
-                // pgsteal_file: both within, boots apart: a small change.
+                // pgsteal_file: both within, boots apart: the kernel moved; its counter's cause.
                 vrow("classic", "pgsteal_file", 1100.0, &[1000.0, 1000.0, 1000.0]),
                 vrow("mglru", "pgsteal_file", 1000.0, &[1150.0, 1150.0, 1150.0]),
+                // pgscan_anon: both within, boots overlap but one boot each: no spread known.
+                vrow("classic", "pgscan_anon", 1000.0, &[1000.0]),
+                vrow("mglru", "pgscan_anon", 1100.0, &[1000.0]),
                 // pgactivate: outside, no cause: no mechanism named.
                 vrow("classic", "pgactivate", 100.0, &[1000.0]),
                 vrow("mglru", "pgactivate", 100.0, &[100.0]),
@@ -907,13 +925,14 @@ mod tests {
             dir("pswpout", 1, 0),
             dir("pgscan_file", 1, 0),
             dir("pgsteal_file", -1, 1),
+            dir("pgscan_anon", 1, 0),
             dir("pgactivate", 0, -1),
             dir("pgdeactivate", 1, 1),
         ];
         a.file = "scenarios/validation/memcg-reclaim.toml".into();
         let causes = [
             cause("spread", &["*"], Some(DirectionKind::KernelSpread)),
-            cause("small", &["*"], Some(DirectionKind::SmallChange)),
+            cause("steal", &["pgsteal_file"], None),
             cause("swap", &["pswpout"], None),
         ];
         let md = report_with(&[a], &causes);
@@ -922,12 +941,12 @@ mod tests {
             [
                 "- **spread** (*). spread mechanism. *Experiment:* spread experiment.",
                 "  - debian-6.12 (1): memcg-reclaim pgscan_file classic→mglru: model up, kernel same",
-                "- **small** (*). small mechanism. *Experiment:* small experiment.",
+                "- **steal** (pgsteal_file). steal mechanism. *Experiment:* steal experiment.",
                 "  - debian-6.12 (1): memcg-reclaim pgsteal_file classic→mglru: model down, kernel up",
                 "- **swap** (pswpout). swap mechanism. *Experiment:* swap experiment.",
                 "  - debian-6.12 (1): memcg-reclaim pswpout classic→mglru: model up, kernel same",
                 "- **No mechanism named yet** (add a cause to validation/miss-causes.json).",
-                "  - debian-6.12 (1): memcg-reclaim pgactivate classic→mglru: model same, kernel down",
+                "  - debian-6.12 (2): memcg-reclaim pgscan_anon classic→mglru: model up, kernel same; memcg-reclaim pgactivate classic→mglru: model same, kernel down",
             ],
             "{md}"
         );
@@ -935,7 +954,7 @@ mod tests {
         assert!(
             !cells
                 .iter()
-                .any(|l| l.contains("spread") || l.contains("small")),
+                .any(|l| l.contains("spread")),
             "a cause for directions takes no cell: {cells:?}"
         );
     }
