@@ -9,9 +9,9 @@ use crate::devices::IoDir;
 /// Default readahead window (`read_ahead_kb` = 128 KiB).
 pub const RA_PAGES: u64 = 32;
 
-/// The readahead state of a file's mapped pages (`struct file_ra_state`, the `f_ra` of its
-/// open file, one that every mapping of the file shares, as one fd maps both halves of a file
-/// in the validation runs): the last window, in frames, and the part of it that was
+/// The readahead state of a file's mapped pages (`struct file_ra_state`): one per file, shared
+/// by its mappings, where the kernel's `f_ra` is per open file (the same where one fd maps the
+/// file, as in the validation runs): the last window, in frames, and the part of it that was
 /// asynchronous; the page `start + size - async_size` carries the window's PG_readahead mark.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileRa {

@@ -632,9 +632,10 @@ flag_table! {
     /// where the last window ended, and it marks its first page only if it adds it, so a
     /// window that starts on a cached page ends the chain; the window is read inside the page
     /// fault (under MGLRU its pages are added as a fault's, `lru_gen_in_fault`).
-    /// Read the same in the 6.1.192, 6.12.117 and 7.3.4 trees (mm/filemap.c: 6.1 3161 and
-    /// 3172, 6.12 3204 and 3215, 7.3 3437 and 3452; mm/readahead.c: 6.1 585, 6.12 640, 7.3
-    /// 682). Before, async_size was 0 and a sequential mmap reader was found by `ra->prev_pos`
+    /// Read in the 6.1.192, 6.12.117 and 7.3.4 trees (mm/filemap.c: 6.1 3161 and 3172, 6.12
+    /// 3204 and 3215, 7.3 3437 and 3452; mm/readahead.c: 6.1 585, 6.12 640, 7.3 682); not
+    /// modelled: 7.3's own branch for executable mappings (filemap.c 3407-3430: forward,
+    /// inside the mapping, no mark) and 6.1's `index == start + size` sequential case. Before, async_size was 0 and a sequential mmap reader was found by `ra->prev_pos`
     /// instead (not modelled): every read-around window is a major fault.
     mmap_readaround_async {
         era: Since("3.0"),
