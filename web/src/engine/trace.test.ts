@@ -66,13 +66,19 @@ describe('a dropped trace', () => {
     expect((missing as Extract<FromWorker, { type: 'error' }>).message).toContain('mine.bin');
   });
 
-  it('supplied with a load that is refused leaves the running scenario its own trace', async () => {
+  /** A host with a trace's scenario loaded (its trace supplied with the load), and what it posted. */
+  async function loadedTrace() {
     const posted: FromWorker[] = [];
     const host = new EngineHost({ load: async () => wasmEngine, post: (m) => posted.push(parseFromWorker(m)) });
     const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
     await host.handle({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' });
     const text = (posted.find((m) => m.type === 'traceScenario') as Extract<FromWorker, { type: 'traceScenario' }>).text!;
     await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [trace] }, variants: [] });
+    return { posted, host, trace, text };
+  }
+
+  it('supplied with a load that is refused leaves the running scenario its own trace', async () => {
+    const { posted, host, text } = await loadedTrace();
     expect(posted.at(-1)?.type).toBe('frame');
     // A load with another trace, refused (no such variant) after its traces came.
     const other = { name: 'other.bin', bytes: oracleGeneral([1, 2, 3]) };
@@ -85,12 +91,7 @@ describe('a dropped trace', () => {
   });
 
   it('is held by the engine only: the host keeps no reference to its bytes, and a refused load puts the engine\'s set back', async () => {
-    const posted: FromWorker[] = [];
-    const host = new EngineHost({ load: async () => wasmEngine, post: (m) => posted.push(parseFromWorker(m)) });
-    const trace = { name: 'mine.bin', bytes: oracleGeneral(IDS) };
-    await host.handle({ type: 'traceScenario', id: 1, trace, format: 'oracleGeneral' });
-    const text = (posted.find((m) => m.type === 'traceScenario') as Extract<FromWorker, { type: 'traceScenario' }>).text!;
-    await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [trace] }, variants: [] });
+    const { posted, host, trace, text } = await loadedTrace();
     const other = { name: 'other.bin', bytes: oracleGeneral([1, 2, 3]) };
     await host.handle({ type: 'load', scenario: { name: 'trace', text, traces: [other] }, variants: ['nosuch'] });
     expect(posted.at(-1)).toMatchObject({ type: 'error', phase: 'scenario' });

@@ -2148,6 +2148,28 @@ duration = "20s"
 
     /// One task in 64 MiB of RAM mapping 24 MiB files read-only and touching each in turn,
     /// 2,000 random pages at a time; `maps` are (file, madvise hint or "").
+    /// The young mapped folio of space `sp` (on a list, away from a PMD's edges) with the most
+    /// young neighbours in its look-around window, and those neighbours not in generation
+    /// `gen` (1-based, as `frames.gen`).
+    fn young_window(mm: &Mm, sp: usize, gen: u8) -> (u32, Vec<u32>) {
+        let pages: Vec<u32> = (0..mm.spaces[sp].len() as usize)
+            .map(|i| mm.spaces[sp].page(i))
+            .collect();
+        let young = |g: u32| {
+            g != NIL && mm.frames.folio[g as usize].young != 0 && mm.frames.gen[g as usize] != 0
+        };
+        let at = (0..pages.len())
+            .filter(|&i| (i as u64 % 512) >= 32 && (i as u64 % 512) < 480)
+            .filter(|&i| young(pages[i]))
+            .max_by_key(|&i| (i - 32..i + 32).filter(|&j| j != i && young(pages[j])).count())
+            .unwrap();
+        let neighbours = (at - 32..at + 32)
+            .filter(|&j| j != at && young(pages[j]) && mm.frames.gen[pages[j] as usize] != gen)
+            .map(|j| pages[j])
+            .collect();
+        (pages[at], neighbours)
+    }
+
     fn mmap_scenario(preset: &str, maps: &[(&str, &str)]) -> String {
         let (mut files, mut mmaps, mut touches) = (String::new(), String::new(), String::new());
         for (name, hint) in maps {
@@ -2298,31 +2320,7 @@ duration = "10s"
                 let lv = 0;
                 mm.inc_max_seq(lv, 60);
                 let gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq) as u8 + 1;
-                // A young mapped folio on a list, with young neighbours in older generations.
-                let pages: Vec<u32> = (0..mm.spaces[sp].len() as usize)
-                    .map(|i| mm.spaces[sp].page(i))
-                    .collect();
-                let young = |mm: &Mm, g: u32| {
-                    g != NIL
-                        && mm.frames.folio[g as usize].young != 0
-                        && mm.frames.gen[g as usize] != 0
-                };
-                let at = (0..pages.len())
-                    .filter(|&i| (i as u64 % 512) >= 32 && (i as u64 % 512) < 480)
-                    .filter(|&i| young(mm, pages[i]))
-                    .max_by_key(|&i| {
-                        (i - 32..i + 32)
-                            .filter(|&j| j != i && young(mm, pages[j]))
-                            .count()
-                    })
-                    .unwrap();
-                let f = pages[at];
-                let mut neighbours: Vec<u32> = (at - 32..at + 32)
-                    .filter(|&j| {
-                        j != at && young(mm, pages[j]) && mm.frames.gen[pages[j] as usize] != gen
-                    })
-                    .map(|j| pages[j])
-                    .collect();
+                let (f, mut neighbours) = young_window(mm, sp, gen);
                 assert!(
                     neighbours.len() >= PAGEVEC_SIZE as usize,
                     "{preset}: {}",
@@ -2377,32 +2375,9 @@ duration = "10s"
             mm.inc_max_seq(lv, 60);
             let max_gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq) as u8 + 1;
             let below_gen = gen_from_seq(mm.lruvecs[lv].lrugen.max_seq - 1) as u8 + 1;
-            let pages: Vec<u32> = (0..mm.spaces[sp].len() as usize)
-                .map(|i| mm.spaces[sp].page(i))
-                .collect();
-            let young = |mm: &Mm, g: u32| {
-                g != NIL
-                    && mm.frames.folio[g as usize].young != 0
-                    && mm.frames.gen[g as usize] != 0
-            };
-            let at = (0..pages.len())
-                .filter(|&i| (i as u64 % 512) >= 32 && (i as u64 % 512) < 480)
-                .filter(|&i| young(mm, pages[i]))
-                .max_by_key(|&i| {
-                    (i - 32..i + 32)
-                        .filter(|&j| j != i && young(mm, pages[j]))
-                        .count()
-                })
-                .unwrap();
-            let f = pages[at];
+            let (f, neighbours) = young_window(mm, sp, max_gen);
             let fi = f as usize;
             let (y0, vmf0) = (mm.frames.folio[fi].young, mm.frames.vmflags[fi]);
-            let neighbours: Vec<u32> = (at - 32..at + 32)
-                .filter(|&j| {
-                    j != at && young(mm, pages[j]) && mm.frames.gen[pages[j] as usize] != max_gen
-                })
-                .map(|j| pages[j])
-                .collect();
             assert!(neighbours.len() >= 4, "{preset}: {}", neighbours.len());
             let referenced = |mm: &mut Mm, g: u32| {
                 let fl = &mut mm.frames.folio[g as usize].flags;
