@@ -14,6 +14,14 @@ test.setTimeout(180_000);
 const GPL = 'cloudPhysicsIO.oracleGeneral.bin';
 const GPL_PATH = new URL(`../scenarios/traces/${GPL}`, import.meta.url).pathname;
 const LESSON = 'traces/lesson-not-lru.toml';
+
+/** The full page at 1280x800 with the trace lesson chosen (its notice shows while it waits). */
+async function openLesson(page: Page) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await ready(page);
+  await page.getByTestId('scenario-select').selectOption(LESSON);
+}
 /** Laptop, projector and phone. */
 const SIZES = [
   [1280, 800],
@@ -28,10 +36,7 @@ test('the lesson that replays a trace the page may not serve says so, then plays
   const res = await request.get(`/traces/${GPL}`);
   expect(res.headers()['content-type']).toContain('text/html'); // the app's fallback page
   expect((await res.body()).length).not.toBe(statSync(GPL_PATH).size);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/');
-  await ready(page);
-  await page.getByTestId('scenario-select').selectOption(LESSON);
+  await openLesson(page);
   const needed = page.getByTestId('trace-needed');
   await expect(needed).toBeVisible();
   await expect(page.getByTestId('trace-needed-reason')).toContainText(`This scenario replays the trace ${GPL}, which this page cannot load by itself: it is GPL-3.0`);
@@ -235,10 +240,7 @@ test('a manifest answered with the app\'s index.html: the notice and the picker 
   await page.route('**/traces/index.json', (route) => route.fulfill({ body: html, contentType: 'text/html' }));
   const url = new URL('traces/index.json', baseURL).href;
   const why = `the list of shipped traces (${url}) is not JSON: the server answered with an HTML page, which a static host sends for a file it does not have`;
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/');
-  await ready(page);
-  await page.getByTestId('scenario-select').selectOption(LESSON);
+  await openLesson(page);
   const reason = page.getByTestId('trace-needed-reason');
   await expect(reason).toHaveAttribute('data-why', 'list-error');
   await expect(reason).toContainText(`This scenario replays the trace ${GPL}, and the page cannot tell whether it serves it: ${why}`);
@@ -273,10 +275,7 @@ test('a served trace whose fetch fails: the notice says which URL failed and how
   await page.route(`**/traces/${GPL}`, (route) =>
     fail ? route.fulfill({ status: 503, body: 'busy' }) : route.fulfill({ body: readFileSync(GPL_PATH), contentType: 'application/octet-stream' }),
   );
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/');
-  await ready(page);
-  await page.getByTestId('scenario-select').selectOption(LESSON);
+  await openLesson(page);
   const reason = page.getByTestId('trace-needed-reason');
   await expect(reason).toHaveAttribute('data-why', 'fetch');
   await expect(reason).toContainText(
